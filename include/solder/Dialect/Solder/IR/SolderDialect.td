@@ -1,0 +1,49 @@
+//===- SolderDialect.td - The solder dialect ---------------*- tablegen -*-===//
+//
+// Tensor-level ops with value semantics and PyTorch's layouts and semantics.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_DIALECT
+#define SOLDER_DIALECT
+
+include "mlir/IR/OpBase.td"
+include "mlir/IR/AttrTypeBase.td"
+
+def Solder_Dialect : Dialect {
+  let name = "solder";
+  let cppNamespace = "::mlir::solder";
+  let summary = "Tensor ops of conv/norm/pointwise/reduction chains, fused into CUDA kernels";
+  let description = [{
+    The `solder` dialect models chains of convolution, normalization, pointwise
+    and reduction ops the way PyTorch defines them, so that an importer can map
+    `torch.nn` modules onto it one to one and the compiler can fuse the chain
+    into a few generated CUDA kernels.
+
+    * Values are statically shaped, ranked tensors of floating-point elements
+      (f32 first; f16, bf16 and f64 are accepted by the verifiers).
+    * Layouts are PyTorch's: activations are `(N, C, *spatial)` with 1 to 3
+      spatial dims; a convolution weight is `(Cout, Cin/groups, *kernel)`, a
+      transposed convolution weight `(Cin, Cout/groups, *kernel)`.
+    * Semantics are exactly PyTorch's: biased variance in normalizations, the
+      epsilon inside the square root, exact GELU by default, a numerically
+      stable logsumexp, mean = sum / count, NaN propagates.
+
+    Every op verifies its operand shapes and attributes and checks its result
+    type against the type it infers; builders that take no result type infer it.
+  }];
+  let useDefaultAttributePrinterParser = 1;
+}
+
+class Solder_Op<string mnemonic, list<Trait> traits = []>
+    : Op<Solder_Dialect, mnemonic, traits>;
+
+class Solder_Attr<string name, string attrMnemonic, list<Trait> traits = []>
+    : AttrDef<Solder_Dialect, name, traits> {
+  let mnemonic = attrMnemonic;
+}
+
+// Every tensor the dialect handles: static shape, floating-point elements.
+def Solder_Tensor : StaticShapeTensorOf<[F16, BF16, F32, F64]>;
+
+#endif // SOLDER_DIALECT
