@@ -6,6 +6,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "solder/Dialect/Solder/IR/SolderDialect.h"
+#include "solder/Dialect/Solder/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -16,6 +17,7 @@
 
 int main(int argc, char **argv) {
   mlir::registerTransformsPasses();
+  mlir::solder::registerSolderPassesAndPipeline();
 
   mlir::DialectRegistry registry;
   registry.insert<mlir::solder::SolderDialect, mlir::arith::ArithDialect,

@@ -27,6 +27,10 @@ static LogicalResult checkConvCommon(const Diag &diag, RankedTensorType input,
       failed(checkSpatialArray(diag, "padding", padding, numSpatialDims, 0)) ||
       failed(checkSpatialArray(diag, "dilations", dilations, numSpatialDims, 1)))
     return failure();
+  for (int64_t i = 2; i < weight.getRank(); ++i)
+    if (weight.getDimSize(i) < 1)
+      return diag.fail("weight kernel sizes must be at least 1, got ",
+                       formatList(weight.getShape().drop_front(2)));
   if (groups < 1)
     return diag.fail("groups must be at least 1, got ", groups);
   int64_t inChannels = input.getDimSize(1);
@@ -74,8 +78,8 @@ FailureOr<RankedTensorType> ConvOp::inferResultType(
     int64_t extent = input.getDimSize(i + 2) + 2 * padding[i] -
                      dilations[i] * (kernel - 1) - 1;
     // Floor division, as PyTorch computes it; a negative extent means no
-    // window fits.
-    shape.push_back(extent < 0 ? 0 : extent / strides[i] + 1);
+    // window fits, and the size below 1 is reported.
+    shape.push_back(llvm::divideFloorSigned(extent, strides[i]) + 1);
   }
   if (failed(checkOutputSizes(diag, ArrayRef(shape).drop_front(2), input)))
     return failure();

@@ -13,7 +13,8 @@ using namespace mlir::solder::detail;
 static LogicalResult verifyNormCommon(Operation *op, Value input, Value weight,
                                       Value bias, float epsilon,
                                       ArrayRef<int64_t> parameterShape) {
-  Diag diag([op] { return op->emitOpError(); });
+  auto emitError = [op] { return op->emitOpError(); };
+  Diag diag(emitError);
   SmallVector<Type> types = {input.getType(), op->getResult(0).getType()};
   for (Value parameter : {weight, bias})
     if (parameter)
@@ -110,4 +111,76 @@ LogicalResult LayerNormOp::verify() {
            << formatList(input.getShape());
   return verifyNormCommon(*this, getInput(), getWeight(), getBias(),
                           getEpsilon().convertToFloat(), normalizedShape);
+}
+
+//===----------------------------------------------------------------------===//
+// group_stats and group_normalize (internal)
+//===----------------------------------------------------------------------===//
+
+/// The (N or 1, G, 2) statistics type of `input`.
+static RankedTensorType getGroupStatsType(RankedTensorType input,
+                                          int64_t numGroups, bool acrossBatch) {
+  return RankedTensorType::get(
+      {acrossBatch ? 1 : input.getDimSize(0), numGroups, 2},
+      input.getElementType());
+}
+
+void GroupStatsOp::build(OpBuilder &builder, OperationState &state,
+                         Value input, int64_t numGroups, APFloat epsilon,
+                         bool acrossBatch) {
+  auto inputType = cast<RankedTensorType>(input.getType());
+  build(builder, state, getGroupStatsType(inputType, numGroups, acrossBatch),
+        input, numGroups, epsilon, acrossBatch);
+}
+
+/// Checks that `channels` split into `numGroups` groups.
+static LogicalResult checkGroups(Operation *op, RankedTensorType input,
+                                 int64_t numGroups) {
+  if (input.getRank() < 2)
+    return op->emitOpError(
+               "input must have rank at least 2 (N, C, *), got rank ")
+           << input.getRank();
+  if (numGroups < 1 || input.getDimSize(1) % numGroups != 0)
+    return op->emitOpError("channels (")
+           << input.getDimSize(1) << ") must split into " << numGroups
+           << " groups";
+  return success();
+}
+
+LogicalResult GroupStatsOp::verify() {
+  RankedTensorType input = getInput().getType();
+  if (failed(checkGroups(*this, input, getNumGroups())))
+    return failure();
+  if (!(getEpsilon().convertToFloat() >= 0.0f))
+    return emitOpError("epsilon must be non-negative, got ")
+           << getEpsilon().convertToFloat();
+  return checkResultType(
+      *this, getGroupStatsType(input, getNumGroups(), getAcrossBatch()));
+}
+
+LogicalResult GroupNormalizeOp::verify() {
+  RankedTensorType input = getInput().getType();
+  RankedTensorType stats = getStats().getType();
+  if (stats.getRank() != 3 || stats.getDimSize(2) != 2 ||
+      (stats.getDimSize(0) != 1 &&
+       (input.getRank() < 1 || stats.getDimSize(0) != input.getDimSize(0))))
+    return emitOpError("stats must have shape (N, G, 2) or (1, G, 2), got ")
+           << stats;
+  if (failed(checkGroups(*this, input, stats.getDimSize(1))))
+    return failure();
+  auto emitError = [this] { return emitOpError(); };
+  Diag diag(emitError);
+  SmallVector<Type> types = {input, stats, getResult().getType()};
+  for (Value parameter : {getWeight(), getBias()})
+    if (parameter)
+      types.push_back(parameter.getType());
+  if (failed(checkSameElementType(diag, types)) ||
+      failed(checkPerChannelParameter(diag, "weight",
+                                      getTensorTypeOrNull(getWeight()),
+                                      input.getDimSize(1))) ||
+      failed(checkPerChannelParameter(diag, "bias",
+                                      getTensorTypeOrNull(getBias()),
+                                      input.getDimSize(1))))
+    return failure();
+  return checkResultType(*this, input);
 }

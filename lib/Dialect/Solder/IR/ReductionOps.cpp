@@ -89,10 +89,11 @@ FailureOr<RankedTensorType> PoolOp::inferResultType(
 
   SmallVector<int64_t> shape = {x.getDimSize(0), x.getDimSize(1)};
   for (int64_t i = 0; i < numSpatialDims; ++i) {
-    int64_t window = dilations[i] * (kernel[i] - 1) + 1;
-    if (2 * padding[i] > window)
+    // PyTorch bounds the padding by the undilated kernel.
+    if (padding[i] > kernel[i] / 2)
       return diag.fail("padding (", padding[i], ") of spatial dim ", i,
-                       " must be at most half the window (", window, ")");
+                       " must be at most half the kernel (", kernel[i], ")");
+    int64_t window = dilations[i] * (kernel[i] - 1) + 1;
     int64_t input = x.getDimSize(i + 2);
     int64_t extent = input + 2 * padding[i] - window;
     if (extent < 0)

@@ -19,7 +19,8 @@ namespace mlir::solder::detail {
 
 using EmitErrorFn = function_ref<InFlightDiagnostic()>;
 
-/// Emits through `emitError` when it is set; always yields failure.
+/// Emits through `emitError` when it is set; always yields failure. Holds a
+/// function_ref: bind the callable to a named variable that outlives the Diag.
 class Diag {
 public:
   explicit Diag(EmitErrorFn emitError) : emitError(emitError) {}

@@ -228,7 +228,9 @@ class Solder_UnaryOp<string mnemonic, string formula, dag extraAttrs = (ins),
   let assemblyFormat = "$x attr-dict `:` type($x)";
 }
 
-def Solder_ReluOp : Solder_UnaryOp<"relu", "max(x, 0)">;
+def Solder_ReluOp : Solder_UnaryOp<"relu", "max(x, 0)"> {
+  let hasFolder = 1;
+}
 def Solder_TanhOp : Solder_UnaryOp<"tanh", "tanh(x)">;
 def Solder_SigmoidOp : Solder_UnaryOp<"sigmoid", "1 / (1 + exp(-x))">;
 def Solder_SiluOp : Solder_UnaryOp<"silu", "x * sigmoid(x)">;
@@ -237,8 +239,12 @@ def Solder_HardswishOp : Solder_UnaryOp<"hardswish", "x * relu6(x + 3) / 6">;
 def Solder_HardsigmoidOp : Solder_UnaryOp<"hardsigmoid", "relu6(x + 3) / 6">;
 def Solder_ExpOp : Solder_UnaryOp<"exp", "exp(x)">;
 def Solder_LogOp : Solder_UnaryOp<"log", "log(x)">;
-def Solder_AbsOp : Solder_UnaryOp<"abs", "|x|">;
-def Solder_NegOp : Solder_UnaryOp<"neg", "-x">;
+def Solder_AbsOp : Solder_UnaryOp<"abs", "|x|"> {
+  let hasFolder = 1;
+}
+def Solder_NegOp : Solder_UnaryOp<"neg", "-x"> {
+  let hasFolder = 1;
+}
 def Solder_SqrtOp : Solder_UnaryOp<"sqrt", "sqrt(x)">;
 def Solder_RsqrtOp : Solder_UnaryOp<"rsqrt", "1 / sqrt(x)">;
 
@@ -302,10 +308,18 @@ class Solder_BinaryOp<string mnemonic, string formula>
   let hasVerifier = 1;
 }
 
-def Solder_AddOp : Solder_BinaryOp<"add", "lhs + rhs">;
-def Solder_SubOp : Solder_BinaryOp<"sub", "lhs - rhs">;
-def Solder_MulOp : Solder_BinaryOp<"mul", "lhs * rhs">;
-def Solder_DivOp : Solder_BinaryOp<"div", "lhs / rhs">;
+def Solder_AddOp : Solder_BinaryOp<"add", "lhs + rhs"> {
+  let hasFolder = 1;
+}
+def Solder_SubOp : Solder_BinaryOp<"sub", "lhs - rhs"> {
+  let hasFolder = 1;
+}
+def Solder_MulOp : Solder_BinaryOp<"mul", "lhs * rhs"> {
+  let hasFolder = 1;
+}
+def Solder_DivOp : Solder_BinaryOp<"div", "lhs / rhs"> {
+  let hasFolder = 1;
+}
 def Solder_MaximumOp : Solder_BinaryOp<"maximum", "max(lhs, rhs), NaN if either is NaN">;
 def Solder_MinimumOp : Solder_BinaryOp<"minimum", "min(lhs, rhs), NaN if either is NaN">;
 def Solder_PowOp : Solder_BinaryOp<"pow", "lhs ^ rhs">;
@@ -400,6 +414,125 @@ def Solder_PoolOp : Solder_Op<"pool", [Pure]> {
         function_ref<InFlightDiagnostic()> emitError);
   }];
   let hasVerifier = 1;
+}
+
+//===----------------------------------------------------------------------===//
+// Internal ops: produced by the passes, never by importers
+//===----------------------------------------------------------------------===//
+
+def Solder_GroupStatsOp : Solder_Op<"group_stats", [Pure]> {
+  let summary = "mean and 1/sqrt(var + epsilon) per (sample, group)";
+  let description = [{
+    The reduction half of a normalization (see `solder.decompose`). `input`
+    `(N, C, *)` is split into `num_groups` groups of `C / num_groups`
+    consecutive channels; for each (sample, group) the result holds the mean
+    and the reciprocal standard deviation `1 / sqrt(var + epsilon)` (biased
+    variance), in that order along its last dim: `(N, G, 2)`. With
+    `across_batch` the statistics also reduce over the samples: `(1, G, 2)`.
+
+    group_norm has G groups; instance_norm is G = C; batch_norm is G = C
+    `across_batch`; layer_norm over all but the batch dim is G = 1.
+
+    ```mlir
+    %s = solder.group_stats %y num_groups = 8 epsilon = 1.0e-05
+         : tensor<128x24x22x30x30xf32> -> tensor<128x8x2xf32>
+    ```
+  }];
+  let arguments = (ins Solder_Tensor:$input, I64Attr:$num_groups,
+                       F32Attr:$epsilon, UnitAttr:$across_batch);
+  let results = (outs Solder_Tensor:$stats);
+  let assemblyFormat = [{
+    $input `num_groups` `=` $num_groups `epsilon` `=` $epsilon
+    (`across_batch` $across_batch^)? attr-dict `:` type($input) `->` type($stats)
+  }];
+  let builders = [
+    OpBuilder<(ins "Value":$input, "int64_t":$num_groups, "APFloat":$epsilon,
+                   "bool":$across_batch)>
+  ];
+  let hasVerifier = 1;
+}
+
+def Solder_GroupNormalizeOp
+    : Solder_Op<"group_normalize", [Pure, AttrSizedOperandSegments]> {
+  let summary = "pointwise half of a normalization: x * a[n, c] + b[n, c]";
+  let description = [{
+    Applies the statistics of `solder.group_stats` to `input` `(N, C, *)`:
+
+    ```
+    a[n, c] = rstd[n, g] * weight[c]      b[n, c] = bias[c] - mean[n, g] * a[n, c]
+    y[n, c, ...] = x[n, c, ...] * a[n, c] + b[n, c]     with g = c / (C / G)
+    ```
+
+    `stats` is `(N, G, 2)` or, for statistics across the batch, `(1, G, 2)`;
+    G is read from it. `weight` and `bias` are optional `(C)` tensors. The
+    map is affine per (sample, channel), so it commutes with means over the
+    spatial dims, which `solder.simplify` exploits; `input` may therefore have
+    spatial dims of size 1.
+
+    ```mlir
+    %n = solder.group_normalize %y, %s weight = %w bias = %b
+         : (tensor<128x24x22x30x30xf32>, tensor<128x8x2xf32>, tensor<24xf32>,
+            tensor<24xf32>) -> tensor<128x24x22x30x30xf32>
+    ```
+  }];
+  let arguments = (ins Solder_Tensor:$input, Solder_Tensor:$stats,
+                       Optional<Solder_Tensor>:$weight,
+                       Optional<Solder_Tensor>:$bias);
+  let results = (outs Solder_Tensor:$result);
+  let assemblyFormat = [{
+    $input `,` $stats (`weight` `=` $weight^)? (`bias` `=` $bias^)? attr-dict
+    `:` functional-type(operands, results)
+  }];
+  let builders = [
+    OpBuilder<(ins "Value":$input, "Value":$stats, "Value":$weight,
+                   "Value":$bias), [{
+      build($_builder, $_state, input.getType(), input, stats, weight, bias);
+    }]>
+  ];
+  let extraClassDeclaration = [{
+    int64_t getNumGroups() { return getStats().getType().getDimSize(1); }
+  }];
+  let hasVerifier = 1;
+}
+
+def Solder_FusionOp : Solder_Op<"fusion", [IsolatedFromAbove,
+    RecursiveMemoryEffects, SingleBlock]> {
+  let summary = "a group of ops that becomes one generated kernel";
+  let description = [{
+    Built by `solder.form-fusions`. The body is isolated from above: every
+    value it reads from outside is an explicit capture, bound to a block
+    argument, and everything it produces for the outside is yielded by
+    `solder.yield`. A region may yield several values (a tensor and the
+    partial statistics of it, say); a result that is not needed is never
+    yielded. `name` names the kernel; `solder.plan` adds the kernel plan as
+    attributes.
+
+    ```mlir
+    %y, %s = solder.fusion "w1_conv" (%a = %x, %b = %w, %c = %bias)
+        : (tensor<...>, tensor<...>, tensor<...>) -> (tensor<...>, tensor<...>) {
+      %0 = solder.conv %a, %b, %c ...
+      %1 = solder.group_stats %0 num_groups = 8 epsilon = 1.0e-05 ...
+      solder.yield %0, %1 : tensor<...>, tensor<...>
+    }
+    ```
+  }];
+  let arguments = (ins Variadic<AnyType>:$captures, StrAttr:$name);
+  let results = (outs Variadic<AnyType>:$results);
+  let regions = (region SizedRegion<1>:$body);
+  let hasCustomAssemblyFormat = 1;
+  let hasVerifier = 1;
+  let extraClassDeclaration = [{
+    Block &getBodyBlock() { return getBody().front(); }
+    /// The terminator (defined in FusionOps.cpp: YieldOp is declared later).
+    YieldOp getYield();
+  }];
+}
+
+def Solder_YieldOp : Solder_Op<"yield", [Pure, Terminator,
+    HasParent<"FusionOp">]> {
+  let summary = "the values a fusion region hands to the outside";
+  let arguments = (ins Variadic<AnyType>:$values);
+  let assemblyFormat = "($values^ `:` type($values))? attr-dict";
 }
 
 #endif // SOLDER_OPS

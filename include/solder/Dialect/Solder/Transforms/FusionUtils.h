@@ -1,0 +1,39 @@
+//===- FusionUtils.h - Building and reshaping solder.fusion ops -*- C++ -*-===//
+
+#ifndef SOLDER_DIALECT_SOLDER_TRANSFORMS_FUSIONUTILS_H
+#define SOLDER_DIALECT_SOLDER_TRANSFORMS_FUSIONUTILS_H
+
+#include "solder/Dialect/Solder/IR/SolderOps.h"
+
+#include "mlir/IR/PatternMatch.h"
+
+namespace mlir::solder {
+
+/// What an op is to the fuser.
+enum class FusionRole {
+  anchor,    // conv, conv_transpose: starts a region
+  pointwise, // unary, binary, group_normalize: one output element per input
+  reduction, // reduce, group_stats: joins the region of its input
+  constant,  // arith.constant: cloned into every region that uses it
+  opaque,    // anything else: stays outside every region
+};
+FusionRole getFusionRole(Operation *op);
+
+/// Moves `ops` (in block order, same block) into a new solder.fusion named
+/// `name`, inserted before the last of them: values they read from outside
+/// become captures (constants are cloned in), values used outside become
+/// results. Uses outside are rewired and the original ops erased.
+FusionOp wrapInFusion(RewriterBase &rewriter, ArrayRef<Operation *> ops,
+                      StringRef name);
+
+/// Replaces `fusion` by one that yields only the results for which `keep`
+/// is true, rewiring their uses; ops left without uses are erased.
+FusionOp dropFusionResults(RewriterBase &rewriter, FusionOp fusion,
+                           ArrayRef<bool> keep);
+
+/// Erases ops in `fusion`'s body whose results are unused (side-effect free).
+void eraseDeadOps(RewriterBase &rewriter, FusionOp fusion);
+
+} // namespace mlir::solder
+
+#endif // SOLDER_DIALECT_SOLDER_TRANSFORMS_FUSIONUTILS_H

@@ -1,0 +1,35 @@
+//===- Passes.h - Solder's passes -------------------------------*- C++ -*-===//
+
+#ifndef SOLDER_DIALECT_SOLDER_TRANSFORMS_PASSES_H
+#define SOLDER_DIALECT_SOLDER_TRANSFORMS_PASSES_H
+
+#include "solder/Dialect/Solder/IR/SolderOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Pass/Pass.h"
+
+namespace mlir::solder {
+
+#define GEN_PASS_DECL
+#include "solder/Dialect/Solder/Transforms/Passes.h.inc"
+
+struct PipelineOptions {
+  /// auto, materialize or recompute (see solder-plan).
+  std::string force = "auto";
+  bool report = false;
+};
+
+/// decompose, simplify, form-fusions, plan: the whole fusion pipeline.
+void buildSolderPipeline(OpPassManager &pm, const PipelineOptions &options);
+
+#define GEN_PASS_REGISTRATION
+#include "solder/Dialect/Solder/Transforms/Passes.h.inc"
+
+/// Registers the passes and `solder-pipeline`.
+void registerSolderPassesAndPipeline();
+
+} // namespace mlir::solder
+
+#endif // SOLDER_DIALECT_SOLDER_TRANSFORMS_PASSES_H

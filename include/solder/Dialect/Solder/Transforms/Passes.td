@@ -1,0 +1,156 @@
+//===- Passes.td - Solder's passes -------------------------*- tablegen -*-===//
+
+#ifndef SOLDER_TRANSFORMS_PASSES
+#define SOLDER_TRANSFORMS_PASSES
+
+include "mlir/Pass/PassBase.td"
+
+def SolderDecompose : Pass<"solder-decompose", "func::FuncOp"> {
+  let summary = "Split normalizations and softmax into reductions and pointwise ops";
+  let description = [{
+    Rewrites every normalization into a reduction (`solder.group_stats`) and a
+    pointwise op (`solder.group_normalize`), so that fusion needs no special
+    cases: group_norm with G groups, instance_norm as G = C, batch_norm as
+    G = C with statistics across the batch, and layer_norm over all but the
+    batch dim as G = 1 followed by its elementwise affine map (a layer_norm
+    over fewer trailing dims stays as it is). softmax becomes max, sub, exp,
+    sum and div; log_softmax becomes `x - logsumexp(x)`. logsumexp stays a
+    reduction kind: its one-pass stable form is what the fuser wants.
+
+    Before:
+    ```mlir
+    %n = solder.group_norm %y weight = %w bias = %b num_groups = 8 epsilon = 1.0e-05
+         : (tensor<2x16x4x4xf32>, tensor<16xf32>, tensor<16xf32>) -> tensor<2x16x4x4xf32>
+    ```
+    After:
+    ```mlir
+    %s = solder.group_stats %y num_groups = 8 epsilon = 1.0e-05
+         : tensor<2x16x4x4xf32> -> tensor<2x8x2xf32>
+    %n = solder.group_normalize %y, %s weight = %w bias = %b
+         : (tensor<2x16x4x4xf32>, tensor<2x8x2xf32>, tensor<16xf32>, tensor<16xf32>)
+           -> tensor<2x16x4x4xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::solder::SolderDialect"];
+}
+
+def SolderSimplify : Pass<"solder-simplify", "func::FuncOp"> {
+  let summary = "Algebra that removes work, each rewrite exact under its precondition";
+  let description = [{
+    * **Means through per-channel affine maps.** A `sum` or `mean` over spatial
+      dims of `group_normalize(x)` equals the normalize applied to the mean of
+      `x` over those dims (the map is affine per (sample, channel)), times the
+      count for `sum`. Precondition: the reduction includes a spatial dim and
+      is the normalize's only use. The Conv3d → GroupNorm → mean chain then
+      needs only per-channel means and the group statistics of the conv
+      output, never the output itself.
+    * **Bounded inputs drop clamps.** `hardswish(z)` with `z` in [-3, 3] (after
+      tanh, sigmoid, hardsigmoid, or a hardtanh/clamp within that range) is
+      `z * (z + 3) / 6`; `hardsigmoid(z)` likewise is `(z + 3) / 6`.
+    * The ops' folders: `relu(relu(x))`, `neg(neg(x))`, `abs(abs(x))`, `x + 0`,
+      `x - 0`, `x * 1`, `x / 1` (when the constant does not broadcast `x`).
+
+    Before:
+    ```mlir
+    %n = solder.group_normalize %y, %s weight = %w bias = %b : ...
+    %m = solder.reduce mean %n dims = [1, 2, 3] : tensor<2x16x4x4xf32> -> tensor<2xf32>
+    ```
+    After:
+    ```mlir
+    %c = solder.reduce mean %y dims = [2, 3] keepdim : tensor<2x16x4x4xf32> -> tensor<2x16x1x1xf32>
+    %n = solder.group_normalize %c, %s weight = %w bias = %b : ...
+    %m = solder.reduce mean %n dims = [1, 2, 3] : tensor<2x16x1x1xf32> -> tensor<2xf32>
+    ```
+  }];
+  let dependentDialects = ["mlir::solder::SolderDialect",
+                           "mlir::arith::ArithDialect"];
+}
+
+def SolderFormFusions : Pass<"solder-form-fusions", "func::FuncOp"> {
+  let summary = "Group ops into solder.fusion regions, one per future kernel";
+  let description = [{
+    Walks the ops in order and puts each into a region:
+
+    * a `conv`/`conv_transpose` anchors a new region;
+    * a pointwise op (unary, binary, `group_normalize`) joins the region of
+      one of its full-size operands (the latest such region first), and a
+      reduction (`reduce`, `group_stats`) joins the region of its input, as an
+      epilogue; several reductions of one value share its region
+      (multi-output);
+    * an op may not join a region that computes a reduction it reads (the
+      statistics of a tensor are complete only after the whole tensor), nor a
+      region that depends on one it reads from (that would be a cycle);
+      otherwise it starts a region of its own;
+    * ops outside the fusible set stay outside any region, unchanged.
+
+    Each region becomes a `solder.fusion` that captures what it reads and
+    yields only what is used outside it. Constants are cloned in. With
+    `dot-file`, the fused graph is also written in Graphviz DOT.
+
+    Before:
+    ```mlir
+    %y = solder.conv %x, %w, %b ...
+    %r = solder.relu %y : tensor<...>
+    %s = solder.group_stats %r ...
+    %n = solder.group_normalize %r, %s ...
+    ```
+    After:
+    ```mlir
+    %0:2 = solder.fusion "f_conv_0" (%a = %x, %b = %w, %c = %b) : (...) -> (...) {
+      %y = solder.conv %a, %b, %c ...
+      %r = solder.relu %y : tensor<...>
+      %s = solder.group_stats %r ...
+      solder.yield %r, %s : ...
+    }
+    %1 = solder.fusion "f_pointwise_1" (%a = %0#0, %b = %0#1) : (...) -> (...) {
+      %n = solder.group_normalize %a, %b ...
+      solder.yield %n : ...
+    }
+    ```
+  }];
+  let options = [
+    Option<"dotFile", "dot-file", "std::string", /*default=*/"\"\"",
+           "write the fused graph in Graphviz DOT to this file ('-' for stdout)">
+  ];
+  let dependentDialects = ["mlir::solder::SolderDialect"];
+}
+
+def SolderPlan : Pass<"solder-plan", "ModuleOp"> {
+  let summary = "Choose each fusion's kernel and materialize or recompute shared values";
+  let description = [{
+    For each `solder.fusion`: the kernel template, its tile, block and grid,
+    and the bytes moved and FLOPs done, estimated with a roofline cost model
+    (time = max(bytes / bandwidth, flops / rate); the GPU's numbers are
+    options). For each full-size tensor that a conv region yields to a later
+    region, the plan compares **materialize** (store it, read it back) with
+    **recompute** (re-run the conv and its epilogue inside the consumer) and
+    applies the cheaper one, or the one forced by `force`. The plan is
+    attached as a `solder.plan` dictionary on each fusion and, with `report`,
+    printed as a table.
+
+    Before:
+    ```mlir
+    %0:2 = solder.fusion "f_conv_0" (...) { ... solder.yield %y, %s }
+    %1 = solder.fusion "f_pointwise_1" (%a = %0#0, %b = %0#1, ...) { ... }
+    ```
+    After (recompute chosen):
+    ```mlir
+    %0 = solder.fusion "f_conv_0" (...) attributes {solder.plan = {...}} { ... solder.yield %s }
+    %1 = solder.fusion "f_pointwise_1" (%x = %input, %w = %weight, %b = %0, ...)
+        attributes {solder.plan = {...}} { %y = solder.conv %x, %w ... }
+    ```
+  }];
+  let options = [
+    Option<"force", "force", "std::string", /*default=*/"\"auto\"",
+           "auto (cost model), materialize or recompute">,
+    Option<"report", "report", "bool", /*default=*/"false",
+           "print the plan table to stdout">,
+    Option<"bandwidthGBs", "bandwidth-gbs", "double", /*default=*/"4200.0",
+           "memory bandwidth in GB/s (bytes read + written)">,
+    Option<"fp32TFlops", "fp32-tflops", "double", /*default=*/"51.0",
+           "fp32 FMA rate in TFLOP/s">
+  ];
+  let dependentDialects = ["mlir::solder::SolderDialect"];
+}
+
+#endif // SOLDER_TRANSFORMS_PASSES

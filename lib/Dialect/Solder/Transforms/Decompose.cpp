@@ -1,0 +1,131 @@
+//===- Decompose.cpp - Norms and softmax into reductions + pointwise ------===//
+
+#include "solder/Dialect/Solder/Transforms/Passes.h"
+
+#include "mlir/IR/PatternMatch.h"
+#include "mlir/Transforms/GreedyPatternRewriteDriver.h"
+
+namespace mlir::solder {
+#define GEN_PASS_DEF_SOLDERDECOMPOSE
+#include "solder/Dialect/Solder/Transforms/Passes.h.inc"
+} // namespace mlir::solder
+
+using namespace mlir;
+using namespace mlir::solder;
+
+namespace {
+/// stats = group_stats(x, G); y = group_normalize(x, stats, weight, bias).
+Value buildGroupNorm(PatternRewriter &rewriter, Location loc, Value input,
+                     Value weight, Value bias, int64_t numGroups,
+                     APFloat epsilon, bool acrossBatch) {
+  Value stats = GroupStatsOp::create(rewriter, loc, input, numGroups, epsilon,
+                                     acrossBatch);
+  return GroupNormalizeOp::create(rewriter, loc, input, stats, weight, bias);
+}
+
+struct DecomposeGroupNorm : OpRewritePattern<GroupNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(GroupNormOp op,
+                                PatternRewriter &rewriter) const override {
+    rewriter.replaceOp(op, buildGroupNorm(rewriter, op.getLoc(), op.getInput(),
+                                          op.getWeight(), op.getBias(),
+                                          op.getNumGroups(), op.getEpsilon(),
+                                          /*acrossBatch=*/false));
+    return success();
+  }
+};
+
+struct DecomposeInstanceNorm : OpRewritePattern<InstanceNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(InstanceNormOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t channels = op.getInput().getType().getDimSize(1);
+    rewriter.replaceOp(op, buildGroupNorm(rewriter, op.getLoc(), op.getInput(),
+                                          op.getWeight(), op.getBias(),
+                                          channels, op.getEpsilon(),
+                                          /*acrossBatch=*/false));
+    return success();
+  }
+};
+
+struct DecomposeBatchNorm : OpRewritePattern<BatchNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(BatchNormOp op,
+                                PatternRewriter &rewriter) const override {
+    int64_t channels = op.getInput().getType().getDimSize(1);
+    rewriter.replaceOp(op, buildGroupNorm(rewriter, op.getLoc(), op.getInput(),
+                                          op.getWeight(), op.getBias(),
+                                          channels, op.getEpsilon(),
+                                          /*acrossBatch=*/true));
+    return success();
+  }
+};
+
+/// A layer_norm over every dim but the batch is one group per sample; its
+/// elementwise weight and bias follow as broadcast mul and add.
+struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LayerNormOp op,
+                                PatternRewriter &rewriter) const override {
+    RankedTensorType type = op.getInput().getType();
+    if (type.getRank() < 2 ||
+        static_cast<int64_t>(op.getNormalizedShape().size()) !=
+            type.getRank() - 1)
+      return rewriter.notifyMatchFailure(
+          op, "normalizes fewer dims than all but the batch");
+    Location loc = op.getLoc();
+    Value result = buildGroupNorm(rewriter, loc, op.getInput(), Value(),
+                                  Value(), /*numGroups=*/1, op.getEpsilon(),
+                                  /*acrossBatch=*/false);
+    if (op.getWeight())
+      result = MulOp::create(rewriter, loc, result, op.getWeight());
+    if (op.getBias())
+      result = AddOp::create(rewriter, loc, result, op.getBias());
+    rewriter.replaceOp(op, result);
+    return success();
+  }
+};
+
+/// softmax(x) = exp(x - max(x)) / sum(exp(x - max(x))), along `dim`.
+struct DecomposeSoftmax : OpRewritePattern<SoftmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(SoftmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    Location loc = op.getLoc();
+    int64_t dim = static_cast<int64_t>(op.getDim());
+    Value max = ReduceOp::create(rewriter, loc, ReduceKind::max, op.getX(),
+                                 ArrayRef<int64_t>{dim}, /*keepdim=*/true);
+    Value shifted = SubOp::create(rewriter, loc, op.getX(), max);
+    Value exp = ExpOp::create(rewriter, loc, shifted);
+    Value sum = ReduceOp::create(rewriter, loc, ReduceKind::sum, exp,
+                                 ArrayRef<int64_t>{dim}, /*keepdim=*/true);
+    rewriter.replaceOpWithNewOp<DivOp>(op, exp, sum);
+    return success();
+  }
+};
+
+/// log_softmax(x) = x - logsumexp(x), along `dim`.
+struct DecomposeLogSoftmax : OpRewritePattern<LogSoftmaxOp> {
+  using OpRewritePattern::OpRewritePattern;
+  LogicalResult matchAndRewrite(LogSoftmaxOp op,
+                                PatternRewriter &rewriter) const override {
+    Value lse = ReduceOp::create(rewriter, op.getLoc(), ReduceKind::logsumexp,
+                                 op.getX(), ArrayRef<int64_t>{static_cast<int64_t>(op.getDim())},
+                                 /*keepdim=*/true);
+    rewriter.replaceOpWithNewOp<SubOp>(op, op.getX(), lse);
+    return success();
+  }
+};
+
+struct SolderDecomposePass
+    : solder::impl::SolderDecomposeBase<SolderDecomposePass> {
+  void runOnOperation() override {
+    RewritePatternSet patterns(&getContext());
+    patterns.add<DecomposeGroupNorm, DecomposeInstanceNorm, DecomposeBatchNorm,
+                 DecomposeLayerNorm, DecomposeSoftmax, DecomposeLogSoftmax>(
+        &getContext());
+    if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
+      signalPassFailure();
+  }
+};
+} // namespace

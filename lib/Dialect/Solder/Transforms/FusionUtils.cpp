@@ -1,0 +1,120 @@
+//===- FusionUtils.cpp - Building and reshaping solder.fusion ops ---------===//
+
+#include "solder/Dialect/Solder/Transforms/FusionUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/SetVector.h"
+
+using namespace mlir;
+using namespace mlir::solder;
+
+FusionRole mlir::solder::getFusionRole(Operation *op) {
+  if (isa<ConvOp, ConvTransposeOp>(op))
+    return FusionRole::anchor;
+  if (isa<ReduceOp, GroupStatsOp>(op))
+    return FusionRole::reduction;
+  if (isa<arith::ConstantOp>(op))
+    return FusionRole::constant;
+  if (isa<GroupNormalizeOp, AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp,
+          PowOp>(op) ||
+      (op->getDialect() && isa<SolderDialect>(op->getDialect()) &&
+       op->hasTrait<OpTrait::Elementwise>()))
+    return FusionRole::pointwise;
+  return FusionRole::opaque;
+}
+
+FusionOp mlir::solder::wrapInFusion(RewriterBase &rewriter,
+                                    ArrayRef<Operation *> ops, StringRef name) {
+  llvm::SmallPtrSet<Operation *, 16> inRegion(ops.begin(), ops.end());
+  llvm::SetVector<Value> captures;
+  llvm::SetVector<Operation *> constants;
+  SmallVector<Value> outputs;
+  for (Operation *op : ops) {
+    for (Value operand : op->getOperands()) {
+      Operation *producer = operand.getDefiningOp();
+      if (producer && inRegion.contains(producer))
+        continue;
+      if (producer && isa<arith::ConstantOp>(producer))
+        constants.insert(producer);
+      else
+        captures.insert(operand);
+    }
+    for (Value result : op->getResults())
+      if (llvm::any_of(result.getUsers(), [&](Operation *user) {
+            return !inRegion.contains(user);
+          }))
+        outputs.push_back(result);
+  }
+
+  Location loc = rewriter.getFusedLoc(llvm::map_to_vector(
+      ops, [](Operation *op) { return op->getLoc(); }));
+  rewriter.setInsertionPoint(ops.back());
+  auto fusion = FusionOp::create(
+      rewriter, loc, TypeRange(ValueRange(outputs)), captures.getArrayRef(),
+      rewriter.getStringAttr(name));
+  Block *body = rewriter.createBlock(&fusion.getBody());
+  IRMapping mapping;
+  for (Value capture : captures)
+    mapping.map(capture, body->addArgument(capture.getType(), capture.getLoc()));
+  rewriter.setInsertionPointToStart(body);
+  for (Operation *constant : constants)
+    rewriter.clone(*constant, mapping);
+  for (Operation *op : ops)
+    rewriter.clone(*op, mapping);
+  YieldOp::create(rewriter, loc,
+                  llvm::map_to_vector(outputs, [&](Value output) {
+                    return mapping.lookup(output);
+                  }));
+
+  for (auto [output, result] : llvm::zip(outputs, fusion.getResults()))
+    rewriter.replaceUsesWithIf(output, result, [&](OpOperand &use) {
+      return !inRegion.contains(use.getOwner());
+    });
+  for (Operation *op : llvm::reverse(ops))
+    rewriter.eraseOp(op);
+  return fusion;
+}
+
+void mlir::solder::eraseDeadOps(RewriterBase &rewriter, FusionOp fusion) {
+  Block &body = fusion.getBodyBlock();
+  for (Operation &op : llvm::make_early_inc_range(llvm::reverse(body))) {
+    if (op.hasTrait<OpTrait::IsTerminator>())
+      continue;
+    if (op.use_empty() && isMemoryEffectFree(&op))
+      rewriter.eraseOp(&op);
+  }
+}
+
+FusionOp mlir::solder::dropFusionResults(RewriterBase &rewriter,
+                                         FusionOp fusion, ArrayRef<bool> keep) {
+  YieldOp yield = fusion.getYield();
+  SmallVector<Value> keptValues;
+  SmallVector<Type> keptTypes;
+  for (auto [index, value] : llvm::enumerate(yield.getValues()))
+    if (keep[index]) {
+      keptValues.push_back(value);
+      keptTypes.push_back(value.getType());
+    }
+  rewriter.setInsertionPoint(fusion);
+  auto replacement =
+      FusionOp::create(rewriter, fusion.getLoc(), keptTypes,
+                       fusion.getCaptures(), fusion.getNameAttr());
+  replacement->setDiscardableAttrs(fusion->getDiscardableAttrDictionary());
+  rewriter.inlineRegionBefore(fusion.getBody(), replacement.getBody(),
+                              replacement.getBody().end());
+  rewriter.setInsertionPoint(yield);
+  rewriter.replaceOpWithNewOp<YieldOp>(yield, keptValues);
+
+  unsigned next = 0;
+  for (auto [index, result] : llvm::enumerate(fusion.getResults())) {
+    if (!keep[index]) {
+      assert(result.use_empty() && "dropping a result that is still used");
+      continue;
+    }
+    rewriter.replaceAllUsesWith(result, replacement.getResult(next++));
+  }
+  rewriter.eraseOp(fusion);
+  eraseDeadOps(rewriter, replacement);
+  return replacement;
+}

@@ -1,0 +1,46 @@
+//===- Pipeline.cpp - solder-pipeline: every pass in order ----------------===//
+
+#include "solder/Dialect/Solder/Transforms/Passes.h"
+
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Pass/PassOptions.h"
+#include "mlir/Pass/PassRegistry.h"
+#include "mlir/Transforms/Passes.h"
+
+using namespace mlir;
+using namespace mlir::solder;
+
+void mlir::solder::buildSolderPipeline(OpPassManager &pm,
+                                       const PipelineOptions &options) {
+  OpPassManager &functionPm = pm.nest<func::FuncOp>();
+  functionPm.addPass(createSolderDecompose());
+  functionPm.addPass(createSolderSimplify());
+  functionPm.addPass(createCSEPass());
+  functionPm.addPass(createSolderFormFusions());
+  SolderPlanOptions planOptions;
+  planOptions.force = options.force;
+  planOptions.report = options.report;
+  pm.addPass(createSolderPlan(planOptions));
+}
+
+namespace {
+struct PipelineCommandLineOptions
+    : public PassPipelineOptions<PipelineCommandLineOptions> {
+  Option<std::string> force{*this, "force",
+                            llvm::cl::desc("auto, materialize or recompute"),
+                            llvm::cl::init("auto")};
+  Option<bool> report{*this, "report",
+                      llvm::cl::desc("print the plan table"),
+                      llvm::cl::init(false)};
+};
+} // namespace
+
+void mlir::solder::registerSolderPassesAndPipeline() {
+  registerSolderPasses();
+  PassPipelineRegistration<PipelineCommandLineOptions>(
+      "solder-pipeline",
+      "decompose, simplify, form-fusions and plan: the fusion pipeline",
+      [](OpPassManager &pm, const PipelineCommandLineOptions &options) {
+        buildSolderPipeline(pm, PipelineOptions{options.force, options.report});
+      });
+}

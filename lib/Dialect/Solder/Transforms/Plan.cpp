@@ -1,0 +1,357 @@
+//===- Plan.cpp - Kernel plans and materialize-or-recompute ---------------===//
+
+#include "solder/Analysis/CostModel.h"
+#include "solder/Dialect/Solder/Transforms/FusionUtils.h"
+#include "solder/Dialect/Solder/Transforms/Passes.h"
+
+#include "mlir/IR/IRMapping.h"
+#include "mlir/IR/PatternMatch.h"
+#include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/Format.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+namespace mlir::solder {
+#define GEN_PASS_DEF_SOLDERPLAN
+#include "solder/Dialect/Solder/Transforms/Passes.h.inc"
+} // namespace mlir::solder
+
+using namespace mlir;
+using namespace mlir::solder;
+
+namespace {
+/// Captures read once, results written once, every op's FLOPs.
+KernelCost getFusionCost(FusionOp fusion) {
+  KernelCost cost;
+  for (Value capture : fusion.getCaptures())
+    cost.bytes += getTensorBytes(capture);
+  for (Value result : fusion.getResults())
+    cost.bytes += getTensorBytes(result);
+  fusion.getBodyBlock().walk(
+      [&](Operation *op) { cost.flops += getOpFlops(op); });
+  return cost;
+}
+
+/// The ops of `fusion`'s body that compute `value`, in block order.
+SmallVector<Operation *> getProducingSlice(Value value) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist = {value};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val().getDefiningOp();
+    if (!op || !slice.insert(op))
+      continue;
+    llvm::append_range(worklist, op->getOperands());
+  }
+  SmallVector<Operation *> ops(slice.begin(), slice.end());
+  llvm::sort(ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ops;
+}
+
+/// Whether result `index` of `producer` is a full tensor that a consumer
+/// could recompute: computed by an anchor and pointwise ops only.
+bool isRecomputable(FusionOp producer, unsigned index) {
+  Value inner = producer.getYield().getValues()[index];
+  bool hasAnchor = false;
+  for (Operation *op : getProducingSlice(inner)) {
+    FusionRole role = getFusionRole(op);
+    if (role == FusionRole::reduction || role == FusionRole::opaque)
+      return false;
+    hasAnchor |= role == FusionRole::anchor;
+  }
+  return hasAnchor;
+}
+
+/// Clones the ops computing `producer`'s result `index` into `consumer` and
+/// makes the consumer read the producer's inputs instead of that result.
+void recomputeInConsumer(RewriterBase &rewriter, FusionOp producer,
+                         unsigned index, FusionOp consumer) {
+  Value inner = producer.getYield().getValues()[index];
+  Value outer = producer.getResult(index);
+  Block &body = consumer.getBodyBlock();
+  IRMapping mapping;
+  SmallVector<Operation *> slice = getProducingSlice(inner);
+  for (Operation *op : slice)
+    for (Value operand : op->getOperands()) {
+      auto argument = dyn_cast<BlockArgument>(operand);
+      if (!argument || mapping.contains(argument))
+        continue;
+      Value source = producer.getCaptures()[argument.getArgNumber()];
+      auto existing = llvm::find(consumer.getCaptures(), source);
+      if (existing != consumer.getCaptures().end()) {
+        mapping.map(argument, body.getArgument(
+                                  existing - consumer.getCaptures().begin()));
+        continue;
+      }
+      consumer->insertOperands(consumer->getNumOperands(), source);
+      mapping.map(argument, body.addArgument(source.getType(), source.getLoc()));
+    }
+  rewriter.setInsertionPointToStart(&body);
+  for (Operation *op : slice)
+    rewriter.clone(*op, mapping);
+  for (int64_t i = consumer.getCaptures().size() - 1; i >= 0; --i) {
+    if (consumer.getCaptures()[i] != outer)
+      continue;
+    rewriter.replaceAllUsesWith(body.getArgument(i), mapping.lookup(inner));
+    body.eraseArgument(i);
+    consumer->eraseOperand(i);
+  }
+}
+
+std::string getTemplate(FusionOp fusion) {
+  std::string name = "pointwise";
+  fusion.getBodyBlock().walk([&](Operation *op) {
+    if (isa<ConvOp>(op))
+      name = "conv_implicit_gemm";
+    else if (isa<ConvTransposeOp>(op))
+      name = "conv_transpose_implicit_gemm";
+    else if (name == "pointwise" && getFusionRole(op) == FusionRole::reduction)
+      name = "reduction";
+  });
+  return name;
+}
+
+struct LaunchShape {
+  SmallVector<int64_t> tile, block, grid;
+};
+
+/// A first kernel shape per template; the code generator may refine it.
+LaunchShape getLaunchShape(FusionOp fusion, StringRef templateName) {
+  LaunchShape shape;
+  shape.block = {256, 1, 1};
+  Operation *anchor = nullptr;
+  Operation *lastReduction = nullptr;
+  Value widest;
+  fusion.getBodyBlock().walk([&](Operation *op) {
+    FusionRole role = getFusionRole(op);
+    if (role == FusionRole::anchor)
+      anchor = op;
+    if (role == FusionRole::reduction)
+      lastReduction = op;
+    for (Value result : op->getResults())
+      if (!widest || getTensorBytes(result) > getTensorBytes(widest))
+        widest = result;
+  });
+  if (anchor) {
+    // Implicit GEMM: M = output pixels, N = output channels per group.
+    auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
+    int64_t groups = cast<IntegerAttr>(anchor->getAttr("groups")).getInt();
+    int64_t channelsPerGroup = output.getDimSize(1) / groups;
+    int64_t pixels = output.getNumElements() / output.getDimSize(1);
+    int64_t tileN = std::min<int64_t>(64, llvm::PowerOf2Ceil(channelsPerGroup));
+    shape.tile = {128, tileN, 16};
+    shape.grid = {static_cast<int64_t>(llvm::divideCeil(pixels, 128)),
+                  static_cast<int64_t>(llvm::divideCeil(channelsPerGroup, tileN)),
+                  groups};
+  } else if (lastReduction) {
+    // One block per output of the last reduction.
+    auto result = cast<RankedTensorType>(lastReduction->getResult(0).getType());
+    shape.grid = {result.getNumElements(), 1, 1};
+  } else {
+    auto type = cast<RankedTensorType>(widest.getType());
+    shape.grid = {
+        static_cast<int64_t>(llvm::divideCeil(type.getNumElements(), 256 * 4)),
+        1, 1};
+  }
+  return shape;
+}
+
+struct SharedValueDecision {
+  std::string producer;
+  unsigned index;
+  Type type;
+  double bytes;
+  SmallVector<std::string> consumers;
+  double materializeSeconds, recomputeSeconds;
+  bool recompute;
+  std::string reason;
+};
+
+struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
+  using Base::Base;
+
+  void runOnOperation() override {
+    if (force != "auto" && force != "materialize" && force != "recompute") {
+      getOperation().emitError("solder-plan: force must be auto, materialize "
+                               "or recompute, got '")
+          << force << "'";
+      return signalPassFailure();
+    }
+    rates.bytesPerSecond = bandwidthGBs * 1e9;
+    rates.flopsPerSecond = fp32TFlops * 1e12;
+    getOperation().walk([&](func::FuncOp function) { planFunction(function); });
+  }
+
+  void planFunction(func::FuncOp function) {
+    IRRewriter rewriter(&getContext());
+    SmallVector<SharedValueDecision> decisions;
+    for (FusionOp producer : getFusions(function))
+      decideSharedValues(rewriter, producer, decisions);
+
+    double totalSeconds = 0.0;
+    SmallVector<SmallVector<std::string>> rows;
+    for (FusionOp fusion : getFusions(function)) {
+      KernelCost cost = getFusionCost(fusion);
+      double seconds = cost.getSeconds(rates);
+      totalSeconds += seconds;
+      std::string templateName = getTemplate(fusion);
+      LaunchShape launch = getLaunchShape(fusion, templateName);
+      Builder b(&getContext());
+      SmallVector<NamedAttribute> plan = {
+          b.getNamedAttr("template", b.getStringAttr(templateName)),
+          b.getNamedAttr("block", b.getDenseI64ArrayAttr(launch.block)),
+          b.getNamedAttr("grid", b.getDenseI64ArrayAttr(launch.grid)),
+          b.getNamedAttr("bytes", b.getI64IntegerAttr(cost.bytes)),
+          b.getNamedAttr("flops", b.getI64IntegerAttr(cost.flops)),
+          b.getNamedAttr("estimated_us", b.getF64FloatAttr(
+                                              std::round(seconds * 1e7) / 10))};
+      if (!launch.tile.empty())
+        plan.push_back(
+            b.getNamedAttr("tile", b.getDenseI64ArrayAttr(launch.tile)));
+      fusion->setAttr("solder.plan", b.getDictionaryAttr(plan));
+
+      SmallVector<StringRef> ops;
+      for (Operation &op : fusion.getBodyBlock().without_terminator())
+        if (!isa<arith::ConstantOp>(op))
+          ops.push_back(op.getName().stripDialect());
+      rows.push_back({fusion.getName().str(), templateName, llvm::join(ops, ", "),
+                      llvm::formatv("{0:F1}", cost.bytes / 1e6).str(),
+                      llvm::formatv("{0:F2}", cost.flops / 1e9).str(),
+                      llvm::formatv("{0:F1}", seconds * 1e6).str()});
+    }
+    if (report)
+      printReport(function, rows, decisions, totalSeconds);
+  }
+
+  SmallVector<FusionOp> getFusions(func::FuncOp function) {
+    return llvm::to_vector(function.getBody().front().getOps<FusionOp>());
+  }
+
+  /// For each recomputable result of `producer` read only by later fusions,
+  /// compare the two plans on the roofline and apply the chosen one.
+  void decideSharedValues(IRRewriter &rewriter, FusionOp producer,
+                          SmallVectorImpl<SharedValueDecision> &decisions) {
+    for (unsigned index = 0; index < producer.getNumResults(); ++index) {
+      Value result = producer.getResult(index);
+      if (result.use_empty() || !isRecomputable(producer, index))
+        continue;
+      SmallVector<FusionOp> consumers;
+      bool onlyFusions = true;
+      for (Operation *user : result.getUsers()) {
+        auto consumer = dyn_cast<FusionOp>(user);
+        onlyFusions &= static_cast<bool>(consumer);
+        if (consumer && !llvm::is_contained(consumers, consumer))
+          consumers.push_back(consumer);
+      }
+      if (!onlyFusions || consumers.empty())
+        continue;
+
+      SharedValueDecision decision;
+      decision.producer = producer.getName().str();
+      decision.index = index;
+      decision.type = result.getType();
+      decision.bytes = getTensorBytes(result);
+      for (FusionOp consumer : consumers)
+        decision.consumers.push_back(consumer.getName().str());
+
+      // Materialize: the plan as it stands.
+      decision.materializeSeconds = getFusionCost(producer).getSeconds(rates);
+      for (FusionOp consumer : consumers)
+        decision.materializeSeconds += getFusionCost(consumer).getSeconds(rates);
+      // Recompute: the producer no longer writes the tensor; each consumer
+      // reads the producer's inputs instead and redoes the slice's FLOPs.
+      KernelCost producerCost = getFusionCost(producer);
+      producerCost.bytes -= decision.bytes;
+      decision.recomputeSeconds = producerCost.getSeconds(rates);
+      Value inner = producer.getYield().getValues()[index];
+      KernelCost slice;
+      llvm::SetVector<Value> sliceInputs;
+      for (Operation *op : getProducingSlice(inner)) {
+        slice.flops += getOpFlops(op);
+        for (Value operand : op->getOperands())
+          if (auto argument = dyn_cast<BlockArgument>(operand))
+            sliceInputs.insert(producer.getCaptures()[argument.getArgNumber()]);
+      }
+      for (FusionOp consumer : consumers) {
+        KernelCost cost = getFusionCost(consumer);
+        cost.bytes -= decision.bytes;
+        cost.flops += slice.flops;
+        for (Value input : sliceInputs)
+          if (!llvm::is_contained(consumer.getCaptures(), input))
+            cost.bytes += getTensorBytes(input);
+        decision.recomputeSeconds += cost.getSeconds(rates);
+      }
+
+      if (force == "auto") {
+        decision.recompute =
+            decision.recomputeSeconds < decision.materializeSeconds;
+        decision.reason = "cost model";
+      } else {
+        decision.recompute = force == "recompute";
+        decision.reason = "forced";
+      }
+      if (decision.recompute) {
+        for (FusionOp consumer : consumers)
+          recomputeInConsumer(rewriter, producer, index, consumer);
+        SmallVector<bool> keep(producer.getNumResults(), true);
+        keep[index] = false;
+        producer = dropFusionResults(rewriter, producer, keep);
+        --index; // the next result moved into this slot
+      }
+      decisions.push_back(std::move(decision));
+    }
+  }
+
+  void printReport(func::FuncOp function,
+                   ArrayRef<SmallVector<std::string>> rows,
+                   ArrayRef<SharedValueDecision> decisions,
+                   double totalSeconds) {
+    raw_ostream &os = llvm::outs();
+    os << "Solder plan for @" << function.getName() << " (roofline: "
+       << llvm::formatv("{0:F0}", bandwidthGBs.getValue()) << " GB/s, "
+       << llvm::formatv("{0:F1}", fp32TFlops.getValue())
+       << " TFLOP/s fp32)\n";
+    SmallVector<std::string> header = {"kernel", "template", "ops", "MB moved",
+                                       "GFLOP", "est. us"};
+    SmallVector<size_t> widths;
+    for (size_t column = 0; column < header.size(); ++column) {
+      size_t width = header[column].size();
+      for (const auto &row : rows)
+        width = std::max(width, row[column].size());
+      widths.push_back(width);
+    }
+    auto printRow = [&](ArrayRef<std::string> row) {
+      os << " ";
+      for (size_t column = 0; column < row.size(); ++column) {
+        // Text columns left-aligned, numbers right-aligned.
+        if (column < 3)
+          os << " " << llvm::left_justify(row[column], widths[column]);
+        else
+          os << "  " << llvm::right_justify(row[column], widths[column]);
+      }
+      os << "\n";
+    };
+    printRow(header);
+    for (const auto &row : rows)
+      printRow(row);
+    os << "  total: " << rows.size() << " kernel" << (rows.size() == 1 ? "" : "s")
+       << ", est. " << llvm::formatv("{0:F1}", totalSeconds * 1e6) << " us\n";
+    for (const SharedValueDecision &decision : decisions) {
+      std::string typeText;
+      llvm::raw_string_ostream(typeText) << decision.type;
+      os << "  shared " << decision.producer << "#" << decision.index << " "
+         << typeText << " ("
+         << llvm::formatv("{0:F1}", decision.bytes / 1e6) << " MB) -> "
+         << llvm::join(decision.consumers, ", ") << ": "
+         << (decision.recompute ? "recompute" : "materialize") << " ("
+         << decision.reason << "; materialize "
+         << llvm::formatv("{0:F1}", decision.materializeSeconds * 1e6)
+         << " us, recompute "
+         << llvm::formatv("{0:F1}", decision.recomputeSeconds * 1e6)
+         << " us)\n";
+    }
+  }
+
+  GpuRates rates;
+};
+} // namespace
