@@ -102,20 +102,12 @@ FailureOr<SmallVector<Tensor>> Interpreter::evaluate(Operation *op) {
                                          lookupOptional(norm.getWeight()),
                                          lookupOptional(norm.getBias())));
       })
-      .Case([&](InstanceNormOp norm) {
+      .Case<InstanceNormOp, BatchNormOp>([&](auto norm) {
+        // One group per channel, across the batch for batch_norm.
         const Tensor &input = get(norm.getInput());
         Tensor stats = evalGroupStats(input, input.shape[1],
                                       norm.getEpsilon().convertToDouble(),
-                                      false);
-        return single(evalGroupNormalize(input, stats,
-                                         lookupOptional(norm.getWeight()),
-                                         lookupOptional(norm.getBias())));
-      })
-      .Case([&](BatchNormOp norm) {
-        const Tensor &input = get(norm.getInput());
-        Tensor stats = evalGroupStats(input, input.shape[1],
-                                      norm.getEpsilon().convertToDouble(),
-                                      true);
+                                      isa<BatchNormOp>(norm.getOperation()));
         return single(evalGroupNormalize(input, stats,
                                          lookupOptional(norm.getWeight()),
                                          lookupOptional(norm.getBias())));

@@ -52,6 +52,24 @@ static LogicalResult checkOutputSizes(const Diag &diag,
   return success();
 }
 
+/// Verifies conv or conv_transpose: one element type, then the result type
+/// against `infer(bias, emitError)`.
+template <typename OpT, typename InferFn>
+static LogicalResult verifyConvLike(OpT op, InferFn infer) {
+  auto emitError = [&] { return op.emitOpError(); };
+  RankedTensorType bias = getTensorTypeOrNull(op.getBias());
+  SmallVector<Type> types = {op.getInput().getType(), op.getWeight().getType(),
+                             op.getResult().getType()};
+  if (bias)
+    types.push_back(bias);
+  if (failed(checkSameElementType(Diag(emitError), types)))
+    return failure();
+  FailureOr<RankedTensorType> inferred = infer(bias, emitError);
+  if (failed(inferred))
+    return failure();
+  return checkResultType(op, *inferred);
+}
+
 FailureOr<RankedTensorType> ConvOp::inferResultType(
     RankedTensorType input, RankedTensorType weight, RankedTensorType bias,
     ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
@@ -101,20 +119,11 @@ void ConvOp::build(OpBuilder &builder, OperationState &state, Value input,
 }
 
 LogicalResult ConvOp::verify() {
-  auto emitError = [&] { return emitOpError(); };
-  RankedTensorType bias = getTensorTypeOrNull(getBias());
-  SmallVector<Type> types = {getInput().getType(), getWeight().getType(),
-                             getResult().getType()};
-  if (bias)
-    types.push_back(bias);
-  if (failed(checkSameElementType(Diag(emitError), types)))
-    return failure();
-  FailureOr<RankedTensorType> inferred = inferResultType(
-      getInput().getType(), getWeight().getType(), bias, getStrides(),
-      getPadding(), getDilations(), getGroups(), emitError);
-  if (failed(inferred))
-    return failure();
-  return checkResultType(*this, *inferred);
+  return verifyConvLike(*this, [&](RankedTensorType bias, EmitErrorFn emitError) {
+    return inferResultType(getInput().getType(), getWeight().getType(), bias,
+                           getStrides(), getPadding(), getDilations(),
+                           getGroups(), emitError);
+  });
 }
 
 FailureOr<RankedTensorType> ConvTransposeOp::inferResultType(
@@ -172,18 +181,9 @@ void ConvTransposeOp::build(OpBuilder &builder, OperationState &state,
 }
 
 LogicalResult ConvTransposeOp::verify() {
-  auto emitError = [&] { return emitOpError(); };
-  RankedTensorType bias = getTensorTypeOrNull(getBias());
-  SmallVector<Type> types = {getInput().getType(), getWeight().getType(),
-                             getResult().getType()};
-  if (bias)
-    types.push_back(bias);
-  if (failed(checkSameElementType(Diag(emitError), types)))
-    return failure();
-  FailureOr<RankedTensorType> inferred = inferResultType(
-      getInput().getType(), getWeight().getType(), bias, getStrides(),
-      getPadding(), getOutputPadding(), getDilations(), getGroups(), emitError);
-  if (failed(inferred))
-    return failure();
-  return checkResultType(*this, *inferred);
+  return verifyConvLike(*this, [&](RankedTensorType bias, EmitErrorFn emitError) {
+    return inferResultType(getInput().getType(), getWeight().getType(), bias,
+                           getStrides(), getPadding(), getOutputPadding(),
+                           getDilations(), getGroups(), emitError);
+  });
 }

@@ -67,35 +67,36 @@ LogicalResult GroupNormOp::verify() {
                           getEpsilon().convertToFloat(), {channels});
 }
 
-LogicalResult BatchNormOp::verify() {
-  RankedTensorType input = getInput().getType();
-  if (input.getRank() < 2)
-    return emitOpError("input must have rank at least 2 (N, C, *), got rank ")
-           << input.getRank();
-  SmallVector<int64_t> reducedDims = {0};
-  for (int64_t dim = 2; dim < input.getRank(); ++dim)
+/// batch_norm and instance_norm: per-channel statistics over the spatial
+/// dims, and over the batch too for batch_norm.
+static LogicalResult verifyPerChannelNorm(Operation *op, Value input,
+                                          Value weight, Value bias,
+                                          APFloat epsilon, bool acrossBatch) {
+  auto type = cast<RankedTensorType>(input.getType());
+  int64_t minRank = acrossBatch ? 2 : 3;
+  if (type.getRank() < minRank)
+    return op->emitOpError("input must have rank at least ")
+           << minRank << (acrossBatch ? " (N, C, *)" : " (N, C, *spatial)")
+           << ", got rank " << type.getRank();
+  SmallVector<int64_t> reducedDims;
+  if (acrossBatch)
+    reducedDims.push_back(0);
+  for (int64_t dim = 2; dim < type.getRank(); ++dim)
     reducedDims.push_back(dim);
-  if (failed(checkValuesPerStatistic(*this, input, reducedDims)))
+  if (failed(checkValuesPerStatistic(op, type, reducedDims)))
     return failure();
-  return verifyNormCommon(*this, getInput(), getWeight(), getBias(),
-                          getEpsilon().convertToFloat(),
-                          {input.getDimSize(1)});
+  return verifyNormCommon(op, input, weight, bias, epsilon.convertToFloat(),
+                          {type.getDimSize(1)});
+}
+
+LogicalResult BatchNormOp::verify() {
+  return verifyPerChannelNorm(*this, getInput(), getWeight(), getBias(),
+                              getEpsilon(), /*acrossBatch=*/true);
 }
 
 LogicalResult InstanceNormOp::verify() {
-  RankedTensorType input = getInput().getType();
-  if (input.getRank() < 3)
-    return emitOpError("input must have rank at least 3 (N, C, *spatial), got "
-                       "rank ")
-           << input.getRank();
-  SmallVector<int64_t> reducedDims;
-  for (int64_t dim = 2; dim < input.getRank(); ++dim)
-    reducedDims.push_back(dim);
-  if (failed(checkValuesPerStatistic(*this, input, reducedDims)))
-    return failure();
-  return verifyNormCommon(*this, getInput(), getWeight(), getBias(),
-                          getEpsilon().convertToFloat(),
-                          {input.getDimSize(1)});
+  return verifyPerChannelNorm(*this, getInput(), getWeight(), getBias(),
+                              getEpsilon(), /*acrossBatch=*/false);
 }
 
 LogicalResult LayerNormOp::verify() {

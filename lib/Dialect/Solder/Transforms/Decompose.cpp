@@ -35,28 +35,18 @@ struct DecomposeGroupNorm : OpRewritePattern<GroupNormOp> {
   }
 };
 
-struct DecomposeInstanceNorm : OpRewritePattern<InstanceNormOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(InstanceNormOp op,
+/// instance_norm (per sample) and batch_norm (across the batch) normalize
+/// each channel on its own: one group per channel.
+template <typename NormOpT, bool acrossBatch>
+struct DecomposePerChannelNorm : OpRewritePattern<NormOpT> {
+  using OpRewritePattern<NormOpT>::OpRewritePattern;
+  LogicalResult matchAndRewrite(NormOpT op,
                                 PatternRewriter &rewriter) const override {
     int64_t channels = op.getInput().getType().getDimSize(1);
     rewriter.replaceOp(op, buildGroupNorm(rewriter, op.getLoc(), op.getInput(),
                                           op.getWeight(), op.getBias(),
                                           channels, op.getEpsilon(),
-                                          /*acrossBatch=*/false));
-    return success();
-  }
-};
-
-struct DecomposeBatchNorm : OpRewritePattern<BatchNormOp> {
-  using OpRewritePattern::OpRewritePattern;
-  LogicalResult matchAndRewrite(BatchNormOp op,
-                                PatternRewriter &rewriter) const override {
-    int64_t channels = op.getInput().getType().getDimSize(1);
-    rewriter.replaceOp(op, buildGroupNorm(rewriter, op.getLoc(), op.getInput(),
-                                          op.getWeight(), op.getBias(),
-                                          channels, op.getEpsilon(),
-                                          /*acrossBatch=*/true));
+                                          acrossBatch));
     return success();
   }
 };
@@ -121,7 +111,9 @@ struct SolderDecomposePass
     : solder::impl::SolderDecomposeBase<SolderDecomposePass> {
   void runOnOperation() override {
     RewritePatternSet patterns(&getContext());
-    patterns.add<DecomposeGroupNorm, DecomposeInstanceNorm, DecomposeBatchNorm,
+    patterns.add<DecomposeGroupNorm,
+                 DecomposePerChannelNorm<InstanceNormOp, /*acrossBatch=*/false>,
+                 DecomposePerChannelNorm<BatchNormOp, /*acrossBatch=*/true>,
                  DecomposeLayerNorm, DecomposeSoftmax, DecomposeLogSoftmax>(
         &getContext());
     if (failed(applyPatternsGreedily(getOperation(), std::move(patterns))))
