@@ -23,6 +23,14 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.solder_tools_dir, config.llvm_tools_dir]
-tools = ["solder-opt"]
+tools = ["solder-opt", "solder-interp", "solder-run"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
+
+# Whether a CUDA driver is present: tests of the no-GPU path need its absence.
+import ctypes
+try:
+    ctypes.CDLL("libcuda.so.1")
+    config.available_features.add("cuda-driver")
+except OSError:
+    pass

@@ -2,6 +2,7 @@
 random generator seeded per test case."""
 
 import os
+import subprocess
 import zlib
 from pathlib import Path
 
@@ -30,3 +31,76 @@ def rng(request):
     from run to run, different from case to case."""
     key = f"{request.node.module.__name__}::{request.node.name}"
     return np.random.default_rng(zlib.crc32(key.encode()))
+
+
+class Solder:
+    """Runs solder-interp and solder-opt on files under one test's tmp_path."""
+
+    def __init__(self, tmp_path):
+        self.tmp_path = tmp_path
+        self.count = 0
+
+    def _fresh(self, stem):
+        self.count += 1
+        return self.tmp_path / f"{stem}{self.count}"
+
+    def write_mlir(self, text, stem="case"):
+        path = self._fresh(stem).with_suffix(".mlir")
+        path.write_text(text)
+        return path
+
+    def save_inputs(self, arrays):
+        """Saves each array as float64 .npy; returns the paths."""
+        paths = []
+        for index, array in enumerate(arrays):
+            path = self._fresh(f"input{index}_").with_suffix(".npy")
+            np.save(path, np.asarray(array, dtype=np.float64))
+            paths.append(path)
+        return paths
+
+    def run_interp(self, mlir_path, input_paths, output_dir=None, extra=()):
+        command = [str(solder_tool("solder-interp")), str(mlir_path),
+                   "--inputs=" + ",".join(str(p) for p in input_paths)]
+        if output_dir is not None:
+            command.append(f"--output-dir={output_dir}")
+        command += list(extra)
+        return subprocess.run(command, capture_output=True, text=True,
+                              timeout=300)
+
+    def interpret(self, mlir_text, inputs, function=None, extra=()):
+        """Runs the first (or the named) function on `inputs`; returns its
+        outputs as float64 arrays."""
+        mlir_path = self.write_mlir(mlir_text)
+        return self.interpret_file(mlir_path, inputs, function, extra)
+
+    def interpret_file(self, mlir_path, inputs, function=None, extra=()):
+        output_dir = self._fresh("outputs")
+        args = list(extra)
+        if function is not None:
+            args.append(f"--function={function}")
+        result = self.run_interp(mlir_path, self.save_inputs(inputs),
+                                 output_dir, args)
+        assert result.returncode == 0, (
+            f"solder-interp failed ({result.returncode}):\n{result.stderr}")
+        outputs = []
+        while (output_dir / f"output{len(outputs)}.npy").exists():
+            outputs.append(np.load(output_dir / f"output{len(outputs)}.npy"))
+        assert outputs, f"solder-interp wrote no output in {output_dir}"
+        return outputs
+
+    def pipeline(self, mlir_text):
+        """Runs solder-opt --solder-pipeline; returns the output file."""
+        source = self.write_mlir(mlir_text, "source")
+        target = self._fresh("pipelined").with_suffix(".mlir")
+        result = subprocess.run(
+            [str(solder_tool("solder-opt")), str(source), "--solder-pipeline",
+             "-o", str(target)],
+            capture_output=True, text=True, timeout=300)
+        assert result.returncode == 0, (
+            f"solder-opt --solder-pipeline failed:\n{result.stderr}")
+        return target
+
+
+@pytest.fixture
+def solder(tmp_path):
+    return Solder(tmp_path)

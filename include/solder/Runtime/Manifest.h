@@ -1,0 +1,71 @@
+//===- Manifest.h - The bundle manifest: model and validation ---*- C++ -*-===//
+//
+// A bundle is a directory holding manifest.json, the cubin for its target, PTX
+// for other GPUs and the generated .cu. The manifest says everything the
+// runtime needs to run it: inputs, outputs, workspace buffers and the launch
+// sequence. Everything read is validated; a bad bundle is a one-line error.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_RUNTIME_MANIFEST_H
+#define SOLDER_RUNTIME_MANIFEST_H
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace solder {
+
+/// The manifest format this runtime reads and solder-compile writes.
+constexpr int kBundleFormatVersion = 1;
+
+struct TensorSpec {
+  std::string name;
+  std::vector<int64_t> shape;
+  std::string dtype; // "f32"
+  int64_t getNumElements() const;
+  int64_t getBytes() const { return getNumElements() * 4; }
+};
+
+/// A device buffer the runtime allocates: intermediate tensors and partial
+/// reductions. `zeroed` buffers are cleared before every run.
+struct BufferSpec {
+  std::string name;
+  int64_t bytes = 0;
+  bool zeroed = false;
+};
+
+/// One kernel argument: a pointer to an input, output or buffer.
+struct KernelArg {
+  enum class Kind { input, output, buffer };
+  Kind kind;
+  int index;
+};
+
+struct Launch {
+  std::string kernel;
+  unsigned grid[3] = {1, 1, 1};
+  unsigned block[3] = {1, 1, 1};
+  unsigned sharedBytes = 0;
+  std::vector<KernelArg> args;
+};
+
+struct Manifest {
+  int version = 0;
+  std::string target; // e.g. "sm_90"
+  std::string entry;
+  std::vector<TensorSpec> inputs, outputs;
+  std::vector<BufferSpec> buffers;
+  std::vector<Launch> launches;
+  std::string cubinFile, ptxFile, sourceFile, sourceIRFile;
+  std::string plan;
+};
+
+/// Reads and validates `bundleDir`/manifest.json. On failure returns false
+/// with `error` saying what is wrong and where.
+bool loadManifest(const std::string &bundleDir, Manifest &manifest,
+                  std::string &error);
+
+} // namespace solder
+
+#endif // SOLDER_RUNTIME_MANIFEST_H

@@ -1,0 +1,67 @@
+/*===- solder_runtime.h - C API of libsolder_runtime -------------*- C -*-===*\
+ *
+ * Loads a Solder bundle and runs it on caller-owned device memory, on a
+ * caller-given stream (a CUstream or cudaStream_t; NULL is the legacy default
+ * stream). Depends on the CUDA driver API only, loaded at run time.
+ *
+ *   SolderBundle *bundle;
+ *   if (solderLoadBundle("w1.bundle", &bundle) != SOLDER_OK)
+ *     fprintf(stderr, "%s\n", solderLastError());
+ *   const void *inputs[] = {x, w, b, gamma, beta};  // device pointers
+ *   void *outputs[] = {out};
+ *   solderRun(bundle, inputs, outputs, stream);
+ *   solderFreeBundle(bundle);
+ *
+ * Every call that fails returns a status and leaves a one-line message,
+ * naming the kernel where a launch failed, in solderLastError() (per thread).
+\*===----------------------------------------------------------------------===*/
+
+#ifndef SOLDER_RUNTIME_SOLDER_RUNTIME_H
+#define SOLDER_RUNTIME_SOLDER_RUNTIME_H
+
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+typedef struct SolderBundle SolderBundle;
+
+typedef enum SolderStatus {
+  SOLDER_OK = 0,
+  SOLDER_ERROR_BUNDLE = 1,   /* missing, malformed, wrong version or target */
+  SOLDER_ERROR_NO_GPU = 2,   /* no driver or no device */
+  SOLDER_ERROR_CUDA = 3,     /* a CUDA call failed (out of memory, launch) */
+  SOLDER_ERROR_ARGUMENT = 4, /* bad arguments to this API */
+} SolderStatus;
+
+/* Loads the bundle directory `path` onto the current CUDA context (the
+ * primary context of device 0 when none is current) and allocates its
+ * workspace. */
+SolderStatus solderLoadBundle(const char *path, SolderBundle **bundle);
+void solderFreeBundle(SolderBundle *bundle);
+
+/* Runs the bundle. `inputs` and `outputs` hold device pointers, in the order
+ * of the manifest, each to a dense row-major f32 tensor of the manifest's
+ * shape. Asynchronous on `stream`. */
+SolderStatus solderRun(SolderBundle *bundle, const void *const *inputs,
+                       void *const *outputs, void *stream);
+
+int solderNumInputs(const SolderBundle *bundle);
+int solderNumOutputs(const SolderBundle *bundle);
+/* Name, rank and shape of input/output `index` (NULL/-1 when out of range). */
+const char *solderInputName(const SolderBundle *bundle, int index);
+int solderInputRank(const SolderBundle *bundle, int index);
+const int64_t *solderInputShape(const SolderBundle *bundle, int index);
+const char *solderOutputName(const SolderBundle *bundle, int index);
+int solderOutputRank(const SolderBundle *bundle, int index);
+const int64_t *solderOutputShape(const SolderBundle *bundle, int index);
+
+/* The last error of this thread, or "" after success. */
+const char *solderLastError(void);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif /* SOLDER_RUNTIME_SOLDER_RUNTIME_H */

@@ -1,0 +1,276 @@
+//===- Manifest.cpp - The bundle manifest: model and validation -----------===//
+
+#include "solder/Runtime/Manifest.h"
+#include "solder/Runtime/Json.h"
+
+#include <fstream>
+#include <sstream>
+#include <sys/stat.h>
+
+using namespace solder;
+using json::Value;
+
+int64_t TensorSpec::getNumElements() const {
+  int64_t count = 1;
+  for (int64_t dim : shape)
+    count *= dim;
+  return count;
+}
+
+namespace {
+/// Validation with the path of the field in every message.
+class Reader {
+public:
+  Reader(std::string manifestPath, std::string &error)
+      : manifestPath(std::move(manifestPath)), error(error) {}
+
+  bool fail(const std::string &field, const std::string &what) {
+    error = manifestPath + ": " + field + ": " + what;
+    return false;
+  }
+
+  const Value *member(const Value &object, const std::string &key,
+                      Value::Kind kind, const std::string &where) {
+    const Value *value = object.get(key);
+    static const char *names[] = {"null",   "a boolean", "a number",
+                                  "a string", "an array", "an object"};
+    if (!value) {
+      fail(where + key, "missing");
+      return nullptr;
+    }
+    if (value->kind != kind) {
+      fail(where + key, std::string("must be ") +
+                            names[static_cast<int>(kind)]);
+      return nullptr;
+    }
+    return value;
+  }
+
+  bool readInt(const Value &object, const std::string &key, int64_t minValue,
+               int64_t &out, const std::string &where) {
+    const Value *value = member(object, key, Value::Kind::number, where);
+    if (!value)
+      return false;
+    if (value->number != static_cast<double>(static_cast<int64_t>(value->number)) ||
+        value->number < minValue)
+      return fail(where + key, "must be an integer >= " +
+                                   std::to_string(minValue));
+    out = static_cast<int64_t>(value->number);
+    return true;
+  }
+
+  bool readString(const Value &object, const std::string &key,
+                  std::string &out, const std::string &where) {
+    const Value *value = member(object, key, Value::Kind::string, where);
+    if (!value)
+      return false;
+    out = value->string;
+    return true;
+  }
+
+  bool readTensors(const Value &root, const std::string &key,
+                   std::vector<TensorSpec> &out) {
+    const Value *list = member(root, key, Value::Kind::array, "");
+    if (!list)
+      return false;
+    for (size_t i = 0; i < list->array.size(); ++i) {
+      std::string where = key + "[" + std::to_string(i) + "].";
+      const Value &entry = list->array[i];
+      if (entry.kind != Value::Kind::object)
+        return fail(key + "[" + std::to_string(i) + "]", "must be an object");
+      TensorSpec spec;
+      if (!readString(entry, "name", spec.name, where) ||
+          !readString(entry, "dtype", spec.dtype, where))
+        return false;
+      if (spec.dtype != "f32")
+        return fail(where + "dtype", "unsupported dtype '" + spec.dtype +
+                                         "' (this runtime runs f32)");
+      const Value *shape = member(entry, "shape", Value::Kind::array, where);
+      if (!shape)
+        return false;
+      for (const Value &dim : shape->array) {
+        if (dim.kind != Value::Kind::number || dim.number < 1 ||
+            dim.number != static_cast<double>(static_cast<int64_t>(dim.number)))
+          return fail(where + "shape", "dims must be positive integers");
+        spec.shape.push_back(static_cast<int64_t>(dim.number));
+      }
+      out.push_back(std::move(spec));
+    }
+    return true;
+  }
+
+  bool readLaunches(const Value &root, Manifest &manifest) {
+    const Value *list = member(root, "launches", Value::Kind::array, "");
+    if (!list)
+      return false;
+    if (list->array.empty())
+      return fail("launches", "must not be empty");
+    for (size_t i = 0; i < list->array.size(); ++i) {
+      std::string where = "launches[" + std::to_string(i) + "].";
+      const Value &entry = list->array[i];
+      if (entry.kind != Value::Kind::object)
+        return fail("launches[" + std::to_string(i) + "]", "must be an object");
+      Launch launch;
+      if (!readString(entry, "kernel", launch.kernel, where))
+        return false;
+      for (const char *key : {"grid", "block"}) {
+        const Value *dims = member(entry, key, Value::Kind::array, where);
+        if (!dims)
+          return false;
+        if (dims->array.size() != 3)
+          return fail(where + key, "must have 3 entries");
+        for (int d = 0; d < 3; ++d) {
+          const Value &dim = dims->array[d];
+          if (dim.kind != Value::Kind::number || dim.number < 1 ||
+              dim.number > 2147483647.0)
+            return fail(where + key, "entries must be positive integers");
+          (key[0] == 'g' ? launch.grid : launch.block)[d] =
+              static_cast<unsigned>(dim.number);
+        }
+      }
+      if (static_cast<uint64_t>(launch.block[0]) * launch.block[1] *
+              launch.block[2] > 1024)
+        return fail(where + "block", "more than 1024 threads");
+      int64_t shared = 0;
+      if (!readInt(entry, "shared_bytes", 0, shared, where))
+        return false;
+      launch.sharedBytes = static_cast<unsigned>(shared);
+      const Value *args = member(entry, "args", Value::Kind::array, where);
+      if (!args)
+        return false;
+      for (size_t a = 0; a < args->array.size(); ++a) {
+        std::string argWhere = where + "args[" + std::to_string(a) + "]";
+        const Value &arg = args->array[a];
+        std::string kind;
+        int64_t index = 0;
+        if (arg.kind != Value::Kind::object ||
+            !readString(arg, "kind", kind, argWhere + ".") ||
+            !readInt(arg, "index", 0, index, argWhere + "."))
+          return error.empty() ? fail(argWhere, "must be an object") : false;
+        KernelArg kernelArg;
+        size_t limit;
+        if (kind == "input") {
+          kernelArg.kind = KernelArg::Kind::input;
+          limit = manifest.inputs.size();
+        } else if (kind == "output") {
+          kernelArg.kind = KernelArg::Kind::output;
+          limit = manifest.outputs.size();
+        } else if (kind == "buffer") {
+          kernelArg.kind = KernelArg::Kind::buffer;
+          limit = manifest.buffers.size();
+        } else {
+          return fail(argWhere + ".kind", "must be input, output or buffer, got '" +
+                                              kind + "'");
+        }
+        if (static_cast<size_t>(index) >= limit)
+          return fail(argWhere + ".index", "out of range (" +
+                                               std::to_string(limit) + " " +
+                                               kind + "s)");
+        kernelArg.index = static_cast<int>(index);
+        launch.args.push_back(kernelArg);
+      }
+      manifest.launches.push_back(std::move(launch));
+    }
+    return true;
+  }
+
+private:
+  std::string manifestPath;
+  std::string &error;
+};
+
+bool fileExists(const std::string &path) {
+  struct stat info;
+  return stat(path.c_str(), &info) == 0 && S_ISREG(info.st_mode);
+}
+} // namespace
+
+bool solder::loadManifest(const std::string &bundleDir, Manifest &manifest,
+                          std::string &error) {
+  struct stat info;
+  if (stat(bundleDir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
+    error = bundleDir + ": no such bundle directory";
+    return false;
+  }
+  std::string path = bundleDir + "/manifest.json";
+  std::ifstream file(path);
+  if (!file) {
+    error = bundleDir + ": not a Solder bundle (no manifest.json)";
+    return false;
+  }
+  std::stringstream text;
+  text << file.rdbuf();
+  Value root;
+  std::string parseError;
+  if (!json::parse(text.str(), root, parseError)) {
+    error = path + ": not valid JSON (truncated?): " + parseError;
+    return false;
+  }
+  Reader reader(path, error);
+  if (root.kind != Value::Kind::object)
+    return reader.fail("(root)", "must be an object");
+  std::string format;
+  int64_t version = 0;
+  if (!reader.readString(root, "format", format, "") ||
+      !reader.readInt(root, "version", 1, version, ""))
+    return false;
+  if (format != "solder-bundle")
+    return reader.fail("format", "is '" + format + "', not 'solder-bundle'");
+  if (version != kBundleFormatVersion)
+    return reader.fail("version",
+                       "is " + std::to_string(version) +
+                           " but this runtime reads version " +
+                           std::to_string(kBundleFormatVersion) +
+                           ": recompile the bundle with a matching solder-compile");
+  manifest.version = static_cast<int>(version);
+  if (!reader.readString(root, "target", manifest.target, "") ||
+      !reader.readString(root, "entry", manifest.entry, "") ||
+      !reader.readTensors(root, "inputs", manifest.inputs) ||
+      !reader.readTensors(root, "outputs", manifest.outputs))
+    return false;
+  if (const Value *buffers = root.get("buffers")) {
+    if (buffers->kind != Value::Kind::array)
+      return reader.fail("buffers", "must be an array");
+    for (size_t i = 0; i < buffers->array.size(); ++i) {
+      std::string where = "buffers[" + std::to_string(i) + "].";
+      const Value &entry = buffers->array[i];
+      BufferSpec buffer;
+      if (entry.kind != Value::Kind::object)
+        return reader.fail(where, "must be an object");
+      if (!reader.readString(entry, "name", buffer.name, where) ||
+          !reader.readInt(entry, "bytes", 1, buffer.bytes, where))
+        return false;
+      if (const Value *zeroed = entry.get("zeroed"))
+        buffer.zeroed = zeroed->kind == Value::Kind::boolean && zeroed->boolean;
+      manifest.buffers.push_back(std::move(buffer));
+    }
+  }
+  if (!reader.readLaunches(root, manifest))
+    return false;
+  const Value *files = reader.member(root, "files", Value::Kind::object, "");
+  if (!files)
+    return false;
+  auto optionalFile = [&](const char *key, std::string &out) -> bool {
+    const Value *value = files->get(key);
+    if (!value)
+      return true;
+    if (value->kind != Value::Kind::string)
+      return reader.fail(std::string("files.") + key, "must be a string");
+    out = bundleDir + "/" + value->string;
+    if (!fileExists(out))
+      return reader.fail(std::string("files.") + key,
+                         "names '" + value->string + "', which is missing");
+    return true;
+  };
+  if (!optionalFile("cubin", manifest.cubinFile) ||
+      !optionalFile("ptx", manifest.ptxFile) ||
+      !optionalFile("source", manifest.sourceFile) ||
+      !optionalFile("ir", manifest.sourceIRFile))
+    return false;
+  if (manifest.cubinFile.empty() && manifest.ptxFile.empty())
+    return reader.fail("files", "names neither a cubin nor PTX");
+  if (const Value *plan = root.get("plan"))
+    if (plan->kind == Value::Kind::string)
+      manifest.plan = plan->string;
+  return true;
+}

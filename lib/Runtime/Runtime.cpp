@@ -1,0 +1,254 @@
+//===- Runtime.cpp - libsolder_runtime: load and run bundles --------------===//
+
+#include "solder/Runtime/solder_runtime.h"
+
+#include "CudaDriver.h"
+#include "solder/Runtime/Manifest.h"
+
+#include <fstream>
+#include <memory>
+#include <sstream>
+#include <vector>
+
+using namespace solder;
+
+namespace {
+thread_local std::string lastError;
+
+SolderStatus fail(SolderStatus status, std::string message) {
+  lastError = std::move(message);
+  return status;
+}
+
+bool readFile(const std::string &path, std::string &contents) {
+  std::ifstream file(path, std::ios::binary);
+  if (!file)
+    return false;
+  std::stringstream buffer;
+  buffer << file.rdbuf();
+  contents = buffer.str();
+  return true;
+}
+} // namespace
+
+struct SolderBundle {
+  Manifest manifest;
+  const CudaDriver *driver = nullptr;
+  CUmodule module = nullptr;
+  std::vector<CUfunction> functions; // one per launch
+  std::vector<CUdeviceptr> buffers;
+
+  ~SolderBundle() {
+    if (!driver)
+      return;
+    for (CUdeviceptr buffer : buffers)
+      if (buffer)
+        driver->cuMemFree(buffer);
+    if (module)
+      driver->cuModuleUnload(module);
+  }
+};
+
+/// Makes a context current: the caller's, or device 0's primary context
+/// (the one PyTorch and the runtime API use).
+static SolderStatus ensureContext(const CudaDriver &driver, CUdevice &device) {
+  CUcontext context = nullptr;
+  CUresult result = driver.cuCtxGetCurrent(&context);
+  if (result == CUDA_SUCCESS && context)
+    result = driver.cuCtxGetDevice(&device);
+  else {
+    result = driver.cuDeviceGet(&device, 0);
+    if (result == CUDA_SUCCESS)
+      result = driver.cuDevicePrimaryCtxRetain(&context, device);
+    if (result == CUDA_SUCCESS)
+      result = driver.cuCtxSetCurrent(context);
+  }
+  if (result != CUDA_SUCCESS)
+    return fail(SOLDER_ERROR_CUDA,
+                "cannot set up a CUDA context: " + driver.describe(result));
+  return SOLDER_OK;
+}
+
+extern "C" SolderStatus solderLoadBundle(const char *path,
+                                         SolderBundle **bundleOut) {
+  if (!path || !bundleOut)
+    return fail(SOLDER_ERROR_ARGUMENT, "solderLoadBundle: null argument");
+  *bundleOut = nullptr;
+  auto bundle = std::make_unique<SolderBundle>();
+  std::string error;
+  if (!loadManifest(path, bundle->manifest, error))
+    return fail(SOLDER_ERROR_BUNDLE, error);
+  const Manifest &manifest = bundle->manifest;
+
+  const CudaDriver *driver = CudaDriver::get(error);
+  if (!driver)
+    return fail(SOLDER_ERROR_NO_GPU, error);
+  bundle->driver = driver;
+  CUdevice device;
+  if (SolderStatus status = ensureContext(*driver, device))
+    return status;
+
+  int major = 0, minor = 0;
+  driver->cuDeviceGetAttribute(&major,
+                               CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+  driver->cuDeviceGetAttribute(&minor,
+                               CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+  std::string deviceTarget = "sm_" + std::to_string(major * 10 + minor);
+
+  // The cubin when it was built for this GPU, else PTX for the driver to JIT.
+  std::string image, imagePath;
+  if (!manifest.cubinFile.empty() && manifest.target == deviceTarget)
+    imagePath = manifest.cubinFile;
+  else if (!manifest.ptxFile.empty())
+    imagePath = manifest.ptxFile;
+  else
+    return fail(SOLDER_ERROR_BUNDLE,
+                std::string(path) + ": built for " + manifest.target +
+                    " without PTX, but the GPU is " + deviceTarget);
+  if (!readFile(imagePath, image))
+    return fail(SOLDER_ERROR_BUNDLE, imagePath + ": cannot read");
+  if (imagePath == manifest.ptxFile)
+    image.push_back('\0'); // PTX is loaded as a C string
+  CUresult result = driver->cuModuleLoadData(&bundle->module, image.data());
+  if (result != CUDA_SUCCESS)
+    return fail(SOLDER_ERROR_BUNDLE, imagePath + ": cannot load on " +
+                                         deviceTarget + ": " +
+                                         driver->describe(result));
+
+  for (const Launch &launch : manifest.launches) {
+    CUfunction function;
+    result = driver->cuModuleGetFunction(&function, bundle->module,
+                                         launch.kernel.c_str());
+    if (result != CUDA_SUCCESS)
+      return fail(SOLDER_ERROR_BUNDLE, std::string(path) + ": kernel '" +
+                                           launch.kernel +
+                                           "' of the launch sequence is not "
+                                           "in the binary");
+    if (launch.sharedBytes > 48 * 1024) {
+      result = driver->cuFuncSetAttribute(
+          function, CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES,
+          launch.sharedBytes);
+      if (result != CUDA_SUCCESS)
+        return fail(SOLDER_ERROR_CUDA, "kernel '" + launch.kernel + "': " +
+                                           std::to_string(launch.sharedBytes) +
+                                           " bytes of shared memory: " +
+                                           driver->describe(result));
+    }
+    bundle->functions.push_back(function);
+  }
+
+  for (const BufferSpec &buffer : manifest.buffers) {
+    CUdeviceptr pointer = 0;
+    result = driver->cuMemAlloc(&pointer, buffer.bytes);
+    if (result != CUDA_SUCCESS)
+      return fail(SOLDER_ERROR_CUDA, "cannot allocate workspace buffer '" +
+                                         buffer.name + "' (" +
+                                         std::to_string(buffer.bytes) +
+                                         " bytes): " + driver->describe(result));
+    bundle->buffers.push_back(pointer);
+  }
+  *bundleOut = bundle.release();
+  lastError.clear();
+  return SOLDER_OK;
+}
+
+extern "C" void solderFreeBundle(SolderBundle *bundle) { delete bundle; }
+
+extern "C" SolderStatus solderRun(SolderBundle *bundle,
+                                  const void *const *inputs,
+                                  void *const *outputs, void *stream) {
+  if (!bundle || (!inputs && !bundle->manifest.inputs.empty()) || !outputs)
+    return fail(SOLDER_ERROR_ARGUMENT, "solderRun: null argument");
+  const CudaDriver &driver = *bundle->driver;
+  const Manifest &manifest = bundle->manifest;
+  auto cuStream = static_cast<CUstream>(stream);
+
+  for (size_t i = 0; i < manifest.inputs.size(); ++i)
+    if (!inputs[i])
+      return fail(SOLDER_ERROR_ARGUMENT,
+                  "solderRun: input '" + manifest.inputs[i].name + "' is null");
+  for (size_t i = 0; i < manifest.outputs.size(); ++i)
+    if (!outputs[i])
+      return fail(SOLDER_ERROR_ARGUMENT, "solderRun: output '" +
+                                             manifest.outputs[i].name +
+                                             "' is null");
+  for (size_t i = 0; i < manifest.buffers.size(); ++i)
+    if (manifest.buffers[i].zeroed) {
+      CUresult result = driver.cuMemsetD8Async(
+          bundle->buffers[i], 0, manifest.buffers[i].bytes, cuStream);
+      if (result != CUDA_SUCCESS)
+        return fail(SOLDER_ERROR_CUDA, "clearing buffer '" +
+                                           manifest.buffers[i].name +
+                                           "': " + driver.describe(result));
+    }
+
+  for (size_t l = 0; l < manifest.launches.size(); ++l) {
+    const Launch &launch = manifest.launches[l];
+    std::vector<CUdeviceptr> pointers;
+    for (const KernelArg &arg : launch.args) {
+      switch (arg.kind) {
+      case KernelArg::Kind::input:
+        pointers.push_back(reinterpret_cast<CUdeviceptr>(inputs[arg.index]));
+        break;
+      case KernelArg::Kind::output:
+        pointers.push_back(reinterpret_cast<CUdeviceptr>(outputs[arg.index]));
+        break;
+      case KernelArg::Kind::buffer:
+        pointers.push_back(bundle->buffers[arg.index]);
+        break;
+      }
+    }
+    std::vector<void *> params;
+    for (CUdeviceptr &pointer : pointers)
+      params.push_back(&pointer);
+    CUresult result = driver.cuLaunchKernel(
+        bundle->functions[l], launch.grid[0], launch.grid[1], launch.grid[2],
+        launch.block[0], launch.block[1], launch.block[2], launch.sharedBytes,
+        cuStream, params.data(), nullptr);
+    if (result != CUDA_SUCCESS)
+      return fail(SOLDER_ERROR_CUDA, "launch of kernel '" + launch.kernel +
+                                         "' failed: " +
+                                         driver.describe(result));
+  }
+  lastError.clear();
+  return SOLDER_OK;
+}
+
+/// Input or output `index` of the bundle, or null when out of range.
+static const TensorSpec *getTensorSpec(const SolderBundle *bundle, int index,
+                                       bool output) {
+  if (!bundle)
+    return nullptr;
+  const auto &list = output ? bundle->manifest.outputs : bundle->manifest.inputs;
+  if (index < 0 || static_cast<size_t>(index) >= list.size())
+    return nullptr;
+  return &list[index];
+}
+
+extern "C" int solderNumInputs(const SolderBundle *bundle) {
+  return bundle ? static_cast<int>(bundle->manifest.inputs.size()) : -1;
+}
+extern "C" int solderNumOutputs(const SolderBundle *bundle) {
+  return bundle ? static_cast<int>(bundle->manifest.outputs.size()) : -1;
+}
+
+#define SOLDER_TENSOR_ACCESSORS(Kind, isOutput)                                \
+  extern "C" const char *solder##Kind##Name(const SolderBundle *bundle,        \
+                                            int index) {                       \
+    const TensorSpec *spec = getTensorSpec(bundle, index, isOutput);           \
+    return spec ? spec->name.c_str() : nullptr;                                \
+  }                                                                            \
+  extern "C" int solder##Kind##Rank(const SolderBundle *bundle, int index) {   \
+    const TensorSpec *spec = getTensorSpec(bundle, index, isOutput);           \
+    return spec ? static_cast<int>(spec->shape.size()) : -1;                   \
+  }                                                                            \
+  extern "C" const int64_t *solder##Kind##Shape(const SolderBundle *bundle,    \
+                                                int index) {                   \
+    const TensorSpec *spec = getTensorSpec(bundle, index, isOutput);           \
+    return spec ? spec->shape.data() : nullptr;                                \
+  }
+SOLDER_TENSOR_ACCESSORS(Input, false)
+SOLDER_TENSOR_ACCESSORS(Output, true)
+#undef SOLDER_TENSOR_ACCESSORS
+
+extern "C" const char *solderLastError(void) { return lastError.c_str(); }
