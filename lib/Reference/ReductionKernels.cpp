@@ -106,14 +106,21 @@ Tensor mlir::solder::reference::evalReduce(ReduceOp op, const Tensor &x) {
 
 Tensor mlir::solder::reference::evalSoftmax(const Tensor &x, int64_t dim,
                                             bool log) {
+  // As torch computes it: subtract the raw max (an infinite max makes the
+  // row NaN, unlike logsumexp, which treats it as 0).
   SmallVector<int64_t> keptShape(x.shape);
   keptShape[dim] = 1;
   std::vector<int64_t> offsets = getReducedOffsets(x.shape, {dim});
-  Tensor lse = logSumExp(x, offsets, keptShape);
+  Tensor maxima(keptShape, -INFINITY), sums(keptShape, 0.0);
+  for (int64_t i = 0, e = x.getNumElements(); i < e; ++i)
+    maxima.data[offsets[i]] = maxNaN(maxima.data[offsets[i]], x.data[i]);
+  for (int64_t i = 0, e = x.getNumElements(); i < e; ++i)
+    sums.data[offsets[i]] += std::exp(x.data[i] - maxima.data[offsets[i]]);
   Tensor result(x.shape);
   for (int64_t i = 0, e = x.getNumElements(); i < e; ++i) {
-    double shifted = x.data[i] - lse.data[offsets[i]];
-    result.data[i] = log ? shifted : std::exp(shifted);
+    double shifted = x.data[i] - maxima.data[offsets[i]];
+    result.data[i] = log ? shifted - std::log(sums.data[offsets[i]])
+                         : std::exp(shifted) / sums.data[offsets[i]];
   }
   return result;
 }

@@ -170,6 +170,8 @@ int main(int argc, char **argv) {
   registry.insert<SolderDialect, arith::ArithDialect, func::FuncDialect,
                   tensor::TensorDialect>();
   MLIRContext context(registry);
+  // Diagnostics are one located line, without a dump of the op.
+  context.printOpOnDiagnostic(false);
 
   std::string error;
   std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(inputFile, &error);
@@ -206,6 +208,20 @@ int main(int argc, char **argv) {
   SmallVector<Tensor> inputs;
   if (failed(loadInputs(function, inputs)))
     return 1;
+  FunctionType type = function.getFunctionType();
+  if (inputs.size() != type.getNumInputs()) {
+    llvm::errs() << "error: @" << name << " takes " << type.getNumInputs()
+                 << " inputs, got " << inputs.size() << "\n";
+    return 1;
+  }
+  for (auto [index, input, inputType] :
+       llvm::enumerate(inputs, type.getInputs()))
+    if (cast<ShapedType>(inputType).getShape() != ArrayRef(input.shape)) {
+      llvm::errs() << "error: input #" << index << " of @" << name
+                   << " has shape " << formatShape(input.shape)
+                   << " but the function takes " << inputType << "\n";
+      return 1;
+    }
   FailureOr<SmallVector<Tensor>> outputs =
       reference::runFunction(function, inputs, precision);
   if (failed(outputs))

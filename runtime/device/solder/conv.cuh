@@ -1,0 +1,148 @@
+//===- conv.cuh - Implicit-GEMM main loop of conv and conv_transpose -----===//
+//
+// One thread block computes a BM x BN tile of one sample's output: BM output
+// pixels (flattened spatial positions) by BN output channels of one group.
+// The reduction dim K runs over (input channel of the group, kernel tap),
+// staged through shared memory BK at a time: A[BK][BM] gathers input
+// elements (im2col on the fly, zero where the window leaves the input), and
+// B[BK][BN] holds weights. Each of the 256 threads accumulates a TM x TN
+// sub-tile in registers with fp32 FMAs (ieee precision: no TF32).
+//
+// conv_transpose uses the gather form: output o receives input
+// i = (o + padding - k * dilation) / stride when that division is exact.
+//
+// Geometry is a struct of static constexpr members (shapes baked in by the
+// code generator), so all index arithmetic folds to constants.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_DEVICE_CONV_CUH
+#define SOLDER_DEVICE_CONV_CUH
+
+namespace solder {
+
+/// Geometry of a conv with its spatial dims padded to 3 (D, H, W); a missing
+/// dim has size 1, kernel 1, stride 1, no padding.
+///   struct G {
+///     static constexpr bool kTransposed;
+///     static constexpr int kBatch, kInChannels, kOutChannels, kGroups;
+///     static constexpr int kIn[3], kOut[3], kKernel[3], kStride[3], kPad[3],
+///                          kDilation[3];
+///   };
+template <class G> struct ConvShape {
+  static constexpr int kInPerGroup = G::kInChannels / G::kGroups;
+  static constexpr int kOutPerGroup = G::kOutChannels / G::kGroups;
+  static constexpr int kTaps = G::kKernel[0] * G::kKernel[1] * G::kKernel[2];
+  static constexpr int kK = kInPerGroup * kTaps;
+  static constexpr int kInVolume = G::kIn[0] * G::kIn[1] * G::kIn[2];
+  static constexpr int kOutVolume = G::kOut[0] * G::kOut[1] * G::kOut[2];
+};
+
+/// The input element that output pixel `pixel` reads at reduction index k
+/// (input channel of the group and kernel tap), or 0 outside the input.
+template <class G>
+__device__ __forceinline__ float loadPatch(const float *__restrict__ input,
+                                           int n, int group, int pixel, int k) {
+  using S = ConvShape<G>;
+  if (pixel >= S::kOutVolume || k >= S::kK)
+    return 0.0f;
+  int channel = group * S::kInPerGroup + k / S::kTaps;
+  int tap = k % S::kTaps;
+  int kd = tap / (G::kKernel[1] * G::kKernel[2]);
+  int kh = (tap / G::kKernel[2]) % G::kKernel[1];
+  int kw = tap % G::kKernel[2];
+  int od = pixel / (G::kOut[1] * G::kOut[2]);
+  int oh = (pixel / G::kOut[2]) % G::kOut[1];
+  int ow = pixel % G::kOut[2];
+  int position[3];
+  const int out[3] = {od, oh, ow};
+  const int tapIndex[3] = {kd, kh, kw};
+#pragma unroll
+  for (int d = 0; d < 3; ++d) {
+    if (G::kTransposed) {
+      int shifted = out[d] + G::kPad[d] - tapIndex[d] * G::kDilation[d];
+      if (shifted < 0 || shifted % G::kStride[d] != 0)
+        return 0.0f;
+      position[d] = shifted / G::kStride[d];
+    } else {
+      position[d] = out[d] * G::kStride[d] - G::kPad[d] +
+                    tapIndex[d] * G::kDilation[d];
+    }
+    if (position[d] < 0 || position[d] >= G::kIn[d])
+      return 0.0f;
+  }
+  return input[((long)(n * G::kInChannels + channel) * G::kIn[0] + position[0]) *
+                   G::kIn[1] * G::kIn[2] +
+               position[1] * G::kIn[2] + position[2]];
+}
+
+/// The weight of output channel `outChannel` (within its group's tile) at
+/// reduction index k. conv: (Cout, Cin/g, *k); conv_transpose: (Cin, Cout/g, *k).
+template <class G>
+__device__ __forceinline__ float loadWeight(const float *__restrict__ weight,
+                                            int group, int outInGroup, int k) {
+  using S = ConvShape<G>;
+  if (outInGroup >= S::kOutPerGroup || k >= S::kK)
+    return 0.0f;
+  int inInGroup = k / S::kTaps;
+  int tap = k % S::kTaps;
+  if (G::kTransposed)
+    return weight[((group * S::kInPerGroup + inInGroup) * S::kOutPerGroup +
+                   outInGroup) * S::kTaps + tap];
+  return weight[((group * S::kOutPerGroup + outInGroup) * S::kInPerGroup +
+                 inInGroup) * S::kTaps + tap];
+}
+
+/// Accumulates the block's tile into acc[TM][TN]. Thread t owns pixels
+/// pixelBase + (t % 16) + 16 * i and channels channelBase + (t / 16) + 16 * j
+/// (strided so neighbouring threads touch neighbouring pixels: coalesced
+/// epilogue stores).
+template <class G, int BM, int BN, int BK>
+__device__ __forceinline__ void convTile(const float *__restrict__ input,
+                                         const float *__restrict__ weight,
+                                         int n, int group, int pixelBase,
+                                         int outInGroupBase,
+                                         float (&acc)[BM / 16][BN / 16]) {
+  using S = ConvShape<G>;
+  constexpr int TM = BM / 16, TN = BN / 16;
+  __shared__ float tileA[BK][BM];
+  __shared__ float tileB[BK][BN];
+  const int t = threadIdx.x;
+#pragma unroll
+  for (int i = 0; i < TM; ++i)
+#pragma unroll
+    for (int j = 0; j < TN; ++j)
+      acc[i][j] = 0.0f;
+
+  for (int k0 = 0; k0 < S::kK; k0 += BK) {
+    for (int e = t; e < BK * BM; e += 256) {
+      int kk = e / BM, m = e % BM;
+      tileA[kk][m] = loadPatch<G>(input, n, group, pixelBase + m, k0 + kk);
+    }
+    for (int e = t; e < BK * BN; e += 256) {
+      int kk = e % BK, c = e / BK;
+      tileB[kk][c] = loadWeight<G>(weight, group, outInGroupBase + c, k0 + kk);
+    }
+    __syncthreads();
+#pragma unroll
+    for (int kk = 0; kk < BK; ++kk) {
+      float a[TM], b[TN];
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+        a[i] = tileA[kk][(t % 16) + 16 * i];
+#pragma unroll
+      for (int j = 0; j < TN; ++j)
+        b[j] = tileB[kk][(t / 16) + 16 * j];
+#pragma unroll
+      for (int i = 0; i < TM; ++i)
+#pragma unroll
+        for (int j = 0; j < TN; ++j)
+          acc[i][j] = fmaf(a[i], b[j], acc[i][j]);
+    }
+    __syncthreads();
+  }
+}
+
+} // namespace solder
+
+#endif // SOLDER_DEVICE_CONV_CUH
