@@ -38,42 +38,45 @@ template <class G> struct ConvShape {
   static constexpr int kOutVolume = G::kOut[0] * G::kOut[1] * G::kOut[2];
 };
 
+/// The input position along spatial dim D that output position `out` reads
+/// at kernel tap `tap`; false when it falls outside the input (padding) or,
+/// for conv_transpose, between strided inputs. D is a template parameter so
+/// every geometry subscript is a compile-time constant.
+template <class G, int D>
+__device__ __forceinline__ bool inputPosition(int out, int tap, int &position) {
+  constexpr int stride = G::kStride[D], pad = G::kPad[D];
+  constexpr int dilation = G::kDilation[D], extent = G::kIn[D];
+  if (G::kTransposed) {
+    int shifted = out + pad - tap * dilation;
+    if (shifted < 0 || shifted % stride != 0)
+      return false;
+    position = shifted / stride;
+  } else {
+    position = out * stride - pad + tap * dilation;
+  }
+  return position >= 0 && position < extent;
+}
+
 /// The input element that output pixel `pixel` reads at reduction index k
 /// (input channel of the group and kernel tap), or 0 outside the input.
 template <class G>
 __device__ __forceinline__ float loadPatch(const float *__restrict__ input,
                                            int n, int group, int pixel, int k) {
   using S = ConvShape<G>;
+  constexpr int kernelH = G::kKernel[1], kernelW = G::kKernel[2];
+  constexpr int outH = G::kOut[1], outW = G::kOut[2];
+  constexpr int inH = G::kIn[1], inW = G::kIn[2], inD = G::kIn[0];
   if (pixel >= S::kOutVolume || k >= S::kK)
     return 0.0f;
   int channel = group * S::kInPerGroup + k / S::kTaps;
   int tap = k % S::kTaps;
-  int kd = tap / (G::kKernel[1] * G::kKernel[2]);
-  int kh = (tap / G::kKernel[2]) % G::kKernel[1];
-  int kw = tap % G::kKernel[2];
-  int od = pixel / (G::kOut[1] * G::kOut[2]);
-  int oh = (pixel / G::kOut[2]) % G::kOut[1];
-  int ow = pixel % G::kOut[2];
-  int position[3];
-  const int out[3] = {od, oh, ow};
-  const int tapIndex[3] = {kd, kh, kw};
-#pragma unroll
-  for (int d = 0; d < 3; ++d) {
-    if (G::kTransposed) {
-      int shifted = out[d] + G::kPad[d] - tapIndex[d] * G::kDilation[d];
-      if (shifted < 0 || shifted % G::kStride[d] != 0)
-        return 0.0f;
-      position[d] = shifted / G::kStride[d];
-    } else {
-      position[d] = out[d] * G::kStride[d] - G::kPad[d] +
-                    tapIndex[d] * G::kDilation[d];
-    }
-    if (position[d] < 0 || position[d] >= G::kIn[d])
-      return 0.0f;
-  }
-  return input[((long)(n * G::kInChannels + channel) * G::kIn[0] + position[0]) *
-                   G::kIn[1] * G::kIn[2] +
-               position[1] * G::kIn[2] + position[2]];
+  int d, h, w;
+  if (!inputPosition<G, 0>(pixel / (outH * outW), tap / (kernelH * kernelW), d) ||
+      !inputPosition<G, 1>((pixel / outW) % outH, (tap / kernelW) % kernelH, h) ||
+      !inputPosition<G, 2>(pixel % outW, tap % kernelW, w))
+    return 0.0f;
+  return input[(((long)(n * G::kInChannels + channel) * inD + d) * inH + h) * inW +
+               w];
 }
 
 /// The weight of output channel `outChannel` (within its group's tile) at

@@ -16,6 +16,10 @@ namespace solder {
 struct SumAccumulator {
   float sum = 0.0f;
   __device__ __forceinline__ void add(float x) { sum += x; }
+  __device__ __forceinline__ SumAccumulator shuffleDown(unsigned offset,
+                                                        int width) const {
+    return SumAccumulator{__shfl_down_sync(0xffffffffu, sum, offset, width)};
+  }
   __device__ __forceinline__ void merge(const SumAccumulator &o) { sum += o.sum; }
   __device__ __forceinline__ float result(float count) const { return sum; }
 };
@@ -69,6 +73,8 @@ struct LogSumExpAccumulator {
     if (x > max) {
       sum = sum * expf(max - x) + 1.0f;
       max = x;
+    } else if (x == CUDART_INF_F) {
+      // max is +inf too: the result is +inf whatever the sum.
     } else {
       sum += expf(x - max);
     }
@@ -93,6 +99,39 @@ struct LogSumExpAccumulator {
     return max + logf(sum);
   }
 };
+
+
+/// Merges the accumulators of each half-warp (16 lanes) in a fixed order;
+/// the first lane of each half-warp returns the total. Every lane of the
+/// warp must call it.
+template <class Accumulator>
+__device__ __forceinline__ Accumulator combineHalfWarp(Accumulator acc) {
+#pragma unroll
+  for (unsigned offset = 8; offset > 0; offset >>= 1)
+    acc.merge(acc.shuffleDown(offset, 16));
+  return acc;
+}
+
+/// Merges the accumulators of a block of `Threads` threads (a power of two)
+/// with a fixed-order tree in shared memory; every thread returns the total.
+template <int Threads, class Accumulator>
+__device__ __forceinline__ Accumulator combineBlock(Accumulator acc) {
+  // Raw storage: __shared__ variables cannot have constructors.
+  __shared__ alignas(16) unsigned char storage[Threads * sizeof(Accumulator)];
+  Accumulator *partials = reinterpret_cast<Accumulator *>(storage);
+  partials[threadIdx.x] = acc;
+  __syncthreads();
+#pragma unroll
+  for (int stride = Threads / 2; stride > 0; stride >>= 1) {
+    if (threadIdx.x < stride) {
+      Accumulator merged = partials[threadIdx.x];
+      merged.merge(partials[threadIdx.x + stride]);
+      partials[threadIdx.x] = merged;
+    }
+    __syncthreads();
+  }
+  return partials[0];
+}
 
 } // namespace solder
 

@@ -40,6 +40,16 @@ struct Welford {
     count = total;
   }
 
+  /// The partial of the lane `offset` above, within segments of `width`.
+  __device__ __forceinline__ Welford shuffleDown(unsigned offset,
+                                                 int width) const {
+    Welford other;
+    other.count = __shfl_down_sync(0xffffffffu, count, offset, width);
+    other.mean = __shfl_down_sync(0xffffffffu, mean, offset, width);
+    other.m2 = __shfl_down_sync(0xffffffffu, m2, offset, width);
+    return other;
+  }
+
   /// 1 / sqrt(biased variance + epsilon), as torch's norms compute it.
   __device__ __forceinline__ float rstd(float epsilon) const {
     return rsqrtf(m2 / count + epsilon);

@@ -106,6 +106,8 @@ private:
   }
 
   bool canJoin(Operation *op, unsigned target) {
+    if (regions[target].kind == FusionRole::anchor && !isConvEpilogueOp(op))
+      return false;
     for (Value operand : op->getOperands()) {
       std::optional<unsigned> region = getRegionOf(operand);
       if (!region)

@@ -24,6 +24,21 @@ FusionRole mlir::solder::getFusionRole(Operation *op) {
   return FusionRole::opaque;
 }
 
+bool mlir::solder::isConvEpilogueOp(Operation *op) {
+  FusionRole role = getFusionRole(op);
+  if (role == FusionRole::pointwise || role == FusionRole::constant ||
+      isa<GroupStatsOp>(op))
+    return true;
+  auto reduce = dyn_cast<ReduceOp>(op);
+  if (!reduce)
+    return false;
+  int64_t rank = reduce.getX().getType().getRank();
+  return (reduce.getKind() == ReduceKind::sum ||
+          reduce.getKind() == ReduceKind::mean) &&
+         reduce.getDims() ==
+             ArrayRef(llvm::to_vector(llvm::seq<int64_t>(2, rank)));
+}
+
 FusionOp mlir::solder::wrapInFusion(RewriterBase &rewriter,
                                     ArrayRef<Operation *> ops, StringRef name) {
   llvm::SmallPtrSet<Operation *, 16> inRegion(ops.begin(), ops.end());

@@ -282,7 +282,29 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         decision.recomputeSeconds += cost.getSeconds(rates);
       }
 
-      if (force == "auto") {
+      // The consumer would become a conv kernel: it must hold no conv of its
+      // own and only ops a conv epilogue can run.
+      std::string obstacle;
+      for (FusionOp consumer : consumers)
+        consumer.getBodyBlock().walk([&](Operation *op) {
+          if (!obstacle.empty() || isa<YieldOp>(op))
+            return;
+          if (getFusionRole(op) == FusionRole::anchor)
+            obstacle = consumer.getName().str() + " has a conv of its own";
+          else if (!isConvEpilogueOp(op))
+            obstacle = consumer.getName().str() + " runs '" +
+                       op->getName().getStringRef().str() +
+                       "', which a conv epilogue cannot (it reduces across "
+                       "channels)";
+        });
+
+      if (!obstacle.empty()) {
+        decision.recompute = false;
+        decision.reason = "recompute impossible: " + obstacle;
+        if (force == "recompute")
+          producer.emitRemark("solder-plan: cannot recompute ")
+              << decision.producer << "#" << index << ": " << obstacle;
+      } else if (force == "auto") {
         decision.recompute =
             decision.recomputeSeconds < decision.materializeSeconds;
         decision.reason = "cost model";
@@ -296,7 +318,14 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         SmallVector<bool> keep(producer.getNumResults(), true);
         keep[index] = false;
         producer = dropFusionResults(rewriter, producer, keep);
+        decisions.push_back(std::move(decision));
+        if (producer.getNumResults() == 0) {
+          // Every consumer recomputes it: the kernel has nothing left to do.
+          rewriter.eraseOp(producer);
+          return;
+        }
         --index; // the next result moved into this slot
+        continue;
       }
       decisions.push_back(std::move(decision));
     }

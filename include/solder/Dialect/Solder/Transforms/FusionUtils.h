@@ -19,6 +19,12 @@ enum class FusionRole {
 };
 FusionRole getFusionRole(Operation *op);
 
+/// Whether `op` can run in the epilogue of a conv kernel, which tiles the
+/// channels across thread blocks: pointwise ops and reductions per channel
+/// (group_stats, sum/mean over all spatial dims), not reductions across
+/// channels.
+bool isConvEpilogueOp(Operation *op);
+
 /// Moves `ops` (in block order, same block) into a new solder.fusion named
 /// `name`, inserted before the last of them: values they read from outside
 /// become captures (constants are cloned in), values used outside become

@@ -76,7 +76,9 @@ def SolderFormFusions : Pass<"solder-form-fusions", "func::FuncOp"> {
       one of its full-size operands (the latest such region first), and a
       reduction (`reduce`, `group_stats`) joins the region of its input, as an
       epilogue; several reductions of one value share its region
-      (multi-output);
+      (multi-output). A conv region takes only reductions per channel
+      (`group_stats`, `sum`/`mean` over all spatial dims): its kernel tiles
+      the channels across thread blocks;
     * an op may not join a region that computes a reduction it reads (the
       statistics of a tensor are complete only after the whole tensor), nor a
       region that depends on one it reads from (that would be a cycle);

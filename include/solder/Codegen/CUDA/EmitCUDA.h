@@ -1,0 +1,54 @@
+//===- EmitCUDA.h - Planned solder IR to CUDA C++ ---------------*- C++ -*-===//
+//
+// Prints each solder.fusion of a planned function as CUDA C++ kernels that
+// instantiate the device templates of runtime/device/solder, and describes
+// how to run them: the launch sequence, and the device buffers that hold
+// tensors passed between kernels and partial reductions.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_CODEGEN_CUDA_EMITCUDA_H
+#define SOLDER_CODEGEN_CUDA_EMITCUDA_H
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+
+#include <array>
+#include <string>
+
+namespace mlir::solder {
+
+/// Where a kernel argument points: a function input, a function output, or
+/// a buffer the runtime allocates.
+struct KernelArgRef {
+  enum class Kind { input, output, buffer };
+  Kind kind;
+  unsigned index;
+};
+
+struct KernelLaunch {
+  std::string kernel;
+  std::array<int64_t, 3> grid, block;
+  int64_t sharedBytes = 0;
+  SmallVector<KernelArgRef> args;
+};
+
+struct DeviceBuffer {
+  std::string name;
+  int64_t bytes;
+  bool zeroed; // cleared before each run
+};
+
+struct CudaProgram {
+  std::string source;
+  SmallVector<KernelLaunch> launches;
+  SmallVector<DeviceBuffer> buffers;
+};
+
+/// Emits `function`, which must be planned (solder-pipeline): every op a
+/// solder.fusion, arith.constant or the return. Emits a diagnostic at the op
+/// the code generator cannot handle and fails.
+FailureOr<CudaProgram> emitCuda(func::FuncOp function);
+
+} // namespace mlir::solder
+
+#endif // SOLDER_CODEGEN_CUDA_EMITCUDA_H

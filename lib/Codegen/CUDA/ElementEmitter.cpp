@@ -1,0 +1,184 @@
+//===- ElementEmitter.cpp - Pointwise ops as CUDA expressions -------------===//
+
+#include "ElementEmitter.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/TypeSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <cmath>
+
+using namespace mlir;
+using namespace mlir::solder;
+
+std::string mlir::solder::formatFloat(double value) {
+  if (std::isnan(value))
+    return "CUDART_NAN_F";
+  if (std::isinf(value))
+    return value > 0 ? "CUDART_INF_F" : "(-CUDART_INF_F)";
+  // Nine significant digits round-trip every float.
+  std::string text = llvm::formatv("{0:e8}", static_cast<float>(value)).str();
+  return text + "f";
+}
+
+bool mlir::solder::isElementwise(Operation *op) {
+  return isa<arith::ConstantOp, GroupNormalizeOp, AddOp, SubOp, MulOp, DivOp,
+             MaximumOp, MinimumOp, PowOp>(op) ||
+         (isa<SolderDialect>(op->getDialect()) &&
+          op->hasTrait<OpTrait::Elementwise>());
+}
+
+std::string ElementEmitter::getOffset(ArrayRef<int64_t> shape) const {
+  int64_t rank = iterationShape.size();
+  int64_t offset = rank - static_cast<int64_t>(shape.size());
+  std::string expression;
+  int64_t stride = 1;
+  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+    if (shape[d] != 1) {
+      std::string term = "i" + std::to_string(d + offset);
+      if (stride != 1)
+        term += " * " + std::to_string(stride) + "L";
+      expression = expression.empty() ? term : term + " + " + expression;
+    }
+    stride *= shape[d];
+  }
+  return expression.empty() ? "0" : expression;
+}
+
+std::string ElementEmitter::get(Value value) {
+  auto it = names.find(value);
+  if (it != names.end())
+    return it->second;
+  if (auto argument = dyn_cast<BlockArgument>(value)) {
+    auto type = cast<RankedTensorType>(value.getType());
+    return captureNames[argument.getArgNumber()] + "[" +
+           getOffset(type.getShape()) + "]";
+  }
+  if (auto constant = value.getDefiningOp<arith::ConstantOp>())
+    if (auto elements = dyn_cast<DenseFPElementsAttr>(constant.getValue()))
+      if (elements.isSplat())
+        return formatFloat(elements.getSplatValue<APFloat>().convertToDouble());
+  return "/*unbound value*/";
+}
+
+/// clamp that lets NaN through (fminf/fmaxf would drop it).
+static std::string clampNaN(const std::string &x, double low, double high) {
+  return "solder::clampNaN(" + x + ", " + formatFloat(low) + ", " +
+         formatFloat(high) + ")";
+}
+
+LogicalResult ElementEmitter::emit(Operation *op, raw_ostream &os,
+                                   StringRef indent) {
+  if (isa<arith::ConstantOp>(op))
+    return success(); // printed inline as literals
+  auto operand = [&](unsigned i) { return get(op->getOperand(i)); };
+  std::string name = "v" + std::to_string(nextId++);
+
+  if (auto normalize = dyn_cast<GroupNormalizeOp>(op)) {
+    // a = rstd * weight[c], b = bias[c] - mean * a, with the statistics of
+    // sample n (or of the whole batch) and group g = c / (C / G). Statistics
+    // and affine parameters come from outside the region (reduction barrier).
+    auto pointer = [&](Value value) -> std::string {
+      auto argument = dyn_cast_or_null<BlockArgument>(value);
+      return argument ? captureNames[argument.getArgNumber()] : "";
+    };
+    std::string stats = pointer(normalize.getStats());
+    std::string weight = pointer(normalize.getWeight());
+    std::string bias = pointer(normalize.getBias());
+    if (stats.empty() || (normalize.getWeight() && weight.empty()) ||
+        (normalize.getBias() && bias.empty()))
+      return op->emitError("the CUDA code generator needs the statistics, "
+                           "weight and bias of group_normalize to be captures");
+    int64_t channels = normalize.getInput().getType().getDimSize(1);
+    int64_t groups = normalize.getNumGroups();
+    bool acrossBatch = normalize.getStats().getType().getDimSize(0) == 1;
+    std::string statsIndex =
+        llvm::formatv("({0} * {1} + i1 / {2}) * 2", acrossBatch ? "0" : "i0",
+                      groups, channels / groups)
+            .str();
+    os << indent << "const float " << name << "_scale = " << stats << "["
+       << statsIndex << " + 1]" << (weight.empty() ? "" : " * " + weight + "[i1]")
+       << ";\n";
+    os << indent << "const float " << name << "_shift = "
+       << (bias.empty() ? "" : bias + "[i1] ") << "- " << stats << "["
+       << statsIndex << "] * " << name << "_scale;\n";
+    os << indent << "const float " << name << " = " << operand(0) << " * "
+       << name << "_scale + " << name << "_shift;  // solder.group_normalize\n";
+    bind(op->getResult(0), name);
+    return success();
+  }
+
+  std::string x = op->getNumOperands() ? operand(0) : "";
+  std::optional<std::string> expression =
+      TypeSwitch<Operation *, std::optional<std::string>>(op)
+          .Case([&](ReluOp) { return "(" + x + " < 0.0f ? 0.0f : " + x + ")"; })
+          .Case([&](TanhOp) { return "tanhf(" + x + ")"; })
+          .Case([&](SigmoidOp) { return "1.0f / (1.0f + expf(-" + x + "))"; })
+          .Case([&](SiluOp) { return x + " / (1.0f + expf(-" + x + "))"; })
+          .Case([&](MishOp) {
+            return x + " * tanhf(log1pf(expf(" + x + ")))";
+          })
+          .Case([&](HardswishOp) {
+            return x + " * " + clampNaN(x + " + 3.0f", 0.0, 6.0) + " / 6.0f";
+          })
+          .Case([&](HardsigmoidOp) {
+            return clampNaN(x + " + 3.0f", 0.0, 6.0) + " / 6.0f";
+          })
+          .Case([&](ExpOp) { return "expf(" + x + ")"; })
+          .Case([&](LogOp) { return "logf(" + x + ")"; })
+          .Case([&](AbsOp) { return "fabsf(" + x + ")"; })
+          .Case([&](NegOp) { return "-" + x; })
+          .Case([&](SqrtOp) { return "sqrtf(" + x + ")"; })
+          .Case([&](RsqrtOp) { return "rsqrtf(" + x + ")"; })
+          .Case([&](LeakyReluOp op) {
+            return "(" + x + " > 0.0f ? " + x + " : " + x + " * " +
+                   formatFloat(op.getAlpha().convertToDouble()) + ")";
+          })
+          .Case([&](EluOp op) {
+            return "(" + x + " > 0.0f ? " + x + " : " +
+                   formatFloat(op.getAlpha().convertToDouble()) + " * expm1f(" +
+                   x + "))";
+          })
+          .Case([&](SoftplusOp op) {
+            std::string beta = formatFloat(op.getBeta().convertToDouble());
+            return "(" + x + " * " + beta + " > " +
+                   formatFloat(op.getThreshold().convertToDouble()) + " ? " +
+                   x + " : log1pf(expf(" + x + " * " + beta + ")) / " + beta +
+                   ")";
+          })
+          .Case([&](GeluOp op) {
+            if (op.getApproximate() == GeluApproximation::tanh)
+              return "0.5f * " + x + " * (1.0f + tanhf(0.7978845608f * (" + x +
+                     " + 0.044715f * " + x + " * " + x + " * " + x + ")))";
+            return "0.5f * " + x + " * (1.0f + erff(" + x +
+                   " * 0.7071067812f))";
+          })
+          .Case([&](HardtanhOp op) {
+            return clampNaN(x, op.getMin().convertToDouble(),
+                            op.getMax().convertToDouble());
+          })
+          .Case([&](ClampOp op) {
+            return clampNaN(x,
+                            op.getMin() ? op.getMin()->convertToDouble() : -INFINITY,
+                            op.getMax() ? op.getMax()->convertToDouble() : INFINITY);
+          })
+          .Case([&](AddOp) { return x + " + " + operand(1); })
+          .Case([&](SubOp) { return x + " - " + operand(1); })
+          .Case([&](MulOp) { return x + " * " + operand(1); })
+          .Case([&](DivOp) { return x + " / " + operand(1); })
+          .Case([&](PowOp) { return "powf(" + x + ", " + operand(1) + ")"; })
+          .Case([&](MaximumOp) {
+            return "solder::maximumNaN(" + x + ", " + operand(1) + ")";
+          })
+          .Case([&](MinimumOp) {
+            return "solder::minimumNaN(" + x + ", " + operand(1) + ")";
+          })
+          .Default([](Operation *) { return std::nullopt; });
+  if (!expression)
+    return op->emitError("the CUDA code generator cannot print '")
+           << op->getName() << "' as a pointwise expression";
+  os << indent << "const float " << name << " = " << *expression << ";  // "
+     << op->getName() << "\n";
+  bind(op->getResult(0), name);
+  return success();
+}

@@ -1,0 +1,60 @@
+//===- ElementEmitter.h - Pointwise ops as CUDA expressions -----*- C++ -*-===//
+//
+// Prints the pointwise ops of a fusion body as one `const float` per op,
+// evaluated at one element of an iteration space whose index variables are
+// named i0, i1, ... (row-major over `iterationShape`). Captures are loaded
+// with their broadcast; group_normalize reads its statistics per (n, group).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_LIB_CODEGEN_CUDA_ELEMENTEMITTER_H
+#define SOLDER_LIB_CODEGEN_CUDA_ELEMENTEMITTER_H
+
+#include "solder/Dialect/Solder/IR/SolderOps.h"
+
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace mlir::solder {
+
+/// A float literal that reads back exactly: 1.00000001e-05f, CUDART_INF_F.
+std::string formatFloat(double value);
+
+class ElementEmitter {
+public:
+  /// `captureNames[i]` is the kernel parameter holding capture i.
+  ElementEmitter(FusionOp fusion, ArrayRef<std::string> captureNames,
+                 ArrayRef<int64_t> iterationShape)
+      : fusion(fusion), captureNames(captureNames),
+        iterationShape(iterationShape) {}
+
+  /// Binds `value` to an expression (e.g. the conv accumulator).
+  void bind(Value value, std::string expression) {
+    names[value] = std::move(expression);
+  }
+
+  /// The expression of `value` at the current element.
+  std::string get(Value value);
+
+  /// Prints `op` (pointwise) as `const float vN = ...;` at `indent`.
+  LogicalResult emit(Operation *op, raw_ostream &os, StringRef indent);
+
+  /// The offset of element (i0, i1, ...) in a dense tensor of `shape`
+  /// broadcast to the iteration shape.
+  std::string getOffset(ArrayRef<int64_t> shape) const;
+
+private:
+  FusionOp fusion;
+  ArrayRef<std::string> captureNames;
+  ArrayRef<int64_t> iterationShape;
+  DenseMap<Value, std::string> names;
+  unsigned nextId = 0;
+};
+
+/// Whether the element emitter can print `op`.
+bool isElementwise(Operation *op);
+
+} // namespace mlir::solder
+
+#endif // SOLDER_LIB_CODEGEN_CUDA_ELEMENTEMITTER_H

@@ -1,0 +1,606 @@
+//===- EmitCUDA.cpp - Planned solder IR to CUDA C++ -----------------------===//
+//
+// One kernel per solder.fusion, of three shapes:
+//  * conv: the implicit-GEMM tile of runtime/device/solder/conv.cuh, then an
+//    epilogue per output element (bias, the pointwise chain, stores of the
+//    yielded tensors) and partial reductions per (sample, pixel tile,
+//    channel), which a second `_finalize` kernel combines in a fixed order;
+//  * elementwise: one thread per element (grid-stride);
+//  * reduction: a pointwise chain feeding one reduction, one thread per
+//    output when there are many outputs, else one block per output with a
+//    fixed-order tree in shared memory.
+// No float atomics anywhere: results are bitwise reproducible.
+//
+//===----------------------------------------------------------------------===//
+
+#include "solder/Codegen/CUDA/EmitCUDA.h"
+
+#include "ElementEmitter.h"
+#include "solder/Dialect/Solder/IR/SolderOps.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::solder;
+
+namespace {
+constexpr int64_t kThreads = 256;
+
+int64_t product(ArrayRef<int64_t> values) {
+  int64_t result = 1;
+  for (int64_t value : values)
+    result *= value;
+  return result;
+}
+
+std::string typeString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream(text) << type;
+  return text;
+}
+
+/// Prints `long iK = ...;` for the dims `dims` of `shape`, decomposing the
+/// linear index `linear` row-major over those dims.
+void emitIndexDecomposition(raw_ostream &os, StringRef indent,
+                            ArrayRef<int64_t> shape, ArrayRef<int64_t> dims,
+                            StringRef linear, int64_t firstVar = -1) {
+  int64_t stride = 1;
+  SmallVector<std::string> lines;
+  for (int64_t k = static_cast<int64_t>(dims.size()) - 1; k >= 0; --k) {
+    int64_t dim = dims[k];
+    std::string expression = linear.str();
+    if (stride != 1)
+      expression = "(" + expression + " / " + std::to_string(stride) + "L)";
+    if (k != 0)
+      expression += " % " + std::to_string(shape[dim]) + "L";
+    lines.push_back(llvm::formatv("{0}const long i{1} = {2};\n", indent,
+                                  firstVar < 0 ? dim : firstVar + k, expression)
+                        .str());
+    stride *= shape[dim];
+  }
+  for (const std::string &line : llvm::reverse(lines))
+    os << line;
+}
+
+class ProgramEmitter {
+public:
+  FailureOr<CudaProgram> run(func::FuncOp function);
+
+private:
+  LogicalResult emitFusion(FusionOp fusion);
+  LogicalResult emitConvKernel(FusionOp fusion, Operation *anchor);
+  LogicalResult emitElementwiseKernel(FusionOp fusion);
+  LogicalResult emitReductionKernel(FusionOp fusion, Operation *reduction);
+
+  /// Prints the kernel's comment, signature and opening brace; records its
+  /// launch with arguments: captures, results, then `buffers`.
+  void beginKernel(FusionOp fusion, StringRef kernel, StringRef summary,
+                   std::array<int64_t, 3> grid, ArrayRef<unsigned> buffers,
+                   SmallVectorImpl<std::string> &captureNames);
+  unsigned addBuffer(std::string name, int64_t bytes, bool zeroed) {
+    program.buffers.push_back({std::move(name), bytes, zeroed});
+    return program.buffers.size() - 1;
+  }
+
+  CudaProgram program;
+  std::string source;
+  llvm::raw_string_ostream os{source};
+  DenseMap<Value, KernelArgRef> storage;
+};
+} // namespace
+
+void ProgramEmitter::beginKernel(FusionOp fusion, StringRef kernel,
+                                 StringRef summary, std::array<int64_t, 3> grid,
+                                 ArrayRef<unsigned> buffers,
+                                 SmallVectorImpl<std::string> &captureNames) {
+  KernelLaunch launch;
+  launch.kernel = kernel.str();
+  launch.grid = grid;
+  launch.block = {kThreads, 1, 1};
+  os << "// " << kernel << ": " << summary << "\n";
+  SmallVector<std::string> params;
+  for (auto [index, capture] : llvm::enumerate(fusion.getCaptures())) {
+    std::string name = "in" + std::to_string(index);
+    captureNames.push_back(name);
+    params.push_back("const float *__restrict__ " + name);
+    launch.args.push_back(storage.lookup(capture));
+    os << "//   " << name << ": " << typeString(capture.getType()) << "\n";
+  }
+  for (auto [index, result] : llvm::enumerate(fusion.getResults())) {
+    params.push_back("float *__restrict__ out" + std::to_string(index));
+    launch.args.push_back(storage.lookup(result));
+    os << "//   out" << index << ": " << typeString(result.getType()) << "\n";
+  }
+  for (auto [index, buffer] : llvm::enumerate(buffers)) {
+    params.push_back("float *__restrict__ ws" + std::to_string(index));
+    launch.args.push_back({KernelArgRef::Kind::buffer, buffer});
+    os << "//   ws" << index << ": " << program.buffers[buffer].name << "\n";
+  }
+  os << "extern \"C\" __global__ void __launch_bounds__(" << kThreads << ")\n"
+     << kernel << "(" << llvm::join(params, ",\n    ") << ") {\n";
+  program.launches.push_back(std::move(launch));
+}
+
+/// One reduction computed in a conv epilogue: its partials per (sample,
+/// pixel tile, channel) live in a workspace buffer.
+struct EpilogueReduction {
+  Operation *op;
+  unsigned buffer;
+  bool welford; // group_stats; otherwise sum/mean over the spatial dims
+};
+
+LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
+                                             Operation *anchor) {
+  auto conv = dyn_cast<ConvOp>(anchor);
+  auto convT = dyn_cast<ConvTransposeOp>(anchor);
+  Value input = anchor->getOperand(0), weight = anchor->getOperand(1);
+  Value bias = anchor->getNumOperands() > 2 ? anchor->getOperand(2) : Value();
+  if (!isa<BlockArgument>(input) || !isa<BlockArgument>(weight) ||
+      (bias && !isa<BlockArgument>(bias)))
+    return anchor->emitError("the CUDA code generator does not support a "
+                             "prologue on the input or weight of a conv yet");
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
+  ArrayRef<int64_t> outShape = outType.getShape();
+  int64_t numSpatial = outType.getRank() - 2;
+  int64_t batch = outShape[0], channels = outShape[1];
+  int64_t volume = product(outShape.drop_front(2));
+  int64_t groups = conv ? conv.getGroups() : convT.getGroups();
+  int64_t outPerGroup = channels / groups;
+  int64_t tileN = std::clamp<int64_t>(llvm::alignTo(outPerGroup, 16), 16, 64);
+  int64_t pixelTiles = llvm::divideCeil(volume, 128);
+  int64_t channelTiles = llvm::divideCeil(outPerGroup, tileN);
+  std::string name = fusion.getName().str();
+
+  // Sort the epilogue: pointwise ops per element, reductions of them.
+  SmallVector<Operation *> pointwise;
+  SmallVector<EpilogueReduction> reductions;
+  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+    if (&op == anchor || isa<arith::ConstantOp>(op))
+      continue;
+    if (isElementwise(&op)) {
+      if (cast<RankedTensorType>(op.getResult(0).getType()).getShape() !=
+          outShape)
+        return op.emitError("the CUDA code generator needs conv epilogue ops "
+                            "shaped like the conv output");
+      pointwise.push_back(&op);
+      continue;
+    }
+    if (auto stats = dyn_cast<GroupStatsOp>(op)) {
+      unsigned buffer = addBuffer(name + "_partial_stats" +
+                                      std::to_string(reductions.size()),
+                                  batch * pixelTiles * channels * 3 * 4, false);
+      reductions.push_back({&op, buffer, true});
+      continue;
+    }
+    auto reduce = dyn_cast<ReduceOp>(op);
+    SmallVector<int64_t> spatialDims = llvm::to_vector(
+        llvm::seq<int64_t>(2, outType.getRank()));
+    if (reduce && (reduce.getKind() == ReduceKind::sum ||
+                   reduce.getKind() == ReduceKind::mean) &&
+        reduce.getDims() == ArrayRef(spatialDims)) {
+      unsigned buffer = addBuffer(name + "_partial_sums" +
+                                      std::to_string(reductions.size()),
+                                  batch * pixelTiles * channels * 4, false);
+      reductions.push_back({&op, buffer, false});
+      continue;
+    }
+    return op.emitError("the CUDA code generator cannot compute '")
+           << op.getName() << "' in a conv epilogue (supported: pointwise "
+              "ops, group_stats, sum/mean over all spatial dims)";
+  }
+
+  // Geometry, padded to 3 spatial dims.
+  auto pad3 = [&](ArrayRef<int64_t> values, int64_t fill) {
+    SmallVector<int64_t> result(3 - numSpatial, fill);
+    llvm::append_range(result, values);
+    return "{" + llvm::join(llvm::map_range(result, [](int64_t v) {
+                              return std::to_string(v);
+                            }),
+                            ", ") +
+           "}";
+  };
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  os << "struct " << name << "_geometry {\n"
+     << "  static constexpr bool kTransposed = " << (convT ? "true" : "false")
+     << ";\n"
+     << "  static constexpr int kBatch = " << batch
+     << ", kInChannels = " << inType.getDimSize(1)
+     << ", kOutChannels = " << channels << ", kGroups = " << groups << ";\n"
+     << "  static constexpr int kIn[3] = " << pad3(inType.getShape().drop_front(2), 1)
+     << ", kOut[3] = " << pad3(outShape.drop_front(2), 1) << ";\n"
+     << "  static constexpr int kKernel[3] = "
+     << pad3(weightType.getShape().drop_front(2), 1) << ";\n"
+     << "  static constexpr int kStride[3] = "
+     << pad3(conv ? conv.getStrides() : convT.getStrides(), 1)
+     << ", kPad[3] = " << pad3(conv ? conv.getPadding() : convT.getPadding(), 0)
+     << ", kDilation[3] = "
+     << pad3(conv ? conv.getDilations() : convT.getDilations(), 1) << ";\n"
+     << "};\n\n";
+
+  SmallVector<unsigned> buffers = llvm::map_to_vector(
+      reductions, [](const EpilogueReduction &r) { return r.buffer; });
+  SmallVector<std::string> captureNames;
+  std::string summary = "implicit-GEMM " + anchor->getName().stripDialect().str();
+  for (Operation *op : pointwise)
+    if (!isa<arith::ConstantOp>(op))
+      summary += " -> " + op->getName().stripDialect().str();
+  for (const EpilogueReduction &reduction : reductions)
+    summary += " -> " + reduction.op->getName().stripDialect().str() + " (partial)";
+  beginKernel(fusion, name, summary,
+              {pixelTiles, groups * channelTiles, batch}, buffers, captureNames);
+
+  ElementEmitter element(fusion, captureNames, outShape);
+  std::string biasTerm;
+  if (bias)
+    biasTerm = " + " + captureNames[cast<BlockArgument>(bias).getArgNumber()] +
+               "[i1]";
+  element.bind(anchor->getResult(0), "conv");
+  os << llvm::formatv(
+      "  using G = {0}_geometry;\n"
+      "  constexpr int BM = 128, BN = {1}, BK = 16, TM = BM / 16, TN = BN / 16;\n"
+      "  constexpr int kOutPerGroup = {2}, kChannelTiles = {3};\n"
+      "  const int n = blockIdx.z;\n"
+      "  const int group = blockIdx.y / kChannelTiles;\n"
+      "  const int outInGroupBase = (blockIdx.y % kChannelTiles) * BN;\n"
+      "  const int pixelBase = blockIdx.x * BM;\n"
+      "  float acc[TM][TN];\n"
+      "  solder::convTile<G, BM, BN, BK>({4}, {5}, n, group, pixelBase,\n"
+      "                                  outInGroupBase, acc);\n\n"
+      "  const long i0 = n;\n"
+      "#pragma unroll\n"
+      "  for (int j = 0; j < TN; ++j) {{\n"
+      "    const int outInGroup = outInGroupBase + threadIdx.x / 16 + 16 * j;\n"
+      "    const bool channelValid = outInGroup < kOutPerGroup;\n"
+      "    const long i1 = group * kOutPerGroup + (channelValid ? outInGroup : 0);\n",
+      name, tileN, outPerGroup, channelTiles,
+      captureNames[cast<BlockArgument>(input).getArgNumber()],
+      captureNames[cast<BlockArgument>(weight).getArgNumber()]);
+  for (auto [index, reduction] : llvm::enumerate(reductions))
+    os << "    solder::" << (reduction.welford ? "Welford" : "SumAccumulator")
+       << " partial" << index << ";\n";
+  os << "#pragma unroll\n"
+     << "    for (int i = 0; i < TM; ++i) {\n"
+     << "      const int pixel = pixelBase + threadIdx.x % 16 + 16 * i;\n"
+     << "      if (!channelValid || pixel >= " << volume << ")\n"
+     << "        continue;\n";
+  SmallVector<int64_t> spatialDims = llvm::to_vector(
+      llvm::seq<int64_t>(2, outType.getRank()));
+  emitIndexDecomposition(os, "      ", outShape, spatialDims, "pixel");
+  os << "      const float conv = acc[i][j]" << biasTerm << ";  // "
+     << anchor->getName() << "\n";
+  for (Operation *op : pointwise)
+    if (failed(element.emit(op, os, "      ")))
+      return failure();
+  YieldOp yield = fusion.getYield();
+  auto isReduction = [&](Value value) {
+    return llvm::any_of(reductions, [&](const EpilogueReduction &r) {
+      return r.op == value.getDefiningOp();
+    });
+  };
+  for (auto [index, value] : llvm::enumerate(yield.getValues()))
+    if (!isReduction(value))
+      os << "      out" << index << "[(i0 * " << channels << "L + i1) * "
+         << volume << "L + pixel] = " << element.get(value) << ";\n";
+  for (auto [index, reduction] : llvm::enumerate(reductions))
+    os << "      partial" << index << ".add("
+       << element.get(reduction.op->getOperand(0)) << ");\n";
+  os << "    }\n";
+  // Each channel column is one half-warp: combine it in a fixed order and
+  // let its first lane store the partial of this pixel tile.
+  for (auto [index, reduction] : llvm::enumerate(reductions)) {
+    os << "    partial" << index << " = solder::combineHalfWarp(partial" << index
+       << ");\n"
+       << "    if (threadIdx.x % 16 == 0 && channelValid) {\n"
+       << "      const long slot = (i0 * " << pixelTiles
+       << "L + blockIdx.x) * " << channels << "L + i1;\n";
+    if (reduction.welford)
+      os << "      ws" << index << "[slot * 3] = partial" << index
+         << ".count;\n"
+         << "      ws" << index << "[slot * 3 + 1] = partial" << index
+         << ".mean;\n"
+         << "      ws" << index << "[slot * 3 + 2] = partial" << index
+         << ".m2;\n";
+    else
+      os << "      ws" << index << "[slot] = partial" << index << ".sum;\n";
+    os << "    }\n";
+  }
+  os << "  }\n}\n\n";
+  if (reductions.empty())
+    return success();
+
+  // The finalize kernel: one thread per statistic, merging the partials of
+  // every pixel tile (and channel of the group) in a fixed order.
+  int64_t maxOutputs = 0;
+  for (const EpilogueReduction &reduction : reductions)
+    maxOutputs = std::max(
+        maxOutputs,
+        cast<RankedTensorType>(reduction.op->getResult(0).getType())
+                .getNumElements() /
+            (reduction.welford ? 2 : 1));
+  KernelLaunch launch;
+  launch.kernel = name + "_finalize";
+  launch.grid = {static_cast<int64_t>(llvm::divideCeil(maxOutputs, kThreads)),
+                 1, 1};
+  launch.block = {kThreads, 1, 1};
+  SmallVector<std::string> params;
+  os << "// " << launch.kernel
+     << ": combines the partial reductions of " << name
+     << " in a fixed order\n";
+  for (auto [index, reduction] : llvm::enumerate(reductions)) {
+    params.push_back("const float *__restrict__ ws" + std::to_string(index));
+    launch.args.push_back({KernelArgRef::Kind::buffer, reduction.buffer});
+  }
+  for (auto [index, value] : llvm::enumerate(yield.getValues()))
+    if (isReduction(value)) {
+      params.push_back("float *__restrict__ out" + std::to_string(index));
+      launch.args.push_back(storage.lookup(fusion.getResult(index)));
+    }
+  os << "extern \"C\" __global__ void __launch_bounds__(" << kThreads << ")\n"
+     << launch.kernel << "(" << llvm::join(params, ",\n    ") << ") {\n"
+     << "  const long t = blockIdx.x * " << kThreads << "L + threadIdx.x;\n";
+  for (auto [index, reduction] : llvm::enumerate(reductions)) {
+    unsigned out = llvm::find(yield.getValues(), reduction.op->getResult(0)) -
+                   yield.getValues().begin();
+    if (auto stats = dyn_cast<GroupStatsOp>(reduction.op)) {
+      int64_t numGroups = stats.getNumGroups();
+      int64_t perGroup = channels / numGroups;
+      bool acrossBatch = stats.getAcrossBatch();
+      int64_t outputs = (acrossBatch ? 1 : batch) * numGroups;
+      os << llvm::formatv(
+          "  if (t < {0}L) {{  // {1}\n"
+          "    const long g = t % {2}L;\n"
+          "    solder::Welford stats;\n"
+          "    for (long n = {3}; n < {4}; ++n)\n"
+          "      for (long c = g * {5}L; c < (g + 1) * {5}L; ++c)\n"
+          "        for (long p = 0; p < {6}L; ++p) {{\n"
+          "          const float *w = ws{7} + ((n * {6}L + p) * {8}L + c) * 3;\n"
+          "          stats.merge(solder::Welford{{w[0], w[1], w[2]});\n"
+          "        }\n"
+          "    out{9}[t * 2] = stats.mean;\n"
+          "    out{9}[t * 2 + 1] = stats.rstd({10});\n"
+          "  }\n",
+          outputs, reduction.op->getName(), numGroups,
+          acrossBatch ? "0" : "t / " + std::to_string(numGroups) + "L",
+          acrossBatch ? std::to_string(batch) + "L"
+                      : "t / " + std::to_string(numGroups) + "L + 1",
+          perGroup, pixelTiles, index, channels, out,
+          formatFloat(stats.getEpsilon().convertToDouble()));
+    } else {
+      auto reduce = cast<ReduceOp>(reduction.op);
+      bool mean = reduce.getKind() == ReduceKind::mean;
+      os << llvm::formatv(
+          "  if (t < {0}L) {{  // {1} over the spatial dims\n"
+          "    const long n = t / {2}L, c = t % {2}L;\n"
+          "    float sum = 0.0f;\n"
+          "    for (long p = 0; p < {3}L; ++p)\n"
+          "      sum += ws{4}[(n * {3}L + p) * {2}L + c];\n"
+          "    out{5}[t] = sum{6};\n"
+          "  }\n",
+          batch * channels, reduce->getName(), channels, pixelTiles, index,
+          out, mean ? " / " + std::to_string(volume) + ".0f" : "");
+    }
+  }
+  os << "}\n\n";
+  program.launches.push_back(std::move(launch));
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
+  YieldOp yield = fusion.getYield();
+  auto shapeType = cast<RankedTensorType>(yield.getValues()[0].getType());
+  ArrayRef<int64_t> shape = shapeType.getShape();
+  for (Value value : yield.getValues())
+    if (cast<RankedTensorType>(value.getType()).getShape() != shape)
+      return fusion.emitError("the CUDA code generator needs every result of "
+                              "an elementwise region to have one shape");
+  int64_t total = shapeType.getNumElements();
+  SmallVector<std::string> captureNames;
+  std::string summary = "elementwise";
+  for (Operation &op : fusion.getBodyBlock().without_terminator())
+    if (!isa<arith::ConstantOp>(op))
+      summary += " -> " + op.getName().stripDialect().str();
+  int64_t blocks = std::min<int64_t>(llvm::divideCeil(total, kThreads), 16384);
+  beginKernel(fusion, fusion.getName(), summary, {blocks, 1, 1}, {},
+              captureNames);
+  ElementEmitter element(fusion, captureNames, shape);
+  os << "  for (long e = blockIdx.x * " << kThreads << "L + threadIdx.x; e < "
+     << total << "L; e += (long)gridDim.x * " << kThreads << ") {\n";
+  emitIndexDecomposition(os, "    ", shape,
+                         llvm::to_vector(llvm::seq<int64_t>(0, shape.size())),
+                         "e");
+  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+    if (cast<RankedTensorType>(op.getResult(0).getType()).getShape() != shape &&
+        !isa<arith::ConstantOp>(op))
+      return op.emitError("the CUDA code generator needs every op of an "
+                          "elementwise region to have the region's shape");
+    if (failed(element.emit(&op, os, "    ")))
+      return failure();
+  }
+  for (auto [index, value] : llvm::enumerate(yield.getValues()))
+    os << "    out" << index << "[e] = " << element.get(value) << ";\n";
+  os << "  }\n}\n\n";
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
+                                                  Operation *reduction) {
+  YieldOp yield = fusion.getYield();
+  if (yield.getNumOperands() != 1 ||
+      yield.getOperand(0) != reduction->getResult(0))
+    return fusion.emitError("the CUDA code generator needs a reduction region "
+                            "to yield only its reduction");
+  auto inType = cast<RankedTensorType>(reduction->getOperand(0).getType());
+  ArrayRef<int64_t> shape = inType.getShape();
+  auto stats = dyn_cast<GroupStatsOp>(reduction);
+  auto reduce = dyn_cast<ReduceOp>(reduction);
+
+  // outputs x length: each output reduces `length` elements.
+  int64_t outputs, length;
+  SmallVector<int64_t> keptDims, reducedDims;
+  if (stats) {
+    outputs = (stats.getAcrossBatch() ? 1 : shape[0]) * stats.getNumGroups();
+    length = inType.getNumElements() / outputs;
+  } else {
+    for (int64_t d = 0; d < inType.getRank(); ++d)
+      (llvm::is_contained(reduce.getDims(), d) ? reducedDims : keptDims)
+          .push_back(d);
+    outputs = product(llvm::map_to_vector(keptDims, [&](int64_t d) {
+      return shape[d];
+    }));
+    length = inType.getNumElements() / outputs;
+  }
+  bool threadPerOutput = outputs >= 2048;
+  std::string accumulator = "Welford";
+  if (reduce) {
+    switch (reduce.getKind()) {
+    case ReduceKind::sum: accumulator = "SumAccumulator"; break;
+    case ReduceKind::mean: accumulator = "MeanAccumulator"; break;
+    case ReduceKind::max: accumulator = "MaxAccumulator"; break;
+    case ReduceKind::min: accumulator = "MinAccumulator"; break;
+    case ReduceKind::prod: accumulator = "ProdAccumulator"; break;
+    case ReduceKind::logsumexp: accumulator = "LogSumExpAccumulator"; break;
+    }
+  }
+
+  SmallVector<std::string> captureNames;
+  std::string summary = "reduction";
+  for (Operation &op : fusion.getBodyBlock().without_terminator())
+    if (!isa<arith::ConstantOp>(op))
+      summary += " -> " + op.getName().stripDialect().str();
+  summary += threadPerOutput ? " (one thread per output)"
+                             : " (one block per output)";
+  int64_t blocks =
+      threadPerOutput ? llvm::divideCeil(outputs, kThreads) : outputs;
+  beginKernel(fusion, fusion.getName(), summary, {blocks, 1, 1}, {},
+              captureNames);
+  ElementEmitter element(fusion, captureNames, shape);
+  if (threadPerOutput)
+    os << "  const long o = blockIdx.x * " << kThreads
+       << "L + threadIdx.x;\n  if (o >= " << outputs << "L)\n    return;\n"
+       << "  solder::" << accumulator << " acc;\n"
+       << "  for (long r = 0; r < " << length << "L; ++r) {\n";
+  else
+    os << "  const long o = blockIdx.x;\n"
+       << "  solder::" << accumulator << " acc;\n"
+       << "  for (long r = threadIdx.x; r < " << length << "L; r += "
+       << kThreads << ") {\n";
+
+  if (stats) {
+    // o = (n, g) or g; r runs over the group's channels and spatial dims
+    // (and the batch when across_batch).
+    int64_t numGroups = stats.getNumGroups();
+    int64_t perGroup = shape[1] / numGroups;
+    int64_t volume = product(shape.drop_front(2));
+    if (stats.getAcrossBatch())
+      os << "    const long i0 = r / " << perGroup * volume << "L;\n";
+    else
+      os << "    const long i0 = o / " << numGroups << "L;\n";
+    os << "    const long i1 = (o % " << numGroups << "L) * " << perGroup
+       << "L + (r / " << volume << "L) % " << perGroup << "L;\n";
+    emitIndexDecomposition(os, "    ", shape,
+                           llvm::to_vector(llvm::seq<int64_t>(2, shape.size())),
+                           "(r % " + std::to_string(volume) + "L)");
+  } else {
+    // Declared outside the loop in spirit: the kept indices depend on o only.
+    emitIndexDecomposition(os, "    ", shape, keptDims, "o");
+    emitIndexDecomposition(os, "    ", shape, reducedDims, "r");
+  }
+  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+    if (&op == reduction)
+      continue;
+    if (!isElementwise(&op))
+      return op.emitError("the CUDA code generator needs a reduction region to "
+                          "hold pointwise ops and one reduction, not '")
+             << op.getName() << "'";
+    if (failed(element.emit(&op, os, "    ")))
+      return failure();
+  }
+  os << "    acc.add(" << element.get(reduction->getOperand(0)) << ");\n  }\n";
+  if (!threadPerOutput)
+    os << "  acc = solder::combineBlock<" << kThreads << ">(acc);\n"
+       << "  if (threadIdx.x != 0)\n    return;\n";
+  if (stats)
+    os << "  out0[o * 2] = acc.mean;\n  out0[o * 2 + 1] = acc.rstd("
+       << formatFloat(stats.getEpsilon().convertToDouble()) << ");\n";
+  else
+    os << "  out0[o] = acc.result(" << length << ".0f);\n";
+  os << "}\n\n";
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitFusion(FusionOp fusion) {
+  Operation *anchor = nullptr;
+  SmallVector<Operation *> reductions;
+  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+    if (isa<ConvOp, ConvTransposeOp>(op)) {
+      if (anchor)
+        return op.emitError("the CUDA code generator supports one conv per "
+                            "region");
+      anchor = &op;
+    } else if (isa<ReduceOp, GroupStatsOp>(op)) {
+      reductions.push_back(&op);
+    } else if (!isElementwise(&op)) {
+      return op.emitError("the CUDA code generator cannot compute '")
+             << op.getName() << "' in a kernel";
+    }
+  }
+  if (anchor)
+    return emitConvKernel(fusion, anchor);
+  if (reductions.empty())
+    return emitElementwiseKernel(fusion);
+  if (reductions.size() > 1)
+    return fusion.emitError("the CUDA code generator supports one reduction "
+                            "per region without a conv");
+  return emitReductionKernel(fusion, reductions.front());
+}
+
+FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
+  for (BlockArgument argument : function.getArguments())
+    storage[argument] = {KernelArgRef::Kind::input, argument.getArgNumber()};
+  Operation *terminator = function.getBody().front().getTerminator();
+  for (auto [index, value] : llvm::enumerate(terminator->getOperands())) {
+    if (!value.getDefiningOp<FusionOp>() || storage.count(value))
+      return terminator->emitError("the CUDA code generator needs every "
+                                   "returned value to be a distinct fusion "
+                                   "result (returned #")
+             << index << " is not)";
+    storage[value] = {KernelArgRef::Kind::output,
+                      static_cast<unsigned>(index)};
+  }
+  for (Operation &op : function.getBody().front().without_terminator()) {
+    if (isa<arith::ConstantOp>(op))
+      continue;
+    auto fusion = dyn_cast<FusionOp>(op);
+    if (!fusion)
+      return op.emitError("the CUDA code generator runs fusion regions only; '")
+             << op.getName() << "' is outside any (run solder-pipeline first, "
+                                "or this op is not supported yet)";
+    for (auto [index, result] : llvm::enumerate(fusion.getResults()))
+      if (!storage.count(result))
+        storage[result] = {
+            KernelArgRef::Kind::buffer,
+            addBuffer(fusion.getName().str() + "_result" + std::to_string(index),
+                      cast<RankedTensorType>(result.getType()).getNumElements() *
+                          4,
+                      false)};
+  }
+
+  os << "// Generated by solder-compile from @" << function.getName()
+     << ". Each kernel below is one solder.fusion region of the planned IR;\n"
+     << "// its comment lists the fused ops and what each parameter holds.\n\n"
+     << "#include <solder/conv.cuh>\n#include <solder/pointwise.cuh>\n"
+     << "#include <solder/reduce.cuh>\n#include <solder/welford.cuh>\n\n";
+  for (FusionOp fusion : function.getBody().front().getOps<FusionOp>())
+    if (failed(emitFusion(fusion)))
+      return failure();
+  program.source = std::move(source);
+  return std::move(program);
+}
+
+FailureOr<CudaProgram> mlir::solder::emitCuda(func::FuncOp function) {
+  return ProgramEmitter().run(function);
+}

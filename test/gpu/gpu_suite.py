@@ -1,0 +1,288 @@
+"""Solder's GPU suite: every workload and fusion-pattern bundle, run through
+libsolder_runtime on fresh random inputs (random, non-default GroupNorm
+affine parameters), outputs poisoned with NaN first, compared with PyTorch in
+float64 and with eager float32 (TF32 off); run twice for bitwise determinism;
+the seed workloads timed against eager and torch.compile in the same process;
+compute-sanitizer memcheck and racecheck on the reduced-size bundles.
+
+Prints one table and writes gpu_suite.json to --out.
+"""
+
+import argparse
+import ctypes
+import json
+import math
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+
+class Runtime:
+    """libsolder_runtime through ctypes: device pointers and torch's stream."""
+
+    def __init__(self, library):
+        self.lib = ctypes.CDLL(library)
+        self.lib.solderLoadBundle.argtypes = [ctypes.c_char_p,
+                                              ctypes.POINTER(ctypes.c_void_p)]
+        self.lib.solderRun.argtypes = [ctypes.c_void_p,
+                                       ctypes.POINTER(ctypes.c_void_p),
+                                       ctypes.POINTER(ctypes.c_void_p),
+                                       ctypes.c_void_p]
+        self.lib.solderLastError.restype = ctypes.c_char_p
+        self.lib.solderFreeBundle.argtypes = [ctypes.c_void_p]
+
+    def load(self, path):
+        handle = ctypes.c_void_p()
+        if self.lib.solderLoadBundle(path.encode(), ctypes.byref(handle)) != 0:
+            raise RuntimeError(self.lib.solderLastError().decode())
+        return handle
+
+    def run(self, handle, inputs, outputs):
+        ins = (ctypes.c_void_p * len(inputs))(*[t.data_ptr() for t in inputs])
+        outs = (ctypes.c_void_p * len(outputs))(*[t.data_ptr() for t in outputs])
+        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
+        if self.lib.solderRun(handle, ins, outs, stream) != 0:
+            raise RuntimeError(self.lib.solderLastError().decode())
+
+
+# Each case: the PyTorch reference (on the bundle's inputs, in order) and the
+# kind of each input, which says how to draw it.
+def w1_ref(x, w, b, g, beta):
+    y = F.conv3d(x, w, b)
+    return F.group_norm(y, 8, g, beta, 1e-5).mean(dim=[1, 2, 3, 4])
+
+
+def w2_ref(x, w, g, beta):
+    return F.group_norm(F.relu(F.conv_transpose3d(x, w)), 8, g, beta, 1e-5)
+
+
+def w3_ref(x, w, b, g, beta):
+    y = F.conv2d(x, w, b)
+    z = F.hardswish(torch.tanh(F.group_norm(y, 16, g, beta, 1e-5)))
+    return torch.logsumexp(y + z, dim=1, keepdim=True)
+
+
+CASES = {
+    "w1_conv3d_groupnorm_mean": (w1_ref, "x conv_w conv_b gn_w gn_b"),
+    "w2_convtranspose3d_relu_groupnorm": (w2_ref, "x convt_w gn_w gn_b"),
+    "w2_small_convtranspose3d_relu_groupnorm": (w2_ref, "x convt_w gn_w gn_b"),
+    "w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp":
+        (w3_ref, "x conv_w conv_b gn_w gn_b"),
+    "small_w1": (w1_ref, "x conv_w conv_b gn_w gn_b"),
+    "small_w3": (w3_ref, "x conv_w conv_b gn_w gn_b"),
+    "conv2d_stride_pad_relu_groupnorm": (
+        lambda x, w, b, g, beta: F.group_norm(
+            F.relu(F.conv2d(x, w, b, stride=2, padding=2)), 5, g, beta, 1e-5),
+        "x conv_w conv_b gn_w gn_b"),
+    "conv1d_dilated_grouped_gelu_mean": (
+        lambda x, w, b: F.gelu(F.conv1d(x, w, b, padding=2, dilation=2,
+                                        groups=4)).mean(dim=2, keepdim=True),
+        "x conv_w conv_b"),
+    "convtranspose2d_stride_outpad_groups_sigmoid_max": (
+        lambda x, w, b: torch.sigmoid(F.conv_transpose2d(
+            x, w, b, stride=2, padding=1, output_padding=1, groups=2)).amax(dim=1),
+        "x convt_w conv_b"),
+    "groupnorm_silu_sum_no_conv": (
+        lambda x, g, beta: F.silu(F.group_norm(x, 4, g, beta, 1e-5)).sum(
+            dim=[1, 2, 3]),
+        "x gn_w gn_b"),
+    "conv3d_scale_leakyrelu_clamp": (
+        lambda x, w, b, s: torch.clamp(F.leaky_relu(
+            F.conv3d(x, w, b, padding=1) * s, 0.2), -1.0, 1.0),
+        "x conv_w conv_b scale"),
+}
+WORKLOADS = ["w1_conv3d_groupnorm_mean", "w2_convtranspose3d_relu_groupnorm",
+             "w2_small_convtranspose3d_relu_groupnorm",
+             "w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp"]
+SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
+             "conv2d_stride_pad_relu_groupnorm",
+             "conv1d_dilated_grouped_gelu_mean",
+             "convtranspose2d_stride_outpad_groups_sigmoid_max",
+             "groupnorm_silu_sum_no_conv", "conv3d_scale_leakyrelu_clamp"]
+
+
+def draw_inputs(manifest, kinds, generator, offset=0.0):
+    inputs = []
+    for spec, kind in zip(manifest["inputs"], kinds.split()):
+        shape = spec["shape"]
+        def uniform(bound):
+            return (torch.rand(shape, generator=generator, device="cuda") * 2 - 1) * bound
+        if kind == "x":
+            tensor = torch.rand(shape, generator=generator, device="cuda") + offset
+        elif kind in ("conv_w", "convt_w"):
+            # PyTorch's default init bound: 1 / sqrt(fan_in).
+            fan_in = shape[1] * math.prod(shape[2:])
+            if kind == "convt_w":
+                fan_in = shape[1] * math.prod(shape[2:])
+            tensor = uniform(1.0 / math.sqrt(fan_in))
+        elif kind == "conv_b":
+            tensor = uniform(0.2)
+        elif kind == "gn_w":
+            tensor = 1.0 + 0.5 * torch.randn(shape, generator=generator, device="cuda")
+        elif kind in ("gn_b", "scale"):
+            tensor = 0.5 * torch.randn(shape, generator=generator, device="cuda")
+        else:
+            raise ValueError(kind)
+        inputs.append(tensor.float().contiguous())
+    return inputs
+
+
+def bench(fn, runs, warmup=5):
+    """Median of CUDA-event times, L2 flushed before each run."""
+    flush = torch.empty(2 * torch.cuda.get_device_properties(0).L2_cache_size
+                        // 4 + 1024, device="cuda")
+    times = []
+    for i in range(warmup + runs):
+        flush.fill_(float(i))
+        start = torch.cuda.Event(enable_timing=True)
+        stop = torch.cuda.Event(enable_timing=True)
+        start.record()
+        fn()
+        stop.record()
+        stop.synchronize()
+        if i >= warmup:
+            times.append(start.elapsed_time(stop))
+    return float(np.median(times))
+
+
+def set_tf32(enabled):
+    torch.backends.cudnn.allow_tf32 = enabled
+    torch.backends.cuda.matmul.allow_tf32 = enabled
+
+
+def check_case(runtime, bundles, name, args, offset=0.0, label=None):
+    reference, kinds = CASES[name]
+    path = os.path.join(bundles, name)
+    with open(os.path.join(path, "manifest.json")) as f:
+        manifest = json.load(f)
+    generator = torch.Generator(device="cuda")
+    generator.seed()  # fresh inputs every run
+    inputs = draw_inputs(manifest, kinds, generator, offset)
+    handle = runtime.load(path)
+    outputs = [torch.full(spec["shape"], float("nan"), device="cuda")
+               for spec in manifest["outputs"]]
+    torch.cuda.synchronize()
+    start = time.time()
+    runtime.run(handle, inputs, outputs)
+    torch.cuda.synchronize()
+    first = outputs[0].clone()
+    outputs[0].fill_(float("nan"))
+    runtime.run(handle, inputs, outputs)
+    torch.cuda.synchronize()
+    deterministic = torch.equal(first, outputs[0])
+
+    set_tf32(False)
+    with torch.no_grad():
+        ref64 = reference(*[t.double() for t in inputs])
+        eager32 = reference(*inputs)
+    torch.cuda.synchronize()
+    diff = first.double() - ref64
+    max_abs = diff.abs().max().item()
+    rel_l2 = (diff.norm() / ref64.norm().clamp_min(1e-300)).item()
+    close = torch.allclose(first, eager32, atol=1e-4, rtol=1e-4)
+    finite = bool(torch.isfinite(first).all().item())
+    passed = rel_l2 <= 1e-5 and close and deterministic and finite
+    row = {"case": label or name, "max_abs_err": max_abs, "rel_l2_err": rel_l2,
+           "allclose_eager_fp32": close, "deterministic": deterministic,
+           "finite": finite, "pass": passed,
+           "first_run_ms": (time.time() - start) * 1e3}
+
+    if name in WORKLOADS and not args.no_bench and offset == 0.0:
+        row["solder_ms"] = bench(lambda: runtime.run(handle, inputs, outputs), args.runs)
+        with torch.no_grad():
+            set_tf32(True)
+            row["eager_tf32_ms"] = bench(lambda: reference(*inputs), args.runs)
+            set_tf32(False)
+            row["eager_ms"] = bench(lambda: reference(*inputs), args.runs)
+            try:
+                compiled = torch.compile(reference)
+                compiled(*inputs)
+                row["compile_ms"] = bench(lambda: compiled(*inputs), args.runs)
+            except Exception as error:  # report, do not hide
+                row["compile_error"] = str(error).splitlines()[0][:200]
+    runtime.lib.solderFreeBundle(handle)
+    del inputs, outputs, ref64, eager32, first
+    torch.cuda.empty_cache()
+    return row
+
+
+def sanitize(build, bundles, name, tool):
+    sanitizer = "/usr/local/cuda/bin/compute-sanitizer"
+    command = [sanitizer, "--tool", tool, "--error-exitcode", "3",
+               os.path.join(build, "bin", "solder-run"),
+               os.path.join(bundles, name), "--seed=1"]
+    result = subprocess.run(command, capture_output=True, text=True)
+    summary = [line for line in (result.stdout + result.stderr).splitlines()
+               if "ERROR SUMMARY" in line or "RACECHECK SUMMARY" in line]
+    return {"case": name, "tool": tool, "exit": result.returncode,
+            "summary": summary[-1] if summary else (result.stderr or result.stdout)[-300:]}
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--bundles", required=True)
+    parser.add_argument("--build", required=True)
+    parser.add_argument("--out", required=True)
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--no-bench", action="store_true")
+    parser.add_argument("--no-sanitizer", action="store_true")
+    args = parser.parse_args()
+
+    print(f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}")
+    runtime = Runtime(os.path.join(args.build, "lib", "libsolder_runtime.so"))
+    rows = []
+    plan = [(name, 0.0, None) for name in CASES] + [
+        ("small_w1", 1000.0, "small_w1 (x + 1000)"),
+        ("w1_conv3d_groupnorm_mean", 1000.0, "w1 (x + 1000)")]
+    for name, offset, label in plan:
+        print(f"running {label or name} ...", flush=True)
+        try:
+            rows.append(check_case(runtime, args.bundles, name, args, offset, label))
+        except Exception as error:
+            rows.append({"case": label or name, "pass": False,
+                         "error": str(error)[:300]})
+        print("  ", json.dumps(rows[-1]), flush=True)
+
+    sanitizer_rows = []
+    if not args.no_sanitizer:
+        for name in SANITIZED:
+            for tool in ("memcheck", "racecheck"):
+                print(f"compute-sanitizer {tool} {name} ...", flush=True)
+                sanitizer_rows.append(sanitize(args.build, args.bundles, name, tool))
+                print("  ", sanitizer_rows[-1]["summary"], flush=True)
+
+    print()
+    print(f"{'case':58} {'max abs err':>11} {'rel L2 err':>10} {'allclose':>8} "
+          f"{'determ.':>7} {'result':>6} {'solder ms':>9} {'eager ms':>8} "
+          f"{'eager TF32':>10} {'compile':>8}")
+    for row in rows:
+        def number(key, spec):
+            return format(row[key], spec) if key in row else "-"
+        print(f"{row['case']:58} {number('max_abs_err', '11.3g')} "
+              f"{number('rel_l2_err', '10.3g')} "
+              f"{str(row.get('allclose_eager_fp32', '-')):>8} "
+              f"{str(row.get('deterministic', '-')):>7} "
+              f"{'PASS' if row.get('pass') else 'FAIL':>6} "
+              f"{number('solder_ms', '9.3f')} {number('eager_ms', '8.3f')} "
+              f"{number('eager_tf32_ms', '10.3f')} {number('compile_ms', '8.3f')}"
+              + (f"  error: {row['error']}" if "error" in row else ""))
+    for row in sanitizer_rows:
+        print(f"sanitizer {row['tool']:9} {row['case']:50} exit {row['exit']}: {row['summary']}")
+    with open(os.path.join(args.out, "gpu_suite.json"), "w") as f:
+        json.dump({"device": torch.cuda.get_device_name(0),
+                   "torch": torch.__version__, "cases": rows,
+                   "sanitizer": sanitizer_rows}, f, indent=2)
+    failed = [r["case"] for r in rows if not r.get("pass")] + [
+        f"{r['tool']}:{r['case']}" for r in sanitizer_rows if r["exit"] != 0]
+    print(f"\n{len(rows) - len([r for r in rows if not r.get('pass')])} passed, "
+          f"{len(failed)} failed" + (f": {', '.join(failed)}" if failed else ""))
+    return 1 if failed else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

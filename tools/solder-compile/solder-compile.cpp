@@ -1,0 +1,229 @@
+//===- solder-compile.cpp - .mlir to a Solder bundle ----------------------===//
+//
+//   solder-compile chain.mlir -o chain.bundle [--report] [--force=recompute]
+//                  [--arch=sm_90] [--emit-cuda-only]
+//
+// Runs the fusion pipeline, prints each fusion region as CUDA C++, compiles it
+// with nvcc to a cubin for --arch and PTX for other GPUs, and writes the
+// bundle: manifest.json, kernels.cu, the binaries and the source IR (for
+// solder-run --backend=cpu). Needs no GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#include "solder/Codegen/CUDA/EmitCUDA.h"
+#include "solder/Dialect/Solder/IR/SolderDialect.h"
+#include "solder/Dialect/Solder/Transforms/Passes.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "mlir/Dialect/Tensor/IR/Tensor.h"
+#include "mlir/IR/BuiltinOps.h"
+#include "mlir/Parser/Parser.h"
+#include "mlir/Pass/PassManager.h"
+#include "mlir/Support/FileUtilities.h"
+#include "llvm/Support/CommandLine.h"
+#include "llvm/Support/FileSystem.h"
+#include "llvm/Support/InitLLVM.h"
+#include "llvm/Support/JSON.h"
+#include "llvm/Support/Path.h"
+#include "llvm/Support/Program.h"
+#include "llvm/Support/SourceMgr.h"
+#include "llvm/Support/ToolOutputFile.h"
+#include "llvm/Support/raw_ostream.h"
+
+#ifndef SOLDER_DEVICE_INCLUDE_DIR
+#define SOLDER_DEVICE_INCLUDE_DIR ""
+#endif
+
+using namespace mlir;
+using namespace mlir::solder;
+namespace cl = llvm::cl;
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
+                                      cl::Required);
+static cl::opt<std::string> outputDir("o", cl::desc("bundle directory to write"),
+                                      cl::value_desc("dir"), cl::Required);
+static cl::opt<bool> report("report", cl::desc("print the fusion plan"));
+static cl::opt<std::string>
+    force("force", cl::init("auto"),
+          cl::desc("materialize or recompute shared tensors: auto, "
+                   "materialize, recompute"));
+static cl::opt<std::string> arch("arch", cl::init("sm_90"),
+                                 cl::desc("GPU the cubin is built for"));
+static cl::opt<std::string> nvccPath("nvcc", cl::desc("the nvcc to use"));
+static cl::opt<std::string>
+    deviceInclude("device-include", cl::init(SOLDER_DEVICE_INCLUDE_DIR),
+                  cl::desc("directory holding solder/*.cuh"));
+static cl::opt<bool> emitCudaOnly(
+    "emit-cuda-only",
+    cl::desc("write kernels.cu and the manifest but do not run nvcc"));
+
+static int fail(const Twine &message) {
+  llvm::errs() << "solder-compile: error: " << message << "\n";
+  return 1;
+}
+
+static std::string findNvcc() {
+  if (!nvccPath.empty())
+    return nvccPath;
+  if (const char *env = std::getenv("SOLDER_NVCC"))
+    return env;
+  if (auto found = llvm::sys::findProgramByName("nvcc"))
+    return *found;
+  if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/nvcc"))
+    return "/usr/local/cuda/bin/nvcc";
+  return "";
+}
+
+static LogicalResult runNvcc(StringRef nvcc, ArrayRef<StringRef> extraArgs,
+                             StringRef what) {
+  SmallVector<StringRef> args = {nvcc, "-std=c++17", "-O3", "-I", deviceInclude};
+  llvm::append_range(args, extraArgs);
+  llvm::outs() << "solder-compile: " << what << "\n";
+  std::string error;
+  int status = llvm::sys::ExecuteAndWait(nvcc, args, std::nullopt, {}, 0, 0,
+                                         &error);
+  if (status != 0) {
+    llvm::errs() << "solder-compile: error: nvcc failed while " << what
+                 << (error.empty() ? "" : ": " + error) << "\n";
+    return failure();
+  }
+  return success();
+}
+
+static llvm::json::Array tensorSpecs(TypeRange types, StringRef prefix) {
+  llvm::json::Array specs;
+  for (auto [index, type] : llvm::enumerate(types)) {
+    auto tensor = cast<RankedTensorType>(type);
+    specs.push_back(llvm::json::Object{
+        {"name", (prefix + Twine(index)).str()},
+        {"shape", llvm::json::Array(tensor.getShape())},
+        {"dtype", "f32"}});
+  }
+  return specs;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::ParseCommandLineOptions(argc, argv, "Solder compiler: .mlir to bundle\n");
+
+  DialectRegistry registry;
+  registry.insert<SolderDialect, arith::ArithDialect, func::FuncDialect,
+                  tensor::TensorDialect>();
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+
+  std::string error;
+  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(inputFile, &error);
+  if (!file)
+    return fail(error);
+  std::string sourceText = file->getBuffer().str();
+  llvm::SourceMgr sourceMgr;
+  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
+  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
+  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  if (!module)
+    return 1;
+  SmallVector<func::FuncOp> functions =
+      llvm::to_vector(module->getOps<func::FuncOp>());
+  if (functions.size() != 1)
+    return fail(Twine("expected one func.func in ") + inputFile + ", found " +
+                Twine(functions.size()));
+  for (Type type : functions.front().getFunctionType().getInputs())
+    if (!cast<RankedTensorType>(type).getElementType().isF32())
+      return fail("only f32 tensors are compiled for now, the function takes " +
+                  Twine(llvm::formatv("{0}", type).str()));
+
+  PassManager pm(&context);
+  PipelineOptions options;
+  options.force = force;
+  options.report = report;
+  buildSolderPipeline(pm, options);
+  if (failed(pm.run(*module)))
+    return 1;
+  func::FuncOp function = *module->getOps<func::FuncOp>().begin();
+  FailureOr<CudaProgram> program = emitCuda(function);
+  if (failed(program))
+    return 1;
+
+  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
+    return fail("cannot create " + outputDir + ": " + ec.message());
+  auto writeFile = [&](StringRef name, StringRef text) -> LogicalResult {
+    SmallString<256> path(outputDir.getValue());
+    llvm::sys::path::append(path, name);
+    std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(path, &error);
+    if (!output) {
+      fail(error);
+      return failure();
+    }
+    output->os() << text;
+    output->keep();
+    return success();
+  };
+  if (failed(writeFile("kernels.cu", program->source)) ||
+      failed(writeFile("source.mlir", sourceText)))
+    return 1;
+
+  std::string cubin = "kernels." + arch + ".cubin";
+  if (!emitCudaOnly) {
+    std::string nvcc = findNvcc();
+    if (nvcc.empty())
+      return fail("nvcc not found (give --nvcc=PATH, set SOLDER_NVCC, or put "
+                  "it on PATH); --emit-cuda-only writes the .cu without it");
+    std::string source = outputDir + "/kernels.cu";
+    std::string cubinPath = outputDir + "/" + cubin;
+    std::string ptxPath = outputDir + "/kernels.ptx";
+    std::string computeArch = "compute_" + arch.substr(arch.find('_') + 1);
+    if (failed(runNvcc(nvcc, {"-cubin", "-arch", arch, source, "-o", cubinPath},
+                       "compiling kernels.cu to " + cubin)) ||
+        failed(runNvcc(nvcc,
+                       {"-ptx", "-arch", computeArch, source, "-o", ptxPath},
+                       "compiling kernels.cu to PTX (" + computeArch + ")")))
+      return 1;
+  }
+
+  llvm::json::Array buffers, launches;
+  for (const DeviceBuffer &buffer : program->buffers)
+    buffers.push_back(llvm::json::Object{{"name", buffer.name},
+                                         {"bytes", buffer.bytes},
+                                         {"zeroed", buffer.zeroed}});
+  for (const KernelLaunch &launch : program->launches) {
+    llvm::json::Array args;
+    for (const KernelArgRef &arg : launch.args)
+      args.push_back(llvm::json::Object{
+          {"kind", arg.kind == KernelArgRef::Kind::input    ? "input"
+                   : arg.kind == KernelArgRef::Kind::output ? "output"
+                                                            : "buffer"},
+          {"index", arg.index}});
+    launches.push_back(llvm::json::Object{
+        {"kernel", launch.kernel},
+        {"grid", llvm::json::Array(launch.grid)},
+        {"block", llvm::json::Array(launch.block)},
+        {"shared_bytes", launch.sharedBytes},
+        {"args", std::move(args)}});
+  }
+  FunctionType type = function.getFunctionType();
+  llvm::json::Object files{{"source", "kernels.cu"}, {"ir", "source.mlir"}};
+  if (!emitCudaOnly) {
+    files["cubin"] = cubin;
+    files["ptx"] = "kernels.ptx";
+  }
+  llvm::json::Object manifest{
+      {"format", "solder-bundle"},
+      {"version", 1},
+      {"target", arch.getValue()},
+      {"entry", function.getName()},
+      {"inputs", tensorSpecs(type.getInputs(), "input")},
+      {"outputs", tensorSpecs(type.getResults(), "output")},
+      {"buffers", std::move(buffers)},
+      {"launches", std::move(launches)},
+      {"files", std::move(files)}};
+  std::string manifestText;
+  llvm::raw_string_ostream(manifestText)
+      << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
+  if (failed(writeFile("manifest.json", manifestText)))
+    return 1;
+  llvm::outs() << "solder-compile: wrote " << outputDir << " ("
+               << program->launches.size() << " kernel launches)\n";
+  return 0;
+}
