@@ -23,7 +23,7 @@ llvm_config.with_system_environment(["HOME", "INCLUDE", "LIB", "TMP", "TEMP"])
 llvm_config.use_default_substitutions()
 
 tool_dirs = [config.solder_tools_dir, config.llvm_tools_dir]
-tools = ["solder-opt", "solder-interp", "solder-run"]
+tools = ["solder-opt", "solder-interp", "solder-run", "solder-compile", "solder-translate"]
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
@@ -34,3 +34,10 @@ try:
     config.available_features.add("cuda-driver")
 except OSError:
     pass
+
+# nvcc for the tests that compile generated CUDA (no GPU needed).
+import shutil
+nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/usr/local/cuda/bin/nvcc") else None)
+if nvcc:
+    config.available_features.add("nvcc")
+    config.substitutions.append(("%nvcc", nvcc))

@@ -2,7 +2,7 @@
 //
 //   solder-interp chain.mlir --seed=1                 run on random inputs
 //   solder-interp chain.mlir --inputs=x.npy,w.npy --output-dir=out
-//   solder-interp chain.mlir --check-pipeline=solder-decompose --seed=3
+//   solder-interp chain.mlir --check-pipeline='func.func(solder-decompose)'
 //
 // --check-pipeline runs the function before and after the pass pipeline on
 // the same inputs and fails unless every output agrees within the tolerances:
@@ -229,8 +229,17 @@ int main(int argc, char **argv) {
 
   if (!checkPipeline.empty()) {
     PassManager pm(&context);
-    if (failed(parsePassPipeline(checkPipeline, pm, llvm::errs())))
+    // 'builtin.module(...)' names the anchor; anything else is a pass list
+    // on the module, as in mlir-opt's --pass-pipeline and -p.
+    StringRef text = checkPipeline;
+    if (text.starts_with("builtin.module(")) {
+      FailureOr<OpPassManager> parsed = parsePassPipeline(text, llvm::errs());
+      if (failed(parsed))
+        return 1;
+      static_cast<OpPassManager &>(pm) = *parsed;
+    } else if (failed(parsePassPipeline(text, pm, llvm::errs()))) {
       return 1;
+    }
     if (failed(pm.run(*module)))
       return 1;
     functionName = name;

@@ -561,6 +561,16 @@ LogicalResult ProgramEmitter::emitFusion(FusionOp fusion) {
 FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
   for (BlockArgument argument : function.getArguments())
     storage[argument] = {KernelArgRef::Kind::input, argument.getArgNumber()};
+  for (Operation &op : function.getBody().front().without_terminator()) {
+    if (isa<arith::ConstantOp>(op))
+      continue;
+    auto fusion = dyn_cast<FusionOp>(op);
+    if (!fusion)
+      return op.emitError("the CUDA code generator runs fusion regions only; '")
+             << op.getName() << "' is outside any (run solder-pipeline first, "
+                                "or this op is not supported yet)";
+  }
+  // Returned fusion results are written straight into the outputs.
   Operation *terminator = function.getBody().front().getTerminator();
   for (auto [index, value] : llvm::enumerate(terminator->getOperands())) {
     if (!value.getDefiningOp<FusionOp>() || storage.count(value))
@@ -571,14 +581,7 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
     storage[value] = {KernelArgRef::Kind::output,
                       static_cast<unsigned>(index)};
   }
-  for (Operation &op : function.getBody().front().without_terminator()) {
-    if (isa<arith::ConstantOp>(op))
-      continue;
-    auto fusion = dyn_cast<FusionOp>(op);
-    if (!fusion)
-      return op.emitError("the CUDA code generator runs fusion regions only; '")
-             << op.getName() << "' is outside any (run solder-pipeline first, "
-                                "or this op is not supported yet)";
+  for (FusionOp fusion : function.getBody().front().getOps<FusionOp>()) {
     for (auto [index, result] : llvm::enumerate(fusion.getResults()))
       if (!storage.count(result))
         storage[result] = {

@@ -55,8 +55,9 @@ private:
     case FusionRole::opaque:
       return join(op, startRegion(FusionRole::opaque));
     case FusionRole::anchor:
-      return join(op, getPrologueRegion(op).value_or(
-                          startRegion(FusionRole::anchor)));
+      if (std::optional<unsigned> prologue = getPrologueRegion(op))
+        return join(op, *prologue);
+      return join(op, startRegion(FusionRole::anchor));
     case FusionRole::pointwise:
     case FusionRole::reduction:
       for (unsigned candidate : getCandidates(op))
@@ -268,11 +269,20 @@ struct SolderFormFusionsPass
   }
 
   LogicalResult emitDot(func::FuncOp function) {
+    // Functions are processed in parallel: each needs a file of its own.
+    std::string path = dotFile;
+    size_t placeholder = path.find("{func}");
+    if (placeholder != std::string::npos)
+      path.replace(placeholder, 6, function.getName().str());
+    else if (path != "-" &&
+             llvm::range_size(function->getParentOfType<ModuleOp>()
+                                  .getOps<func::FuncOp>()) > 1)
+      return function.emitError("dot-file: the module has several functions; "
+                                "put {func} in the file name");
     std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> output =
-        openOutputFile(dotFile, &error);
+    std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(path, &error);
     if (!output)
-      return function.emitError("cannot write ") << dotFile << ": " << error;
+      return function.emitError("cannot write ") << path << ": " << error;
     writeDot(function, output->os());
     output->keep();
     return success();

@@ -4,7 +4,9 @@
 #include "solder/Dialect/Solder/Transforms/FusionUtils.h"
 #include "solder/Dialect/Solder/Transforms/Passes.h"
 
+#include "mlir/IR/Dominance.h"
 #include "mlir/IR/IRMapping.h"
+#include "mlir/Transforms/CSE.h"
 #include "mlir/IR/PatternMatch.h"
 #include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
@@ -62,6 +64,8 @@ bool isRecomputable(FusionOp producer, unsigned index) {
   return hasAnchor;
 }
 
+constexpr StringLiteral kRecomputedFrom = "solder.recomputed_from";
+
 /// Clones the ops computing `producer`'s result `index` into `consumer` and
 /// makes the consumer read the producer's inputs instead of that result.
 void recomputeInConsumer(RewriterBase &rewriter, FusionOp producer,
@@ -87,8 +91,11 @@ void recomputeInConsumer(RewriterBase &rewriter, FusionOp producer,
       mapping.map(argument, body.addArgument(source.getType(), source.getLoc()));
     }
   rewriter.setInsertionPointToStart(&body);
+  // Marked with their origin: a later recompute from the same producer may
+  // add to them, and CSE then merges the copies.
   for (Operation *op : slice)
-    rewriter.clone(*op, mapping);
+    rewriter.clone(*op, mapping)
+        ->setAttr(kRecomputedFrom, producer.getNameAttr());
   for (int64_t i = consumer.getCaptures().size() - 1; i >= 0; --i) {
     if (consumer.getCaptures()[i] != outer)
       continue;
@@ -231,6 +238,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
   /// compare the two plans on the roofline and apply the chosen one.
   void decideSharedValues(IRRewriter &rewriter, FusionOp producer,
                           SmallVectorImpl<SharedValueDecision> &decisions) {
+    unsigned dropped = 0; // results removed so far: report original numbers
     for (unsigned index = 0; index < producer.getNumResults(); ++index) {
       Value result = producer.getResult(index);
       if (result.use_empty() || !isRecomputable(producer, index))
@@ -248,7 +256,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
 
       SharedValueDecision decision;
       decision.producer = producer.getName().str();
-      decision.index = index;
+      decision.index = index + dropped;
       decision.type = result.getType();
       decision.bytes = getTensorBytes(result);
       for (FusionOp consumer : consumers)
@@ -289,9 +297,11 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         consumer.getBodyBlock().walk([&](Operation *op) {
           if (!obstacle.empty() || isa<YieldOp>(op))
             return;
-          if (getFusionRole(op) == FusionRole::anchor)
-            obstacle = consumer.getName().str() + " has a conv of its own";
-          else if (!isConvEpilogueOp(op))
+          if (getFusionRole(op) == FusionRole::anchor) {
+            // A conv this producer already recomputed there is shared.
+            if (op->getAttr(kRecomputedFrom) != producer.getNameAttr())
+              obstacle = consumer.getName().str() + " has a conv of its own";
+          } else if (!isConvEpilogueOp(op))
             obstacle = consumer.getName().str() + " runs '" +
                        op->getName().getStringRef().str() +
                        "', which a conv epilogue cannot (it reduces across "
@@ -313,8 +323,11 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         decision.reason = "forced";
       }
       if (decision.recompute) {
-        for (FusionOp consumer : consumers)
+        DominanceInfo dominance;
+        for (FusionOp consumer : consumers) {
           recomputeInConsumer(rewriter, producer, index, consumer);
+          eliminateCommonSubExpressions(rewriter, dominance, consumer);
+        }
         SmallVector<bool> keep(producer.getNumResults(), true);
         keep[index] = false;
         producer = dropFusionResults(rewriter, producer, keep);
@@ -325,6 +338,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
           return;
         }
         --index; // the next result moved into this slot
+        ++dropped;
         continue;
       }
       decisions.push_back(std::move(decision));

@@ -112,7 +112,9 @@ def SolderFormFusions : Pass<"solder-form-fusions", "func::FuncOp"> {
   }];
   let options = [
     Option<"dotFile", "dot-file", "std::string", /*default=*/"\"\"",
-           "write the fused graph in Graphviz DOT to this file ('-' for stdout)">
+           "write the fused graph in Graphviz DOT to this file ('-' for "
+           "stdout; with several functions, {func} in the name becomes each "
+           "function's name)">
   ];
   let dependentDialects = ["mlir::solder::SolderDialect"];
 }

@@ -1,0 +1,52 @@
+// Generated CUDA of the seed workloads: the fused structure of each kernel.
+
+// RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W1
+// W1: struct w1_k0_conv_geometry {
+// W1:   static constexpr int kIn[3] = {24, 32, 32}, kOut[3] = {22, 30, 30};
+// W1: // w1_k0_conv: implicit-GEMM conv -> group_stats (partial) -> reduce (partial)
+// W1: w1_k0_conv(const float *__restrict__ in0,
+// W1:   solder::convTile<G, BM, BN, BK>(in0, in1, n, group, pixelBase,
+// W1:     solder::Welford partial0;
+// W1:     solder::SumAccumulator partial1;
+// The conv output is never stored: only partial statistics leave the kernel.
+// W1-NOT: out{{[0-9]}}[(i0 * 24L + i1) * 19800L + pixel]
+// W1:       partial0.add(conv);
+// W1-NEXT:  partial1.add(conv);
+// W1:     partial0 = solder::combineHalfWarp(partial0);
+// W1: w1_k0_conv_finalize(
+// W1:     out0[t * 2 + 1] = stats.rstd(9.99999975e-06f);
+// W1:     out1[t] = sum / 19800.0f;
+// W1: // w1_k1_pointwise: reduction -> group_normalize -> reduce (one block per output)
+// W1:   solder::MeanAccumulator acc;
+// W1:   acc = solder::combineBlock<256>(acc);
+
+// RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W3
+// W3: // w3_k0_conv: implicit-GEMM conv -> group_stats (partial)
+// W3:       const float conv = acc[i][j] + in2[i1];  // solder.conv
+// W3-NEXT:  out0[(i0 * 64L + i1) * 15876L + pixel] = conv;
+// W3-NEXT:  partial0.add(conv);
+// W3: // w3_k1_pointwise: reduction -> group_normalize -> tanh -> add -> mul -> div -> add -> reduce (one thread per output)
+// W3:   solder::LogSumExpAccumulator acc;
+// W3:   for (long r = 0; r < 64L; ++r) {
+// W3:     const float v1 = tanhf(v0);  // solder.tanh
+// W3-NEXT:     const float v2 = v1 + 3.00000000e+00f;  // solder.add
+// W3-NEXT:     const float v3 = v1 * v2;  // solder.mul
+// W3-NEXT:     const float v4 = v3 / 6.00000000e+00f;  // solder.div
+// W3-NEXT:     const float v5 = in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3] + v4;  // solder.add
+// W3-NEXT:     acc.add(v5);
+
+// RUN: solder-opt %solder_src/examples/w2_small_convtranspose3d_relu_groupnorm.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W2
+// W2:   static constexpr bool kTransposed = true;
+// W2: // w2_small_k0_conv: implicit-GEMM conv_transpose -> relu -> group_stats (partial)
+// W2:       const float v0 = (conv < 0.0f ? 0.0f : conv);  // solder.relu
+// W2-NEXT:  out0[(i0 * 128L + i1) * 3240L + pixel] = v0;
+// W2: // w2_small_k1_pointwise: elementwise -> group_normalize
+// W2:   for (long e = blockIdx.x * 256L + threadIdx.x; e < 6635520L; e += (long)gridDim.x * 256) {
+
+// An op outside every fusion region is refused with its location.
+// RUN: not solder-translate --emit-cuda %s 2>&1 | FileCheck %s --check-prefix=UNFUSED
+// UNFUSED: error: the CUDA code generator runs fusion regions only; 'solder.relu' is outside any (run solder-pipeline first, or this op is not supported yet)
+func.func @unfused(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = solder.relu %x : tensor<4xf32>
+  return %0 : tensor<4xf32>
+}

@@ -1,0 +1,388 @@
+// solder-plan after decompose + simplify + cse + form-fusions.
+
+// The cost model (force=auto) on the full-size workloads, a grouped conv and a
+// memory-bound 1x1 conv chain.
+// RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan)' | FileCheck %s --check-prefix=AUTO
+// The report: a table per function on stdout, then the decisions.
+// RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{report=true})' -o /dev/null | FileCheck %s --check-prefix=REPORT --strict-whitespace
+// With a much slower memory the W2 plan flips to recompute.
+// RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{report=true bandwidth-gbs=100})' | FileCheck %s --check-prefix=SLOWMEM --strict-whitespace
+// Forced decisions, on small shapes; a forced recompute that cannot be done
+// is reported as a remark and the tensor materialized.
+// RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=recompute})' | FileCheck %s --check-prefix=RECOMPUTE
+// RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=recompute})' -o /dev/null 2>&1 | FileCheck %s --check-prefix=REMARK
+// RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=materialize})' | FileCheck %s --check-prefix=MATERIALIZE
+// solder-plan alone on already fused IR.
+// RUN: solder-opt %s --solder-plan=force=recompute | FileCheck %s --check-prefix=ALONE
+// A bad option value is an error.
+// RUN: not solder-opt %s --solder-plan=force=banana -o /dev/null 2>&1 | FileCheck %s --check-prefix=BANANA
+// BANANA: error: solder-plan: force must be auto, materialize or recompute, got 'banana'
+
+// Numerical proof (pipelines spelled without the builtin.module anchor: see
+// interp-check-pipeline.mlir): every decision on the small workloads, and
+// solder-plan alone on the pre-fused function.
+// RUN: solder-interp %s --function=w3_spatial_mean --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=recompute}' --seed=1 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=w3_spatial_mean --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=materialize}' --seed=2 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=w3_spatial_mean --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan' --seed=3 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=w3_small --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=recompute}' --seed=4 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=w3_small --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=materialize}' --seed=5 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=w2_small --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=recompute}' --seed=6 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=w2_small --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=materialize}' --seed=7 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=w2_small --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan' --seed=8 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=returned_conv_tensor --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=recompute}' --seed=9 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=conv_chain_small --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=recompute}' --seed=10 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=conv_chain_small --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan' --seed=11 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=w3_spatial_mean --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=recompute}' --seed=12 --input-low=1000 --input-high=1001 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=w2_small --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=recompute}' --seed=13 --input-low=1000 --input-high=1001 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=w3_prefused --check-pipeline='solder-plan{force=recompute}' --seed=14 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=w3_prefused --check-pipeline='solder-plan{force=materialize}' --seed=15 | FileCheck %s --check-prefix=NUM
+// NUM: {{^}}PASS
+
+//===----------------------------------------------------------------------===//
+// Full-size workloads (never interpreted)
+//===----------------------------------------------------------------------===//
+
+// W1: implicit GEMM over 128*22*30*30 = 2534400 output pixels (19800 tiles of
+// 128), 24 channels in one tile of 32; the tail is a reduction, one block per
+// output sample. No full-size tensor is shared: no decision.
+// AUTO-LABEL: func.func @w1(
+// AUTO: solder.fusion "w1_k0_conv" {{.*}} -> (tensor<128x8x2xf32>, tensor<128x24x1x1x1xf32>) attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 37777088 : i64, estimated_us = 1.992000e+02 : f64, flops = 10157875200 : i64, grid = array<i64: 19800, 1, 1>, template = "conv_implicit_gemm", tile = array<i64: 128, 32, 16>}}
+// AUTO: solder.fusion "w1_k1_pointwise" {{.*}} -> tensor<128xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 21184 : i64, estimated_us = 0.000000e+00 : f64, flops = 9216 : i64, grid = array<i64: 128, 1, 1>, template = "reduction"}}
+func.func @w1(%x: tensor<128x3x24x32x32xf32>, %conv_weight: tensor<24x3x3x3x3xf32>,
+              %conv_bias: tensor<24xf32>, %norm_weight: tensor<24xf32>,
+              %norm_bias: tensor<24xf32>) -> tensor<128xf32> {
+  %y = solder.conv %x, %conv_weight, %conv_bias strides = [1, 1, 1]
+         padding = [0, 0, 0] dilations = [1, 1, 1] groups = 1
+       : (tensor<128x3x24x32x32xf32>, tensor<24x3x3x3x3xf32>, tensor<24xf32>)
+         -> tensor<128x24x22x30x30xf32>
+  %n = solder.group_norm %y weight = %norm_weight bias = %norm_bias
+         num_groups = 8 epsilon = 1.0e-05
+       : (tensor<128x24x22x30x30xf32>, tensor<24xf32>, tensor<24xf32>)
+         -> tensor<128x24x22x30x30xf32>
+  %out = solder.reduce mean %n dims = [1, 2, 3, 4]
+       : tensor<128x24x22x30x30xf32> -> tensor<128xf32>
+  return %out : tensor<128xf32>
+}
+
+// W2: the transposed conv's 16*34^3 = 628864 pixels in 4913 tiles, 128
+// channels in 2 tiles of 64; the normalize is pointwise (1024 elements per
+// block). Materialize wins by a wide margin (recompute redoes the 232 GFLOP).
+// AUTO-LABEL: func.func @w2(
+// AUTO: %[[K0:.*]]:2 = solder.fusion "w2_k0_conv" {{.*}} -> (tensor<16x128x34x34x34xf32>, tensor<16x8x2xf32>) attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 457081856 : i64, estimated_us = 4.555500e+03 : f64, flops = 232330706944 : i64, grid = array<i64: 4913, 2, 1>, template = "conv_transpose_implicit_gemm", tile = array<i64: 128, 64, 16>}}
+// AUTO: solder.fusion "w2_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 643958784 : i64, estimated_us = 1.533000e+02 : f64, flops = 160989184 : i64, grid = array<i64: 78608, 1, 1>, template = "pointwise"}}
+// AUTO-NOT: solder.conv_transpose
+// AUTO: return
+func.func @w2(%x: tensor<16x64x32x32x32xf32>, %conv_weight: tensor<64x128x3x3x3xf32>,
+              %norm_weight: tensor<128xf32>, %norm_bias: tensor<128xf32>)
+    -> tensor<16x128x34x34x34xf32> {
+  %y = solder.conv_transpose %x, %conv_weight strides = [1, 1, 1]
+         padding = [0, 0, 0] output_padding = [0, 0, 0] dilations = [1, 1, 1]
+         groups = 1
+       : (tensor<16x64x32x32x32xf32>, tensor<64x128x3x3x3xf32>) -> tensor<16x128x34x34x34xf32>
+  %r = solder.relu %y : tensor<16x128x34x34x34xf32>
+  %out = solder.group_norm %r weight = %norm_weight bias = %norm_bias
+           num_groups = 8 epsilon = 1.0e-05
+       : (tensor<16x128x34x34x34xf32>, tensor<128xf32>, tensor<128xf32>)
+         -> tensor<16x128x34x34x34xf32>
+  return %out : tensor<16x128x34x34x34xf32>
+}
+
+// W3: 128*126*126 pixels in 15876 tiles, 64 channels in one tile; the tail is
+// a reduction with one block per logsumexp output. The tail reduces across
+// channels, which a conv epilogue cannot: recompute is impossible, whatever
+// its cost; the conv tensor stays a result.
+// AUTO-LABEL: func.func @w3(
+// AUTO: %[[K0:.*]]:2 = solder.fusion "w3_k0_conv" {{.*}} -> (tensor<128x64x126x126xf32>, tensor<128x16x2xf32>) attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 587368704 : i64, estimated_us = 3.774000e+02 : f64, flops = 19248316416 : i64, grid = array<i64: 15876, 1, 1>, template = "conv_implicit_gemm", tile = array<i64: 128, 64, 16>}}
+// AUTO: solder.fusion "w3_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 528370176 : i64, estimated_us = 1.258000e+02 : f64, flops = 2341011458 : i64, grid = array<i64: 2032128, 1, 1>, template = "reduction"}}
+// AUTO-NOT: solder.conv
+// AUTO: return
+func.func @w3(%x: tensor<128x8x128x128xf32>, %conv_weight: tensor<64x8x3x3xf32>,
+              %conv_bias: tensor<64xf32>, %norm_weight: tensor<64xf32>,
+              %norm_bias: tensor<64xf32>) -> tensor<128x1x126x126xf32> {
+  %y = solder.conv %x, %conv_weight, %conv_bias strides = [1, 1]
+         padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<128x8x128x128xf32>, tensor<64x8x3x3xf32>, tensor<64xf32>)
+         -> tensor<128x64x126x126xf32>
+  %n = solder.group_norm %y weight = %norm_weight bias = %norm_bias
+         num_groups = 16 epsilon = 1.0e-05
+       : (tensor<128x64x126x126xf32>, tensor<64xf32>, tensor<64xf32>)
+         -> tensor<128x64x126x126xf32>
+  %t = solder.tanh %n : tensor<128x64x126x126xf32>
+  %z = solder.hardswish %t : tensor<128x64x126x126xf32>
+  %s = solder.add %y, %z : tensor<128x64x126x126xf32>
+  %out = solder.reduce logsumexp %s dims = [1] keepdim
+       : tensor<128x64x126x126xf32> -> tensor<128x1x126x126xf32>
+  return %out : tensor<128x1x126x126xf32>
+}
+
+// groups = 2: 8 channels per group in a tile of 8, one grid z per group.
+// AUTO-LABEL: func.func @grouped_conv(
+// AUTO: solder.fusion "grouped_conv_k0_conv" {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 363776 : i64, estimated_us = 1.000000e-01 : f64, flops = 4608000 : i64, grid = array<i64: 29, 1, 2>, template = "conv_implicit_gemm", tile = array<i64: 128, 8, 16>}}
+func.func @grouped_conv(%x: tensor<4x8x32x32xf32>, %w: tensor<16x4x3x3xf32>) -> tensor<4x16x30x30xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 2
+       : (tensor<4x8x32x32xf32>, tensor<16x4x3x3xf32>) -> tensor<4x16x30x30xf32>
+  %r = solder.silu %y : tensor<4x16x30x30xf32>
+  return %r : tensor<4x16x30x30xf32>
+}
+
+// A memory-bound chain of 1x1 convs: recompute would look cheaper, but the
+// consumer is a conv kernel of its own, so the tensor is materialized (this
+// used to crash: the emptied producer was planned with no ops).
+// AUTO-LABEL: func.func @pointwise_convs(
+// AUTO-NEXT: %[[K0:.*]] = solder.fusion "pointwise_convs_k0_conv" {{.*}} -> tensor<8x4x256x256xf32> attributes {solder.plan = {{{.*}}template = "conv_implicit_gemm"
+// AUTO-NEXT:   solder.conv
+// AUTO-NEXT:   solder.yield
+// AUTO-NEXT: }
+// AUTO-NEXT: %[[K1:.*]] = solder.fusion "pointwise_convs_k1_conv" (%{{.*}} = %[[K0]], {{.*}} attributes {solder.plan = {{{.*}}template = "conv_implicit_gemm"
+// AUTO-NEXT:   solder.conv
+// AUTO-NEXT:   solder.yield
+// AUTO-NEXT: }
+// AUTO-NEXT: return %[[K1]]
+func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>, %w2: tensor<4x4x1x1xf32>) -> tensor<8x4x256x256xf32> {
+  %y = solder.conv %x, %w1 strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<8x4x256x256xf32>, tensor<4x4x1x1xf32>) -> tensor<8x4x256x256xf32>
+  %z = solder.conv %y, %w2 strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<8x4x256x256xf32>, tensor<4x4x1x1xf32>) -> tensor<8x4x256x256xf32>
+  return %z : tensor<8x4x256x256xf32>
+}
+
+// REPORT-LABEL: Solder plan for @w1 (roofline: 4200 GB/s, 51.0 TFLOP/s fp32)
+// REPORT-NEXT: {{^  kernel +template +ops +MB moved +GFLOP +est. us$}}
+// REPORT-NEXT: {{^  w1_k0_conv +conv_implicit_gemm conv, group_stats, reduce +37.8 +10.16 +199.2$}}
+// REPORT-NEXT: {{^  w1_k1_pointwise +reduction +group_normalize, reduce +0.0 +0.00 +0.0$}}
+// REPORT-NEXT: {{^  total: 2 kernels, est. 199.2 us$}}
+// REPORT-NOT: shared
+// REPORT-LABEL: Solder plan for @w2 (roofline: 4200 GB/s, 51.0 TFLOP/s fp32)
+// REPORT-NEXT: {{^  kernel +template +ops +MB moved +GFLOP +est. us$}}
+// REPORT-NEXT: {{^  w2_k0_conv +conv_transpose_implicit_gemm conv_transpose, relu, group_stats +457.1 +232.33 +4555.5$}}
+// REPORT-NEXT: {{^  w2_k1_pointwise +pointwise +group_normalize +644.0 +0.16 +153.3$}}
+// REPORT-NEXT: {{^  total: 2 kernels, est. 4708.8 us$}}
+// REPORT-NEXT: {{^  shared w2_k0_conv#0 tensor<16x128x34x34x34xf32> \(322.0 MB\) -> w2_k1_pointwise: materialize \(cost model; materialize 4708.8 us, recompute 9107.9 us\)$}}
+// REPORT-LABEL: Solder plan for @w3 (roofline: 4200 GB/s, 51.0 TFLOP/s fp32)
+// REPORT-NEXT: {{^  kernel +template +ops +MB moved +GFLOP +est. us$}}
+// REPORT-NEXT: {{^  w3_k0_conv +conv_implicit_gemm conv, group_stats +587.4 +19.25 +377.4$}}
+// REPORT-NEXT: {{^  w3_k1_pointwise +reduction +group_normalize, tanh, add, mul, div, add, reduce +528.4 +2.34 +125.8$}}
+// REPORT-NEXT: {{^  total: 2 kernels, est. 503.2 us$}}
+// REPORT-NEXT: {{^  shared w3_k0_conv#0 tensor<128x64x126x126xf32> \(520.2 MB\) -> w3_k1_pointwise: materialize \(recompute impossible: .*reduces across channels.*; materialize 503.2 us, recompute 790.5 us\)$}}
+// REPORT-LABEL: Solder plan for @grouped_conv
+// REPORT-NEXT: {{^  kernel +template +ops}}
+// REPORT-NEXT: {{^  grouped_conv_k0_conv +conv_implicit_gemm conv, silu +0.4 +0.00 +0.1$}}
+// REPORT-NEXT: {{^  total: 1 kernel, est. 0.1 us$}}
+// REPORT-NOT: shared
+// REPORT-LABEL: Solder plan for @pointwise_convs
+// REPORT: {{^  shared pointwise_convs_k0_conv#0 tensor<8x4x256x256xf32> \(8.4 MB\) -> pointwise_convs_k1_conv: materialize \(recompute impossible: pointwise_convs_k1_conv has a conv of its own; }}
+// Already fused by hand: its fusions (named by hand) are planned as they are;
+// at this size the round trip costs more than the conv: recompute.
+// REPORT-LABEL: Solder plan for @w3_prefused
+// REPORT-NEXT: {{^  kernel +template +ops}}
+// REPORT-NEXT: {{^  conv_stats +conv_implicit_gemm conv, group_stats }}
+// REPORT-NEXT: {{^  tail +conv_implicit_gemm conv, group_normalize, tanh, add, mul, div, add, reduce }}
+// REPORT-NEXT: {{^  total: 2 kernels}}
+// REPORT-NEXT: {{^  shared conv_stats#0 tensor<2x8x6x6xf32> \(0.0 MB\) -> tail: recompute \(cost model; }}
+
+// SLOWMEM-LABEL: Solder plan for @w2 (roofline: 100 GB/s, 51.0 TFLOP/s fp32)
+// SLOWMEM-NEXT: {{^  kernel +template +ops}}
+// SLOWMEM-NEXT: {{^  w2_k0_conv +conv_transpose_implicit_gemm conv_transpose, relu, group_stats +135.1 +232.33 +4555.5$}}
+// SLOWMEM-NEXT: {{^  w2_k1_pointwise +conv_transpose_implicit_gemm conv_transpose, relu, group_normalize +457.1 +232.17 +4570.8$}}
+// SLOWMEM-NEXT: {{^  total: 2 kernels, est. 9126.3 us$}}
+// SLOWMEM-NEXT: {{^  shared w2_k0_conv#0 tensor<16x128x34x34x34xf32> \(322.0 MB\) -> w2_k1_pointwise: recompute \(cost model; materialize 11010.4 us, recompute 9126.3 us\)$}}
+// SLOWMEM-LABEL: func.func @w2(
+// SLOWMEM-NEXT: %[[K0:.*]] = solder.fusion "w2_k0_conv" {{.*}} -> tensor<16x8x2xf32> attributes {solder.plan = {{.*}} template = "conv_transpose_implicit_gemm"
+// SLOWMEM: solder.fusion "w2_k1_pointwise" {{.*}} template = "conv_transpose_implicit_gemm"
+// SLOWMEM-NEXT: solder.conv_transpose
+
+//===----------------------------------------------------------------------===//
+// Small workloads: forced decisions, numerically checked
+//===----------------------------------------------------------------------===//
+
+// W3 with a per-channel tail (a spatial mean instead of the logsumexp over
+// channels), so that a conv epilogue can run it. force=recompute: the producer
+// keeps the conv (its statistics need it) but no longer yields the conv
+// tensor; the consumer captures x, w and b, re-runs the conv first and reads
+// it where it read the capture (the normalize and the residual add).
+// RECOMPUTE-LABEL: func.func @w3_spatial_mean(
+// RECOMPUTE-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x8x8xf32>, %[[CW:[a-z0-9]+]]: tensor<8x3x3x3xf32>, %[[CB:[a-z0-9]+]]: tensor<8xf32>, %[[NW:[a-z0-9]+]]: tensor<8xf32>, %[[NB:[a-z0-9]+]]: tensor<8xf32>)
+// RECOMPUTE-NEXT: %[[K0:.*]] = solder.fusion "w3_spatial_mean_k0_conv" (%[[A0:.*]] = %[[X]], %[[A1:.*]] = %[[CW]], %[[A2:.*]] = %[[CB]]) : ({{.*}}) -> tensor<2x4x2xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 2496 : i64, estimated_us = 0.000000e+00 : f64, flops = 33408 : i64, grid = array<i64: 1, 1, 1>, template = "conv_implicit_gemm", tile = array<i64: 128, 8, 16>}} {
+// RECOMPUTE-NEXT:   %[[Y:.*]] = solder.conv %[[A0]], %[[A1]], %[[A2]]
+// RECOMPUTE-NEXT:   %[[S:.*]] = solder.group_stats %[[Y]]
+// RECOMPUTE-NEXT:   solder.yield %[[S]] : tensor<2x4x2xf32>
+// RECOMPUTE-NEXT: }
+// RECOMPUTE-NEXT: %[[K1:.*]] = solder.fusion "w3_spatial_mean_k1_pointwise" (%[[B0:.*]] = %[[K0]], %[[B1:.*]] = %[[NW]], %[[B2:.*]] = %[[NB]], %[[B3:.*]] = %[[X]], %[[B4:.*]] = %[[CW]], %[[B5:.*]] = %[[CB]]) : (tensor<2x4x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<2x3x8x8xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<2x8xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 2624 : i64, estimated_us = 0.000000e+00 : f64, flops = 39746 : i64, grid = array<i64: 1, 1, 1>, template = "conv_implicit_gemm", tile = array<i64: 128, 8, 16>}} {
+// RECOMPUTE-NEXT:   %[[Y2:.*]] = solder.conv %[[B3]], %[[B4]], %[[B5]] {{.*}} -> tensor<2x8x6x6xf32>
+// RECOMPUTE-NEXT:   arith.constant
+// RECOMPUTE-NEXT:   arith.constant
+// RECOMPUTE-NEXT:   %[[N:.*]] = solder.group_normalize %[[Y2]], %[[B0]] weight = %[[B1]] bias = %[[B2]]
+// RECOMPUTE-NEXT:   solder.tanh %[[N]]
+// RECOMPUTE-NEXT:   solder.add
+// RECOMPUTE-NEXT:   solder.mul
+// RECOMPUTE-NEXT:   %[[Z:.*]] = solder.div
+// RECOMPUTE-NEXT:   %[[RES:.*]] = solder.add %[[Y2]], %[[Z]]
+// RECOMPUTE-NEXT:   %[[M:.*]] = solder.reduce mean %[[RES]] dims = [2, 3]
+// RECOMPUTE-NEXT:   solder.yield %[[M]]
+// RECOMPUTE-NEXT: }
+// RECOMPUTE-NEXT: return %[[K1]]
+// force=materialize: the conv tensor stays a result and is read back.
+// MATERIALIZE-LABEL: func.func @w3_spatial_mean(
+// MATERIALIZE-NEXT: %[[K0:.*]]:2 = solder.fusion "w3_spatial_mean_k0_conv" ({{.*}}) : ({{.*}}) -> (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>) attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 4800 : i64, estimated_us = 0.000000e+00 : f64, flops = 33408 : i64, grid = array<i64: 1, 1, 1>, template = "conv_implicit_gemm", tile = array<i64: 128, 8, 16>}} {
+// MATERIALIZE-NEXT:   %[[Y:.*]] = solder.conv
+// MATERIALIZE-NEXT:   %[[S:.*]] = solder.group_stats %[[Y]]
+// MATERIALIZE-NEXT:   solder.yield %[[Y]], %[[S]]
+// MATERIALIZE-NEXT: }
+// MATERIALIZE-NEXT: %[[K1:.*]] = solder.fusion "w3_spatial_mean_k1_pointwise" (%[[B0:.*]] = %[[K0]]#0, %[[B1:.*]] = %[[K0]]#1, {{.*}}) : ({{.*}}) -> tensor<2x8xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 2496 : i64, estimated_us = 0.000000e+00 : f64, flops = 8642 : i64, grid = array<i64: 16, 1, 1>, template = "reduction"}} {
+// MATERIALIZE-NOT: solder.conv
+// MATERIALIZE: solder.add %[[B0]],
+// MATERIALIZE: return %[[K1]]
+func.func @w3_spatial_mean(%x: tensor<2x3x8x8xf32>, %cw: tensor<8x3x3x3xf32>, %cb: tensor<8xf32>,
+                           %nw: tensor<8xf32>, %nb: tensor<8xf32>) -> tensor<2x8xf32> {
+  %y = solder.conv %x, %cw, %cb strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<2x3x8x8xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<2x8x6x6xf32>
+  %n = solder.group_norm %y weight = %nw bias = %nb num_groups = 4 epsilon = 1.0e-05
+       : (tensor<2x8x6x6xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8x6x6xf32>
+  %t = solder.tanh %n : tensor<2x8x6x6xf32>
+  %z = solder.hardswish %t : tensor<2x8x6x6xf32>
+  %s = solder.add %y, %z : tensor<2x8x6x6xf32>
+  %out = solder.reduce mean %s dims = [2, 3] : tensor<2x8x6x6xf32> -> tensor<2x8xf32>
+  return %out : tensor<2x8xf32>
+}
+
+// W3 itself: the logsumexp over channels cannot run in a conv epilogue, so even
+// a forced recompute materializes, with a remark.
+// REMARK: remark: solder-plan: cannot recompute w3_small_k0_conv#0: w3_small_k1_pointwise runs 'solder.reduce', which a conv epilogue cannot (it reduces across channels)
+// RECOMPUTE-LABEL: func.func @w3_small(
+// RECOMPUTE-NEXT: %[[K0:.*]]:2 = solder.fusion "w3_small_k0_conv" {{.*}} -> (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>)
+// RECOMPUTE: solder.fusion "w3_small_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} template = "reduction"
+// RECOMPUTE-NOT: solder.conv
+// RECOMPUTE: solder.reduce logsumexp
+// RECOMPUTE: return
+func.func @w3_small(%x: tensor<2x3x8x8xf32>, %cw: tensor<8x3x3x3xf32>, %cb: tensor<8xf32>,
+                    %nw: tensor<8xf32>, %nb: tensor<8xf32>) -> tensor<2x1x6x6xf32> {
+  %y = solder.conv %x, %cw, %cb strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<2x3x8x8xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<2x8x6x6xf32>
+  %n = solder.group_norm %y weight = %nw bias = %nb num_groups = 4 epsilon = 1.0e-05
+       : (tensor<2x8x6x6xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8x6x6xf32>
+  %t = solder.tanh %n : tensor<2x8x6x6xf32>
+  %z = solder.hardswish %t : tensor<2x8x6x6xf32>
+  %s = solder.add %y, %z : tensor<2x8x6x6xf32>
+  %out = solder.reduce logsumexp %s dims = [1] keepdim : tensor<2x8x6x6xf32> -> tensor<2x1x6x6xf32>
+  return %out : tensor<2x1x6x6xf32>
+}
+
+// W2: the recomputed slice is the transposed conv and the relu.
+// RECOMPUTE-LABEL: func.func @w2_small(
+// RECOMPUTE-SAME: %[[X:[a-z0-9]+]]: tensor<2x4x3x3x3xf32>, %[[CW:[a-z0-9]+]]: tensor<4x8x3x3x3xf32>, %[[NW:[a-z0-9]+]]: tensor<8xf32>, %[[NB:[a-z0-9]+]]: tensor<8xf32>)
+// RECOMPUTE-NEXT: %[[K0:.*]] = solder.fusion "w2_small_k0_conv" ({{.*}}) : ({{.*}}) -> tensor<2x4x2xf32> attributes {solder.plan = {{{.*}}template = "conv_transpose_implicit_gemm"
+// RECOMPUTE-NEXT:   solder.conv_transpose
+// RECOMPUTE-NEXT:   solder.relu
+// RECOMPUTE-NEXT:   %[[S:.*]] = solder.group_stats
+// RECOMPUTE-NEXT:   solder.yield %[[S]] : tensor<2x4x2xf32>
+// RECOMPUTE-NEXT: }
+// RECOMPUTE-NEXT: %[[K1:.*]] = solder.fusion "w2_small_k1_pointwise" (%[[B0:.*]] = %[[K0]], %[[B1:.*]] = %[[NW]], %[[B2:.*]] = %[[NB]], %[[B3:.*]] = %[[X]], %[[B4:.*]] = %[[CW]]) : ({{.*}}) -> tensor<2x8x5x5x5xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 12448 : i64, estimated_us = 0.000000e+00 : f64, flops = 99312 : i64, grid = array<i64: 2, 1, 1>, template = "conv_transpose_implicit_gemm", tile = array<i64: 128, 8, 16>}} {
+// RECOMPUTE-NEXT:   %[[Y:.*]] = solder.conv_transpose %[[B3]], %[[B4]]
+// RECOMPUTE-NEXT:   %[[R:.*]] = solder.relu %[[Y]]
+// RECOMPUTE-NEXT:   %[[N:.*]] = solder.group_normalize %[[R]], %[[B0]] weight = %[[B1]] bias = %[[B2]]
+// RECOMPUTE-NEXT:   solder.yield %[[N]]
+// RECOMPUTE-NEXT: }
+// RECOMPUTE-NEXT: return %[[K1]]
+// MATERIALIZE-LABEL: func.func @w2_small(
+// MATERIALIZE-NEXT: %[[K0:.*]]:2 = solder.fusion "w2_small_k0_conv" {{.*}} -> (tensor<2x8x5x5x5xf32>, tensor<2x4x2xf32>)
+// MATERIALIZE: %[[K1:.*]] = solder.fusion "w2_small_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} template = "pointwise"
+// MATERIALIZE-NEXT: solder.group_normalize
+// MATERIALIZE-NEXT: solder.yield
+func.func @w2_small(%x: tensor<2x4x3x3x3xf32>, %cw: tensor<4x8x3x3x3xf32>, %nw: tensor<8xf32>,
+                    %nb: tensor<8xf32>) -> tensor<2x8x5x5x5xf32> {
+  %y = solder.conv_transpose %x, %cw strides = [1, 1, 1] padding = [0, 0, 0] output_padding = [0, 0, 0]
+         dilations = [1, 1, 1] groups = 1
+       : (tensor<2x4x3x3x3xf32>, tensor<4x8x3x3x3xf32>) -> tensor<2x8x5x5x5xf32>
+  %r = solder.relu %y : tensor<2x8x5x5x5xf32>
+  %out = solder.group_norm %r weight = %nw bias = %nb num_groups = 4 epsilon = 1.0e-05
+       : (tensor<2x8x5x5x5xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8x5x5x5xf32>
+  return %out : tensor<2x8x5x5x5xf32>
+}
+
+// A 3x3 conv chain: the consumer is a conv kernel; no recompute even when
+// forced (remark), both kernels planned, nothing left empty.
+// REMARK: remark: solder-plan: cannot recompute conv_chain_small_k0_conv#0: conv_chain_small_k1_conv has a conv of its own
+// RECOMPUTE-LABEL: func.func @conv_chain_small(
+// RECOMPUTE-NEXT: %[[K0:.*]] = solder.fusion "conv_chain_small_k0_conv" {{.*}} -> tensor<1x4x5x5xf32> attributes
+// RECOMPUTE-NEXT:   solder.conv
+// RECOMPUTE-NEXT:   solder.relu
+// RECOMPUTE-NEXT:   solder.yield
+// RECOMPUTE-NEXT: }
+// RECOMPUTE-NEXT: %[[K1:.*]] = solder.fusion "conv_chain_small_k1_conv" (%{{.*}} = %[[K0]], {{.*}}) {{.*}} attributes
+// RECOMPUTE-NEXT:   solder.conv
+// RECOMPUTE-NEXT:   solder.yield
+// RECOMPUTE-NEXT: }
+// RECOMPUTE-NEXT: return %[[K1]]
+func.func @conv_chain_small(%x: tensor<1x2x7x7xf32>, %w1: tensor<4x2x3x3xf32>, %w2: tensor<4x4x3x3xf32>) -> tensor<1x4x3x3xf32> {
+  %y = solder.conv %x, %w1 strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<1x2x7x7xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x5x5xf32>
+  %r = solder.relu %y : tensor<1x4x5x5xf32>
+  %z = solder.conv %r, %w2 strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<1x4x5x5xf32>, tensor<4x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  return %z : tensor<1x4x3x3xf32>
+}
+
+// Negative: a conv tensor that is also returned is never recomputed, even when
+// forced (it must be stored anyway); no decision, no remark.
+// REMARK-NOT: returned_conv_tensor
+// RECOMPUTE-LABEL: func.func @returned_conv_tensor(
+// RECOMPUTE-NEXT: %[[K0:.*]]:2 = solder.fusion "returned_conv_tensor_k0_conv" {{.*}} -> (tensor<1x4x3x3xf32>, tensor<1x2x2xf32>)
+// RECOMPUTE-NEXT:   %[[Y:.*]] = solder.conv
+// RECOMPUTE-NEXT:   %[[S:.*]] = solder.group_stats %[[Y]]
+// RECOMPUTE-NEXT:   solder.yield %[[Y]], %[[S]]
+// RECOMPUTE-NEXT: }
+// RECOMPUTE-NEXT: %[[K1:.*]] = solder.fusion "returned_conv_tensor_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1)
+// RECOMPUTE-NEXT:   solder.group_normalize
+// RECOMPUTE-NEXT:   solder.yield
+// RECOMPUTE-NEXT: }
+// RECOMPUTE-NEXT: return %[[K1]], %[[K0]]#0
+func.func @returned_conv_tensor(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>)
+    -> (tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>) {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<1x2x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %n = solder.group_norm %y num_groups = 2 epsilon = 1.0e-05 : (tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  return %n, %y : tensor<1x4x3x3xf32>, tensor<1x4x3x3xf32>
+}
+
+// W3 (with a per-channel tail) already fused, for solder-plan alone. The
+// consumer already captures the conv bias (for no reason but this test):
+// recompute must reuse that capture instead of adding a second one.
+// ALONE-LABEL: func.func @w3_prefused(
+// ALONE-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x8x8xf32>, %[[CW:[a-z0-9]+]]: tensor<8x3x3x3xf32>, %[[CB:[a-z0-9]+]]: tensor<8xf32>, %[[NW:[a-z0-9]+]]: tensor<8xf32>, %[[NB:[a-z0-9]+]]: tensor<8xf32>)
+// ALONE-NEXT: %[[K0:.*]] = solder.fusion "conv_stats" (%{{.*}} = %[[X]], %{{.*}} = %[[CW]], %{{.*}} = %[[CB]]) : ({{.*}}) -> tensor<2x4x2xf32> attributes {solder.plan = {{{.*}}template = "conv_implicit_gemm"
+// ALONE-NEXT:   solder.conv
+// ALONE-NEXT:   solder.group_stats
+// ALONE-NEXT:   solder.yield
+// ALONE-NEXT: }
+// ALONE-NEXT: %[[K1:.*]] = solder.fusion "tail" (%[[B0:.*]] = %[[K0]], %[[B1:.*]] = %[[NW]], %[[B2:.*]] = %[[NB]], %[[B3:.*]] = %[[CB]], %[[B4:.*]] = %[[X]], %[[B5:.*]] = %[[CW]]) : (tensor<2x4x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<2x3x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<2x8xf32> attributes {solder.plan = {{{.*}}template = "conv_implicit_gemm"
+// ALONE-NEXT:   %[[Y:.*]] = solder.conv %[[B4]], %[[B5]], %[[B3]]
+// ALONE-NEXT:   arith.constant
+// ALONE-NEXT:   arith.constant
+// ALONE-NEXT:   %[[N:.*]] = solder.group_normalize %[[Y]], %[[B0]] weight = %[[B1]] bias = %[[B2]]
+// ALONE:        solder.add %[[Y]],
+// ALONE:        return %[[K1]]
+func.func @w3_prefused(%x: tensor<2x3x8x8xf32>, %cw: tensor<8x3x3x3xf32>, %cb: tensor<8xf32>,
+                       %nw: tensor<8xf32>, %nb: tensor<8xf32>) -> tensor<2x8xf32> {
+  %0:2 = solder.fusion "conv_stats" (%a = %x, %b = %cw, %c = %cb)
+      : (tensor<2x3x8x8xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>) {
+    %y = solder.conv %a, %b, %c strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+         : (tensor<2x3x8x8xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<2x8x6x6xf32>
+    %s = solder.group_stats %y num_groups = 4 epsilon = 1.0e-05 : tensor<2x8x6x6xf32> -> tensor<2x4x2xf32>
+    solder.yield %y, %s : tensor<2x8x6x6xf32>, tensor<2x4x2xf32>
+  }
+  %1 = solder.fusion "tail" (%y = %0#0, %s = %0#1, %w = %nw, %b = %nb, %unused = %cb)
+      : (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8xf32> {
+    %three = arith.constant dense<3.0> : tensor<f32>
+    %six = arith.constant dense<6.0> : tensor<f32>
+    %n = solder.group_normalize %y, %s weight = %w bias = %b
+         : (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<2x8x6x6xf32>
+    %t = solder.tanh %n : tensor<2x8x6x6xf32>
+    %t3 = solder.add %t, %three : tensor<2x8x6x6xf32>, tensor<f32> -> tensor<2x8x6x6xf32>
+    %tm = solder.mul %t, %t3 : tensor<2x8x6x6xf32>
+    %z = solder.div %tm, %six : tensor<2x8x6x6xf32>, tensor<f32> -> tensor<2x8x6x6xf32>
+    %r = solder.add %y, %z : tensor<2x8x6x6xf32>
+    %m = solder.reduce mean %r dims = [2, 3] : tensor<2x8x6x6xf32> -> tensor<2x8xf32>
+    solder.yield %m : tensor<2x8xf32>
+  }
+  return %1 : tensor<2x8xf32>
+}
