@@ -1,17 +1,30 @@
 #!/usr/bin/env bash
 # Sets up, builds and runs the main job on the seed workloads of examples/:
-# compile each through the fusion pipeline and print its plan (kernels, the
-# ops fused into each, bytes, FLOPs, materialize-or-recompute decisions).
+# compile each to a bundle (fusion pipeline, plan report, CUDA, nvcc), and
+# where a GPU is present run it on random inputs, check it against the CPU
+# reference interpreter on the same inputs and time it.
 set -euo pipefail
 root=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 build_dir=${SOLDER_BUILD_DIR:-$root/build}
+bundles=$build_dir/bundles
 
 "$root/scripts/bootstrap.sh"
 
 for example in "$root"/examples/*.mlir; do
+  name=$(basename "$example" .mlir)
   echo
-  echo "=== $(basename "$example") ==="
-  "$build_dir/bin/solder-opt" "$example" --solder-pipeline=report=true -o /dev/null
+  echo "=== $name ==="
+  "$build_dir/bin/solder-compile" "$example" -o "$bundles/$name" --report
 done
+
 echo
-echo "Code generation and GPU runs are not built yet: no kernels were run."
+if ! nvidia-smi > /dev/null 2>&1; then
+  echo "No GPU here: bundles are in $bundles; run them on a GPU machine with"
+  echo "  solder-run BUNDLE --seed=1 --bench=20     (or test/gpu/run_gpu_suite.sh)"
+  exit 0
+fi
+for bundle in "$bundles"/*/; do
+  name=$(basename "$bundle")
+  echo "=== run $name ==="
+  "$build_dir/bin/solder-run" "$bundle" --seed=1 --output-dir="$bundle/out" --bench=20
+done
