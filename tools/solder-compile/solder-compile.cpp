@@ -11,7 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "solder/Codegen/CUDA/EmitCUDA.h"
-#include "solder/Dialect/Solder/IR/SolderDialect.h"
+#include "solder/InitAllDialects.h"
 #include "solder/Dialect/Solder/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -108,8 +108,7 @@ int main(int argc, char **argv) {
   cl::ParseCommandLineOptions(argc, argv, "Solder compiler: .mlir to bundle\n");
 
   DialectRegistry registry;
-  registry.insert<SolderDialect, arith::ArithDialect, func::FuncDialect,
-                  tensor::TensorDialect>();
+  registerAllDialects(registry);
   MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
 

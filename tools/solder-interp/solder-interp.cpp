@@ -10,7 +10,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "solder/Dialect/Solder/IR/SolderDialect.h"
+#include "solder/InitAllDialects.h"
 #include "solder/Dialect/Solder/Transforms/Passes.h"
 #include "solder/Reference/Interpreter.h"
 #include "solder/Support/Npy.h"
@@ -167,8 +167,7 @@ int main(int argc, char **argv) {
                               "Solder CPU reference interpreter\n");
 
   DialectRegistry registry;
-  registry.insert<SolderDialect, arith::ArithDialect, func::FuncDialect,
-                  tensor::TensorDialect>();
+  registerAllDialects(registry);
   MLIRContext context(registry);
   // Diagnostics are one located line, without a dump of the op.
   context.printOpOnDiagnostic(false);

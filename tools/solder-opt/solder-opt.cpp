@@ -5,7 +5,7 @@
 //
 //===----------------------------------------------------------------------===//
 
-#include "solder/Dialect/Solder/IR/SolderDialect.h"
+#include "solder/InitAllDialects.h"
 #include "solder/Dialect/Solder/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -20,8 +20,7 @@ int main(int argc, char **argv) {
   mlir::solder::registerSolderPassesAndPipeline();
 
   mlir::DialectRegistry registry;
-  registry.insert<mlir::solder::SolderDialect, mlir::arith::ArithDialect,
-                  mlir::func::FuncDialect, mlir::tensor::TensorDialect>();
+  mlir::solder::registerAllDialects(registry);
 
   return mlir::asMainReturnCode(
       mlir::MlirOptMain(argc, argv, "Solder optimizer driver\n", registry));

@@ -5,7 +5,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "solder/Codegen/CUDA/EmitCUDA.h"
-#include "solder/Dialect/Solder/IR/SolderDialect.h"
+#include "solder/InitAllDialects.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -31,8 +31,7 @@ int main(int argc, char **argv) {
         return success();
       },
       [](DialectRegistry &registry) {
-        registry.insert<solder::SolderDialect, arith::ArithDialect,
-                        func::FuncDialect>();
+        solder::registerAllDialects(registry);
       });
   return failed(mlirTranslateMain(argc, argv, "Solder translation tool"));
 }
