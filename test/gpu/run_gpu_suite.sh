@@ -9,5 +9,11 @@ nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | 
 cmake -S . -B build-gpu -DSOLDER_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release > "$OUT/cmake.log" 2>&1 ||
   { tail -30 "$OUT/cmake.log"; exit 1; }
 cmake --build build-gpu -j 16 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+# The device templates on their own, then the bundles.
+nvcc -std=c++17 -O3 -arch=sm_90 -I runtime/device test/gpu/device_templates_test.cu \
+  -o build-gpu/device_templates_test
+templates=0
+build-gpu/device_templates_test | tee "$OUT/device_templates.log" || templates=1
 export PYTHONUNBUFFERED=1
 python3 test/gpu/gpu_suite.py --bundles .gpu-bundles --build build-gpu --out "$OUT" "$@"
+exit $templates

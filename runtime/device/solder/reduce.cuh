@@ -9,6 +9,7 @@
 #ifndef SOLDER_DEVICE_REDUCE_CUH
 #define SOLDER_DEVICE_REDUCE_CUH
 
+#include <math.h>
 #include <math_constants.h>
 
 namespace solder {
@@ -39,7 +40,7 @@ struct ProdAccumulator {
 };
 
 struct MaxAccumulator {
-  float value = -CUDART_INF_F;
+  float value = -INFINITY;
   __device__ __forceinline__ void add(float x) {
     if (isnan(value)) return; // NaN is sticky
     value = (isnan(x) || x > value) ? x : value;
@@ -49,7 +50,7 @@ struct MaxAccumulator {
 };
 
 struct MinAccumulator {
-  float value = CUDART_INF_F;
+  float value = INFINITY;
   __device__ __forceinline__ void add(float x) {
     if (isnan(value)) return;
     value = (isnan(x) || x < value) ? x : value;
@@ -61,7 +62,7 @@ struct MinAccumulator {
 /// Online logsumexp: keeps the running max m and sum(exp(x - m)), rescaling
 /// the sum when the max grows; one pass, stable, as torch.logsumexp.
 struct LogSumExpAccumulator {
-  float max = -CUDART_INF_F;
+  float max = -INFINITY;
   float sum = 0.0f;
   __device__ __forceinline__ void add(float x) {
     if (isnan(x) || isnan(max)) {
