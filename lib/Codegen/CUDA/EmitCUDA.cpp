@@ -56,7 +56,7 @@ void emitIndexDecomposition(raw_ostream &os, StringRef indent,
       expression = "(" + expression + " / " + std::to_string(stride) + "L)";
     if (k != 0)
       expression += " % " + std::to_string(shape[dim]) + "L";
-    lines.push_back(llvm::formatv("{0}const long i{1} = {2};\n", indent,
+    lines.push_back(llvm::formatv("{0}[[maybe_unused]] const long i{1} = {2};\n", indent,
                                   firstVar < 0 ? dim : firstVar + k, expression)
                         .str());
     stride *= shape[dim];
