@@ -115,10 +115,9 @@ def draw_inputs(manifest, kinds, generator, offset=0.0):
         if kind == "x":
             tensor = torch.rand(shape, generator=generator, device="cuda") + offset
         elif kind in ("conv_w", "convt_w"):
-            # PyTorch's default init bound: 1 / sqrt(fan_in).
+            # PyTorch's default init bound: 1 / sqrt(fan_in), with fan_in
+            # from weight dim 1 and the kernel for conv and conv_transpose.
             fan_in = shape[1] * math.prod(shape[2:])
-            if kind == "convt_w":
-                fan_in = shape[1] * math.prod(shape[2:])
             tensor = uniform(1.0 / math.sqrt(fan_in))
         elif kind == "conv_b":
             tensor = uniform(0.2)

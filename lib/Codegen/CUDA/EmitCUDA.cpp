@@ -16,6 +16,7 @@
 #include "solder/Codegen/CUDA/EmitCUDA.h"
 
 #include "ElementEmitter.h"
+#include "solder/Dialect/Solder/Transforms/FusionUtils.h"
 #include "solder/Dialect/Solder/IR/SolderOps.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -176,12 +177,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       reductions.push_back({&op, buffer, true});
       continue;
     }
-    auto reduce = dyn_cast<ReduceOp>(op);
-    SmallVector<int64_t> spatialDims = llvm::to_vector(
-        llvm::seq<int64_t>(2, outType.getRank()));
-    if (reduce && (reduce.getKind() == ReduceKind::sum ||
-                   reduce.getKind() == ReduceKind::mean) &&
-        reduce.getDims() == ArrayRef(spatialDims)) {
+    // The per-channel reductions form-fusions lets into a conv region.
+    if (isa<ReduceOp>(op) && isConvEpilogueOp(&op)) {
       unsigned buffer = addBuffer(name + "_partial_sums" +
                                       std::to_string(reductions.size()),
                                   batch * pixelTiles * channels * 4, false);
@@ -267,9 +264,9 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
      << "      const int pixel = pixelBase + threadIdx.x % 16 + 16 * i;\n"
      << "      if (!channelValid || pixel >= " << volume << ")\n"
      << "        continue;\n";
-  SmallVector<int64_t> spatialDims = llvm::to_vector(
-      llvm::seq<int64_t>(2, outType.getRank()));
-  emitIndexDecomposition(os, "      ", outShape, spatialDims, "pixel");
+  emitIndexDecomposition(os, "      ", outShape,
+                         llvm::to_vector(llvm::seq<int64_t>(2, outType.getRank())),
+                         "pixel");
   os << "      const float conv = acc[i][j]" << biasTerm << ";  // "
      << anchor->getName() << "\n";
   for (Operation *op : pointwise)

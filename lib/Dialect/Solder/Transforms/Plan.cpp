@@ -123,7 +123,7 @@ struct LaunchShape {
 };
 
 /// A first kernel shape per template; the code generator may refine it.
-LaunchShape getLaunchShape(FusionOp fusion, StringRef templateName) {
+LaunchShape getLaunchShape(FusionOp fusion) {
   LaunchShape shape;
   shape.block = {256, 1, 1};
   Operation *anchor = nullptr;
@@ -202,7 +202,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
       double seconds = cost.getSeconds(rates);
       totalSeconds += seconds;
       std::string templateName = getTemplate(fusion);
-      LaunchShape launch = getLaunchShape(fusion, templateName);
+      LaunchShape launch = getLaunchShape(fusion);
       Builder b(&getContext());
       SmallVector<NamedAttribute> plan = {
           b.getNamedAttr("template", b.getStringAttr(templateName)),
