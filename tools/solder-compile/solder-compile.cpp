@@ -23,6 +23,7 @@
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
@@ -34,15 +35,17 @@
 #ifndef SOLDER_DEVICE_INCLUDE_DIR
 #define SOLDER_DEVICE_INCLUDE_DIR ""
 #endif
+#ifndef SOLDER_VERSION
+#define SOLDER_VERSION "unknown"
+#endif
 
 using namespace mlir;
 using namespace mlir::solder;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
-                                      cl::Required);
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"));
 static cl::opt<std::string> outputDir("o", cl::desc("bundle directory to write"),
-                                      cl::value_desc("dir"), cl::Required);
+                                      cl::value_desc("dir"));
 static cl::opt<bool> report("report", cl::desc("print the fusion plan"));
 static cl::opt<std::string>
     force("force", cl::init("auto"),
@@ -52,8 +55,14 @@ static cl::opt<std::string> arch("arch", cl::init("sm_90"),
                                  cl::desc("GPU the cubin is built for"));
 static cl::opt<std::string> nvccPath("nvcc", cl::desc("the nvcc to use"));
 static cl::opt<std::string>
-    deviceInclude("device-include", cl::init(SOLDER_DEVICE_INCLUDE_DIR),
-                  cl::desc("directory holding solder/*.cuh"));
+    deviceInclude("device-include",
+                  cl::desc("directory holding solder/*.cuh (default: the "
+                           "source tree's runtime/device, or the one found "
+                           "from this executable's folder)"));
+static cl::opt<bool> printConfig(
+    "print-config",
+    cl::desc("print, as JSON, the version and the device templates and nvcc "
+             "this tool would use, then exit (the Python package's cache key)"));
 static cl::opt<bool> emitCudaOnly(
     "emit-cuda-only",
     cl::desc("write kernels.cu and the manifest but do not run nvcc"));
@@ -72,6 +81,34 @@ static std::string findNvcc() {
     return *found;
   if (llvm::sys::fs::can_execute("/usr/local/cuda/bin/nvcc"))
     return "/usr/local/cuda/bin/nvcc";
+  return "";
+}
+
+/// The device templates: --device-include, else the source tree the tool was
+/// built from, else relative to the executable (a build tree at
+/// <repo>/<build>/bin, or an install at <prefix>/bin with share/solder/device),
+/// so a copied build tree or a relocated install still finds them.
+static std::string findDeviceInclude(const char *argv0) {
+  if (!deviceInclude.empty())
+    return deviceInclude;
+  auto hasTemplates = [](StringRef dir) {
+    SmallString<256> probe(dir);
+    llvm::sys::path::append(probe, "solder", "conv.cuh");
+    return llvm::sys::fs::exists(probe);
+  };
+  if (hasTemplates(SOLDER_DEVICE_INCLUDE_DIR))
+    return SOLDER_DEVICE_INCLUDE_DIR;
+  std::string executable =
+      llvm::sys::fs::getMainExecutable(argv0, (void *)&findDeviceInclude);
+  StringRef prefix =
+      llvm::sys::path::parent_path(llvm::sys::path::parent_path(executable));
+  SmallString<256> buildTree(llvm::sys::path::parent_path(prefix));
+  llvm::sys::path::append(buildTree, "runtime", "device");
+  SmallString<256> install(prefix);
+  llvm::sys::path::append(install, "share", "solder", "device");
+  for (StringRef candidate : {StringRef(buildTree), StringRef(install)})
+    if (hasTemplates(candidate))
+      return candidate.str();
   return "";
 }
 
@@ -105,7 +142,21 @@ static llvm::json::Array tensorSpecs(TypeRange types, StringRef prefix) {
 
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
+  cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "Solder " SOLDER_VERSION "\n";
+  });
   cl::ParseCommandLineOptions(argc, argv, "Solder compiler: .mlir to bundle\n");
+  if (printConfig) {
+    llvm::outs() << llvm::formatv(
+        "{0:2}\n", llvm::json::Value(llvm::json::Object{
+                       {"version", SOLDER_VERSION},
+                       {"device_include", findDeviceInclude(argv[0])},
+                       {"nvcc", findNvcc()},
+                       {"arch", arch.getValue()}}));
+    return 0;
+  }
+  if (inputFile.empty() || outputDir.empty())
+    return fail("expected an input .mlir and -o BUNDLE_DIR (see --help)");
 
   DialectRegistry registry;
   registerAllDialects(registry);
@@ -165,6 +216,10 @@ int main(int argc, char **argv) {
 
   std::string cubin = "kernels." + arch + ".cubin";
   if (!emitCudaOnly) {
+    deviceInclude = findDeviceInclude(argv[0]);
+    if (deviceInclude.empty())
+      return fail("cannot find the device templates (solder/conv.cuh); give "
+                  "--device-include=DIR");
     std::string nvcc = findNvcc();
     if (nvcc.empty())
       return fail("nvcc not found (give --nvcc=PATH, set SOLDER_NVCC, or put "

@@ -1,0 +1,21 @@
+"""Solder's Python front end.
+
+    import solder
+    fast = solder.compile(model, example_inputs)   # a drop-in for model
+    out = fast(x)
+
+solder.import_module turns an nn.Module into solder IR (torch.fx);
+solder.compile builds a bundle (cached) and returns a callable that runs it
+on torch's CUDA tensors, or on the reference interpreter with backend='cpu';
+solder.export writes a bundle for another machine and solder.load runs it.
+The tools are found through SOLDER_BIN_DIR, PATH, or this source tree's build.
+"""
+
+from .api import CompiledModule, cache_dir, compile, export, load
+from .errors import SolderError, ToolNotFound, UnsupportedOperation
+from .importer import ImportedModule, import_module
+
+__version__ = "0.1.0"
+__all__ = ["compile", "export", "load", "import_module", "CompiledModule",
+           "ImportedModule", "SolderError", "ToolNotFound",
+           "UnsupportedOperation", "cache_dir"]

@@ -1,0 +1,288 @@
+"""solder.compile, solder.export and solder.load."""
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+import numpy as np
+import torch
+
+from .errors import SolderError
+from .importer import import_module
+from .tools import compiler_fingerprint, run_tool
+
+PRECISIONS = ("ieee",)
+BACKENDS = ("cuda", "cpu")
+FORCE = ("auto", "materialize", "recompute")
+FRONTEND_FILE = "frontend.json"  # what solder.export adds to a bundle
+CACHE_ENV_VAR = "SOLDER_CACHE_DIR"
+
+
+def cache_dir():
+    """Where compiled bundles are kept: $SOLDER_CACHE_DIR, else
+    ~/.cache/solder."""
+    root = os.environ.get(CACHE_ENV_VAR) or os.path.join(
+        os.environ.get("XDG_CACHE_HOME") or os.path.expanduser("~/.cache"), "solder")
+    return Path(root)
+
+
+def _log(message):
+    print(f"solder: {message}", file=sys.stderr, flush=True)
+
+
+def _check_options(precision, backend, force):
+    if precision not in PRECISIONS:
+        if precision == "tf32":
+            raise SolderError("precision='tf32' is not implemented yet: Solder "
+                              "computes in IEEE float32 (precision='ieee')")
+        raise SolderError(f"unknown precision '{precision}' (one of {PRECISIONS})")
+    if backend not in BACKENDS:
+        raise SolderError(f"unknown backend '{backend}' (one of {BACKENDS})")
+    if force not in FORCE:
+        raise SolderError(f"unknown force='{force}' (one of {FORCE})")
+
+
+def _gpu_arch(device):
+    if not torch.cuda.is_available():
+        raise SolderError("backend='cuda' needs a CUDA GPU, and torch sees none; "
+                          "use backend='cpu' to run on the reference interpreter, "
+                          "or solder.export to compile a bundle for another machine")
+    major, minor = torch.cuda.get_device_capability(device)
+    return f"sm_{major}{minor}", torch.cuda.get_device_name(device)
+
+
+def _cached(kind, key_parts, build):
+    """The cache entry for ``key_parts`` (built by ``build(tmpdir)`` on a
+    miss, then moved into place so a half-written entry is never seen)."""
+    key = hashlib.sha256(json.dumps(key_parts, sort_keys=True).encode()).hexdigest()
+    entry = cache_dir() / kind / key[:24]
+    if (entry / "manifest.json").is_file() or (entry / "pipelined.mlir").is_file():
+        return entry, True
+    entry.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=".tmp-", dir=entry.parent))
+    try:
+        build(staging)
+        try:
+            os.rename(staging, entry)
+        except OSError:  # another process filled it first
+            shutil.rmtree(staging, ignore_errors=True)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return entry, False
+
+
+def _compile_bundle(mlir, arch, force, gpu_name=None, output=None, quiet=False):
+    """A bundle of ``mlir`` for ``arch``: from the cache, or solder-compile."""
+    def build(directory):
+        source = directory / "input.mlir"
+        source.write_text(mlir)
+        start = time.time()
+        if not quiet:
+            _log(f"compiling a bundle for {arch} (solder-compile + nvcc) ...")
+        run_tool("solder-compile", [source, "-o", directory, f"--arch={arch}",
+                                    f"--force={force}"], "solder-compile")
+        source.unlink()
+        if not quiet:
+            _log(f"compiled in {time.time() - start:.1f} s")
+
+    if output is not None:  # solder.export: straight to the named folder
+        output = Path(output)
+        if output.exists():
+            shutil.rmtree(output)
+        output.mkdir(parents=True)
+        build(output)
+        return output
+    key = {"kind": "bundle", "mlir": mlir, "arch": arch, "gpu": gpu_name,
+           "force": force, "compiler": compiler_fingerprint()}
+    entry, hit = _cached("bundles", key, build)
+    if hit and not quiet:
+        _log(f"using cached bundle {entry}")
+    return entry
+
+
+def _pipelined_ir(mlir, force):
+    """The IR after Solder's pipeline, which the CPU backend interprets."""
+    def build(directory):
+        source = directory / "input.mlir"
+        source.write_text(mlir)
+        run_tool("solder-opt", [source, f"--solder-pipeline=force={force}", "-o",
+                                directory / "pipelined.mlir"], "solder-opt --solder-pipeline")
+        source.unlink()
+    key = {"kind": "pipelined", "mlir": mlir, "force": force,
+           "compiler": compiler_fingerprint()}
+    entry, _ = _cached("pipelined", key, build)
+    return entry / "pipelined.mlir"
+
+
+class CompiledModule:
+    """A compiled chain called like the module: takes the module's inputs
+    (float32 tensors of the compiled shapes) and returns what it returns.
+
+    On backend 'cuda' inputs must be CUDA tensors on the compiled device; the
+    bundle runs on torch's current stream. Parameters were captured when the
+    module was compiled: compile again after changing them. One bundle holds
+    one workspace, so calls must not overlap on different streams.
+    """
+
+    def __init__(self, *, backend, input_names, input_shapes, output_shapes,
+                 output_is_sequence, parameters, bundle=None, device=None,
+                 pipelined=None, mlir=None):
+        self.backend = backend
+        self.input_names = list(input_names)
+        self.input_shapes = [tuple(s) for s in input_shapes]
+        self.output_shapes = [tuple(s) for s in output_shapes]
+        self.output_is_sequence = output_is_sequence
+        self.bundle = Path(bundle) if bundle is not None else None
+        self.pipelined = pipelined
+        self.mlir = mlir
+        if backend == "cuda":
+            from .runtime import LoadedBundle
+            self.device = torch.device(device if device is not None else "cuda")
+            with torch.cuda.device(self.device):
+                torch.cuda.current_stream()  # makes torch's context current
+                self.parameters = [p.to(self.device, torch.float32).contiguous()
+                                   for p in parameters]
+                self._loaded = LoadedBundle(self.bundle)
+        else:
+            self.device = torch.device("cpu")
+            self.parameters = [p.detach().cpu().float().contiguous() for p in parameters]
+
+    @property
+    def kernels_source(self):
+        """The generated CUDA C++ (kernels.cu) of the bundle."""
+        return self.bundle / "kernels.cu" if self.bundle else None
+
+    def _check_inputs(self, inputs):
+        if len(inputs) != len(self.input_shapes):
+            raise SolderError(f"the compiled module takes {len(self.input_shapes)} "
+                              f"inputs ({', '.join(self.input_names)}), got {len(inputs)}")
+        checked = []
+        for index, (tensor, shape, name) in enumerate(
+                zip(inputs, self.input_shapes, self.input_names)):
+            label = f"input {index} ({name})"
+            if not isinstance(tensor, torch.Tensor):
+                raise SolderError(f"{label} is a {type(tensor).__name__}, not a tensor")
+            if tuple(tensor.shape) != shape:
+                raise SolderError(f"{label} has shape {tuple(tensor.shape)}; the "
+                                  f"module was compiled for {shape} (compile again "
+                                  "for other shapes)")
+            if tensor.dtype != torch.float32:
+                raise SolderError(f"{label} is {tensor.dtype}; the module was "
+                                  "compiled for torch.float32")
+            if self.backend == "cuda" and tensor.device != self.device:
+                raise SolderError(f"{label} is on {tensor.device}; the module was "
+                                  f"compiled for {self.device}")
+            checked.append(tensor.contiguous())
+        return checked
+
+    def __call__(self, *inputs):
+        inputs = self._check_inputs(inputs)
+        if self.backend == "cuda":
+            outputs = [torch.empty(shape, device=self.device, dtype=torch.float32)
+                       for shape in self.output_shapes]
+            with torch.cuda.device(self.device):
+                stream = torch.cuda.current_stream(self.device).cuda_stream
+                self._loaded.run(inputs + self.parameters, outputs, stream)
+        else:
+            outputs = self._interpret(inputs)
+        if self.output_is_sequence:
+            return tuple(outputs)
+        return outputs[0]
+
+    def _interpret(self, inputs):
+        device = inputs[0].device if inputs else torch.device("cpu")
+        with tempfile.TemporaryDirectory(prefix="solder-cpu-") as work:
+            paths = []
+            for index, tensor in enumerate(list(inputs) + self.parameters):
+                path = os.path.join(work, f"arg{index}.npy")
+                np.save(path, tensor.detach().cpu().numpy())
+                paths.append(path)
+            out_dir = os.path.join(work, "out")
+            run_tool("solder-interp", [self.pipelined, "--precision=f32",
+                                       "--inputs=" + ",".join(paths),
+                                       f"--output-dir={out_dir}"],
+                     "solder-interp (backend='cpu')")
+            return [torch.from_numpy(np.load(os.path.join(out_dir, f"output{i}.npy"))
+                                     .astype(np.float32)).to(device)
+                    for i in range(len(self.output_shapes))]
+
+
+def compile(module, example_inputs, precision="ieee", *, backend="cuda",
+            force="auto", quiet=False):
+    """Compiles ``module`` for the shapes of ``example_inputs``; returns a
+    :class:`CompiledModule` that replaces it.
+
+    backend='cuda' builds (or takes from the cache) a bundle for the GPU of
+    the example inputs and runs it through libsolder_runtime; backend='cpu'
+    runs the same pipelined IR on Solder's reference interpreter.
+    ``force`` is the planner's materialize/recompute choice.
+    """
+    _check_options(precision, backend, force)
+    imported = import_module(module, example_inputs)
+    common = dict(backend=backend, input_names=imported.input_names,
+                  input_shapes=imported.input_shapes,
+                  output_shapes=imported.output_shapes,
+                  output_is_sequence=imported.output_is_sequence,
+                  parameters=imported.parameters, mlir=imported.mlir)
+    if backend == "cpu":
+        return CompiledModule(pipelined=_pipelined_ir(imported.mlir, force), **common)
+    tensors = [t for t in example_inputs if isinstance(t, torch.Tensor)] \
+        if not isinstance(example_inputs, torch.Tensor) else [example_inputs]
+    device = tensors[0].device if tensors and tensors[0].is_cuda else torch.device("cuda")
+    arch, gpu_name = _gpu_arch(device)
+    bundle = _compile_bundle(imported.mlir, arch, force, gpu_name, quiet=quiet)
+    return CompiledModule(bundle=bundle, device=device, **common)
+
+
+def export(module, example_inputs, path, *, arch="sm_90", force="auto", quiet=False):
+    """Compiles ``module`` into a self-contained bundle folder at ``path``
+    (kernels, its parameters as .npy, and what solder.load needs to call it
+    like the module). Needs nvcc, not a GPU."""
+    _check_options("ieee", "cuda", force)
+    imported = import_module(module, example_inputs)
+    path = _compile_bundle(imported.mlir, arch, force, output=path, quiet=quiet)
+    (path / "params").mkdir()
+    for name, tensor in zip(imported.parameter_names, imported.parameters):
+        np.save(path / "params" / f"{name}.npy", tensor.numpy())
+    (path / FRONTEND_FILE).write_text(json.dumps(imported.metadata(), indent=2))
+    return path
+
+
+def load(path, device=None):
+    """Loads a bundle folder for backend 'cuda'. A bundle written by
+    solder.export is called like its module (parameters bound); any other
+    bundle takes every manifest input, in order."""
+    path = Path(path)
+    manifest_path = path / "manifest.json"
+    if not manifest_path.is_file():
+        raise SolderError(f"{path} is not a Solder bundle (no manifest.json)")
+    manifest = json.loads(manifest_path.read_text())
+    frontend_path = path / FRONTEND_FILE
+    if frontend_path.is_file():
+        frontend = json.loads(frontend_path.read_text())
+        parameters = []
+        for name in frontend["parameters"]:
+            file = path / "params" / f"{name}.npy"
+            if not file.is_file():
+                raise SolderError(f"bundle {path} lacks parameter file {file}")
+            parameters.append(torch.from_numpy(np.load(file)))
+        names, shapes = frontend["inputs"], frontend["input_shapes"]
+        outputs, sequence = frontend["output_shapes"], frontend["output_is_sequence"]
+    else:
+        parameters = []
+        names = [spec["name"] for spec in manifest["inputs"]]
+        shapes = [spec["shape"] for spec in manifest["inputs"]]
+        outputs = [spec["shape"] for spec in manifest["outputs"]]
+        sequence = len(outputs) > 1
+    if device is None:
+        _gpu_arch("cuda")
+    return CompiledModule(backend="cuda", bundle=path, device=device,
+                          input_names=names, input_shapes=shapes,
+                          output_shapes=outputs, output_is_sequence=sequence,
+                          parameters=parameters)

@@ -1,0 +1,66 @@
+"""libsolder_runtime through ctypes: loads bundles and runs them on torch's
+CUDA tensors and current stream."""
+
+import ctypes
+import threading
+
+from .errors import SolderError
+from .tools import find_runtime_library
+
+_lock = threading.Lock()
+_library = None
+
+
+def library():
+    """The runtime library, loaded once."""
+    global _library
+    with _lock:
+        if _library is None:
+            path = find_runtime_library()
+            try:
+                lib = ctypes.CDLL(str(path))
+            except OSError as error:
+                raise SolderError(f"cannot load {path}: {error}") from error
+            lib.solderLoadBundle.argtypes = [ctypes.c_char_p,
+                                             ctypes.POINTER(ctypes.c_void_p)]
+            lib.solderLoadBundle.restype = ctypes.c_int
+            lib.solderRun.argtypes = [ctypes.c_void_p,
+                                      ctypes.POINTER(ctypes.c_void_p),
+                                      ctypes.POINTER(ctypes.c_void_p),
+                                      ctypes.c_void_p]
+            lib.solderRun.restype = ctypes.c_int
+            lib.solderFreeBundle.argtypes = [ctypes.c_void_p]
+            lib.solderFreeBundle.restype = None
+            lib.solderLastError.restype = ctypes.c_char_p
+            _library = lib
+        return _library
+
+
+class LoadedBundle:
+    """A bundle loaded onto the current CUDA context; freed with the object."""
+
+    def __init__(self, path):
+        self._lib = library()
+        self._handle = ctypes.c_void_p()
+        if self._lib.solderLoadBundle(str(path).encode(),
+                                      ctypes.byref(self._handle)) != 0:
+            self._handle = None
+            raise SolderError(f"loading bundle {path}: {self._last_error()}")
+        self.path = str(path)
+
+    def _last_error(self):
+        message = self._lib.solderLastError()
+        return message.decode() if message else "unknown error"
+
+    def run(self, inputs, outputs, stream):
+        """Launches the bundle on ``stream`` (a cudaStream_t as an int) with
+        the device pointers of ``inputs`` and ``outputs`` (torch tensors)."""
+        ins = (ctypes.c_void_p * len(inputs))(*[t.data_ptr() for t in inputs])
+        outs = (ctypes.c_void_p * len(outputs))(*[t.data_ptr() for t in outputs])
+        if self._lib.solderRun(self._handle, ins, outs, ctypes.c_void_p(stream)) != 0:
+            raise SolderError(f"running bundle {self.path}: {self._last_error()}")
+
+    def __del__(self):
+        if getattr(self, "_handle", None):
+            self._lib.solderFreeBundle(self._handle)
+            self._handle = None
