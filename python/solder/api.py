@@ -14,7 +14,7 @@ import torch
 
 from .errors import SolderError
 from .importer import import_module
-from .tools import compiler_fingerprint, run_tool
+from .tools import compiler_fingerprint, file_digest, find_tool, run_tool
 
 PRECISIONS = ("ieee",)
 BACKENDS = ("cuda", "cpu")
@@ -94,6 +94,9 @@ def _compile_bundle(mlir, arch, force, gpu_name=None, output=None, quiet=False):
     if output is not None:  # solder.export: straight to the named folder
         output = Path(output)
         if output.exists():
+            if not (output / "manifest.json").is_file() and any(output.iterdir()):
+                raise SolderError(f"{output} exists and is not a Solder bundle; "
+                                  "not overwriting it")
             shutil.rmtree(output)
         output.mkdir(parents=True)
         build(output)
@@ -115,7 +118,7 @@ def _pipelined_ir(mlir, force):
                                 directory / "pipelined.mlir"], "solder-opt --solder-pipeline")
         source.unlink()
     key = {"kind": "pipelined", "mlir": mlir, "force": force,
-           "compiler": compiler_fingerprint()}
+           "solder-opt": file_digest(find_tool("solder-opt"))}
     entry, _ = _cached("pipelined", key, build)
     return entry / "pipelined.mlir"
 
@@ -144,6 +147,8 @@ class CompiledModule:
         if backend == "cuda":
             from .runtime import LoadedBundle
             self.device = torch.device(device if device is not None else "cuda")
+            if self.device.index is None:  # 'cuda' means the current device
+                self.device = torch.device("cuda", torch.cuda.current_device())
             with torch.cuda.device(self.device):
                 torch.cuda.current_stream()  # makes torch's context current
                 self.parameters = [p.to(self.device, torch.float32).contiguous()
@@ -181,19 +186,43 @@ class CompiledModule:
             checked.append(tensor.contiguous())
         return checked
 
-    def __call__(self, *inputs):
+    def __call__(self, *inputs, out=None):
+        """Runs the chain. ``out`` (a tensor, or a tuple for several outputs)
+        is written instead of fresh tensors: contiguous float32 of the output
+        shapes on the module's device."""
         inputs = self._check_inputs(inputs)
         if self.backend == "cuda":
-            outputs = [torch.empty(shape, device=self.device, dtype=torch.float32)
-                       for shape in self.output_shapes]
+            if out is not None:
+                outputs = self._check_outputs(out)
+            else:
+                outputs = [torch.empty(shape, device=self.device, dtype=torch.float32)
+                           for shape in self.output_shapes]
             with torch.cuda.device(self.device):
                 stream = torch.cuda.current_stream(self.device).cuda_stream
                 self._loaded.run(inputs + self.parameters, outputs, stream)
         else:
             outputs = self._interpret(inputs)
+            if out is not None:
+                for target, value in zip(self._check_outputs(out), outputs):
+                    target.copy_(value)
+                outputs = list(out) if isinstance(out, (tuple, list)) else [out]
         if self.output_is_sequence:
             return tuple(outputs)
         return outputs[0]
+
+    def _check_outputs(self, out):
+        outputs = list(out) if isinstance(out, (tuple, list)) else [out]
+        if len(outputs) != len(self.output_shapes):
+            raise SolderError(f"out= holds {len(outputs)} tensors; the module "
+                              f"returns {len(self.output_shapes)}")
+        for index, (tensor, shape) in enumerate(zip(outputs, self.output_shapes)):
+            if (not isinstance(tensor, torch.Tensor) or tuple(tensor.shape) != shape
+                    or tensor.dtype != torch.float32 or not tensor.is_contiguous()
+                    or (self.backend == "cuda" and tensor.device != self.device)):
+                raise SolderError(
+                    f"out[{index}] must be a contiguous torch.float32 tensor of shape "
+                    f"{shape} on {self.device}")
+        return outputs
 
     def _interpret(self, inputs):
         device = inputs[0].device if inputs else torch.device("cpu")

@@ -13,8 +13,10 @@ importer never emits IR it is unsure of. Works with torch 1.13 through 2.x.
 """
 
 import inspect
+import linecache
 import math
 import operator
+import os
 import re
 from dataclasses import dataclass, field
 
@@ -118,8 +120,8 @@ def import_module(module, example_inputs, function_name=None):
                               f"{type(tensor).__name__}; Solder compiles "
                               "functions of tensors")
         if tensor.dtype != torch.float32:
-            raise SolderError(f"example input {index} is {tensor.dtype}; "
-                              "Solder compiles float32 models for now")
+            raise UnsupportedOperation(f"example input {index} is {tensor.dtype}; "
+                                       "Solder compiles float32 models for now")
     graph_module = _trace(module)
     placeholders = [n for n in graph_module.graph.nodes if n.op == "placeholder"]
     if len(placeholders) != len(example_inputs):
@@ -128,12 +130,30 @@ def import_module(module, example_inputs, function_name=None):
                           "example inputs were given")
     try:
         with torch.no_grad():
-            ShapeProp(graph_module).propagate(*example_inputs)
+            # On copies: an in-place op on an input (refused below) must not
+            # change the caller's tensors.
+            # Training-mode norms update their running statistics when run:
+            # put the module's buffers back afterwards.
+            buffers = {name: b.clone() for name, b in module.named_buffers()}
+            try:
+                ShapeProp(graph_module).propagate(*(t.clone() for t in example_inputs))
+            finally:
+                for name, b in module.named_buffers():
+                    b.copy_(buffers[name])
     except Exception as error:
+        cause = error  # ShapeProp wraps the error in a dump of the node's meta
+        if str(error).startswith("ShapeProp error"):
+            cause = error.__cause__ or error.__context__ or error
+        summary = str(cause).strip().splitlines()[0] if str(cause).strip() else ""
         raise SolderError(f"running {type(module).__name__} on the example "
-                          f"inputs failed: {error}") from error
+                          f"inputs failed: {type(cause).__name__}: {summary}") from error
     name = function_name or _snake_case(type(module).__name__)
     return _Importer(graph_module, name, type(module).__name__).run(example_inputs)
+
+
+# Frames of torch and of this file are not the user's.
+_TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+_THIS_FILE = os.path.abspath(__file__)
 
 
 class _Tracer(torch.fx.Tracer):
@@ -143,12 +163,42 @@ class _Tracer(torch.fx.Tracer):
         super().__init__()
         self.record_stack_traces = True
 
+    def create_proxy(self, *args, **kwargs):
+        # The innermost frame outside torch and this file is the user's line
+        # that made the node (torch 1.x lists node.stack_trace innermost first
+        # and through the tracer's own callers, so its last frame is not it).
+        proxy = super().create_proxy(*args, **kwargs)
+        frame = inspect.currentframe()
+        while frame is not None and (
+                os.path.abspath(frame.f_code.co_filename).startswith(_TORCH_DIR)
+                or os.path.abspath(frame.f_code.co_filename) == _THIS_FILE):
+            frame = frame.f_back
+        if frame is not None:
+            proxy.node.meta["solder_source"] = (frame.f_code.co_filename, frame.f_lineno)
+        return proxy
+
+
+class _LeafRoot(nn.Module):
+    """Holds a torch.nn module compiled on its own (a bare nn.BatchNorm2d):
+    torch.fx traces into the root's forward, where such modules check their
+    input's rank in Python; as a submodule it is one call_module node."""
+
+    def __init__(self, module):
+        super().__init__()
+        self.leaf_name = _snake_case(type(module).__name__)
+        self.add_module(self.leaf_name, module)
+
+    def forward(self, x):
+        return getattr(self, self.leaf_name)(x)
+
 
 def _trace(module):
     tracer = _Tracer()
     try:
         graph = tracer.trace(module)
     except Exception as error:
+        if tracer.is_leaf_module(module, ""):
+            return _trace(_LeafRoot(module))
         raise SolderError(
             f"torch.fx could not trace {type(module).__name__}: "
             f"{str(error).splitlines()[0] if str(error) else type(error).__name__}"
@@ -165,6 +215,9 @@ def _snake_case(name):
 
 def _source_line(node):
     """'file:line: code' of the user frame that created ``node``."""
+    if "solder_source" in node.meta:
+        file, line = node.meta["solder_source"]
+        return f"{file}:{line}: {linecache.getline(file, line).strip()}"
     trace = getattr(node, "stack_trace", None) or ""
     frames = re.findall(r'File "([^"]+)", line (\d+), in [^\n]*\n\s*([^\n]*)', trace)
     if not frames:
@@ -237,6 +290,7 @@ def _sig_max_pool(input, kernel_size, stride=None, padding=0, dilation=1,
 def _sig_avg_pool(input, kernel_size, stride=None, padding=0, ceil_mode=False,
                   count_include_pad=True, divisor_override=None): pass
 def _sig_identity(input, *args, **kwargs): pass
+def _sig_dropout(input, p=0.5, training=True, inplace=False): pass
 def _sig_to(input, *args, **kwargs): pass
 
 
@@ -289,6 +343,7 @@ class _Importer:
         self.used_names = set()
         self.parameters = []  # (Value, CPU copy), in argument order
         self.parameter_ids = {}  # id(tensor) -> Value
+        self.keyed_tensors = []  # keeps those ids from being reused
         self.constants = {}
         self.notes = []
         self.node = None
@@ -319,6 +374,16 @@ class _Importer:
         register([F.gelu], lambda a, k: self.gelu(_bind(_sig_gelu, a, k)))
         register([torch.clamp, torch.clip, "clamp", "clip"],
                  lambda a, k: self.clamp(_bind(_sig_clamp, a, k)))
+        register([torch.clamp_min, "clamp_min"], lambda a, k: self.clamp(
+            {"input": a[0], "min": a[1] if len(a) > 1 else k["min"]}))
+        register([torch.clamp_max, "clamp_max"], lambda a, k: self.clamp(
+            {"input": a[0], "max": a[1] if len(a) > 1 else k["max"]}))
+        register([torch.rsub], lambda a, k: self.binary_call(
+            "sub", (_bind(_sig_binary, a, k)["other"], _bind(_sig_binary, a, k)["input"]),
+            {"alpha": _bind(_sig_binary, a, k).get("alpha", 1)}))
+        register([F.dropout, F.dropout1d if hasattr(F, "dropout1d") else F.dropout,
+                  F.dropout2d, F.dropout3d, F.alpha_dropout],
+                 lambda a, k: self.dropout(_bind(_sig_dropout, a, k)))
         register([torch.square, "square"], lambda a, k: self.binary(
             "mul", a[0], a[0]))
         register([torch.reciprocal, "reciprocal"], lambda a, k: self.binary(
@@ -442,12 +507,19 @@ class _Importer:
     def mutate(self, target, result):
         """An in-place op: later uses of ``target`` see ``result``, as in
         PyTorch. Inputs and parameters cannot be changed for the caller."""
-        if not isinstance(target, torch.fx.Node) or target.op in ("placeholder", "get_attr"):
+        old = self.values.get(target) if isinstance(target, torch.fx.Node) else None
+        if old is None or target.op in ("placeholder", "get_attr") or \
+                old.name in self.argument_names():
             raise self.unsupported(
                 "an in-place op on the module's input or parameter "
-                f"'{getattr(target, 'name', target)}' would change the caller's "
-                "tensor, which Solder does not do; use the out-of-place form")
-        self.values[target] = result
+                f"'{getattr(old, 'name', getattr(target, 'name', target))}' would "
+                "change the caller's tensor, which Solder does not do; use the "
+                "out-of-place form")
+        # Aliases of the tensor (x.contiguous(), nn.Identity, an earlier
+        # in-place result) are the same tensor in PyTorch: they change too.
+        for node, value in list(self.values.items()):
+            if value is old:
+                self.values[node] = result
 
     def call_module(self, node, module):
         args, kwargs = node.args, node.kwargs
@@ -602,7 +674,10 @@ class _Importer:
                                    "Solder compiles float32 models")
         value = Value(self.fresh(qualified_name.replace(".", "_")), tuple(tensor.shape))
         self.parameter_ids[id(tensor)] = value
-        self.parameters.append((value, tensor.detach().to("cpu", torch.float32).contiguous()))
+        self.keyed_tensors.append(tensor)
+        # A copy: the compiled module keeps the values of compile time.
+        self.parameters.append((value, tensor.detach().to(
+            "cpu", torch.float32, copy=True).contiguous()))
         return value
 
     def get_attr(self, node):
@@ -672,6 +747,13 @@ class _Importer:
             raise self.unsupported("clamp needs min or max")
         return self.emit_unary("clamp", x, min=low, max=high)
 
+    def dropout(self, bound):
+        if bound.get("training", True) and bound.get("p", 0.5) > 0:
+            raise self.unsupported(
+                f"{_describe(self.node)} with training=True is random; pass "
+                "training=self.training and call module.eval() before compiling")
+        return self.value(bound["input"])
+
     def binary_call(self, op, args, kwargs):
         if op == "div":
             bound = _bind(_sig_div, args, kwargs)
@@ -685,7 +767,9 @@ class _Importer:
         if op in ("add", "sub"):
             bound = _bind(_sig_binary, args, kwargs)
             other, alpha = bound["other"], bound.get("alpha", 1)
-            if alpha != 1:
+            if alpha != 1 and isinstance(other, (int, float)):  # torch.sub(x, 2, alpha=3)
+                other = other * alpha
+            elif alpha != 1:
                 other = self.binary("mul", other, alpha, name=f"{self.node.name}_alpha")
             return self.binary(op, bound["input"], other)
         bound = _bind(_sig_binary_plain, args, kwargs)

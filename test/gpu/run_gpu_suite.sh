@@ -1,7 +1,10 @@
 #!/usr/bin/env bash
-# On the GPU machine, from the repository root, with .gpu-bundles/ carried
-# (see prepare_bundles.sh): builds libsolder_runtime and solder-run without
-# MLIR, then runs the GPU suite, writing its table and JSON to $OUT.
+# On the GPU machine, from the repository root, with .gpu-bundles/ (see
+# prepare_bundles.sh) and build-static/bin/solder-compile (a self-contained
+# solder-compile: cmake -DSOLDER_STATIC_LLVM=ON, see docs/BUILDING.md) carried:
+# builds libsolder_runtime and solder-run without MLIR, runs the bundle suite,
+# then the Python front end's GPU tests (solder.compile on the device),
+# writing tables, logs and JSON to $OUT.
 set -euo pipefail
 OUT=${OUT:-/tmp/solder-gpu}
 mkdir -p "$OUT"
@@ -15,5 +18,21 @@ nvcc -std=c++17 -O3 -arch=sm_90 -I runtime/device test/gpu/device_templates_test
 templates=0
 build-gpu/device_templates_test | tee "$OUT/device_templates.log" || templates=1
 export PYTHONUNBUFFERED=1
-python3 test/gpu/gpu_suite.py --bundles .gpu-bundles --build build-gpu --out "$OUT" "$@"
-exit $templates
+suite=0
+python3 test/gpu/gpu_suite.py --bundles .gpu-bundles --build build-gpu --out "$OUT" "$@" || suite=1
+# The Python front end compiles on the device: the carried solder-compile goes
+# beside the runtime, where the package looks (SOLDER_BIN_DIR).
+frontend=0
+if [[ -x build-static/bin/solder-compile ]]; then
+  cp build-static/bin/solder-compile build-gpu/bin/
+  export SOLDER_BIN_DIR=$PWD/build-gpu/bin SOLDER_CACHE_DIR=/tmp/solder-cache
+  set +e
+  PYTHONPATH=$PWD/python python3 -m pytest -q -p no:cacheprovider -rA \
+    test/gpu/test_frontend_gpu.py 2>&1 | tee "$OUT/frontend_pytest.log"
+  frontend=${PIPESTATUS[0]}
+  set -e
+else
+  echo "build-static/bin/solder-compile not carried: Python front-end tests skipped"
+  frontend=1
+fi
+exit $((templates | suite | frontend))

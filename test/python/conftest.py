@@ -3,11 +3,15 @@ random generator seeded per test case."""
 
 import os
 import subprocess
+import sys
 import zlib
 from pathlib import Path
 
 import numpy as np
 import pytest
+
+# The solder Python package of this source tree (python/solder).
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "python"))
 
 # ctest sets SOLDER_BIN_DIR; otherwise the binaries of the in-tree build.
 BIN_DIR = Path(

@@ -1,0 +1,265 @@
+"""The Python front end on a GPU: solder.compile of the seed workloads and of
+varied chains, run through libsolder_runtime and compared with PyTorch in
+float64 and with eager float32 (TF32 off); outputs poisoned with NaN first,
+fresh random inputs and non-default norm parameters every run, two runs
+bitwise equal. Run by run_gpu_suite.sh on the device (SOLDER_BIN_DIR set).
+"""
+
+import os
+import subprocess
+import sys
+
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import solder
+from solder import workloads
+
+pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a GPU")
+
+REL_L2 = 1e-5  # the codegen issue's tolerance against float64
+EAGER_TOL = 1e-4  # allclose against eager float32, TF32 off
+
+
+@pytest.fixture(autouse=True)
+def ieee_peers():
+    torch.backends.cudnn.allow_tf32 = False
+    torch.backends.cuda.matmul.allow_tf32 = False
+    torch.manual_seed(int.from_bytes(os.urandom(4), "little"))  # fresh every run
+
+
+def check(module, inputs):
+    """Compiles, runs twice into NaN-poisoned outputs, compares; returns the
+    compiled module."""
+    module = workloads.randomize_norms(module).cuda()
+    inputs = tuple(t.cuda() for t in inputs)
+    compiled = solder.compile(module, inputs, quiet=True)
+    with torch.no_grad():
+        expected = module(*inputs)
+        reference = __import__("copy").deepcopy(module).double()(
+            *[t.double() for t in inputs])
+    expected = expected if isinstance(expected, tuple) else (expected,)
+    reference = reference if isinstance(reference, tuple) else (reference,)
+    runs = []
+    for _ in range(2):
+        out = tuple(torch.full(e.shape, float("nan"), device="cuda") for e in expected)
+        compiled(*inputs, out=out if len(out) > 1 else out[0])
+        torch.cuda.synchronize()
+        runs.append(out)
+    for got, again, eager, ref in zip(runs[0], runs[1], expected, reference):
+        assert torch.isfinite(got).all(), "an output element was not written"
+        rel = ((got.double() - ref).norm() / ref.norm().clamp_min(1e-300)).item()
+        assert rel <= REL_L2, f"rel L2 error {rel:.2e} against float64"
+        assert torch.allclose(got, eager, atol=EAGER_TOL, rtol=EAGER_TOL), \
+            f"max |solder - eager| = {(got - eager).abs().max().item():.2e}"
+        assert torch.equal(got, again), "two runs differ"
+    # The drop-in call returns what the module returns.
+    result = compiled(*inputs)
+    assert isinstance(result, tuple) == (len(expected) > 1)
+    return compiled
+
+
+@pytest.mark.parametrize("name", ["w1", "w2_small", "w3", "w2"])
+def test_workload(name):
+    module_class, shape, _ = workloads.WORKLOADS[name]
+    check(module_class(), (torch.rand(shape),))
+
+
+def test_workload_large_offset():
+    """W1 with x + 1000: GroupNorm's variance must not cancel."""
+    module_class, shape, _ = workloads.WORKLOADS["w1"]
+    check(module_class(), (torch.rand(shape) + 1000,))
+
+
+class Chain(nn.Module):
+    def __init__(self, *layers, tail=None):
+        super().__init__()
+        self.layers = nn.Sequential(*layers)
+        self.tail = tail
+
+    def forward(self, x):
+        y = self.layers(x)
+        return self.tail(y) if self.tail is not None else y
+
+
+class Residual(nn.Module):
+    """conv(x) + x -> relu -> group norm (a residual from the input)."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(16, 16, 3, padding=1)
+        self.norm = nn.GroupNorm(4, 16)
+
+    def forward(self, x):
+        return self.norm(F.relu(self.conv(x) + x))
+
+
+class ScaleShift(nn.Module):
+    """conv_transpose -> sigmoid -> per-channel parameter scale + scalar."""
+
+    def __init__(self):
+        super().__init__()
+        self.up = nn.ConvTranspose2d(16, 8, 4, stride=2, padding=1)
+        self.scale = nn.Parameter(torch.randn(8, 1, 1))
+
+    def forward(self, x):
+        return torch.sigmoid(self.up(x)) * self.scale + 0.5
+
+
+class TwoOutputs(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(8, 16, 3)
+
+    def forward(self, x):
+        y = self.conv(x)
+        return F.relu(y), y.mean(dim=[2, 3])
+
+
+class ClampExpLse(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(8, 16, 3)
+
+    def forward(self, x):
+        y = torch.clamp(self.conv(x), min=-0.4, max=0.9)
+        return torch.logsumexp(torch.exp(y) / 3.0, dim=1)
+
+
+class SquareMean(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv3d(2, 6, 3, padding=1)
+        self.norm = nn.GroupNorm(2, 6)
+
+    def forward(self, x):
+        z = torch.tanh(self.norm(self.conv(x)))
+        return (z * z).mean(dim=1)
+
+
+class AbsSqrt(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(8, 12, 3, stride=2, bias=False)
+        self.norm = nn.GroupNorm(3, 12)
+
+    def forward(self, x):
+        return self.norm(-torch.sqrt(self.conv(x).abs() + 1e-3))
+
+
+def batch_norm_eval():
+    """Eval mode with non-trivial running statistics: folded per channel."""
+    model = Chain(nn.Conv2d(8, 16, 3), nn.BatchNorm2d(16), nn.SiLU())
+    with torch.no_grad():
+        model.layers[1].running_mean.uniform_(-0.5, 0.5)
+        model.layers[1].running_var.uniform_(0.5, 2.0)
+    return model.eval()
+
+
+CHAINS = {
+    "conv2d_k5_s2_p2_groupnorm_gelu_tanh": (
+        lambda: Chain(nn.Conv2d(16, 32, 5, stride=2, padding=2), nn.GroupNorm(8, 32),
+                      nn.GELU(approximate="tanh")), (8, 16, 33, 33)),
+    "conv2d_grouped_silu_mean": (
+        lambda: Chain(nn.Conv2d(32, 32, 3, padding=1, groups=4), nn.SiLU(),
+                      tail=lambda y: y.mean(dim=[2, 3])), (8, 32, 20, 20)),
+    "conv1d_k7_leakyrelu_groupnorm_amax": (
+        lambda: Chain(nn.Conv1d(8, 16, 7, padding=3), nn.LeakyReLU(0.1),
+                      nn.GroupNorm(4, 16), tail=lambda y: y.amax(dim=2)), (16, 8, 100)),
+    "conv3d_anisotropic_stride_mish_sum": (
+        lambda: Chain(nn.Conv3d(4, 8, (1, 3, 3), stride=(1, 2, 2)), nn.Mish(),
+                      tail=lambda y: y.sum(dim=[2, 3, 4], keepdim=True)), (4, 4, 6, 17, 17)),
+    "convtranspose2d_s2_sigmoid_param_scale": (ScaleShift, (4, 16, 15, 15)),
+    "convtranspose1d_s3_groups_outpad_elu_logsumexp": (
+        lambda: Chain(nn.ConvTranspose1d(8, 8, 3, stride=3, groups=2, output_padding=1),
+                      nn.ELU(0.5), tail=lambda y: torch.logsumexp(y, dim=1, keepdim=True)),
+        (8, 8, 40)),
+    "conv2d_1x1_hardtanh_groupnorm_per_channel": (
+        lambda: Chain(nn.Conv2d(3, 16, 1), nn.Hardtanh(-0.5, 0.5), nn.GroupNorm(16, 16)),
+        (8, 3, 24, 24)),
+    "conv2d_dilated_relu6_groupnorm_hardsigmoid_amin": (
+        lambda: Chain(nn.Conv2d(8, 24, 3, dilation=2, padding=2), nn.ReLU6(),
+                      nn.GroupNorm(3, 24), nn.Hardsigmoid(),
+                      tail=lambda y: y.amin(dim=1)), (4, 8, 30, 30)),
+    "conv2d_input_residual_relu_groupnorm": (Residual, (8, 16, 16, 16)),
+    "groupnorm_softplus_mean_no_conv": (
+        lambda: Chain(nn.GroupNorm(4, 16), nn.Softplus(beta=2.0),
+                      tail=lambda y: y.mean()), (8, 16, 10, 10)),
+    "conv2d_clamp_exp_div_logsumexp": (ClampExpLse, (8, 8, 18, 18)),
+    "conv3d_p1_groupnorm_tanh_square_mean": (SquareMean, (2, 2, 8, 10, 10)),
+    "conv2d_s2_nobias_abs_sqrt_neg_groupnorm": (AbsSqrt, (8, 8, 21, 21)),
+    "conv2d_two_outputs_relu_and_mean": (TwoOutputs, (8, 8, 12, 12)),
+    "conv2d_batchnorm_train_relu": (
+        lambda: Chain(nn.Conv2d(8, 16, 3), nn.BatchNorm2d(16), nn.ReLU()), (8, 8, 16, 16)),
+    "conv2d_batchnorm_eval_silu": (batch_norm_eval, (8, 8, 16, 16)),
+    "conv2d_instancenorm_affine_gelu": (
+        lambda: Chain(nn.Conv2d(8, 16, 3), nn.InstanceNorm2d(16, affine=True), nn.GELU()),
+        (8, 8, 16, 16)),
+    "conv2d_layernorm_chw_tanh": (
+        lambda: Chain(nn.Conv2d(4, 8, 3), nn.LayerNorm([8, 14, 14]), nn.Tanh()),
+        (4, 4, 16, 16)),
+    "conv1d_log_softmax_channels": (
+        lambda: Chain(nn.Conv1d(8, 16, 5), nn.LogSoftmax(dim=1)), (8, 8, 50)),
+}
+
+
+@pytest.mark.parametrize("name", list(CHAINS))
+def test_chain(name):
+    make, shape = CHAINS[name]
+    check(make(), (torch.rand(shape) * 2 - 1,))
+
+
+def test_unsupported_module_names_the_op():
+    model = Chain(nn.Conv2d(3, 8, 3), nn.Flatten()).cuda()
+    with pytest.raises(solder.UnsupportedOperation, match=r"nn\.Flatten"):
+        solder.compile(model, (torch.rand(2, 3, 8, 8, device="cuda"),), quiet=True)
+
+
+def test_op_without_kernel_is_refused_by_codegen():
+    """max pooling is in the dialect but has no generated kernel yet: the
+    compile fails with solder-compile's located message, naming the op."""
+    model = Chain(nn.Conv2d(3, 8, 3), nn.MaxPool2d(2)).cuda()
+    with pytest.raises(solder.SolderError, match=r"solder\.pool"):
+        solder.compile(model, (torch.rand(2, 3, 10, 10, device="cuda"),), quiet=True)
+
+
+def test_wrong_shape_and_device():
+    module_class, _, small = workloads.WORKLOADS["w3"]
+    model = module_class().cuda()
+    compiled = solder.compile(model, (torch.rand(small, device="cuda"),), quiet=True)
+    with pytest.raises(solder.SolderError, match=r"compiled for \(2, 8, 10, 10\)"):
+        compiled(torch.rand(3, 8, 10, 10, device="cuda"))
+    with pytest.raises(solder.SolderError, match=r"is on cpu"):
+        compiled(torch.rand(small))
+
+
+def test_export_then_load_in_a_fresh_process(tmp_path):
+    """A bundle exported once and loaded by another process (as on a machine
+    that did not compile it) gives the module's results."""
+    module_class, _, small = workloads.WORKLOADS["w3"]
+    model = workloads.randomize_norms(module_class())
+    x = torch.rand(small)
+    solder.export(model, (x,), tmp_path / "w3.bundle", quiet=True)
+    torch.save({"x": x, "expected": model(x).detach()}, tmp_path / "io.pt")
+    script = (
+        "import sys, torch, solder\n"
+        f"io = torch.load({str(tmp_path / 'io.pt')!r})\n"
+        f"fast = solder.load({str(tmp_path / 'w3.bundle')!r})\n"
+        "got = fast(io['x'].cuda()).cpu()\n"
+        "err = (got - io['expected']).abs().max().item()\n"
+        "print('max abs err', err)\n"
+        "sys.exit(0 if err < 1e-4 else 1)\n")
+    result = subprocess.run([sys.executable, "-c", script], capture_output=True,
+                            text=True, env=dict(os.environ))
+    assert result.returncode == 0, result.stdout + result.stderr
+
+
+def test_cache_hit_skips_compile():
+    module_class, _, small = workloads.WORKLOADS["w1"]
+    model = module_class().cuda()
+    x = torch.rand(small, device="cuda")
+    first = solder.compile(model, (x,), quiet=True)
+    second = solder.compile(model, (x,), quiet=True)
+    assert first.bundle == second.bundle

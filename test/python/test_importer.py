@@ -1,0 +1,771 @@
+"""solder.import_module (the torch.fx importer): the exact IR it emits for the
+seed workloads and for scalars, broadcasting, eval-mode norms, in-place ops
+and tuple outputs; that solder-opt parses and verifies what it emits; and the
+errors it raises for what the dialect cannot express, each naming the op and
+the line of the module's forward that called it.
+
+Import only runs torch (shape propagation on the CPU) and solder-opt, so the
+inputs are the reduced shapes of the workloads.
+"""
+
+import inspect
+import re
+import subprocess
+from pathlib import Path
+
+import numpy as np
+import pytest
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+import solder
+from solder import workloads
+
+from conftest import solder_tool
+
+THIS_FILE = Path(__file__).resolve()
+
+
+@pytest.fixture(autouse=True)
+def hermetic_cache(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOLDER_CACHE_DIR", str(tmp_path / "cache"))
+
+
+def body(imported):
+    """The lines of the function body (without the return), stripped."""
+    lines = imported.mlir.splitlines()
+    start = next(i for i, line in enumerate(lines) if line.startswith("func.func"))
+    end = next(i for i, line in enumerate(lines) if line.strip().startswith("return "))
+    return [line.strip() for line in lines[start + 1:end]]
+
+
+def header(imported):
+    return next(line for line in imported.mlir.splitlines()
+                if line.startswith("func.func"))
+
+
+def return_line(imported):
+    return next(line.strip() for line in imported.mlir.splitlines()
+                if line.strip().startswith("return "))
+
+
+def solder_opt(tmp_path, text, *args):
+    path = tmp_path / f"imported{len(list(tmp_path.glob('imported*')))}.mlir"
+    path.write_text(text)
+    return subprocess.run([str(solder_tool("solder-opt")), str(path), *args],
+                          capture_output=True, text=True, timeout=120)
+
+
+def assert_parses(tmp_path, imported):
+    result = solder_opt(tmp_path, imported.mlir)
+    assert result.returncode == 0, (
+        f"solder-opt rejects the imported IR:\n{result.stderr}\n{imported.mlir}")
+    # The round trip keeps the function and its op sequence.
+    assert f"func.func @{imported.function}(" in result.stdout
+    ops = [re.search(r"= (\S+)", line).group(1) for line in body(imported)]
+    printed = [re.search(r"= (\S+)", line).group(1)
+               for line in result.stdout.splitlines() if re.search(r"%\S+ = ", line)]
+    assert printed == ops
+
+
+# ---------------------------------------------------------------------------
+# The seed workloads, line by line
+# ---------------------------------------------------------------------------
+
+def test_w1_structure(tmp_path):
+    module, inputs = workloads.make("w1", small=True)
+    imported = solder.import_module(module, inputs)
+    assert imported.function == "w1"
+    assert imported.input_names == ["x"]
+    assert imported.input_shapes == [(2, 3, 6, 8, 8)]
+    assert imported.parameter_names == ["conv_weight", "conv_bias",
+                                        "group_norm_weight", "group_norm_bias"]
+    assert imported.output_shapes == [(2,)]
+    assert imported.output_is_sequence is False
+    assert header(imported) == (
+        "func.func @w1(%x: tensor<2x3x6x8x8xf32>, %conv_weight: tensor<24x3x3x3x3xf32>, "
+        "%conv_bias: tensor<24xf32>, %group_norm_weight: tensor<24xf32>, "
+        "%group_norm_bias: tensor<24xf32>) -> (tensor<2xf32>) {")
+    assert body(imported) == [
+        "%conv = solder.conv %x, %conv_weight, %conv_bias strides = [1, 1, 1] "
+        "padding = [0, 0, 0] dilations = [1, 1, 1] groups = 1 : "
+        "(tensor<2x3x6x8x8xf32>, tensor<24x3x3x3x3xf32>, tensor<24xf32>) -> "
+        "tensor<2x24x4x6x6xf32>",
+        "%group_norm = solder.group_norm %conv weight = %group_norm_weight "
+        "bias = %group_norm_bias num_groups = 8 epsilon = 1.0e-05 : "
+        "(tensor<2x24x4x6x6xf32>, tensor<24xf32>, tensor<24xf32>) -> "
+        "tensor<2x24x4x6x6xf32>",
+        "%mean = solder.reduce mean %group_norm dims = [1, 2, 3, 4] : "
+        "tensor<2x24x4x6x6xf32> -> tensor<2xf32>",
+    ]
+    assert return_line(imported) == "return %mean : tensor<2xf32>"
+    assert_parses(tmp_path, imported)
+
+
+def test_w2_structure(tmp_path):
+    module, inputs = workloads.make("w2", small=True)
+    imported = solder.import_module(module, inputs)
+    assert imported.parameter_names == ["conv_transpose_weight", "group_norm_weight",
+                                        "group_norm_bias"]
+    assert header(imported) == (
+        "func.func @w2(%x: tensor<2x8x3x4x4xf32>, "
+        "%conv_transpose_weight: tensor<8x16x3x3x3xf32>, "
+        "%group_norm_weight: tensor<16xf32>, %group_norm_bias: tensor<16xf32>) "
+        "-> (tensor<2x16x5x6x6xf32>) {")
+    assert body(imported) == [
+        "%conv_transpose = solder.conv_transpose %x, %conv_transpose_weight "
+        "strides = [1, 1, 1] padding = [0, 0, 0] output_padding = [0, 0, 0] "
+        "dilations = [1, 1, 1] groups = 1 : (tensor<2x8x3x4x4xf32>, "
+        "tensor<8x16x3x3x3xf32>) -> tensor<2x16x5x6x6xf32>",
+        "%relu = solder.relu %conv_transpose : tensor<2x16x5x6x6xf32>",
+        "%group_norm = solder.group_norm %relu weight = %group_norm_weight "
+        "bias = %group_norm_bias num_groups = 4 epsilon = 1.0e-05 : "
+        "(tensor<2x16x5x6x6xf32>, tensor<16xf32>, tensor<16xf32>) -> "
+        "tensor<2x16x5x6x6xf32>",
+    ]
+    assert return_line(imported) == "return %group_norm : tensor<2x16x5x6x6xf32>"
+    assert_parses(tmp_path, imported)
+
+
+@pytest.mark.parametrize("shape", [(2, 8, 10, 10), (1, 8, 5, 7)])
+def test_w3_structure(tmp_path, shape):
+    module, _ = workloads.make("w3", small=True)
+    x = torch.rand(shape)
+    imported = solder.import_module(module, (x,))
+    n, _, h, w = shape
+    t_in = f"tensor<{n}x8x{h}x{w}xf32>"
+    t = f"tensor<{n}x64x{h - 2}x{w - 2}xf32>"
+    t_out = f"tensor<{n}x1x{h - 2}x{w - 2}xf32>"
+    assert imported.parameter_names == ["conv_weight", "conv_bias",
+                                        "group_norm_weight", "group_norm_bias"]
+    assert header(imported) == (
+        f"func.func @w3(%x: {t_in}, %conv_weight: tensor<64x8x3x3xf32>, "
+        "%conv_bias: tensor<64xf32>, %group_norm_weight: tensor<64xf32>, "
+        f"%group_norm_bias: tensor<64xf32>) -> ({t_out}) {{")
+    assert body(imported) == [
+        "%conv = solder.conv %x, %conv_weight, %conv_bias strides = [1, 1] "
+        f"padding = [0, 0] dilations = [1, 1] groups = 1 : ({t_in}, "
+        f"tensor<64x8x3x3xf32>, tensor<64xf32>) -> {t}",
+        "%group_norm = solder.group_norm %conv weight = %group_norm_weight "
+        "bias = %group_norm_bias num_groups = 16 epsilon = 1.0e-05 : "
+        f"({t}, tensor<64xf32>, tensor<64xf32>) -> {t}",
+        f"%tanh = solder.tanh %group_norm : {t}",
+        f"%hard_swish = solder.hardswish %tanh : {t}",
+        f"%add = solder.add %conv, %hard_swish : {t}",
+        f"%logsumexp = solder.reduce logsumexp %add dims = [1] keepdim : {t} -> {t_out}",
+    ]
+    assert return_line(imported) == f"return %logsumexp : {t_out}"
+    assert imported.output_shapes == [(n, 1, h - 2, w - 2)]
+    assert_parses(tmp_path, imported)
+
+
+def test_parameters_are_the_module_tensors():
+    module, inputs = workloads.make("w3", small=True)
+    imported = solder.import_module(module, inputs)
+    expected = [module.conv.weight, module.conv.bias, module.group_norm.weight,
+                module.group_norm.bias]
+    assert len(imported.parameters) == len(expected)
+    for got, want in zip(imported.parameters, expected):
+        assert got.dtype == torch.float32 and got.device.type == "cpu"
+        assert torch.equal(got, want.detach())
+    # The workloads randomize the norms: a test cannot pass on weight 1, bias 0.
+    assert not torch.equal(module.group_norm.weight, torch.ones(64))
+    assert not torch.equal(module.group_norm.bias, torch.zeros(64))
+
+
+def test_solder_opt_rejects_a_broken_import(tmp_path):
+    """The verifier check above is not vacuous: a wrong attribute in the
+    imported text fails it."""
+    module, inputs = workloads.make("w3", small=True)
+    imported = solder.import_module(module, inputs)
+    assert solder_opt(tmp_path, imported.mlir).returncode == 0
+    broken = imported.mlir.replace("num_groups = 16", "num_groups = 7")
+    assert broken != imported.mlir
+    result = solder_opt(tmp_path, broken)
+    assert result.returncode != 0
+    assert "group" in result.stderr
+
+
+def test_imported_w3_runs_the_pipeline(tmp_path):
+    module, inputs = workloads.make("w3", small=True)
+    imported = solder.import_module(module, inputs)
+    result = solder_opt(tmp_path, imported.mlir, "--solder-pipeline")
+    assert result.returncode == 0, result.stderr
+
+
+def test_save_writes_ir_parameters_and_metadata(tmp_path):
+    module, inputs = workloads.make("w1", small=True)
+    imported = solder.import_module(module, inputs)
+    path = Path(imported.save(tmp_path / "saved"))
+    assert path == tmp_path / "saved" / "model.mlir"
+    assert path.read_text() == imported.mlir
+    for name, tensor in zip(imported.parameter_names, imported.parameters):
+        np.testing.assert_array_equal(
+            np.load(tmp_path / "saved" / "model.params" / f"{name}.npy"), tensor.numpy())
+    import json
+    metadata = json.loads((tmp_path / "saved" / "model.json").read_text())
+    assert metadata == {"function": "w1", "inputs": ["x"],
+                        "input_shapes": [[2, 3, 6, 8, 8]],
+                        "parameters": imported.parameter_names,
+                        "output_shapes": [[2]], "output_is_sequence": False}
+
+
+# ---------------------------------------------------------------------------
+# Smaller constructs, line by line
+# ---------------------------------------------------------------------------
+
+class Scalars(nn.Module):
+    def forward(self, x):
+        a = 2 - x
+        b = 1 / x
+        c = x * 0.5
+        d = 0.5 * a
+        return a + b + c + d
+
+
+class PerChannel(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.randn(3, 1, 1))
+        self.shift = nn.Parameter(torch.randn(3, 1, 1))
+
+    def forward(self, x):
+        y = x * self.scale + self.shift
+        return y * self.scale  # the same parameter: one argument
+
+
+class EvalBatchNorm(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.bn = nn.BatchNorm2d(3)
+
+    def forward(self, x):
+        return self.bn(x).relu()
+
+
+class InPlace(nn.Module):
+    def forward(self, x):
+        y = x * 2.0
+        z = y + 1.0      # before the mutation
+        y.relu_()        # y is mutated ...
+        return y * z     # ... and used again: the relu result
+
+
+class TwoOutputs(nn.Module):
+    def forward(self, x):
+        return x.tanh(), torch.sum(x, dim=[-1, 1], keepdim=True)
+
+
+class Reductions(nn.Module):
+    def forward(self, x):
+        a = torch.amax(x, dim=-1)
+        b = x.mean(dim=(2, 0))
+        c = F.softmax(x, dim=-1)
+        return a, b, c
+
+
+class Attributes(nn.Module):
+    def forward(self, x):
+        x = F.leaky_relu(x, 0.25)
+        x = F.gelu(x, approximate="tanh")
+        x = torch.clamp(x, min=-0.5)
+        x = F.hardtanh(x, -2.0, 3.0)
+        return torch.add(x, x, alpha=2)
+
+
+class SamePadding(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(2, 4, (3, 5), padding="same", dilation=(2, 1), bias=False)
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+def test_python_scalars_become_constants(tmp_path):
+    imported = solder.import_module(Scalars(), (torch.rand(2, 3) + 0.5,))
+    t = "tensor<2x3xf32>"
+    bcast = lambda: f"tensor<f32>, {t} -> {t}"  # noqa: E731
+    assert body(imported) == [
+        "%cst = arith.constant dense<2.0> : tensor<f32>",
+        f"%sub = solder.sub %cst, %x : {bcast()}",
+        "%cst_1 = arith.constant dense<1.0> : tensor<f32>",
+        f"%truediv = solder.div %cst_1, %x : {bcast()}",
+        "%cst_2 = arith.constant dense<0.5> : tensor<f32>",
+        f"%mul = solder.mul %x, %cst_2 : {t}, tensor<f32> -> {t}",
+        f"%mul_1 = solder.mul %cst_2, %sub : {bcast()}",  # 0.5 reused
+        f"%add = solder.add %sub, %truediv : {t}",
+        f"%add_1 = solder.add %add, %mul : {t}",
+        f"%add_2 = solder.add %add_1, %mul_1 : {t}",
+    ]
+    assert imported.parameter_names == []
+    assert_parses(tmp_path, imported)
+
+
+def test_per_channel_parameters(tmp_path):
+    module = PerChannel()
+    imported = solder.import_module(module, (torch.rand(2, 3, 4, 4),))
+    t = "tensor<2x3x4x4xf32>"
+    p = "tensor<3x1x1xf32>"
+    assert imported.parameter_names == ["scale", "shift"]
+    assert header(imported) == (
+        f"func.func @per_channel(%x: {t}, %scale: {p}, %shift: {p}) -> ({t}) {{")
+    assert body(imported) == [
+        f"%mul = solder.mul %x, %scale : {t}, {p} -> {t}",
+        f"%add = solder.add %mul, %shift : {t}, {p} -> {t}",
+        f"%mul_1 = solder.mul %add, %scale : {t}, {p} -> {t}",
+    ]
+    assert_parses(tmp_path, imported)
+
+
+def test_eval_batch_norm_is_folded(tmp_path):
+    module = EvalBatchNorm()
+    workloads.randomize_norms(module, torch.Generator().manual_seed(1))
+    with torch.no_grad():
+        module.bn.running_mean.copy_(torch.tensor([0.5, -1.0, 2.0]))
+        module.bn.running_var.copy_(torch.tensor([0.25, 4.0, 1.5]))
+    module.eval()
+    imported = solder.import_module(module, (torch.rand(2, 3, 4, 4),))
+    t = "tensor<2x3x4x4xf32>"
+    p = "tensor<3x1x1xf32>"
+    assert imported.parameter_names == ["bn_mean", "bn_scale", "bn_shift"]
+    assert body(imported) == [
+        f"%bn_centered = solder.sub %x, %bn_mean : {t}, {p} -> {t}",
+        f"%bn_scaled = solder.mul %bn_centered, %bn_scale : {t}, {p} -> {t}",
+        f"%bn = solder.add %bn_scaled, %bn_shift : {t}, {p} -> {t}",
+        f"%relu = solder.relu %bn : {t}",
+    ]
+    mean, scale, shift = imported.parameters
+    bn = module.bn
+    expected_scale = (bn.weight.double() / (bn.running_var.double() + bn.eps).sqrt())
+    torch.testing.assert_close(mean.flatten(), bn.running_mean)
+    torch.testing.assert_close(scale.double().flatten(), expected_scale,
+                               rtol=1e-6, atol=0)
+    torch.testing.assert_close(shift.flatten(), bn.bias.detach())
+    assert any("bn" in note and "running statistics" in note for note in imported.notes)
+    assert_parses(tmp_path, imported)
+
+
+def test_train_batch_norm_uses_batch_statistics(tmp_path):
+    module = EvalBatchNorm().train()
+    imported = solder.import_module(module, (torch.rand(2, 3, 4, 4),))
+    t = "tensor<2x3x4x4xf32>"
+    assert imported.parameter_names == ["bn_weight", "bn_bias"]
+    assert body(imported)[0] == (
+        "%bn = solder.batch_norm %x weight = %bn_weight bias = %bn_bias "
+        f"epsilon = 1.0e-05 : ({t}, tensor<3xf32>, tensor<3xf32>) -> {t}")
+    assert_parses(tmp_path, imported)
+
+
+def test_several_folded_norms_keep_their_own_constants(tmp_path):
+    """Each eval-mode norm gets its own derived mean, scale and shift (the
+    derived tensors are temporaries: a reused id must not alias them)."""
+    layers = [nn.BatchNorm2d(3) for _ in range(4)]
+    for index, layer in enumerate(layers):
+        with torch.no_grad():
+            layer.weight.fill_(1.0 + index)
+            layer.bias.fill_(-float(index))
+            layer.running_mean.fill_(0.5 * index)
+            layer.running_var.fill_(1.0 + 2.0 * index)
+    module = nn.Sequential(*layers).eval()
+    imported = solder.import_module(module, (torch.rand(2, 3, 2, 2),))
+    names = [f"v{i}_{kind}" for i in range(4) for kind in ("mean", "scale", "shift")]
+    assert imported.parameter_names == names
+    for i in range(4):
+        mean, scale, shift = imported.parameters[3 * i:3 * i + 3]
+        assert torch.equal(mean, torch.full((3, 1, 1), 0.5 * i))
+        expected = (1.0 + i) / (1.0 + 2.0 * i + 1e-5) ** 0.5
+        torch.testing.assert_close(scale, torch.full((3, 1, 1), expected))
+        assert torch.equal(shift, torch.full((3, 1, 1), -float(i)))
+    for name in names:
+        assert f"%{name}" in "\n".join(body(imported)), name
+    assert_parses(tmp_path, imported)
+
+
+@pytest.mark.parametrize("layer,names", [
+    (nn.BatchNorm2d(3), ["batch_norm2d_weight", "batch_norm2d_bias"]),
+    (nn.ConvTranspose2d(3, 2, 3, stride=2, output_padding=1),
+     ["conv_transpose2d_weight", "conv_transpose2d_bias"]),
+    (nn.InstanceNorm2d(3), []),
+])
+def test_bare_torch_module(tmp_path, layer, names):
+    """A torch.nn module compiled on its own, whose forward torch.fx cannot
+    trace (rank checks in Python), is imported as one call."""
+    imported = solder.import_module(layer, (torch.rand(2, 3, 4, 4),))
+    assert imported.parameter_names == names
+    assert imported.input_names == ["x"]
+    assert len(body(imported)) == 1
+    assert_parses(tmp_path, imported)
+
+
+def test_in_place_op_is_seen_by_later_uses(tmp_path):
+    imported = solder.import_module(InPlace(), (torch.rand(2, 3),))
+    t = "tensor<2x3xf32>"
+    assert body(imported) == [
+        "%cst = arith.constant dense<2.0> : tensor<f32>",
+        f"%mul = solder.mul %x, %cst : {t}, tensor<f32> -> {t}",
+        "%cst_1 = arith.constant dense<1.0> : tensor<f32>",
+        f"%add = solder.add %mul, %cst_1 : {t}, tensor<f32> -> {t}",
+        f"%relu_ = solder.relu %mul : {t}",
+        f"%mul_1 = solder.mul %relu_, %add : {t}",
+    ]
+    assert_parses(tmp_path, imported)
+
+
+def test_two_outputs_and_dims(tmp_path):
+    imported = solder.import_module(TwoOutputs(), (torch.rand(2, 3, 4, 5),))
+    assert imported.output_is_sequence is True
+    assert imported.output_shapes == [(2, 3, 4, 5), (2, 1, 4, 1)]
+    assert body(imported) == [
+        "%tanh = solder.tanh %x : tensor<2x3x4x5xf32>",
+        "%sum_1 = solder.reduce sum %x dims = [1, 3] keepdim : tensor<2x3x4x5xf32> "
+        "-> tensor<2x1x4x1xf32>",
+    ]
+    assert return_line(imported) == (
+        "return %tanh, %sum_1 : tensor<2x3x4x5xf32>, tensor<2x1x4x1xf32>")
+    assert header(imported).endswith(
+        "-> (tensor<2x3x4x5xf32>, tensor<2x1x4x1xf32>) {")
+    assert_parses(tmp_path, imported)
+
+
+def test_reductions_normalize_dims(tmp_path):
+    imported = solder.import_module(Reductions(), (torch.rand(2, 3, 4),))
+    assert body(imported) == [
+        "%amax = solder.reduce max %x dims = [2] : tensor<2x3x4xf32> -> tensor<2x3xf32>",
+        "%mean = solder.reduce mean %x dims = [0, 2] : tensor<2x3x4xf32> -> tensor<3xf32>",
+        "%softmax = solder.softmax %x dim = 2 : tensor<2x3x4xf32>",
+    ]
+    assert_parses(tmp_path, imported)
+
+
+def test_op_attributes(tmp_path):
+    imported = solder.import_module(Attributes(), (torch.rand(2, 3),))
+    t = "tensor<2x3xf32>"
+    assert body(imported) == [
+        f"%leaky_relu = solder.leaky_relu %x {{alpha = 0.25 : f32}} : {t}",
+        f"%gelu = solder.gelu %leaky_relu {{approximate = #solder.gelu_approximation<tanh>}} : {t}",
+        f"%clamp = solder.clamp %gelu {{min = -0.5 : f32}} : {t}",
+        f"%hardtanh = solder.hardtanh %clamp {{min = -2.0 : f32, max = 3.0 : f32}} : {t}",
+        "%cst = arith.constant dense<2.0> : tensor<f32>",
+        f"%add_alpha = solder.mul %hardtanh, %cst : {t}, tensor<f32> -> {t}",
+        f"%add = solder.add %hardtanh, %add_alpha : {t}",
+    ]
+    assert_parses(tmp_path, imported)
+
+
+def test_same_padding_is_resolved(tmp_path):
+    imported = solder.import_module(SamePadding(), (torch.rand(1, 2, 7, 6),))
+    assert body(imported) == [
+        "%conv = solder.conv %x, %conv_weight strides = [1, 1] padding = [2, 2] "
+        "dilations = [2, 1] groups = 1 : (tensor<1x2x7x6xf32>, tensor<4x2x3x5xf32>) "
+        "-> tensor<1x4x7x6xf32>"]
+    assert_parses(tmp_path, imported)
+
+
+class Infinity(nn.Module):
+    def forward(self, x):
+        return torch.maximum(x, x * float("-inf")) + float("inf")
+
+
+def test_infinite_constants_parse(tmp_path):
+    imported = solder.import_module(Infinity(), (torch.rand(3),))
+    assert "%cst = arith.constant dense<0xFF800000> : tensor<f32>" in body(imported)
+    assert "%cst_1 = arith.constant dense<0x7F800000> : tensor<f32>" in body(imported)
+    assert_parses(tmp_path, imported)
+
+
+# ---------------------------------------------------------------------------
+# Errors: the op and the user's line
+# ---------------------------------------------------------------------------
+
+def line_of(cls, snippet):
+    """(line number, code) of the line of cls.forward containing snippet."""
+    lines, start = inspect.getsourcelines(cls.forward)
+    matches = [(start + i, line.strip()) for i, line in enumerate(lines)
+               if snippet in line]
+    assert len(matches) == 1, f"{snippet!r} in {cls.__name__}.forward: {matches}"
+    return matches[0]
+
+
+def at(cls, snippet):
+    """The regex of the importer's '  at FILE:LINE: code' suffix."""
+    number, code = line_of(cls, snippet)
+    return rf"\n  at {re.escape(str(THIS_FILE))}:{number}: {re.escape(code)}$"
+
+
+class Flatten(nn.Module):
+    def forward(self, x):
+        y = x.relu()
+        return torch.flatten(y, 1)
+
+
+class View(nn.Module):
+    def forward(self, x):
+        return x.view(2, -1).relu()
+
+
+class AdaptivePool(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pool = nn.AdaptiveAvgPool2d(1)
+
+    def forward(self, x):
+        x = x * 2
+        return self.pool(x)
+
+
+class MaxWithDim(nn.Module):
+    def forward(self, x):
+        return torch.max(x, dim=1).values
+
+
+class SoftmaxWithoutDim(nn.Module):
+    def forward(self, x):
+        return F.softmax(x)
+
+
+class FloorDiv(nn.Module):
+    def forward(self, x):
+        return torch.div(x, 2.0, rounding_mode="floor")
+
+
+class InPlaceMethodOnInput(nn.Module):
+    def forward(self, x):
+        return x.relu_()
+
+
+class InPlaceFunctionalOnInput(nn.Module):
+    def forward(self, x):
+        return F.relu(x, inplace=True) * 2
+
+
+class InPlaceModuleOnInput(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.act = nn.ReLU(inplace=True)
+
+    def forward(self, x):
+        return self.act(x) + 1
+
+
+class InPlaceOnAliasOfInput(nn.Module):
+    def forward(self, x):
+        y = x.contiguous()
+        return y.add_(1.0)
+
+
+class InPlaceOnParameter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.rand(3))
+
+    def forward(self, x):
+        return x * self.scale.mul_(2)
+
+
+class TrainingDropout(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.drop = nn.Dropout(0.25)
+
+    def forward(self, x):
+        return self.drop(x.tanh())
+
+
+class ReflectConv(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 3, padding=1, padding_mode="reflect")
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+class EvenSamePadding(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, 2, padding="same")
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+class DoubleParameter(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.rand(3, dtype=torch.float64))
+
+    def forward(self, x):
+        return x * self.scale
+
+
+class ToDouble(nn.Module):
+    def forward(self, x):
+        return x.to(torch.float64).sum()
+
+
+class SumAsDouble(nn.Module):
+    def forward(self, x):
+        return x.sum(1, dtype=torch.float64)
+
+
+class Linear(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc = nn.Linear(3, 3)
+
+    def forward(self, x):
+        return self.fc(x)
+
+
+class MaxPoolIndices(nn.Module):
+    def forward(self, x):
+        return F.max_pool2d(x, 2, return_indices=True)[0]
+
+
+UNSUPPORTED = [
+    # module, input shape, message regex (before the 'at'), snippet of the line
+    (Flatten, (2, 3, 4), r"'torch\.flatten' is not supported", "torch.flatten"),
+    (View, (2, 3, 4), r"tensor method '\.view\(\)' is not supported", "x.view"),
+    (AdaptivePool, (2, 3, 4, 4),
+     r"module 'pool' \(nn\.AdaptiveAvgPool2d\) is not supported", "self.pool(x)"),
+    (MaxWithDim, (2, 3, 4),
+     r"'torch\.max' with dim returns values and indices; use torch\.amax\(x, dim\) "
+     r"for the values", "torch.max"),
+    (SoftmaxWithoutDim, (2, 3), r"softmax without dim", "F.softmax"),
+    (FloorDiv, (2, 3), r"division with rounding_mode='floor'", "torch.div"),
+    (InPlaceMethodOnInput, (2, 3),
+     r"an in-place op on the module's input or parameter 'x' would change the "
+     r"caller's tensor, which Solder does not do; use the out-of-place form",
+     "x.relu_()"),
+    (InPlaceFunctionalOnInput, (2, 3), r"an in-place op on the module's input or "
+     r"parameter 'x'", "F.relu(x, inplace=True)"),
+    (InPlaceModuleOnInput, (2, 3), r"an in-place op on the module's input or "
+     r"parameter 'x'", "self.act(x)"),
+    (InPlaceOnAliasOfInput, (2, 3), r"an in-place op on the module's input or "
+     r"parameter 'x'", "y.add_(1.0)"),
+    (InPlaceOnParameter, (2, 3), r"an in-place op on the module's input or "
+     r"parameter 'scale'", "self.scale.mul_(2)"),
+    (TrainingDropout, (2, 3),
+     r"module 'drop' \(nn\.Dropout\) is random in training mode; call "
+     r"module\.eval\(\) before compiling", "self.drop"),
+    (ReflectConv, (1, 3, 5, 5),
+     r"module 'conv' \(nn\.Conv2d\) with padding_mode='reflect' \(only 'zeros'\)",
+     "self.conv(x)"),
+    (EvenSamePadding, (1, 3, 5, 5),
+     r"padding='same' with an even kernel pads unevenly", "self.conv(x)"),
+    (DoubleParameter, (2, 3), r"parameter 'scale' is torch\.float64; Solder "
+     r"compiles float32 models", "x * self.scale"),
+    (ToDouble, (2, 3), r"tensor method '\.to\(\)' changes the dtype", "x.to"),
+    (SumAsDouble, (2, 3), r"tensor method '\.sum\(\)' with dtype=torch\.float64",
+     "x.sum"),
+    (Linear, (2, 3), r"module 'fc' \(nn\.Linear\) is not supported", "self.fc(x)"),
+    (MaxPoolIndices, (1, 2, 4, 4), r"'F\.max_pool2d_with_indices' is not supported",
+     "F.max_pool2d"),
+]
+
+
+@pytest.mark.parametrize("cls,shape,message,snippet", UNSUPPORTED,
+                         ids=[case[0].__name__ for case in UNSUPPORTED])
+@pytest.mark.filterwarnings("ignore::UserWarning")
+def test_unsupported_names_op_and_line(cls, shape, message, snippet):
+    x = torch.randn(shape)  # negative values: an in-place relu would show
+    before = x.clone()
+    with pytest.raises(solder.UnsupportedOperation) as error:
+        solder.import_module(cls(), (x,))
+    text = str(error.value)
+    assert re.match(message, text), text
+    assert re.search(at(cls, snippet), text), text
+    assert torch.equal(x, before), "importing changed the example input"
+
+
+def test_unsupported_through_compile(tmp_path):
+    """solder.compile raises the importer's error, before any tool runs."""
+    with pytest.raises(solder.UnsupportedOperation,
+                       match=r"'torch\.flatten' is not supported\n  at .*test_importer\.py:"):
+        solder.compile(Flatten(), (torch.rand(2, 3, 4),), backend="cpu")
+    assert not (tmp_path / "cache").exists()
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float16, torch.int32])
+def test_non_float32_input(dtype):
+    x = torch.ones(2, 3, dtype=dtype)
+    with pytest.raises(solder.UnsupportedOperation,
+                       match=rf"^example input 0 is {re.escape(str(dtype))}; Solder "
+                             "compiles float32 models"):
+        solder.import_module(InPlace(), (x,))
+
+
+class TwoInputs(nn.Module):
+    def forward(self, x, y):
+        return x * y
+
+
+def test_non_float32_second_input():
+    with pytest.raises(solder.UnsupportedOperation, match=r"example input 1 is torch\.float64"):
+        solder.import_module(TwoInputs(), (torch.rand(3), torch.rand(3).double()))
+
+
+class DataDependent(nn.Module):
+    def forward(self, x):
+        if x.sum() > 0:
+            return x.relu()
+        return x.tanh()
+
+
+def test_data_dependent_control_flow():
+    with pytest.raises(solder.SolderError,
+                       match=r"torch\.fx could not trace DataDependent: .*\(Solder needs a "
+                             r"forward without data-dependent control flow\)") as error:
+        solder.import_module(DataDependent(), (torch.rand(2, 3),))
+    assert not isinstance(error.value, solder.UnsupportedOperation)
+
+
+class Identity(nn.Module):
+    def forward(self, x):
+        return x
+
+
+class ReturnsNumber(nn.Module):
+    def forward(self, x):
+        return x.relu(), 3
+
+
+def test_returning_the_input():
+    with pytest.raises(solder.UnsupportedOperation,
+                       match=r"the module returns its input or parameter 'x' unchanged"):
+        solder.import_module(Identity(), (torch.rand(2),))
+
+
+def test_returning_a_number():
+    with pytest.raises(solder.UnsupportedOperation,
+                       match=r"the module returns a int; Solder compiles functions "
+                             "that return tensors"):
+        solder.import_module(ReturnsNumber(), (torch.rand(2),))
+
+
+def test_wrong_number_of_example_inputs():
+    with pytest.raises(solder.SolderError,
+                       match=r"TwoInputs\.forward takes 2 inputs, 1 example inputs "
+                             "were given"):
+        solder.import_module(TwoInputs(), (torch.rand(3),))
+
+
+def test_example_input_that_does_not_fit():
+    conv = SamePadding()
+    with pytest.raises(solder.SolderError,
+                       match=r"^running SamePadding on the example inputs failed: "
+                             r"RuntimeError: .*channels") as error:
+        solder.import_module(conv, (torch.rand(1, 3, 5, 5),))
+    assert "ShapeProp" not in str(error.value)
+
+
+def test_not_a_module():
+    with pytest.raises(solder.SolderError, match="expects an nn.Module, got function"):
+        solder.import_module(lambda x: x, (torch.rand(2),))
+
+
+def test_non_tensor_example_input():
+    with pytest.raises(solder.SolderError, match=r"example input 0 is a list"):
+        solder.import_module(Identity(), ([1.0, 2.0],))
