@@ -868,13 +868,20 @@ class _Importer:
                     raise self.unsupported("padding='same' with an even kernel pads "
                                            "unevenly, which solder.conv cannot express")
                 padding = tuple(t // 2 for t in totals)
+        return self.emit_convolution("conv", x, weight, bias, [
+            ("strides", stride), ("padding", padding), ("dilations", dilation)], groups)
+
+    def emit_convolution(self, op, x, weight, bias, window, groups):
+        """solder.conv or solder.conv_transpose; ``window`` lists the
+        per-spatial-dim attributes in the op's order."""
+        spatial = len(x.shape) - 2
         operands = [x, weight] + ([bias] if bias is not None else [])
         shape = self.result_shape()
+        attributes = "".join(f" {name} = {format_list(_tuple(values, spatial))}"
+                             for name, values in window)
         return self.emit(
-            "solder.conv " + ", ".join(f"%{v.name}" for v in operands)
-            + f" strides = {format_list(_tuple(stride, spatial))}"
-            f" padding = {format_list(_tuple(padding, spatial))}"
-            f" dilations = {format_list(dilation)} groups = {int(groups)}"
+            f"solder.{op} " + ", ".join(f"%{v.name}" for v in operands)
+            + f"{attributes} groups = {int(groups)}"
             f" : ({', '.join(v.type for v in operands)}) -> {tensor_type(shape)}", shape)
 
     def conv_transpose(self, bound):
@@ -886,18 +893,11 @@ class _Importer:
 
     def emit_conv_transpose(self, x, weight, bias, stride, padding, output_padding,
                             dilation, groups):
-        spatial = len(x.shape) - 2
         if isinstance(padding, str):
             raise self.unsupported(f"conv_transpose with padding='{padding}'")
-        operands = [x, weight] + ([bias] if bias is not None else [])
-        shape = self.result_shape()
-        return self.emit(
-            "solder.conv_transpose " + ", ".join(f"%{v.name}" for v in operands)
-            + f" strides = {format_list(_tuple(stride, spatial))}"
-            f" padding = {format_list(_tuple(padding, spatial))}"
-            f" output_padding = {format_list(_tuple(output_padding, spatial))}"
-            f" dilations = {format_list(_tuple(dilation, spatial))} groups = {int(groups)}"
-            f" : ({', '.join(v.type for v in operands)}) -> {tensor_type(shape)}", shape)
+        return self.emit_convolution("conv_transpose", x, weight, bias, [
+            ("strides", stride), ("padding", padding),
+            ("output_padding", output_padding), ("dilations", dilation)], groups)
 
     def emit_norm(self, op, x, weight, bias, eps, extra):
         operands = [x] + [v for v in (weight, bias) if v is not None]

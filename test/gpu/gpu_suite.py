@@ -9,7 +9,6 @@ Prints one table and writes gpu_suite.json to --out.
 """
 
 import argparse
-import ctypes
 import json
 import math
 import os
@@ -17,37 +16,14 @@ import subprocess
 import sys
 import time
 
-import numpy as np
 import torch
 import torch.nn.functional as F
 
-
-class Runtime:
-    """libsolder_runtime through ctypes: device pointers and torch's stream."""
-
-    def __init__(self, library):
-        self.lib = ctypes.CDLL(library)
-        self.lib.solderLoadBundle.argtypes = [ctypes.c_char_p,
-                                              ctypes.POINTER(ctypes.c_void_p)]
-        self.lib.solderRun.argtypes = [ctypes.c_void_p,
-                                       ctypes.POINTER(ctypes.c_void_p),
-                                       ctypes.POINTER(ctypes.c_void_p),
-                                       ctypes.c_void_p]
-        self.lib.solderLastError.restype = ctypes.c_char_p
-        self.lib.solderFreeBundle.argtypes = [ctypes.c_void_p]
-
-    def load(self, path):
-        handle = ctypes.c_void_p()
-        if self.lib.solderLoadBundle(path.encode(), ctypes.byref(handle)) != 0:
-            raise RuntimeError(self.lib.solderLastError().decode())
-        return handle
-
-    def run(self, handle, inputs, outputs):
-        ins = (ctypes.c_void_p * len(inputs))(*[t.data_ptr() for t in inputs])
-        outs = (ctypes.c_void_p * len(outputs))(*[t.data_ptr() for t in outputs])
-        stream = ctypes.c_void_p(torch.cuda.current_stream().cuda_stream)
-        if self.lib.solderRun(handle, ins, outs, stream) != 0:
-            raise RuntimeError(self.lib.solderLastError().decode())
+# The Python package's runtime binding and timer (python/solder).
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
+                                "..", "..", "python"))
+from solder.bench import time_cuda  # noqa: E402
+from solder.runtime import LoadedBundle  # noqa: E402
 
 
 # Each case: the PyTorch reference (on the bundle's inputs, in order) and the
@@ -131,22 +107,8 @@ def draw_inputs(manifest, kinds, generator, offset=0.0):
     return inputs
 
 
-def bench(fn, runs, warmup=5):
-    """Median of CUDA-event times, L2 flushed before each run."""
-    flush = torch.empty(2 * torch.cuda.get_device_properties(0).L2_cache_size
-                        // 4 + 1024, device="cuda")
-    times = []
-    for i in range(warmup + runs):
-        flush.fill_(float(i))
-        start = torch.cuda.Event(enable_timing=True)
-        stop = torch.cuda.Event(enable_timing=True)
-        start.record()
-        fn()
-        stop.record()
-        stop.synchronize()
-        if i >= warmup:
-            times.append(start.elapsed_time(stop))
-    return float(np.median(times))
+def bench(fn, runs):
+    return time_cuda(fn, runs, warmup=5)
 
 
 def set_tf32(enabled):
@@ -154,7 +116,7 @@ def set_tf32(enabled):
     torch.backends.cuda.matmul.allow_tf32 = enabled
 
 
-def check_case(runtime, bundles, name, args, offset=0.0, label=None):
+def check_case(bundles, name, args, offset=0.0, label=None):
     reference, kinds = CASES[name]
     path = os.path.join(bundles, name)
     with open(os.path.join(path, "manifest.json")) as f:
@@ -162,16 +124,17 @@ def check_case(runtime, bundles, name, args, offset=0.0, label=None):
     generator = torch.Generator(device="cuda")
     generator.seed()  # fresh inputs every run
     inputs = draw_inputs(manifest, kinds, generator, offset)
-    handle = runtime.load(path)
+    bundle = LoadedBundle(path)
+    stream = torch.cuda.current_stream().cuda_stream
     outputs = [torch.full(spec["shape"], float("nan"), device="cuda")
                for spec in manifest["outputs"]]
     torch.cuda.synchronize()
     start = time.time()
-    runtime.run(handle, inputs, outputs)
+    bundle.run(inputs, outputs, stream)
     torch.cuda.synchronize()
     first = outputs[0].clone()
     outputs[0].fill_(float("nan"))
-    runtime.run(handle, inputs, outputs)
+    bundle.run(inputs, outputs, stream)
     torch.cuda.synchronize()
     deterministic = torch.equal(first, outputs[0])
 
@@ -192,7 +155,7 @@ def check_case(runtime, bundles, name, args, offset=0.0, label=None):
            "first_run_ms": (time.time() - start) * 1e3}
 
     if name in WORKLOADS and not args.no_bench and offset == 0.0:
-        row["solder_ms"] = bench(lambda: runtime.run(handle, inputs, outputs), args.runs)
+        row["solder_ms"] = bench(lambda: bundle.run(inputs, outputs, stream), args.runs)
         with torch.no_grad():
             set_tf32(True)
             row["eager_tf32_ms"] = bench(lambda: reference(*inputs), args.runs)
@@ -204,8 +167,7 @@ def check_case(runtime, bundles, name, args, offset=0.0, label=None):
                 row["compile_ms"] = bench(lambda: compiled(*inputs), args.runs)
             except Exception as error:  # report, do not hide
                 row["compile_error"] = str(error).splitlines()[0][:200]
-    runtime.lib.solderFreeBundle(handle)
-    del inputs, outputs, ref64, eager32, first
+    del bundle, inputs, outputs, ref64, eager32, first
     torch.cuda.empty_cache()
     return row
 
@@ -233,7 +195,7 @@ def main():
     args = parser.parse_args()
 
     print(f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}")
-    runtime = Runtime(os.path.join(args.build, "lib", "libsolder_runtime.so"))
+    os.environ["SOLDER_BIN_DIR"] = os.path.join(os.path.abspath(args.build), "bin")
     rows = []
     plan = [(name, 0.0, None) for name in CASES] + [
         ("small_w1", 1000.0, "small_w1 (x + 1000)"),
@@ -241,7 +203,7 @@ def main():
     for name, offset, label in plan:
         print(f"running {label or name} ...", flush=True)
         try:
-            rows.append(check_case(runtime, args.bundles, name, args, offset, label))
+            rows.append(check_case(args.bundles, name, args, offset, label))
         except Exception as error:
             rows.append({"case": label or name, "pass": False,
                          "error": str(error)[:300]})
