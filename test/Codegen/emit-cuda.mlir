@@ -15,7 +15,7 @@
 // W1:     partial0 = solder::combineHalfWarp(partial0);
 // W1: w1_k0_conv_finalize(
 // W1:     out0[t * 2 + 1] = stats.rstd(9.99999975e-06f);
-// W1:     out1[t] = sum / 19800.0f;
+// W1:     out1[t] = float(sum / 19800.0);
 // W1: // w1_k1_pointwise: reduction -> group_normalize -> reduce (one block per output)
 // W1:   solder::MeanAccumulator acc;
 // W1:   acc = solder::combineBlock<256>(acc);

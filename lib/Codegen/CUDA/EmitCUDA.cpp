@@ -302,7 +302,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
          << "      ws" << index << "[slot * 3 + 2] = partial" << index
          << ".m2;\n";
     else
-      os << "      ws" << index << "[slot] = partial" << index << ".sum;\n";
+      os << "      ws" << index << "[slot] = float(partial" << index << ".sum);\n";
     os << "    }\n";
   }
   os << "  }\n}\n\n";
@@ -372,13 +372,13 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       os << llvm::formatv(
           "  if (t < {0}L) {{  // {1} over the spatial dims\n"
           "    const long n = t / {2}L, c = t % {2}L;\n"
-          "    float sum = 0.0f;\n"
+          "    double sum = 0.0;  // as solder::SumAccumulator\n"
           "    for (long p = 0; p < {3}L; ++p)\n"
           "      sum += ws{4}[(n * {3}L + p) * {2}L + c];\n"
-          "    out{5}[t] = sum{6};\n"
+          "    out{5}[t] = float(sum{6});\n"
           "  }\n",
           batch * channels, reduce->getName(), channels, pixelTiles, index,
-          out, mean ? " / " + std::to_string(volume) + ".0f" : "");
+          out, mean ? " / " + std::to_string(volume) + ".0" : "");
     }
   }
   os << "}\n\n";

@@ -14,22 +14,28 @@
 
 namespace solder {
 
+// Sums accumulate in double: a sum of many values with a large common mean
+// (a conv output at x + 1000) loses the digits that a later subtraction of
+// the mean needs (mean(group_norm(y)) = mean_c(y) - group mean, scaled).
+// The adds are few next to the work producing the values.
 struct SumAccumulator {
-  float sum = 0.0f;
+  double sum = 0.0;
   __device__ __forceinline__ void add(float x) { sum += x; }
   __device__ __forceinline__ SumAccumulator shuffleDown(unsigned offset,
                                                         int width) const {
     return SumAccumulator{__shfl_down_sync(0xffffffffu, sum, offset, width)};
   }
   __device__ __forceinline__ void merge(const SumAccumulator &o) { sum += o.sum; }
-  __device__ __forceinline__ float result(float count) const { return sum; }
+  __device__ __forceinline__ float result(float) const { return float(sum); }
 };
 
 struct MeanAccumulator {
-  float sum = 0.0f;
+  double sum = 0.0;
   __device__ __forceinline__ void add(float x) { sum += x; }
   __device__ __forceinline__ void merge(const MeanAccumulator &o) { sum += o.sum; }
-  __device__ __forceinline__ float result(float count) const { return sum / count; }
+  __device__ __forceinline__ float result(float count) const {
+    return float(sum / count);
+  }
 };
 
 struct ProdAccumulator {
