@@ -350,7 +350,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       os << llvm::formatv(
           "  if (t < {0}L) {{  // {1}\n"
           "    const long g = t % {2}L;\n"
-          "    solder::Welford stats;\n"
+          "    solder::WelfordDouble stats;  // a long merge chain: double\n"
           "    for (long n = {3}; n < {4}; ++n)\n"
           "      for (long c = g * {5}L; c < (g + 1) * {5}L; ++c)\n"
           "        for (long p = 0; p < {6}L; ++p) {{\n"
