@@ -61,7 +61,7 @@ def _cached(kind, key_parts, build):
     miss, then moved into place so a half-written entry is never seen)."""
     key = hashlib.sha256(json.dumps(key_parts, sort_keys=True).encode()).hexdigest()
     entry = cache_dir() / kind / key[:24]
-    if (entry / "manifest.json").is_file() or (entry / "pipelined.mlir").is_file():
+    if entry.is_dir():  # entries appear whole, by rename
         return entry, True
     entry.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(prefix=".tmp-", dir=entry.parent))
@@ -77,17 +77,24 @@ def _cached(kind, key_parts, build):
     return entry, False
 
 
+def _run_on_ir(mlir, directory, tool, args, what):
+    """Runs ``tool`` on ``mlir`` written as DIRECTORY/input.mlir (removed
+    after), with ``args`` following the input path."""
+    source = directory / "input.mlir"
+    source.write_text(mlir)
+    run_tool(tool, [source] + args, what)
+    source.unlink()
+
+
 def _compile_bundle(mlir, arch, force, gpu_name=None, output=None, quiet=False):
     """A bundle of ``mlir`` for ``arch``: from the cache, or solder-compile."""
     def build(directory):
-        source = directory / "input.mlir"
-        source.write_text(mlir)
         start = time.time()
         if not quiet:
             _log(f"compiling a bundle for {arch} (solder-compile + nvcc) ...")
-        run_tool("solder-compile", [source, "-o", directory, f"--arch={arch}",
-                                    f"--force={force}"], "solder-compile")
-        source.unlink()
+        _run_on_ir(mlir, directory, "solder-compile",
+                   ["-o", directory, f"--arch={arch}", f"--force={force}"],
+                   "solder-compile")
         if not quiet:
             _log(f"compiled in {time.time() - start:.1f} s")
 
@@ -112,11 +119,9 @@ def _compile_bundle(mlir, arch, force, gpu_name=None, output=None, quiet=False):
 def _pipelined_ir(mlir, force):
     """The IR after Solder's pipeline, which the CPU backend interprets."""
     def build(directory):
-        source = directory / "input.mlir"
-        source.write_text(mlir)
-        run_tool("solder-opt", [source, f"--solder-pipeline=force={force}", "-o",
-                                directory / "pipelined.mlir"], "solder-opt --solder-pipeline")
-        source.unlink()
+        _run_on_ir(mlir, directory, "solder-opt",
+                   [f"--solder-pipeline=force={force}", "-o", directory / "pipelined.mlir"],
+                   "solder-opt --solder-pipeline")
     key = {"kind": "pipelined", "mlir": mlir, "force": force,
            "solder-opt": file_digest(find_tool("solder-opt"))}
     entry, _ = _cached("pipelined", key, build)
@@ -253,6 +258,8 @@ def compile(module, example_inputs, precision="ieee", *, backend="cuda",
     ``force`` is the planner's materialize/recompute choice.
     """
     _check_options(precision, backend, force)
+    if isinstance(example_inputs, torch.Tensor):
+        example_inputs = (example_inputs,)
     imported = import_module(module, example_inputs)
     common = dict(backend=backend, input_names=imported.input_names,
                   input_shapes=imported.input_shapes,
@@ -261,9 +268,8 @@ def compile(module, example_inputs, precision="ieee", *, backend="cuda",
                   parameters=imported.parameters, mlir=imported.mlir)
     if backend == "cpu":
         return CompiledModule(pipelined=_pipelined_ir(imported.mlir, force), **common)
-    tensors = [t for t in example_inputs if isinstance(t, torch.Tensor)] \
-        if not isinstance(example_inputs, torch.Tensor) else [example_inputs]
-    device = tensors[0].device if tensors and tensors[0].is_cuda else torch.device("cuda")
+    on_gpu = [t.device for t in example_inputs if t.is_cuda]
+    device = on_gpu[0] if on_gpu else torch.device("cuda")
     arch, gpu_name = _gpu_arch(device)
     bundle = _compile_bundle(imported.mlir, arch, force, gpu_name, quiet=quiet)
     return CompiledModule(bundle=bundle, device=device, **common)
@@ -276,10 +282,7 @@ def export(module, example_inputs, path, *, arch="sm_90", force="auto", quiet=Fa
     _check_options("ieee", "cuda", force)
     imported = import_module(module, example_inputs)
     path = _compile_bundle(imported.mlir, arch, force, output=path, quiet=quiet)
-    (path / "params").mkdir()
-    for name, tensor in zip(imported.parameter_names, imported.parameters):
-        np.save(path / "params" / f"{name}.npy", tensor.numpy())
-    (path / FRONTEND_FILE).write_text(json.dumps(imported.metadata(), indent=2))
+    imported.save_parameters(path / "params", path / FRONTEND_FILE)
     return path
 
 

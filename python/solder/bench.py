@@ -19,6 +19,7 @@ import importlib.util
 import json
 import math
 import os
+import statistics
 import sys
 import time
 
@@ -52,9 +53,7 @@ def time_cuda(fn, runs, warmup):
         stop.synchronize()
         if i >= warmup:
             times.append(start.elapsed_time(stop))
-    times.sort()
-    middle = len(times) // 2
-    return times[middle] if len(times) % 2 else 0.5 * (times[middle - 1] + times[middle])
+    return statistics.median(times)
 
 
 def errors(out, ref):

@@ -13,6 +13,7 @@ importer never emits IR it is unsure of. Works with torch 1.13 through 2.x.
 """
 
 import inspect
+import json
 import linecache
 import math
 import operator
@@ -20,6 +21,7 @@ import os
 import re
 from dataclasses import dataclass, field
 
+import numpy as np
 import torch
 import torch.fx
 import torch.nn as nn
@@ -78,22 +80,24 @@ class ImportedModule:
     notes: list = field(default_factory=list)
 
     def save(self, directory, stem="model"):
-        """Writes STEM.mlir and STEM.params/<name>.npy; returns the .mlir path."""
-        import json
-        import os
-
-        import numpy as np
+        """Writes STEM.mlir, STEM.params/<name>.npy and STEM.json; returns
+        the .mlir path."""
         os.makedirs(directory, exist_ok=True)
         mlir_path = os.path.join(directory, f"{stem}.mlir")
         with open(mlir_path, "w") as f:
             f.write(self.mlir)
-        params_dir = os.path.join(directory, f"{stem}.params")
+        self.save_parameters(os.path.join(directory, f"{stem}.params"),
+                             os.path.join(directory, f"{stem}.json"))
+        return mlir_path
+
+    def save_parameters(self, params_dir, metadata_path):
+        """Each parameter as PARAMS_DIR/<name>.npy, and the metadata (names,
+        shapes) as JSON: what solder.load needs beside a bundle."""
         os.makedirs(params_dir, exist_ok=True)
         for name, tensor in zip(self.parameter_names, self.parameters):
             np.save(os.path.join(params_dir, f"{name}.npy"), tensor.numpy())
-        with open(os.path.join(directory, f"{stem}.json"), "w") as f:
+        with open(metadata_path, "w") as f:
             json.dump(self.metadata(), f, indent=2)
-        return mlir_path
 
     def metadata(self):
         return {"function": self.function, "inputs": self.input_names,
@@ -157,16 +161,12 @@ _THIS_FILE = os.path.abspath(__file__)
 
 
 class _Tracer(torch.fx.Tracer):
-    """Records the user's stack with every node, for error messages."""
-
-    def __init__(self):
-        super().__init__()
-        self.record_stack_traces = True
+    """Records with every node the user's line that made it, for error
+    messages (torch's own record_stack_traces lists, in torch 1.x, frames of
+    the tracer's callers after it, so its last frame is not the user's)."""
 
     def create_proxy(self, *args, **kwargs):
-        # The innermost frame outside torch and this file is the user's line
-        # that made the node (torch 1.x lists node.stack_trace innermost first
-        # and through the tracer's own callers, so its last frame is not it).
+        # The innermost frame outside torch and this file is the user's.
         proxy = super().create_proxy(*args, **kwargs)
         frame = inspect.currentframe()
         while frame is not None and (
@@ -215,15 +215,10 @@ def _snake_case(name):
 
 def _source_line(node):
     """'file:line: code' of the user frame that created ``node``."""
-    if "solder_source" in node.meta:
-        file, line = node.meta["solder_source"]
-        return f"{file}:{line}: {linecache.getline(file, line).strip()}"
-    trace = getattr(node, "stack_trace", None) or ""
-    frames = re.findall(r'File "([^"]+)", line (\d+), in [^\n]*\n\s*([^\n]*)', trace)
-    if not frames:
+    if "solder_source" not in node.meta:
         return None
-    file, line, code = frames[-1]
-    return f"{file}:{line}: {code.strip()}"
+    file, line = node.meta["solder_source"]
+    return f"{file}:{line}: {linecache.getline(file, line).strip()}"
 
 
 def _describe(node, module=None):
@@ -378,9 +373,7 @@ class _Importer:
             {"input": a[0], "min": a[1] if len(a) > 1 else k["min"]}))
         register([torch.clamp_max, "clamp_max"], lambda a, k: self.clamp(
             {"input": a[0], "max": a[1] if len(a) > 1 else k["max"]}))
-        register([torch.rsub], lambda a, k: self.binary_call(
-            "sub", (_bind(_sig_binary, a, k)["other"], _bind(_sig_binary, a, k)["input"]),
-            {"alpha": _bind(_sig_binary, a, k).get("alpha", 1)}))
+        register([torch.rsub], lambda a, k: self.rsub(_bind(_sig_binary, a, k)))
         register([F.dropout, F.dropout1d if hasattr(F, "dropout1d") else F.dropout,
                   F.dropout2d, F.dropout3d, F.alpha_dropout],
                  lambda a, k: self.dropout(_bind(_sig_dropout, a, k)))
@@ -553,8 +546,7 @@ class _Importer:
             return self.softmax(op, {"input": node.args[0], "dim": module.dim})
         if isinstance(module, nn.Identity):
             return x
-        if isinstance(module, nn.Dropout) or type(module).__name__ in (
-                "Dropout1d", "Dropout2d", "Dropout3d", "AlphaDropout"):
+        if isinstance(module, nn.modules.dropout._DropoutNd):
             if module.training and module.p > 0:
                 raise self.unsupported(
                     f"{_describe(node, module)} is random in training mode; call "
@@ -746,6 +738,11 @@ class _Importer:
         if low is None and high is None:
             raise self.unsupported("clamp needs min or max")
         return self.emit_unary("clamp", x, min=low, max=high)
+
+    def rsub(self, bound):
+        """torch.rsub(input, other, alpha) = other - alpha * input."""
+        return self.binary_call("sub", (bound["other"], bound["input"]),
+                                {"alpha": bound.get("alpha", 1)})
 
     def dropout(self, bound):
         if bound.get("training", True) and bound.get("p", 0.5) > 0:

@@ -82,12 +82,31 @@ def file_digest(path):
     return _file_digest(str(path), stat.st_size, stat.st_mtime_ns)
 
 
+@functools.lru_cache(maxsize=None)
+def _compiler_config(compiler, size, mtime, nvcc_env, path_env):
+    """solder-compile --print-config, run once per binary and environment
+    (the nvcc it picks depends on SOLDER_NVCC and PATH)."""
+    return json.loads(run_tool("solder-compile", ["--print-config"],
+                               "solder-compile --print-config").stdout)
+
+
+@functools.lru_cache(maxsize=None)
+def _nvcc_version(nvcc, size, mtime):
+    try:
+        return subprocess.run([nvcc, "--version"], capture_output=True,
+                              text=True).stdout.strip().splitlines()[-1:]
+    except OSError:
+        return None
+
+
 def compiler_fingerprint():
     """What, besides the IR and options, decides a bundle's contents: the
-    solder-compile binary, the device templates it includes and nvcc."""
+    solder-compile binary, the device templates it includes and nvcc. The
+    tools run once per process; files are hashed again only when they change."""
     compiler = find_tool("solder-compile")
-    config = json.loads(run_tool("solder-compile", ["--print-config"],
-                                 "solder-compile --print-config").stdout)
+    stat = os.stat(compiler)
+    config = _compiler_config(str(compiler), stat.st_size, stat.st_mtime_ns,
+                              os.environ.get("SOLDER_NVCC"), os.environ.get("PATH"))
     parts = {"solder-compile": file_digest(compiler), "config": config}
     include = Path(config.get("device_include") or "")
     if include.is_dir():
@@ -96,8 +115,8 @@ def compiler_fingerprint():
     nvcc = config.get("nvcc")
     if nvcc:
         try:
-            parts["nvcc"] = subprocess.run([nvcc, "--version"], capture_output=True,
-                                           text=True).stdout.strip().splitlines()[-1:]
+            nvcc_stat = os.stat(nvcc)
+            parts["nvcc"] = _nvcc_version(nvcc, nvcc_stat.st_size, nvcc_stat.st_mtime_ns)
         except OSError:
             parts["nvcc"] = None
     return parts

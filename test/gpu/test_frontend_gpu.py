@@ -5,6 +5,7 @@ fresh random inputs and non-default norm parameters every run, two runs
 bitwise equal. Run by run_gpu_suite.sh on the device (SOLDER_BIN_DIR set).
 """
 
+import copy
 import os
 import subprocess
 import sys
@@ -38,7 +39,7 @@ def check(module, inputs):
     compiled = solder.compile(module, inputs, quiet=True)
     with torch.no_grad():
         expected = module(*inputs)
-        reference = __import__("copy").deepcopy(module).double()(
+        reference = copy.deepcopy(module).double()(
             *[t.double() for t in inputs])
     expected = expected if isinstance(expected, tuple) else (expected,)
     reference = reference if isinstance(reference, tuple) else (reference,)
