@@ -12,13 +12,13 @@
 
 #include "solder/Codegen/CUDA/EmitCUDA.h"
 #include "solder/InitAllDialects.h"
+#include "solder/ParsedSource.h"
 #include "solder/Dialect/Solder/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Support/FileUtilities.h"
 #include "llvm/Support/CommandLine.h"
@@ -28,7 +28,6 @@
 #include "llvm/Support/JSON.h"
 #include "llvm/Support/Path.h"
 #include "llvm/Support/Program.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/ToolOutputFile.h"
 #include "llvm/Support/raw_ostream.h"
 
@@ -163,15 +162,10 @@ int main(int argc, char **argv) {
   MLIRContext context(registry);
   context.printOpOnDiagnostic(false);
 
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(inputFile, &error);
-  if (!file)
-    return fail(error);
-  std::string sourceText = file->getBuffer().str();
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  ParsedSource source(inputFile, context);
+  if (!source.openError.empty())
+    return fail(source.openError);
+  OwningOpRef<ModuleOp> &module = source.module;
   if (!module)
     return 1;
   SmallVector<func::FuncOp> functions =
@@ -201,6 +195,7 @@ int main(int argc, char **argv) {
   auto writeFile = [&](StringRef name, StringRef text) -> LogicalResult {
     SmallString<256> path(outputDir.getValue());
     llvm::sys::path::append(path, name);
+    std::string error;
     std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(path, &error);
     if (!output) {
       fail(error);
@@ -211,7 +206,7 @@ int main(int argc, char **argv) {
     return success();
   };
   if (failed(writeFile("kernels.cu", program->source)) ||
-      failed(writeFile("source.mlir", sourceText)))
+      failed(writeFile("source.mlir", source.text)))
     return 1;
 
   std::string cubin = "kernels." + arch + ".cubin";

@@ -11,6 +11,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "solder/InitAllDialects.h"
+#include "solder/ParsedSource.h"
 #include "solder/Dialect/Solder/Transforms/Passes.h"
 #include "solder/Reference/Interpreter.h"
 #include "solder/Support/Npy.h"
@@ -20,16 +21,13 @@
 #include "mlir/Dialect/Tensor/IR/Tensor.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
-#include "mlir/Parser/Parser.h"
 #include "mlir/Pass/PassManager.h"
 #include "mlir/Pass/PassRegistry.h"
-#include "mlir/Support/FileUtilities.h"
 #include "mlir/Transforms/Passes.h"
 #include "llvm/Support/CommandLine.h"
 #include "llvm/Support/FileSystem.h"
 #include "llvm/Support/InitLLVM.h"
 #include "llvm/Support/InterleavedRange.h"
-#include "llvm/Support/SourceMgr.h"
 #include "llvm/Support/raw_ostream.h"
 
 #include <cmath>
@@ -172,16 +170,12 @@ int main(int argc, char **argv) {
   // Diagnostics are one located line, without a dump of the op.
   context.printOpOnDiagnostic(false);
 
-  std::string error;
-  std::unique_ptr<llvm::MemoryBuffer> file = openInputFile(inputFile, &error);
-  if (!file) {
-    llvm::errs() << "error: " << error << "\n";
+  ParsedSource source(inputFile, context);
+  if (!source.openError.empty()) {
+    llvm::errs() << "error: " << source.openError << "\n";
     return 1;
   }
-  llvm::SourceMgr sourceMgr;
-  sourceMgr.AddNewSourceBuffer(std::move(file), SMLoc());
-  SourceMgrDiagnosticHandler diagnostics(sourceMgr, &context);
-  OwningOpRef<ModuleOp> module = parseSourceFile<ModuleOp>(sourceMgr, &context);
+  OwningOpRef<ModuleOp> &module = source.module;
   if (!module)
     return 1;
 
@@ -261,6 +255,7 @@ int main(int argc, char **argv) {
       array.dtype = ::solder::NpyDtype::f64;
       array.values = tensor.data;
       std::string path = outputDir + "/output" + std::to_string(index) + ".npy";
+      std::string error;
       if (!::solder::writeNpy(path, array, error)) {
         llvm::errs() << "error: " << error << "\n";
         return 1;
