@@ -39,6 +39,33 @@ struct ConvGeometry {
   int64_t inVolume() const { return in[0] * in[1] * in[2]; }
   int64_t outVolume() const { return out[0] * out[1] * out[2]; }
   int64_t kernelVolume() const { return kernel[0] * kernel[1] * kernel[2]; }
+
+  /// Walks the kernel window anchored at `base`: for every tap k whose
+  /// position base * stride - pad + k * dilation lies inside `extent`, calls
+  /// visit(flat position in extent, flat tap). Conv gathers with it (base an
+  /// output position, extent the input); conv_transpose scatters (base an
+  /// input position, extent the output).
+  template <class Visit>
+  void forEachTap(const int64_t (&base)[3], const int64_t (&extent)[3],
+                  Visit visit) const {
+    for (int64_t kd = 0; kd < kernel[0]; ++kd) {
+      int64_t d = base[0] * stride[0] - pad[0] + kd * dilation[0];
+      if (d < 0 || d >= extent[0])
+        continue;
+      for (int64_t kh = 0; kh < kernel[1]; ++kh) {
+        int64_t h = base[1] * stride[1] - pad[1] + kh * dilation[1];
+        if (h < 0 || h >= extent[1])
+          continue;
+        for (int64_t kw = 0; kw < kernel[2]; ++kw) {
+          int64_t w = base[2] * stride[2] - pad[2] + kw * dilation[2];
+          if (w < 0 || w >= extent[2])
+            continue;
+          visit((d * extent[1] + h) * extent[2] + w,
+                (kd * kernel[1] + kh) * kernel[2] + kw);
+        }
+      }
+    }
+  }
 };
 } // namespace
 
@@ -65,25 +92,9 @@ Tensor mlir::solder::reference::evalConv(ConvOp op, const Tensor &input,
                   &input.data[(n * g.inChannels + ic) * g.inVolume()];
               const double *w =
                   &weight.data[(oc * inPerGroup + icg) * g.kernelVolume()];
-              for (int64_t kd = 0; kd < g.kernel[0]; ++kd) {
-                int64_t id = od * g.stride[0] - g.pad[0] + kd * g.dilation[0];
-                if (id < 0 || id >= g.in[0])
-                  continue;
-                for (int64_t kh = 0; kh < g.kernel[1]; ++kh) {
-                  int64_t ih =
-                      oh * g.stride[1] - g.pad[1] + kh * g.dilation[1];
-                  if (ih < 0 || ih >= g.in[1])
-                    continue;
-                  for (int64_t kw = 0; kw < g.kernel[2]; ++kw) {
-                    int64_t iw =
-                        ow * g.stride[2] - g.pad[2] + kw * g.dilation[2];
-                    if (iw < 0 || iw >= g.in[2])
-                      continue;
-                    sum += in[(id * g.in[1] + ih) * g.in[2] + iw] *
-                           w[(kd * g.kernel[1] + kh) * g.kernel[2] + kw];
-                  }
-                }
-              }
+              g.forEachTap({od, oh, ow}, g.in, [&](int64_t at, int64_t tap) {
+                sum += in[at] * w[tap];
+              });
             }
             out[(od * g.out[1] + oh) * g.out[2] + ow] = sum;
           }
@@ -115,25 +126,9 @@ Tensor mlir::solder::reference::evalConvTranspose(ConvTransposeOp op,
           for (int64_t ih = 0; ih < g.in[1]; ++ih)
             for (int64_t iw = 0; iw < g.in[2]; ++iw) {
               double x = in[(id * g.in[1] + ih) * g.in[2] + iw];
-              for (int64_t kd = 0; kd < g.kernel[0]; ++kd) {
-                int64_t od = id * g.stride[0] - g.pad[0] + kd * g.dilation[0];
-                if (od < 0 || od >= g.out[0])
-                  continue;
-                for (int64_t kh = 0; kh < g.kernel[1]; ++kh) {
-                  int64_t oh =
-                      ih * g.stride[1] - g.pad[1] + kh * g.dilation[1];
-                  if (oh < 0 || oh >= g.out[1])
-                    continue;
-                  for (int64_t kw = 0; kw < g.kernel[2]; ++kw) {
-                    int64_t ow =
-                        iw * g.stride[2] - g.pad[2] + kw * g.dilation[2];
-                    if (ow < 0 || ow >= g.out[2])
-                      continue;
-                    out[(od * g.out[1] + oh) * g.out[2] + ow] +=
-                        x * w[(kd * g.kernel[1] + kh) * g.kernel[2] + kw];
-                  }
-                }
-              }
+              g.forEachTap({id, ih, iw}, g.out, [&](int64_t at, int64_t tap) {
+                out[at] += x * w[tap];
+              });
             }
       }
     }
