@@ -31,6 +31,38 @@ else
   log "Debian packages present"
 fi
 
+# CUTLASS 4.2's headers (CUTLASS 2.x/3.x and CuTe) for the tensor-core conv
+# main loop: the pinned PyPI wheel, sha256-checked; only its headers are
+# unpacked (none of the wheel's Python dependencies is needed).
+cutlass_version=4.2.0.0
+cutlass_sha256=f9599ada45c7bcb6bf53f7d3f0a7d154183e53451c01bfa59eecd37dd4a693f6
+cutlass_dir=$root/third_party/cutlass
+if [[ $(cat "$cutlass_dir/VERSION" 2>/dev/null) != "$cutlass_version" ]]; then
+  log "fetching the CUTLASS $cutlass_version headers (PyPI wheel nvidia-cutlass)"
+  download=$(mktemp -d)
+  trap 'rm -rf "$download"' EXIT
+  python3 -m pip download --quiet --no-deps --only-binary=:all: \
+    "nvidia-cutlass==$cutlass_version" -d "$download"
+  wheel=$(ls "$download"/nvidia_cutlass-"$cutlass_version"-*.whl)
+  echo "$cutlass_sha256  $wheel" | sha256sum --check --quiet ||
+    { log "error: $wheel does not have the pinned sha256"; exit 1; }
+  rm -rf "$cutlass_dir" && mkdir -p "$cutlass_dir"
+  python3 - "$wheel" "$cutlass_dir" <<'PY'
+import os, sys, zipfile
+prefix = "cutlass_library/source/include/"
+with zipfile.ZipFile(sys.argv[1]) as wheel:
+    for name in wheel.namelist():
+        if name.startswith(prefix) and not name.endswith("/"):
+            target = os.path.join(sys.argv[2], "include", name[len(prefix):])
+            os.makedirs(os.path.dirname(target), exist_ok=True)
+            with wheel.open(name) as source, open(target, "wb") as out:
+                out.write(source.read())
+PY
+  echo "$cutlass_version" > "$cutlass_dir/VERSION"
+else
+  log "CUTLASS $cutlass_version headers present"
+fi
+
 if [[ ! -f $build_dir/build.ninja ]]; then
   log "configuring $build_dir"
   cmake -G Ninja -S "$root" -B "$build_dir" \
