@@ -108,15 +108,23 @@ struct LogSumExpAccumulator {
 };
 
 
-/// Merges the accumulators of each half-warp (16 lanes) in a fixed order;
-/// the first lane of each half-warp returns the total. Every lane of the
-/// warp must call it.
+/// Merges the accumulators of each segment of `Width` lanes in a fixed
+/// order; the first lane of each segment returns the total. Every lane of
+/// the warp must call it.
+template <int Width, class Accumulator>
+__device__ __forceinline__ Accumulator combineLanes(Accumulator acc) {
+  static_assert(Width > 0 && Width <= 32 && (Width & (Width - 1)) == 0,
+                "Width is a power of two within a warp");
+#pragma unroll
+  for (unsigned offset = Width / 2; offset > 0; offset >>= 1)
+    acc.merge(acc.shuffleDown(offset, Width));
+  return acc;
+}
+
+/// combineLanes over half-warps (16 lanes).
 template <class Accumulator>
 __device__ __forceinline__ Accumulator combineHalfWarp(Accumulator acc) {
-#pragma unroll
-  for (unsigned offset = 8; offset > 0; offset >>= 1)
-    acc.merge(acc.shuffleDown(offset, 16));
-  return acc;
+  return combineLanes<16>(acc);
 }
 
 /// Merges the accumulators of a block of `Threads` threads (a power of two)

@@ -1,0 +1,267 @@
+//===- conv_tensorop.cuh - Tensor-core implicit-GEMM conv (CUTLASS) ------===//
+//
+// The main loop is CUTLASS 2.x's: the multistage (cp.async) threadblock MMA
+// of DefaultConv3dFprop over NDHWC activations and KTRSC weights, on sm80
+// mma.sync TF32 tensor cores, which every GPU from Ampere on runs.
+//   * ieee: 3xTF32 (OpMultiplyAddFastF32): each operand split into big and
+//     small TF32 parts, three products accumulated in fp32 (fp32 accuracy);
+//   * tf32: one TF32 product (OpMultiplyAdd), PyTorch's cuDNN default.
+// Solder keeps its own epilogue: the accumulators are staged to shared
+// memory as a channel-major [BN][BM + 4] tile, and a generated epilogue
+// functor visits it channel by channel, one warp per channel, consecutive
+// lanes on consecutive pixels. Stores to NCDHW are then coalesced, and the
+// per-channel partial reductions combine across the warp in a fixed order.
+//
+// One CTA computes BM output pixels of one sample by BN output channels:
+// the problem CUTLASS sees is one sample (N = 1), so every tile lies in one
+// sample and partial statistics stay per (sample, pixel tile, channel).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_DEVICE_CONV_TENSOROP_CUH
+#define SOLDER_DEVICE_CONV_TENSOROP_CUH
+
+#include "solder/conv.cuh"
+#include "solder/reduce.cuh"
+
+#include <new>
+
+#include <cutlass/conv/conv2d_problem_size.h>
+#include <cutlass/conv/conv3d_problem_size.h>
+#include <cutlass/conv/kernel/default_conv2d_fprop.h>
+#include <cutlass/conv/kernel/default_conv3d_fprop.h>
+#include <cutlass/epilogue/thread/linear_combination.h>
+#include <cutlass/gemm/warp/mma_tensor_op_tile_iterator.h>
+
+namespace solder {
+
+/// How the main loop multiplies: the plan's precision.
+enum class TensorMath { k3xTF32, kTF32 };
+
+/// The plan's tile: BM pixels x BN channels x BK reduction elements per
+/// stage, warps of WM x WN, Stages-deep cp.async pipeline.
+template <int BM_, int BN_, int BK_, int WM_, int WN_, int Stages_,
+          TensorMath Math_>
+struct TensorOpTile {
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
+  static constexpr int kStages = Stages_;
+  static constexpr TensorMath kMath = Math_;
+};
+
+/// A conv_transpose of stride 1 is a conv with the kernel flipped and
+/// padding dilation * (kernel - 1) - padding; the weight reorder flips it.
+/// Input channels are padded to 4 (one 16-byte cp.async) by the layout
+/// conversion.
+template <class G> struct ConvForm {
+  static constexpr int kInChannels = (G::kInChannels + 3) / 4 * 4;
+  static constexpr int pad(int d) {
+    return G::kTransposed ? G::kDilation[d] * (G::kKernel[d] - 1) - G::kPad[d]
+                          : G::kPad[d];
+  }
+  static constexpr int stride(int d) { return G::kTransposed ? 1 : G::kStride[d]; }
+  /// No depth: one input and output plane, a flat kernel, no depth padding.
+  static constexpr int kDims =
+      G::kIn[0] == 1 && G::kOut[0] == 1 && G::kKernel[0] == 1 && pad(0) == 0 ? 2 : 3;
+};
+
+/// CUTLASS's conv of 2 or 3 spatial dims: a geometry without depth runs the
+/// Conv2d iterators, which hold fewer registers (the 128 x 128 TF32 tile
+/// spills with the Conv3d ones).
+template <int Dims> struct CutlassConvDims;
+template <> struct CutlassConvDims<2> {
+  using Layout = cutlass::layout::TensorNHWC;
+  using ProblemSize = cutlass::conv::Conv2dProblemSize;
+  template <class Tile, class Warp, class Instruction, int Stages, class Math>
+  using Kernel = typename cutlass::conv::kernel::DefaultConv2dFprop<
+      float, Layout, float, Layout, float, Layout, float,
+      cutlass::arch::OpClassTensorOp, cutlass::arch::Sm80, Tile, Warp, Instruction,
+      cutlass::epilogue::thread::LinearCombination<float, 4, float, float>,
+      cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<>, Stages, Math,
+      cutlass::conv::IteratorAlgorithm::kOptimized,
+      cutlass::conv::StrideSupport::kStrided>::Kernel;
+  template <class G, class Form> __device__ static ProblemSize problem() {
+    // Locals: geometry arrays bound to references would be odr-used.
+    constexpr int h = G::kIn[1], w = G::kIn[2], p = G::kOut[1], q = G::kOut[2];
+    constexpr int r = G::kKernel[1], s = G::kKernel[2];
+    constexpr int padH = Form::pad(1), padW = Form::pad(2);
+    constexpr int strideH = Form::stride(1), strideW = Form::stride(2);
+    constexpr int dilationH = G::kDilation[1], dilationW = G::kDilation[2];
+    constexpr int c = Form::kInChannels, k = G::kOutChannels;
+    return ProblemSize({1, h, w, c}, {k, r, s, c}, {padH, padH, padW, padW},
+                       {strideH, strideW}, {dilationH, dilationW}, {1, p, q, k},
+                       cutlass::conv::Mode::kCrossCorrelation, 1);
+  }
+};
+template <> struct CutlassConvDims<3> {
+  using Layout = cutlass::layout::TensorNDHWC;
+  using ProblemSize = cutlass::conv::Conv3dProblemSize;
+  template <class Tile, class Warp, class Instruction, int Stages, class Math>
+  using Kernel = typename cutlass::conv::kernel::DefaultConv3dFprop<
+      float, Layout, float, Layout, float, Layout, float,
+      cutlass::arch::OpClassTensorOp, cutlass::arch::Sm80, Tile, Warp, Instruction,
+      cutlass::epilogue::thread::LinearCombination<float, 4, float, float>,
+      cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<>, Stages, Math,
+      cutlass::conv::IteratorAlgorithm::kOptimized,
+      cutlass::conv::StrideSupport::kStrided>::Kernel;
+  template <class G, class Form> __device__ static ProblemSize problem() {
+    constexpr int d = G::kIn[0], h = G::kIn[1], w = G::kIn[2];
+    constexpr int z = G::kOut[0], p = G::kOut[1], q = G::kOut[2];
+    constexpr int t = G::kKernel[0], r = G::kKernel[1], s = G::kKernel[2];
+    constexpr int padD = Form::pad(0), padH = Form::pad(1), padW = Form::pad(2);
+    constexpr int strideD = Form::stride(0), strideH = Form::stride(1),
+                  strideW = Form::stride(2);
+    constexpr int dilationD = G::kDilation[0], dilationH = G::kDilation[1],
+                  dilationW = G::kDilation[2];
+    constexpr int c = Form::kInChannels, k = G::kOutChannels;
+    return ProblemSize({1, d, h, w, c}, {k, t, r, s, c},
+                       cutlass::make_Coord(padD, padH, padW),
+                       cutlass::make_Coord(strideD, strideH, strideW),
+                       cutlass::make_Coord(dilationD, dilationH, dilationW),
+                       {1, z, p, q, k}, cutlass::conv::Mode::kCrossCorrelation, 1);
+  }
+};
+
+/// Tensor-core conv of geometry G (groups == 1; stride 1 when transposed)
+/// with tile T.
+template <class G, class T> struct TensorOpConv {
+  static_assert(G::kGroups == 1, "the tensor-core path runs groups == 1");
+  static_assert(!G::kTransposed || (G::kStride[0] == 1 && G::kStride[1] == 1 &&
+                                    G::kStride[2] == 1),
+                "the tensor-core path runs conv_transpose of stride 1");
+  using Geometry = G;
+  using Form = ConvForm<G>;
+  static constexpr int BM = T::BM, BN = T::BN;
+  using Dims = CutlassConvDims<Form::kDims>;
+  using Layout = typename Dims::Layout;
+  using MathOperator =
+      std::conditional_t<T::kMath == TensorMath::k3xTF32,
+                         cutlass::arch::OpMultiplyAddFastF32,
+                         cutlass::arch::OpMultiplyAdd>;
+  using InstructionShape = cutlass::gemm::GemmShape<16, 8, 8>;
+  using Kernel = typename Dims::template Kernel<
+      cutlass::gemm::GemmShape<T::BM, T::BN, T::BK>,
+      cutlass::gemm::GemmShape<T::WM, T::WN, T::BK>, InstructionShape, T::kStages,
+      MathOperator>;
+  using Mma = typename Kernel::Mma;
+  using WarpCount = typename Mma::WarpCount;
+
+  static constexpr int kThreads = Kernel::kThreadCount;
+  static constexpr int kWarps = kThreads / 32;
+  /// Channel-major accumulator tile; the 4-float pad spreads a fragment's
+  /// 8 rows x 4 columns over all 32 banks.
+  static constexpr int kTileStride = T::BM + 4;
+  static constexpr int kTileBytes = T::BN * kTileStride * 4;
+  static constexpr int kMainLoopBytes = sizeof(typename Mma::SharedStorage);
+
+  /// The problem and the iterators' precomputed parameters. CUTLASS's
+  /// iterators keep references to them; stock kernels pass them as kernel
+  /// parameters (the constant bank). Here one thread builds them in shared
+  /// memory: on the stack they cost local-memory traffic and registers (the
+  /// 128 x 128 TF32 tile spilled).
+  struct Context {
+    typename Dims::ProblemSize size;
+    typename Mma::IteratorA::Params paramsA;
+    typename Mma::IteratorB::Params paramsB;
+  };
+  /// What the plan reserves for the Context (ConvSchedule's kContextBytes).
+  static constexpr int kContextBytes = 512;
+  static_assert(sizeof(Context) <= kContextBytes, "the plan's context reserve");
+  static constexpr int kContextOffset =
+      (kTileBytes > kMainLoopBytes ? kTileBytes : kMainLoopBytes);
+  static constexpr int kSharedBytes = kContextOffset + kContextBytes;
+  static constexpr long kInSampleElements =
+      long(ConvShape<G>::kInVolume) * Form::kInChannels;
+
+  /// Runs the main loop for output pixels [pixelBase, pixelBase + BM) of
+  /// sample n and channels [channelBase, channelBase + BN), and leaves the
+  /// result in shared memory: tile[channel * kTileStride + pixel].
+  __device__ static const float *computeTile(const float *__restrict__ inputNdhwc,
+                                             const float *__restrict__ weightKtrsc,
+                                             int n, int pixelBase,
+                                             int channelBase, char *shared) {
+    Context &context = *reinterpret_cast<Context *>(shared + kContextOffset);
+    if (threadIdx.x == 0) {
+      auto *built = new (&context) Context;
+      built->size = Dims::template problem<G, Form>();
+      built->paramsA = Mma::IteratorA::getParams(
+          built->size, Layout::packed(built->size.activation_extent()));
+      built->paramsB = typename Mma::IteratorB::Params(
+          built->size, Layout::packed(built->size.filter_extent()));
+    }
+    __syncthreads();
+    const typename Dims::ProblemSize &size = context.size;
+    const int warp = cutlass::canonical_warp_idx_sync();
+    const int lane = threadIdx.x % 32;
+    typename Mma::IteratorA iteratorA(context.paramsA, size,
+                                      inputNdhwc + n * kInSampleElements,
+                                      threadIdx.x, cutlass::MatrixCoord(pixelBase, 0));
+    typename Mma::IteratorB iteratorB(context.paramsB, size, weightKtrsc, threadIdx.x,
+                                      cutlass::MatrixCoord(0, channelBase));
+    auto &storage = *reinterpret_cast<typename Mma::SharedStorage *>(shared);
+    Mma mma(storage, threadIdx.x, warp, lane);
+    typename Mma::FragmentC accumulators;
+    accumulators.clear();
+    constexpr auto kFprop = cutlass::conv::Operator::kFprop;
+    constexpr auto kAlgorithm = cutlass::conv::IteratorAlgorithm::kOptimized;
+    mma(cutlass::conv::implicit_gemm_k_iterations(kFprop, T::BK, size, kAlgorithm),
+        accumulators, iteratorA, iteratorB, accumulators,
+        cutlass::conv::implicit_gemm_k_iterations_per_channel(kFprop, size,
+                                                              kAlgorithm));
+    cutlass::arch::cp_async_wait<0>();
+    __syncthreads(); // the tile reuses the main loop's shared memory
+
+    // The accumulators' (pixel, channel) positions are CUTLASS's: its
+    // accumulator tile iterator writes them to the column-major tile.
+    using WarpTileIterator = cutlass::gemm::warp::MmaTensorOpAccumulatorTileIterator<
+        cutlass::MatrixShape<T::WM, T::WN>, float, cutlass::layout::ColumnMajor,
+        InstructionShape, typename Mma::Operator::Policy::OpDelta>;
+    float *tile = reinterpret_cast<float *>(shared);
+    WarpTileIterator store({tile, cutlass::layout::ColumnMajor(kTileStride)}, lane);
+    const int warpMN = warp % (WarpCount::kM * WarpCount::kN);
+    store.add_tile_offset({warpMN % WarpCount::kM, warpMN / WarpCount::kM});
+    store.store(accumulators);
+    __syncthreads();
+    return tile;
+  }
+};
+
+/// The conv kernel's body: the tile of blockIdx (x: pixel tile, y: channel
+/// tile, z: sample), then the epilogue visits every valid (channel, pixel)
+/// of it. Epilogue provides:
+///   struct Partials { shuffleDown(offset, width); merge(other); };
+///   void visit(long n, long channel, long pixel, float acc, Partials &) const;
+///   void storePartials(long n, long channel, long pixelTile, const Partials &) const;
+template <class Conv, class Epilogue>
+__device__ __forceinline__ void runTensorOpConv(const float *__restrict__ inputNdhwc,
+                                                const float *__restrict__ weightKtrsc,
+                                                const Epilogue &epilogue,
+                                                char *shared) {
+  using G = typename Conv::Geometry;
+  constexpr int BM = Conv::BM, BN = Conv::BN;
+  constexpr int kVolume = ConvShape<G>::kOutVolume;
+  const int n = blockIdx.z, pixelBase = blockIdx.x * BM,
+            channelBase = blockIdx.y * BN;
+  const float *tile = Conv::computeTile(inputNdhwc, weightKtrsc, n, pixelBase,
+                                        channelBase, shared);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  for (int c = warp; c < BN; c += Conv::kWarps) {
+    const int channel = channelBase + c;
+    if (channel >= G::kOutChannels)
+      break; // warp-uniform
+    typename Epilogue::Partials partials;
+#pragma unroll
+    for (int i = 0; i < BM / 32; ++i) {
+      const int pixel = pixelBase + lane + 32 * i;
+      if (pixel < kVolume)
+        epilogue.visit(n, channel, pixel, tile[c * Conv::kTileStride + lane + 32 * i],
+                       partials);
+    }
+    partials = combineLanes<32>(partials);
+    if (lane == 0)
+      epilogue.storePartials(n, channel, blockIdx.x, partials);
+  }
+}
+
+} // namespace solder
+
+#endif // SOLDER_DEVICE_CONV_TENSOROP_CUH
