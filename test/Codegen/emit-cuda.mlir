@@ -1,9 +1,10 @@
 // Generated CUDA of the seed workloads: the fused structure of each kernel.
 
+// W1 (3 input channels): the FMA main loop in ieee, its reason in the comment.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W1
 // W1: struct w1_k0_conv_geometry {
 // W1:   static constexpr int kIn[3] = {24, 32, 32}, kOut[3] = {22, 30, 30};
-// W1: // w1_k0_conv: implicit-GEMM conv -> group_stats (partial) -> reduce (partial)
+// W1: // w1_k0_conv: implicit-GEMM conv with FMAs (fewer than 8 input channels (3xTF32 measured slower than FMA)) -> group_stats (partial) -> reduce (partial)
 // W1: w1_k0_conv(const float *__restrict__ in0,
 // W1:   solder::convTile<G, BM, BN, BK>(in0, in1, n, group, pixelBase,
 // W1:     solder::Welford partial0;
@@ -14,17 +15,38 @@
 // W1-NEXT:  partial1.add(conv);
 // W1:     partial0 = solder::combineHalfWarp(partial0);
 // W1: w1_k0_conv_finalize(
-// W1:     out0[t * 2 + 1] = stats.rstd(9.99999975e-06f);
+// W1:   if (blockIdx.x < 1024L) {  // solder.group_stats: a block per statistic
+// W1:     stats = solder::combineBlock<256>(stats);
+// W1:       out0[o * 2 + 1] = stats.rstd(9.99999975e-06f);
 // W1:     out1[t] = float(sum / 19800.0);
 // W1: // w1_k1_pointwise: reduction -> group_normalize -> reduce (one block per output)
 // W1:   solder::MeanAccumulator acc;
 // W1:   acc = solder::combineBlock<256>(acc);
 
+// W3 (8 input channels) on 3xTF32 tensor cores: the layout conversions, the
+// generated epilogue functor (bias, stores, Welford partials) and the kernel
+// that runs CUTLASS's main loop under it.
 // RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W3
-// W3: // w3_k0_conv: implicit-GEMM conv -> group_stats (partial)
-// W3:       const float conv = acc[i][j] + in2[i1];  // solder.conv
-// W3-NEXT:  out0[(i0 * 64L + i1) * 15876L + pixel] = conv;
-// W3-NEXT:  partial0.add(conv);
+// W3: #include <solder/conv_tensorop.cuh>
+// W3: // w3_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
+// W3:   solder::toChannelsLast<8, 8, 16384L>(input, inputNdhwc);
+// W3: // w3_k0_conv_weight_ktrsc: the conv weights to KTRSC
+// W3:   solder::weightsToKtrsc<w3_k0_conv_geometry, 8>(weight, weightKtrsc);
+// W3: struct w3_k0_conv_epilogue {
+// W3:   struct Partials {
+// W3-NEXT:    solder::Welford r0;
+// W3:   __device__ void visit(const long i0, const long i1, const long pixel, const float acc,
+// W3:     const float conv = acc + in2[i1];  // solder.conv
+// W3-NEXT:     out0[(i0 * 64L + i1) * 15876L + pixel] = conv;
+// W3-NEXT:     partials.r0.add(conv);
+// W3:   __device__ void storePartials(
+// W3:     const long slot = (i0 * 125L + pixelTile) * 64L + i1;
+// W3: using w3_k0_conv_mainloop = solder::TensorOpConv<
+// W3-NEXT:    w3_k0_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::k3xTF32>>;
+// W3: // w3_k0_conv: implicit-GEMM conv on tensor cores (tensorop_3xtf32) -> group_stats (partial)
+// W3: extern "C" __global__ void __launch_bounds__(128)
+// W3:   solder::runTensorOpConv<w3_k0_conv_mainloop>(
+// W3-NEXT:      ws0, ws1, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws2}, shared);
 // W3: // w3_k1_pointwise: reduction -> group_normalize -> tanh -> add -> mul -> div -> add -> reduce (one thread per output)
 // W3:   solder::LogSumExpAccumulator acc;
 // W3:   for (long r = 0; r < 64L; ++r) {
@@ -35,13 +57,22 @@
 // W3-NEXT:     const float v5 = in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3] + v4;  // solder.add
 // W3-NEXT:     acc.add(v5);
 
+// W2 small: conv_transpose of stride 1 runs as a conv with its kernel flipped.
 // RUN: solder-opt %solder_src/examples/w2_small_convtranspose3d_relu_groupnorm.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W2
 // W2:   static constexpr bool kTransposed = true;
-// W2: // w2_small_k0_conv: implicit-GEMM conv_transpose -> relu -> group_stats (partial)
-// W2:       const float v0 = (conv < 0.0f ? 0.0f : conv);  // solder.relu
-// W2-NEXT:  out0[(i0 * 128L + i1) * 3240L + pixel] = v0;
+// W2: // w2_small_k0_conv_weight_ktrsc: the conv_transpose weights, flipped, to KTRSC: it runs as a conv
+// W2:     const float v0 = (conv < 0.0f ? 0.0f : conv);  // solder.relu
+// W2-NEXT:     out0[(i0 * 128L + i1) * 3240L + pixel] = v0;
+// W2: solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::k3xTF32>
+// W2: // w2_small_k0_conv: implicit-GEMM conv_transpose on tensor cores (tensorop_3xtf32) -> relu -> group_stats (partial)
 // W2: // w2_small_k1_pointwise: elementwise -> group_normalize
 // W2:   for (long e = blockIdx.x * 256L + threadIdx.x; e < 6635520L; e += (long)gridDim.x * 256) {
+
+// precision=tf32: the one-product main loop; W1's 3 channels, padded to 4,
+// take it too.
+// RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline=precision=tf32 | solder-translate --emit-cuda | FileCheck %s --check-prefix=TF32
+// TF32: // w1_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 3 channels zero-padded to 4
+// TF32: solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::kTF32>
 
 // An op outside every fusion region is refused with its location.
 // RUN: not solder-translate --emit-cuda %s 2>&1 | FileCheck %s --check-prefix=UNFUSED

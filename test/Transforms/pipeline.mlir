@@ -146,7 +146,7 @@ func.func @w3(%x: tensor<2x3x8x8xf32>, %cw: tensor<8x3x3x3xf32>, %cb: tensor<8xf
   return %out : tensor<2x1x6x6xf32>
 }
 
-// REPORT: Solder plan for @w1 (roofline: 4200 GB/s, 51.0 TFLOP/s fp32)
+// REPORT: Solder plan for @w1 (precision ieee; roofline: 4200 GB/s, 51.0 TFLOP/s fp32, conv main loops at their measured rates)
 // REPORT: total: 2 kernels
 // REPORT: Solder plan for @w2
 // REPORT: total: 2 kernels

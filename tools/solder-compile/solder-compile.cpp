@@ -1,6 +1,7 @@
 //===- solder-compile.cpp - .mlir to a Solder bundle ----------------------===//
 //
 //   solder-compile chain.mlir -o chain.bundle [--report] [--force=recompute]
+//                  [--precision=ieee|tf32] [--mainloop=auto|tensorop|fma]
 //                  [--arch=sm_90] [--emit-cuda-only]
 //
 // Runs the fusion pipeline, prints each fusion region as CUDA C++, compiles it
@@ -50,6 +51,19 @@ static cl::opt<std::string>
     force("force", cl::init("auto"),
           cl::desc("materialize or recompute shared tensors: auto, "
                    "materialize, recompute"));
+static cl::opt<std::string> precision(
+    "precision", cl::init("ieee"),
+    cl::desc("ieee (fp32 accuracy: 3xTF32 tensor cores or FMA) or tf32 (one "
+             "TF32 product, like PyTorch's cuDNN default)"));
+static cl::opt<std::string>
+    mainLoop("mainloop", cl::init("auto"),
+             cl::desc("conv main loop: auto (the plan's choice), tensorop or "
+                      "fma"));
+static cl::opt<std::string> cutlassInclude(
+    "cutlass-include",
+    cl::desc("directory holding cutlass/cutlass.h (default: "
+             "$SOLDER_CUTLASS_INCLUDE, else third_party/cutlass/include of the "
+             "source tree, else share/solder/cutlass/include of the install)"));
 static cl::opt<std::string> arch("arch", cl::init("sm_90"),
                                  cl::desc("GPU the cubin is built for"));
 static cl::opt<std::string> nvccPath("nvcc", cl::desc("the nvcc to use"));
@@ -111,9 +125,45 @@ static std::string findDeviceInclude(const char *argv0) {
   return "";
 }
 
+/// The CUTLASS headers the tensor-core main loop includes: --cutlass-include,
+/// $SOLDER_CUTLASS_INCLUDE, or beside the device templates (the source
+/// tree's third_party/cutlass/include, an install's share/solder/cutlass).
+static std::string findCutlassInclude(StringRef device) {
+  auto hasCutlass = [](StringRef dir) {
+    SmallString<256> probe(dir);
+    llvm::sys::path::append(probe, "cutlass", "cutlass.h");
+    return !dir.empty() && llvm::sys::fs::exists(probe);
+  };
+  SmallVector<std::string> candidates = {cutlassInclude.getValue()};
+  if (const char *env = std::getenv("SOLDER_CUTLASS_INCLUDE"))
+    candidates.push_back(env);
+  if (!device.empty()) {
+    SmallString<256> sourceTree(device);
+    llvm::sys::path::append(sourceTree, "..", "..", "third_party");
+    llvm::sys::path::append(sourceTree, "cutlass", "include");
+    SmallString<256> install(device);
+    llvm::sys::path::append(install, "..", "cutlass", "include");
+    candidates.push_back(std::string(sourceTree));
+    candidates.push_back(std::string(install));
+  }
+  for (const std::string &candidate : candidates)
+    if (hasCutlass(candidate)) {
+      SmallString<256> real;
+      if (!llvm::sys::fs::real_path(candidate, real))
+        return std::string(real);
+      return candidate;
+    }
+  return "";
+}
+
 static LogicalResult runNvcc(StringRef nvcc, ArrayRef<StringRef> extraArgs,
                              StringRef what) {
   SmallVector<StringRef> args = {nvcc, "-std=c++17", "-O3", "-I", deviceInclude};
+  std::string cutlass = findCutlassInclude(deviceInclude);
+  if (!cutlass.empty()) {
+    args.append({"-I", cutlass});
+    args.push_back("--expt-relaxed-constexpr");
+  }
   llvm::append_range(args, extraArgs);
   llvm::outs() << "solder-compile: " << what << "\n";
   std::string error;
@@ -146,10 +196,12 @@ int main(int argc, char **argv) {
   });
   cl::ParseCommandLineOptions(argc, argv, "Solder compiler: .mlir to bundle\n");
   if (printConfig) {
+    std::string device = findDeviceInclude(argv[0]);
     llvm::outs() << llvm::formatv(
         "{0:2}\n", llvm::json::Value(llvm::json::Object{
                        {"version", SOLDER_VERSION},
-                       {"device_include", findDeviceInclude(argv[0])},
+                       {"device_include", device},
+                       {"cutlass_include", findCutlassInclude(device)},
                        {"nvcc", findNvcc()},
                        {"arch", arch.getValue()}}));
     return 0;
@@ -182,6 +234,8 @@ int main(int argc, char **argv) {
   PipelineOptions options;
   options.force = force;
   options.report = report;
+  options.precision = precision;
+  options.mainLoop = mainLoop;
   buildSolderPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;
@@ -222,12 +276,18 @@ int main(int argc, char **argv) {
     std::string source = outputDir + "/kernels.cu";
     std::string cubinPath = outputDir + "/" + cubin;
     std::string ptxPath = outputDir + "/kernels.ptx";
+    if (program->source.find("solder/conv_tensorop.cuh") != std::string::npos &&
+        findCutlassInclude(deviceInclude).empty())
+      return fail("cannot find the CUTLASS headers (cutlass/cutlass.h) the "
+                  "tensor-core conv needs; run scripts/bootstrap.sh, give "
+                  "--cutlass-include=DIR or set SOLDER_CUTLASS_INCLUDE");
+    // C++ to PTX once (the slow part), then PTX to the cubin (ptxas).
     std::string computeArch = "compute_" + arch.substr(arch.find('_') + 1);
-    if (failed(runNvcc(nvcc, {"-cubin", "-arch", arch, source, "-o", cubinPath},
-                       "compiling kernels.cu to " + cubin)) ||
-        failed(runNvcc(nvcc,
+    if (failed(runNvcc(nvcc,
                        {"-ptx", "-arch", computeArch, source, "-o", ptxPath},
-                       "compiling kernels.cu to PTX (" + computeArch + ")")))
+                       "compiling kernels.cu to PTX (" + computeArch + ")")) ||
+        failed(runNvcc(nvcc, {"-cubin", "-arch", arch, ptxPath, "-o", cubinPath},
+                       "assembling kernels.ptx to " + cubin)))
       return 1;
   }
 
@@ -244,12 +304,14 @@ int main(int argc, char **argv) {
                    : arg.kind == KernelArgRef::Kind::output ? "output"
                                                             : "buffer"},
           {"index", arg.index}});
-    launches.push_back(llvm::json::Object{
-        {"kernel", launch.kernel},
-        {"grid", llvm::json::Array(launch.grid)},
-        {"block", llvm::json::Array(launch.block)},
-        {"shared_bytes", launch.sharedBytes},
-        {"args", std::move(args)}});
+    llvm::json::Object entry{{"kernel", launch.kernel},
+                             {"grid", llvm::json::Array(launch.grid)},
+                             {"block", llvm::json::Array(launch.block)},
+                             {"shared_bytes", launch.sharedBytes},
+                             {"args", std::move(args)}};
+    if (!launch.mainLoop.empty())
+      entry["mainloop"] = launch.mainLoop;
+    launches.push_back(std::move(entry));
   }
   FunctionType type = function.getFunctionType();
   llvm::json::Object files{{"source", "kernels.cu"}, {"ir", "source.mlir"}};
@@ -261,6 +323,7 @@ int main(int argc, char **argv) {
       {"format", "solder-bundle"},
       {"version", 1},
       {"target", arch.getValue()},
+      {"precision", precision.getValue()},
       {"entry", function.getName()},
       {"inputs", tensorSpecs(type.getInputs(), "input")},
       {"outputs", tensorSpecs(type.getResults(), "output")},

@@ -16,6 +16,7 @@
 #include "solder/Codegen/CUDA/EmitCUDA.h"
 
 #include "ElementEmitter.h"
+#include "solder/Analysis/ConvSchedule.h"
 #include "solder/Dialect/Solder/Transforms/FusionUtils.h"
 #include "solder/Dialect/Solder/IR/SolderOps.h"
 
@@ -66,6 +67,17 @@ void emitIndexDecomposition(raw_ostream &os, StringRef indent,
     os << line;
 }
 
+/// One reduction computed in a conv epilogue: its partials per (sample,
+/// pixel tile, channel) live in a workspace buffer.
+struct EpilogueReduction {
+  Operation *op;
+  unsigned buffer;
+  bool welford; // group_stats; otherwise sum/mean over the spatial dims
+  std::string accumulator() const {
+    return welford ? "solder::Welford" : "solder::SumAccumulator";
+  }
+};
+
 class ProgramEmitter {
 public:
   FailureOr<CudaProgram> run(func::FuncOp function);
@@ -80,7 +92,20 @@ private:
   /// launch with arguments: captures, results, then `buffers`.
   void beginKernel(FusionOp fusion, StringRef kernel, StringRef summary,
                    std::array<int64_t, 3> grid, ArrayRef<unsigned> buffers,
-                   SmallVectorImpl<std::string> &captureNames);
+                   SmallVectorImpl<std::string> &captureNames,
+                   int64_t threads = kThreads, int64_t sharedBytes = 0);
+  /// The launch of a kernel outside any region's signature (layout
+  /// conversions, finalize): its parameters and arguments.
+  void beginHelperKernel(StringRef kernel, StringRef comment,
+                         std::array<int64_t, 3> grid,
+                         ArrayRef<std::pair<std::string, KernelArgRef>> params);
+  /// A conv region on the tensor-core main loop: the layout conversions,
+  /// the generated epilogue functor and the kernel that runs both.
+  LogicalResult emitTensorOpConv(FusionOp fusion, Operation *anchor,
+                                 const ConvSchedule &schedule,
+                                 StringRef summary,
+                                 ArrayRef<Operation *> pointwise,
+                                 ArrayRef<EpilogueReduction> reductions);
   unsigned addBuffer(std::string name, int64_t bytes, bool zeroed) {
     program.buffers.push_back({std::move(name), bytes, zeroed});
     return program.buffers.size() - 1;
@@ -96,11 +121,13 @@ private:
 void ProgramEmitter::beginKernel(FusionOp fusion, StringRef kernel,
                                  StringRef summary, std::array<int64_t, 3> grid,
                                  ArrayRef<unsigned> buffers,
-                                 SmallVectorImpl<std::string> &captureNames) {
+                                 SmallVectorImpl<std::string> &captureNames,
+                                 int64_t threads, int64_t sharedBytes) {
   KernelLaunch launch;
   launch.kernel = kernel.str();
   launch.grid = grid;
-  launch.block = {kThreads, 1, 1};
+  launch.block = {threads, 1, 1};
+  launch.sharedBytes = sharedBytes;
   os << "// " << kernel << ": " << summary << "\n";
   SmallVector<std::string> params;
   for (auto [index, capture] : llvm::enumerate(fusion.getCaptures())) {
@@ -120,18 +147,28 @@ void ProgramEmitter::beginKernel(FusionOp fusion, StringRef kernel,
     launch.args.push_back({KernelArgRef::Kind::buffer, buffer});
     os << "//   ws" << index << ": " << program.buffers[buffer].name << "\n";
   }
-  os << "extern \"C\" __global__ void __launch_bounds__(" << kThreads << ")\n"
+  os << "extern \"C\" __global__ void __launch_bounds__(" << threads << ")\n"
      << kernel << "(" << llvm::join(params, ",\n    ") << ") {\n";
   program.launches.push_back(std::move(launch));
 }
 
-/// One reduction computed in a conv epilogue: its partials per (sample,
-/// pixel tile, channel) live in a workspace buffer.
-struct EpilogueReduction {
-  Operation *op;
-  unsigned buffer;
-  bool welford; // group_stats; otherwise sum/mean over the spatial dims
-};
+void ProgramEmitter::beginHelperKernel(
+    StringRef kernel, StringRef comment, std::array<int64_t, 3> grid,
+    ArrayRef<std::pair<std::string, KernelArgRef>> params) {
+  KernelLaunch launch;
+  launch.kernel = kernel.str();
+  launch.grid = grid;
+  launch.block = {kThreads, 1, 1};
+  SmallVector<std::string> declarations;
+  for (const auto &[declaration, arg] : params) {
+    declarations.push_back(declaration);
+    launch.args.push_back(arg);
+  }
+  os << "// " << kernel << ": " << comment << "\n"
+     << "extern \"C\" __global__ void __launch_bounds__(" << kThreads << ")\n"
+     << kernel << "(" << llvm::join(declarations, ",\n    ") << ") {\n";
+  program.launches.push_back(std::move(launch));
+}
 
 LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                                              Operation *anchor) {
@@ -151,9 +188,13 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   int64_t volume = product(outShape.drop_front(2));
   int64_t groups = conv ? conv.getGroups() : convT.getGroups();
   int64_t outPerGroup = channels / groups;
-  int64_t tileN = std::clamp<int64_t>(llvm::alignTo(outPerGroup, 16), 16, 64);
-  int64_t pixelTiles = llvm::divideCeil(volume, 128);
-  int64_t channelTiles = llvm::divideCeil(outPerGroup, tileN);
+  std::optional<ConvSchedule> schedule = ConvSchedule::fromPlan(
+      fusion->getAttrOfType<DictionaryAttr>("solder.plan"));
+  if (!schedule)
+    return fusion.emitError("the CUDA code generator needs the conv schedule "
+                            "of solder-plan (run solder-pipeline first)");
+  // The plan's grid: (pixel tiles of one sample, channel tiles, samples).
+  int64_t pixelTiles = schedule->grid[0];
   std::string name = fusion.getName().str();
 
   // Sort the epilogue: pointwise ops per element, reductions of them.
@@ -222,13 +263,31 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       reductions, [](const EpilogueReduction &r) { return r.buffer; });
   SmallVector<std::string> captureNames;
   std::string summary = "implicit-GEMM " + anchor->getName().stripDialect().str();
+  summary += schedule->isTensorOp()
+                 ? " on tensor cores (" + schedule->mainLoop + ")"
+                 : " with FMAs (" + schedule->reason + ")";
   for (Operation *op : pointwise)
     if (!isa<arith::ConstantOp>(op))
       summary += " -> " + op->getName().stripDialect().str();
   for (const EpilogueReduction &reduction : reductions)
     summary += " -> " + reduction.op->getName().stripDialect().str() + " (partial)";
-  beginKernel(fusion, name, summary,
-              {pixelTiles, groups * channelTiles, batch}, buffers, captureNames);
+  YieldOp yield = fusion.getYield();
+  auto isReduction = [&](Value value) {
+    return llvm::any_of(reductions, [&](const EpilogueReduction &r) {
+      return r.op == value.getDefiningOp();
+    });
+  };
+
+  if (schedule->isTensorOp()) {
+    if (failed(emitTensorOpConv(fusion, anchor, *schedule, summary, pointwise,
+                                reductions)))
+      return failure();
+  } else {
+  int64_t tileN = schedule->tile[1];
+  int64_t channelTiles = schedule->grid[1] / groups;
+  beginKernel(fusion, name, summary, schedule->grid, buffers, captureNames,
+              schedule->threads, schedule->sharedBytes);
+  program.launches.back().mainLoop = schedule->mainLoop;
 
   ElementEmitter element(fusion, captureNames, outShape);
   std::string biasTerm;
@@ -257,8 +316,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       captureNames[cast<BlockArgument>(input).getArgNumber()],
       captureNames[cast<BlockArgument>(weight).getArgNumber()]);
   for (auto [index, reduction] : llvm::enumerate(reductions))
-    os << "    solder::" << (reduction.welford ? "Welford" : "SumAccumulator")
-       << " partial" << index << ";\n";
+    os << "    " << reduction.accumulator() << " partial" << index << ";\n";
   os << "#pragma unroll\n"
      << "    for (int i = 0; i < TM; ++i) {\n"
      << "      const int pixel = pixelBase + threadIdx.x % 16 + 16 * i;\n"
@@ -272,12 +330,6 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   for (Operation *op : pointwise)
     if (failed(element.emit(op, os, "      ")))
       return failure();
-  YieldOp yield = fusion.getYield();
-  auto isReduction = [&](Value value) {
-    return llvm::any_of(reductions, [&](const EpilogueReduction &r) {
-      return r.op == value.getDefiningOp();
-    });
-  };
   for (auto [index, value] : llvm::enumerate(yield.getValues()))
     if (!isReduction(value))
       os << "      out" << index << "[(i0 * " << channels << "L + i1) * "
@@ -306,22 +358,26 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     os << "    }\n";
   }
   os << "  }\n}\n\n";
+  }
   if (reductions.empty())
     return success();
 
-  // The finalize kernel: one thread per statistic, merging the partials of
-  // every pixel tile (and channel of the group) in a fixed order.
-  int64_t maxOutputs = 0;
-  for (const EpilogueReduction &reduction : reductions)
-    maxOutputs = std::max(
-        maxOutputs,
+  // The finalize kernel merges the partials of every pixel tile (and
+  // channel of the group) in a fixed order: a block per group statistic
+  // (each merges thousands of partials: strided over the block, then a
+  // fixed tree), a thread per spatial sum.
+  int64_t blocks = 0;
+  for (const EpilogueReduction &reduction : reductions) {
+    int64_t outputs =
         cast<RankedTensorType>(reduction.op->getResult(0).getType())
-                .getNumElements() /
-            (reduction.welford ? 2 : 1));
+            .getNumElements() /
+        (reduction.welford ? 2 : 1);
+    blocks = std::max<int64_t>(
+        blocks, reduction.welford ? outputs : llvm::divideCeil(outputs, kThreads));
+  }
   KernelLaunch launch;
   launch.kernel = name + "_finalize";
-  launch.grid = {static_cast<int64_t>(llvm::divideCeil(maxOutputs, kThreads)),
-                 1, 1};
+  launch.grid = {blocks, 1, 1};
   launch.block = {kThreads, 1, 1};
   SmallVector<std::string> params;
   os << "// " << launch.kernel
@@ -338,7 +394,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     }
   os << "extern \"C\" __global__ void __launch_bounds__(" << kThreads << ")\n"
      << launch.kernel << "(" << llvm::join(params, ",\n    ") << ") {\n"
-     << "  const long t = blockIdx.x * " << kThreads << "L + threadIdx.x;\n";
+     << "  [[maybe_unused]] const long t = blockIdx.x * " << kThreads
+     << "L + threadIdx.x;\n";
   for (auto [index, reduction] : llvm::enumerate(reductions)) {
     unsigned out = llvm::find(yield.getValues(), reduction.op->getResult(0)) -
                    yield.getValues().begin();
@@ -348,24 +405,26 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       bool acrossBatch = stats.getAcrossBatch();
       int64_t outputs = (acrossBatch ? 1 : batch) * numGroups;
       os << llvm::formatv(
-          "  if (t < {0}L) {{  // {1}\n"
-          "    const long g = t % {2}L;\n"
-          "    solder::WelfordDouble stats;  // a long merge chain: double\n"
-          "    for (long n = {3}; n < {4}; ++n)\n"
-          "      for (long c = g * {5}L; c < (g + 1) * {5}L; ++c)\n"
-          "        for (long p = 0; p < {6}L; ++p) {{\n"
-          "          const float *w = ws{7} + ((n * {6}L + p) * {8}L + c) * 3;\n"
-          "          stats.merge(solder::Welford{{w[0], w[1], w[2]});\n"
-          "        }\n"
-          "    out{9}[t * 2] = stats.mean;\n"
-          "    out{9}[t * 2 + 1] = stats.rstd({10});\n"
+          "  if (blockIdx.x < {0}L) {{  // {1}: a block per statistic\n"
+          "    const long o = blockIdx.x, g = o % {2}L, firstSample = {3};\n"
+          "    constexpr long kPerSample = {5}L * {6}L;\n"
+          "    solder::WelfordDouble stats;  // thousands of merges: double\n"
+          "    for (long e = threadIdx.x; e < {4}L * kPerSample; e += {11}) {{\n"
+          "      const long n = firstSample + e / kPerSample;\n"
+          "      const long c = g * {5}L + (e / {6}L) % {5}L, p = e % {6}L;\n"
+          "      const float *w = ws{7} + ((n * {6}L + p) * {8}L + c) * 3;\n"
+          "      stats.merge(solder::Welford{{w[0], w[1], w[2]});\n"
+          "    }\n"
+          "    stats = solder::combineBlock<{11}>(stats);\n"
+          "    if (threadIdx.x == 0) {{\n"
+          "      out{9}[o * 2] = stats.mean;\n"
+          "      out{9}[o * 2 + 1] = stats.rstd({10});\n"
+          "    }\n"
           "  }\n",
           outputs, reduction.op->getName(), numGroups,
-          acrossBatch ? "0" : "t / " + std::to_string(numGroups) + "L",
-          acrossBatch ? std::to_string(batch) + "L"
-                      : "t / " + std::to_string(numGroups) + "L + 1",
-          perGroup, pixelTiles, index, channels, out,
-          formatFloat(stats.getEpsilon().convertToDouble()));
+          acrossBatch ? "0L" : "o / " + std::to_string(numGroups) + "L",
+          acrossBatch ? batch : 1, perGroup, pixelTiles, index, channels, out,
+          formatFloat(stats.getEpsilon().convertToDouble()), kThreads);
     } else {
       auto reduce = cast<ReduceOp>(reduction.op);
       bool mean = reduce.getKind() == ReduceKind::mean;
@@ -383,6 +442,176 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   }
   os << "}\n\n";
   program.launches.push_back(std::move(launch));
+  return success();
+}
+
+LogicalResult ProgramEmitter::emitTensorOpConv(
+    FusionOp fusion, Operation *anchor, const ConvSchedule &schedule,
+    StringRef summary, ArrayRef<Operation *> pointwise,
+    ArrayRef<EpilogueReduction> reductions) {
+  std::string name = fusion.getName().str();
+  auto inType = cast<RankedTensorType>(anchor->getOperand(0).getType());
+  auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
+  ArrayRef<int64_t> outShape = outType.getShape();
+  int64_t batch = outShape[0], channels = outShape[1];
+  int64_t inChannels = inType.getDimSize(1);
+  int64_t volume = product(outShape.drop_front(2));
+  int64_t inVolume = product(inType.getShape().drop_front(2));
+  int64_t paddedIn = schedule.paddedInChannels;
+  int64_t taps = product(cast<RankedTensorType>(anchor->getOperand(1).getType())
+                             .getShape()
+                             .drop_front(2));
+  auto captureOf = [&](Value value) {
+    return storage.lookup(
+        fusion.getCaptures()[cast<BlockArgument>(value).getArgNumber()]);
+  };
+
+  // The layout conversions the plan counted: NCDHW -> NDHWC, weights -> KTRSC.
+  unsigned inputBuffer = addBuffer(name + "_input_ndhwc",
+                                   batch * inVolume * paddedIn * 4, false);
+  unsigned weightBuffer =
+      addBuffer(name + "_weight_ktrsc", channels * taps * paddedIn * 4, false);
+  beginHelperKernel(
+      name + "_input_ndhwc",
+      paddedIn == inChannels
+          ? "the conv input, NCDHW to NDHWC"
+          : llvm::formatv("the conv input, NCDHW to NDHWC with its {0} channels "
+                          "zero-padded to {1}",
+                          inChannels, paddedIn)
+                .str(),
+      {static_cast<int64_t>(llvm::divideCeil(inVolume, 32)),
+       static_cast<int64_t>(llvm::divideCeil(paddedIn, 32)), batch},
+      {{"const float *__restrict__ input", captureOf(anchor->getOperand(0))},
+       {"float *__restrict__ inputNdhwc",
+        {KernelArgRef::Kind::buffer, inputBuffer}}});
+  os << llvm::formatv("  solder::toChannelsLast<{0}, {1}, {2}L>(input, "
+                      "inputNdhwc);\n}\n\n",
+                      inChannels, paddedIn, inVolume);
+  beginHelperKernel(
+      name + "_weight_ktrsc",
+      isa<ConvTransposeOp>(anchor)
+          ? "the conv_transpose weights, flipped, to KTRSC: it runs as a conv"
+          : "the conv weights to KTRSC",
+      {static_cast<int64_t>(llvm::divideCeil(channels * taps * paddedIn, kThreads)),
+       1, 1},
+      {{"const float *__restrict__ weight", captureOf(anchor->getOperand(1))},
+       {"float *__restrict__ weightKtrsc",
+        {KernelArgRef::Kind::buffer, weightBuffer}}});
+  os << llvm::formatv("  solder::weightsToKtrsc<{0}_geometry, {1}>(weight, "
+                      "weightKtrsc);\n}\n\n",
+                      name, paddedIn);
+
+  // The epilogue functor: the region's ops on one accumulator, and where
+  // its partial reductions go. Its members are the kernel's parameters.
+  SmallVector<unsigned> buffers = {inputBuffer, weightBuffer};
+  for (const EpilogueReduction &reduction : reductions)
+    buffers.push_back(reduction.buffer);
+  SmallVector<std::string> members;
+  for (auto index : llvm::seq<size_t>(0, fusion.getCaptures().size()))
+    members.push_back("in" + std::to_string(index));
+  for (auto index : llvm::seq<size_t>(0, fusion.getNumResults()))
+    members.push_back("out" + std::to_string(index));
+  for (auto index : llvm::seq<size_t>(0, reductions.size()))
+    members.push_back("ws" + std::to_string(index + 2));
+
+  std::string epilogueText;
+  llvm::raw_string_ostream epilogue(epilogueText);
+  epilogue << "// " << name << "_epilogue: what " << name
+           << " does with each accumulator (conv output element).\n"
+           << "struct " << name << "_epilogue {\n";
+  for (const std::string &member : members)
+    epilogue << "  " << (member[0] == 'i' ? "const float" : "float")
+             << " *__restrict__ " << member << ";\n";
+  epilogue << "  struct Partials {\n";
+  SmallVector<std::string> fields, shuffles, merges;
+  for (auto [index, reduction] : llvm::enumerate(reductions)) {
+    epilogue << "    " << reduction.accumulator() << " r" << index << ";\n";
+    shuffles.push_back("r" + std::to_string(index) +
+                       ".shuffleDown(offset, width)");
+    merges.push_back("r" + std::to_string(index) + ".merge(other.r" +
+                     std::to_string(index) + ");");
+  }
+  epilogue << "    __device__ Partials shuffleDown([[maybe_unused]] unsigned "
+              "offset, [[maybe_unused]] int width) const {\n"
+           << "      return {" << llvm::join(shuffles, ", ") << "};\n    }\n"
+           << "    __device__ void merge([[maybe_unused]] const Partials "
+              "&other) {"
+           << (merges.empty() ? "" : " " + llvm::join(merges, " ")) << " }\n"
+           << "  };\n\n";
+
+  SmallVector<std::string> captureNames = llvm::to_vector(
+      llvm::make_range(members.begin(), members.begin() + fusion.getCaptures().size()));
+  ElementEmitter element(fusion, captureNames, outShape);
+  element.bind(anchor->getResult(0), "conv");
+  Value bias = anchor->getNumOperands() > 2 ? anchor->getOperand(2) : Value();
+  epilogue << "  __device__ void visit(const long i0, const long i1, const long "
+              "pixel, const float acc,\n"
+           << "                        [[maybe_unused]] Partials &partials) "
+              "const {\n";
+  emitIndexDecomposition(epilogue, "    ", outShape,
+                         llvm::to_vector(llvm::seq<int64_t>(2, outType.getRank())),
+                         "pixel");
+  epilogue << "    const float conv = acc";
+  if (bias)
+    epilogue << " + " << captureNames[cast<BlockArgument>(bias).getArgNumber()]
+             << "[i1]";
+  epilogue << ";  // " << anchor->getName() << "\n";
+  for (Operation *op : pointwise)
+    if (failed(element.emit(op, epilogue, "    ")))
+      return failure();
+  YieldOp yield = fusion.getYield();
+  for (auto [index, value] : llvm::enumerate(yield.getValues()))
+    if (!llvm::any_of(reductions, [&](const EpilogueReduction &r) {
+          return r.op == value.getDefiningOp();
+        }))
+      epilogue << "    out" << index << "[(i0 * " << channels << "L + i1) * "
+               << volume << "L + pixel] = " << element.get(value) << ";\n";
+  for (auto [index, reduction] : llvm::enumerate(reductions))
+    epilogue << "    partials.r" << index << ".add("
+             << element.get(reduction.op->getOperand(0)) << ");\n";
+  epilogue << "  }\n\n"
+           << "  __device__ void storePartials([[maybe_unused]] const long i0, "
+              "[[maybe_unused]] const long i1,\n"
+           << "                                [[maybe_unused]] const long "
+              "pixelTile,\n"
+           << "                                [[maybe_unused]] const Partials "
+              "&partials) const {\n";
+  if (!reductions.empty())
+    epilogue << "    const long slot = (i0 * " << schedule.grid[0]
+             << "L + pixelTile) * " << channels << "L + i1;\n";
+  for (auto [index, reduction] : llvm::enumerate(reductions)) {
+    std::string buffer = "ws" + std::to_string(index + 2);
+    std::string field = "partials.r" + std::to_string(index);
+    if (reduction.welford)
+      epilogue << "    " << buffer << "[slot * 3] = " << field << ".count;\n"
+               << "    " << buffer << "[slot * 3 + 1] = " << field << ".mean;\n"
+               << "    " << buffer << "[slot * 3 + 2] = " << field << ".m2;\n";
+    else
+      epilogue << "    " << buffer << "[slot] = float(" << field << ".sum);\n";
+  }
+  epilogue << "  }\n};\n\n";
+  os << epilogueText;
+
+  // The kernel: the plan's main loop and tile, then the epilogue.
+  os << llvm::formatv(
+      "using {0}_mainloop = solder::TensorOpConv<\n"
+      "    {0}_geometry, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
+      "solder::TensorMath::{7}>>;\n"
+      "static_assert({0}_mainloop::kThreads == {8} && {0}_mainloop::kSharedBytes "
+      "<= {9},\n"
+      "              \"the plan's threads and shared memory\");\n\n",
+      name, schedule.tile[0], schedule.tile[1], schedule.tile[2],
+      schedule.warp[0], schedule.warp[1], schedule.stages,
+      schedule.isThreeTF32() ? "k3xTF32" : "kTF32", schedule.threads,
+      schedule.sharedBytes);
+  SmallVector<std::string> kernelCaptureNames;
+  beginKernel(fusion, name, summary, schedule.grid, buffers, kernelCaptureNames,
+              schedule.threads, schedule.sharedBytes);
+  program.launches.back().mainLoop = schedule.mainLoop;
+  os << "  extern __shared__ __align__(16) char shared[];\n"
+     << "  solder::runTensorOpConv<" << name << "_mainloop>(\n"
+     << "      ws0, ws1, " << name << "_epilogue{" << llvm::join(members, ", ")
+     << "}, shared);\n}\n\n";
   return success();
 }
 
@@ -592,7 +821,16 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
   os << "// Generated by solder-compile from @" << function.getName()
      << ". Each kernel below is one solder.fusion region of the planned IR;\n"
      << "// its comment lists the fused ops and what each parameter holds.\n\n"
-     << "#include <solder/conv.cuh>\n#include <solder/pointwise.cuh>\n"
+     << "#include <solder/conv.cuh>\n";
+  bool tensorOp = false;
+  function.walk([&](FusionOp fusion) {
+    if (auto plan = fusion->getAttrOfType<DictionaryAttr>("solder.plan"))
+      if (auto schedule = ConvSchedule::fromPlan(plan))
+        tensorOp |= schedule->isTensorOp();
+  });
+  if (tensorOp)
+    os << "#include <solder/conv_tensorop.cuh>\n#include <solder/layout.cuh>\n";
+  os << "#include <solder/pointwise.cuh>\n"
      << "#include <solder/reduce.cuh>\n#include <solder/welford.cuh>\n\n";
   for (FusionOp fusion : function.getBody().front().getOps<FusionOp>())
     if (failed(emitFusion(fusion)))

@@ -29,6 +29,9 @@ struct KernelLaunch {
   std::string kernel;
   std::array<int64_t, 3> grid, block;
   int64_t sharedBytes = 0;
+  /// A conv kernel's main loop as the plan chose it ("tensorop_3xtf32",
+  /// "tensorop_tf32", "fma"); empty for other kernels.
+  std::string mainLoop;
   SmallVector<KernelArgRef> args;
 };
 

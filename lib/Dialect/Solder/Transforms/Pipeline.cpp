@@ -20,6 +20,8 @@ void mlir::solder::buildSolderPipeline(OpPassManager &pm,
   SolderPlanOptions planOptions;
   planOptions.force = options.force;
   planOptions.report = options.report;
+  planOptions.precision = options.precision;
+  planOptions.mainLoop = options.mainLoop;
   pm.addPass(createSolderPlan(planOptions));
 }
 
@@ -32,6 +34,12 @@ struct PipelineCommandLineOptions
   Option<bool> report{*this, "report",
                       llvm::cl::desc("print the plan table"),
                       llvm::cl::init(false)};
+  Option<std::string> precision{*this, "precision",
+                                llvm::cl::desc("ieee or tf32"),
+                                llvm::cl::init("ieee")};
+  Option<std::string> mainLoop{*this, "mainloop",
+                               llvm::cl::desc("auto, tensorop or fma"),
+                               llvm::cl::init("auto")};
 };
 } // namespace
 
@@ -41,6 +49,8 @@ void mlir::solder::registerSolderPassesAndPipeline() {
       "solder-pipeline",
       "decompose, simplify, form-fusions and plan: the fusion pipeline",
       [](OpPassManager &pm, const PipelineCommandLineOptions &options) {
-        buildSolderPipeline(pm, PipelineOptions{options.force, options.report});
+        buildSolderPipeline(pm, PipelineOptions{options.force, options.report,
+                                                options.precision,
+                                                options.mainLoop});
       });
 }

@@ -1,5 +1,6 @@
 //===- Plan.cpp - Kernel plans and materialize-or-recompute ---------------===//
 
+#include "solder/Analysis/ConvSchedule.h"
 #include "solder/Analysis/CostModel.h"
 #include "solder/Dialect/Solder/Transforms/FusionUtils.h"
 #include "solder/Dialect/Solder/Transforms/Passes.h"
@@ -122,35 +123,22 @@ struct LaunchShape {
   SmallVector<int64_t> tile, block, grid;
 };
 
-/// A first kernel shape per template; the code generator may refine it.
+/// The kernel shape of a region without a conv (a conv's is its
+/// ConvSchedule).
 LaunchShape getLaunchShape(FusionOp fusion) {
   LaunchShape shape;
   shape.block = {256, 1, 1};
-  Operation *anchor = nullptr;
   Operation *lastReduction = nullptr;
   Value widest;
   fusion.getBodyBlock().walk([&](Operation *op) {
     FusionRole role = getFusionRole(op);
-    if (role == FusionRole::anchor)
-      anchor = op;
     if (role == FusionRole::reduction)
       lastReduction = op;
     for (Value result : op->getResults())
       if (!widest || getTensorBytes(result) > getTensorBytes(widest))
         widest = result;
   });
-  if (anchor) {
-    // Implicit GEMM: M = output pixels, N = output channels per group.
-    auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
-    int64_t groups = cast<IntegerAttr>(anchor->getAttr("groups")).getInt();
-    int64_t channelsPerGroup = output.getDimSize(1) / groups;
-    int64_t pixels = output.getNumElements() / output.getDimSize(1);
-    int64_t tileN = std::min<int64_t>(64, llvm::PowerOf2Ceil(channelsPerGroup));
-    shape.tile = {128, tileN, 16};
-    shape.grid = {static_cast<int64_t>(llvm::divideCeil(pixels, 128)),
-                  static_cast<int64_t>(llvm::divideCeil(channelsPerGroup, tileN)),
-                  groups};
-  } else if (lastReduction) {
+  if (lastReduction) {
     // One block per output of the last reduction.
     auto result = cast<RankedTensorType>(lastReduction->getResult(0).getType());
     shape.grid = {result.getNumElements(), 1, 1};
@@ -184,6 +172,18 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
           << force << "'";
       return signalPassFailure();
     }
+    std::optional<Precision> parsedPrecision = parsePrecision(precision);
+    std::optional<MainLoopChoice> parsedMainLoop = parseMainLoopChoice(mainLoop);
+    if (!parsedPrecision || !parsedMainLoop) {
+      getOperation().emitError("solder-plan: ")
+          << (parsedPrecision ? "mainloop must be auto, tensorop or fma, got '" +
+                                    mainLoop + "'"
+                              : "precision must be ieee or tf32, got '" +
+                                    precision + "'");
+      return signalPassFailure();
+    }
+    precisionValue = *parsedPrecision;
+    mainLoopValue = *parsedMainLoop;
     rates.bytesPerSecond = bandwidthGBs * 1e9;
     rates.flopsPerSecond = fp32TFlops * 1e12;
     getOperation().walk([&](func::FuncOp function) { planFunction(function); });
@@ -197,41 +197,94 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
 
     double totalSeconds = 0.0;
     SmallVector<SmallVector<std::string>> rows;
+    SmallVector<std::string> scheduleNotes;
     for (FusionOp fusion : getFusions(function)) {
-      KernelCost cost = getFusionCost(fusion);
-      double seconds = cost.getSeconds(rates);
+      KernelCost cost = costOf(fusion);
+      double seconds = cost.getSeconds(ratesOf(fusion));
       totalSeconds += seconds;
       std::string templateName = getTemplate(fusion);
-      LaunchShape launch = getLaunchShape(fusion);
       Builder b(&getContext());
       SmallVector<NamedAttribute> plan = {
           b.getNamedAttr("template", b.getStringAttr(templateName)),
-          b.getNamedAttr("block", b.getDenseI64ArrayAttr(launch.block)),
-          b.getNamedAttr("grid", b.getDenseI64ArrayAttr(launch.grid)),
           b.getNamedAttr("bytes", b.getI64IntegerAttr(cost.bytes)),
           b.getNamedAttr("flops", b.getI64IntegerAttr(cost.flops)),
           b.getNamedAttr("estimated_us", b.getF64FloatAttr(
                                               std::round(seconds * 1e7) / 10))};
-      if (!launch.tile.empty())
+      std::string schedule = "-";
+      if (std::optional<ConvSchedule> conv = scheduleOf(fusion)) {
+        plan.push_back(b.getNamedAttr(
+            "precision", b.getStringAttr(stringifyPrecision(precisionValue))));
+        conv->addAttributes(b, plan);
+        schedule = llvm::formatv("{0} {1}x{2}x{3}", conv->mainLoop,
+                                 conv->tile[0], conv->tile[1], conv->tile[2])
+                       .str();
+        if (conv->isTensorOp())
+          schedule += llvm::formatv(" s{0}", conv->stages).str();
+        std::string note = llvm::formatv(
+            "{0}: {1} ({2}); grid {3}x{4}x{5}, {6} threads, {7} B shared",
+            fusion.getName(), conv->mainLoop, conv->reason, conv->grid[0],
+            conv->grid[1], conv->grid[2], conv->threads, conv->sharedBytes);
+        if (conv->conversionBytes)
+          note += llvm::formatv("; layout conversions (input NCDHW -> NDHWC "
+                                "with {0} channels, weights -> KTRSC): {1:F1} MB",
+                                conv->paddedInChannels,
+                                conv->conversionBytes / 1e6)
+                      .str();
+        scheduleNotes.push_back(std::move(note));
+      } else {
+        LaunchShape launch = getLaunchShape(fusion);
         plan.push_back(
-            b.getNamedAttr("tile", b.getDenseI64ArrayAttr(launch.tile)));
+            b.getNamedAttr("block", b.getDenseI64ArrayAttr(launch.block)));
+        plan.push_back(
+            b.getNamedAttr("grid", b.getDenseI64ArrayAttr(launch.grid)));
+      }
       fusion->setAttr("solder.plan", b.getDictionaryAttr(plan));
 
       SmallVector<StringRef> ops;
       for (Operation &op : fusion.getBodyBlock().without_terminator())
         if (!isa<arith::ConstantOp>(op))
           ops.push_back(op.getName().stripDialect());
-      rows.push_back({fusion.getName().str(), templateName, llvm::join(ops, ", "),
+      rows.push_back({fusion.getName().str(), templateName, schedule,
+                      llvm::join(ops, ", "),
                       llvm::formatv("{0:F1}", cost.bytes / 1e6).str(),
                       llvm::formatv("{0:F2}", cost.flops / 1e9).str(),
                       llvm::formatv("{0:F1}", seconds * 1e6).str()});
     }
     if (report)
-      printReport(function, rows, decisions, totalSeconds);
+      printReport(function, rows, scheduleNotes, decisions, totalSeconds);
   }
 
   SmallVector<FusionOp> getFusions(func::FuncOp function) {
     return llvm::to_vector(function.getBody().front().getOps<FusionOp>());
+  }
+
+  /// The conv schedule of a region with a conv anchor.
+  std::optional<ConvSchedule> scheduleOf(FusionOp fusion) {
+    Operation *anchor = nullptr;
+    fusion.getBodyBlock().walk([&](Operation *op) {
+      if (getFusionRole(op) == FusionRole::anchor)
+        anchor = op;
+    });
+    if (!anchor)
+      return std::nullopt;
+    return getConvSchedule(anchor, precisionValue, mainLoopValue);
+  }
+
+  /// The region's bytes and FLOPs, with its layout conversions.
+  KernelCost costOf(FusionOp fusion) {
+    KernelCost cost = getFusionCost(fusion);
+    if (std::optional<ConvSchedule> conv = scheduleOf(fusion))
+      cost.bytes += conv->conversionBytes;
+    return cost;
+  }
+
+  /// The roofline of the region: a conv computes at its main loop's
+  /// measured rate.
+  GpuRates ratesOf(FusionOp fusion) {
+    GpuRates fusionRates = rates;
+    if (std::optional<ConvSchedule> conv = scheduleOf(fusion))
+      fusionRates.flopsPerSecond = conv->teraFlops * 1e12;
+    return fusionRates;
   }
 
   /// For each recomputable result of `producer` read only by later fusions,
@@ -263,14 +316,15 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         decision.consumers.push_back(consumer.getName().str());
 
       // Materialize: the plan as it stands.
-      decision.materializeSeconds = getFusionCost(producer).getSeconds(rates);
+      GpuRates producerRates = ratesOf(producer);
+      decision.materializeSeconds = costOf(producer).getSeconds(producerRates);
       for (FusionOp consumer : consumers)
-        decision.materializeSeconds += getFusionCost(consumer).getSeconds(rates);
+        decision.materializeSeconds += costOf(consumer).getSeconds(ratesOf(consumer));
       // Recompute: the producer no longer writes the tensor; each consumer
       // reads the producer's inputs instead and redoes the slice's FLOPs.
-      KernelCost producerCost = getFusionCost(producer);
+      KernelCost producerCost = costOf(producer);
       producerCost.bytes -= decision.bytes;
-      decision.recomputeSeconds = producerCost.getSeconds(rates);
+      decision.recomputeSeconds = producerCost.getSeconds(producerRates);
       Value inner = producer.getYield().getValues()[index];
       KernelCost slice;
       llvm::SetVector<Value> sliceInputs;
@@ -280,6 +334,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
           if (auto argument = dyn_cast<BlockArgument>(operand))
             sliceInputs.insert(producer.getCaptures()[argument.getArgNumber()]);
       }
+      // Each consumer becomes a conv kernel at the producer's main-loop rate.
       for (FusionOp consumer : consumers) {
         KernelCost cost = getFusionCost(consumer);
         cost.bytes -= decision.bytes;
@@ -287,7 +342,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         for (Value input : sliceInputs)
           if (!llvm::is_contained(consumer.getCaptures(), input))
             cost.bytes += getTensorBytes(input);
-        decision.recomputeSeconds += cost.getSeconds(rates);
+        decision.recomputeSeconds += cost.getSeconds(producerRates);
       }
 
       // The consumer would become a conv kernel: it must hold no conv of its
@@ -347,15 +402,17 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
 
   void printReport(func::FuncOp function,
                    ArrayRef<SmallVector<std::string>> rows,
+                   ArrayRef<std::string> scheduleNotes,
                    ArrayRef<SharedValueDecision> decisions,
                    double totalSeconds) {
     raw_ostream &os = llvm::outs();
-    os << "Solder plan for @" << function.getName() << " (roofline: "
+    os << "Solder plan for @" << function.getName() << " (precision "
+       << precision << "; roofline: "
        << llvm::formatv("{0:F0}", bandwidthGBs.getValue()) << " GB/s, "
        << llvm::formatv("{0:F1}", fp32TFlops.getValue())
-       << " TFLOP/s fp32)\n";
-    SmallVector<std::string> header = {"kernel", "template", "ops", "MB moved",
-                                       "GFLOP", "est. us"};
+       << " TFLOP/s fp32, conv main loops at their measured rates)\n";
+    SmallVector<std::string> header = {"kernel", "template", "main loop", "ops",
+                                       "MB moved", "GFLOP", "est. us"};
     SmallVector<size_t> widths;
     for (size_t column = 0; column < header.size(); ++column) {
       size_t width = header[column].size();
@@ -367,7 +424,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
       os << " ";
       for (size_t column = 0; column < row.size(); ++column) {
         // Text columns left-aligned, numbers right-aligned.
-        if (column < 3)
+        if (column < 4)
           os << " " << llvm::left_justify(row[column], widths[column]);
         else
           os << "  " << llvm::right_justify(row[column], widths[column]);
@@ -379,6 +436,8 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
       printRow(row);
     os << "  total: " << rows.size() << " kernel" << (rows.size() == 1 ? "" : "s")
        << ", est. " << llvm::formatv("{0:F1}", totalSeconds * 1e6) << " us\n";
+    for (const std::string &note : scheduleNotes)
+      os << "  " << note << "\n";
     for (const SharedValueDecision &decision : decisions) {
       std::string typeText;
       llvm::raw_string_ostream(typeText) << decision.type;
@@ -396,5 +455,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
   }
 
   GpuRates rates;
+  Precision precisionValue = Precision::ieee;
+  MainLoopChoice mainLoopValue = MainLoopChoice::automatic;
 };
 } // namespace

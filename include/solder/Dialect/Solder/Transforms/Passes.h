@@ -19,6 +19,10 @@ struct PipelineOptions {
   /// auto, materialize or recompute (see solder-plan).
   std::string force = "auto";
   bool report = false;
+  /// ieee or tf32 (see solder-plan).
+  std::string precision = "ieee";
+  /// auto, tensorop or fma: the conv main loop (see solder-plan).
+  std::string mainLoop = "auto";
 };
 
 /// decompose, simplify, form-fusions, plan: the whole fusion pipeline.

@@ -122,7 +122,10 @@ def SolderFormFusions : Pass<"solder-form-fusions", "func::FuncOp"> {
 def SolderPlan : Pass<"solder-plan", "ModuleOp"> {
   let summary = "Choose each fusion's kernel and materialize or recompute shared values";
   let description = [{
-    For each `solder.fusion`: the kernel template, its tile, block and grid,
+    For each `solder.fusion`: the kernel template, its tile, block and grid
+    (for a conv: the main loop, tensor-core or FMA, its tile, warps, stages
+    and shared memory, from `getConvSchedule`, with the layout conversions
+    it needs),
     and the bytes moved and FLOPs done, estimated with a roofline cost model
     (time = max(bytes / bandwidth, flops / rate); the GPU's numbers are
     options). For each full-size tensor that a conv region yields to a later
@@ -152,7 +155,11 @@ def SolderPlan : Pass<"solder-plan", "ModuleOp"> {
     Option<"bandwidthGBs", "bandwidth-gbs", "double", /*default=*/"4200.0",
            "memory bandwidth in GB/s (bytes read + written)">,
     Option<"fp32TFlops", "fp32-tflops", "double", /*default=*/"51.0",
-           "fp32 FMA rate in TFLOP/s">
+           "fp32 FMA rate in TFLOP/s">,
+    Option<"precision", "precision", "std::string", /*default=*/"\"ieee\"",
+           "ieee (fp32 accuracy: 3xTF32 or FMA) or tf32 (one TF32 product)">,
+    Option<"mainLoop", "mainloop", "std::string", /*default=*/"\"auto\"",
+           "conv main loop: auto, tensorop or fma">
   ];
   let dependentDialects = ["mlir::solder::SolderDialect"];
 }

@@ -1,0 +1,71 @@
+//===- ConvSchedule.h - Main loop, tile and launch of a conv kernel -*- C++ -*-===//
+//
+// The one place a conv kernel's schedule is decided: which main loop runs it
+// (tensor-core implicit GEMM from CUTLASS, or the FMA fallback), its tile,
+// warps, pipeline stages, grid, threads and shared memory, and the layout
+// conversions it needs. `plan` calls getConvSchedule and stores the result
+// in the fusion's `solder.plan`; emit-cuda reads it back and launches
+// exactly that.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_ANALYSIS_CONVSCHEDULE_H
+#define SOLDER_ANALYSIS_CONVSCHEDULE_H
+
+#include "mlir/IR/Builders.h"
+#include "mlir/IR/BuiltinAttributes.h"
+#include "mlir/IR/Operation.h"
+
+#include <array>
+#include <optional>
+#include <string>
+
+namespace mlir::solder {
+
+/// ieee: fp32 accuracy (3xTF32 tensor cores, or FMA). tf32: one TF32
+/// product, like PyTorch's cuDNN default.
+enum class Precision { ieee, tf32 };
+std::optional<Precision> parsePrecision(StringRef text);
+StringRef stringifyPrecision(Precision precision);
+
+/// Which main loop a conv kernel runs: `auto` lets the schedule choose.
+enum class MainLoopChoice { automatic, tensorOp, fma };
+std::optional<MainLoopChoice> parseMainLoopChoice(StringRef text);
+
+struct ConvSchedule {
+  /// "tensorop_3xtf32", "tensorop_tf32" or "fma".
+  std::string mainLoop;
+  /// Why this main loop (printed by the report).
+  std::string reason;
+  /// Tile: BM output pixels x BN output channels x BK reduction elements.
+  std::array<int64_t, 3> tile = {0, 0, 0};
+  /// Warp tile (WM x WN) and cp.async stages: tensor-core main loops only.
+  std::array<int64_t, 2> warp = {0, 0};
+  int64_t stages = 0;
+  /// (pixel tiles of one sample, channel tiles x groups, samples).
+  std::array<int64_t, 3> grid = {0, 0, 0};
+  int64_t threads = 0;
+  int64_t sharedBytes = 0;
+  /// Input channels as the main loop reads them (padded to 4 for NDHWC).
+  int64_t paddedInChannels = 0;
+  /// Bytes read + written by the layout conversions (NCDHW -> NDHWC input,
+  /// weights -> KTRSC); 0 for the FMA main loop, which reads PyTorch's.
+  int64_t conversionBytes = 0;
+  /// The main loop's rate, from the measured table: the cost model's FLOP rate.
+  double teraFlops = 0.0;
+
+  bool isTensorOp() const { return mainLoop != "fma"; }
+  bool isThreeTF32() const { return mainLoop == "tensorop_3xtf32"; }
+
+  /// As attributes of `solder.plan`, and back (nullopt when a key is missing).
+  void addAttributes(Builder &builder, SmallVectorImpl<NamedAttribute> &attributes) const;
+  static std::optional<ConvSchedule> fromPlan(DictionaryAttr plan);
+};
+
+/// The schedule of the conv or conv_transpose `anchor`.
+ConvSchedule getConvSchedule(Operation *anchor, Precision precision,
+                             MainLoopChoice choice = MainLoopChoice::automatic);
+
+} // namespace mlir::solder
+
+#endif // SOLDER_ANALYSIS_CONVSCHEDULE_H

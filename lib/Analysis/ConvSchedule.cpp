@@ -1,0 +1,217 @@
+//===- ConvSchedule.cpp - Main loop, tile and launch of a conv kernel -----===//
+
+#include "solder/Analysis/ConvSchedule.h"
+
+#include "solder/Dialect/Solder/IR/SolderOps.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::solder;
+
+std::optional<Precision> mlir::solder::parsePrecision(StringRef text) {
+  return llvm::StringSwitch<std::optional<Precision>>(text)
+      .Case("ieee", Precision::ieee)
+      .Case("tf32", Precision::tf32)
+      .Default(std::nullopt);
+}
+
+StringRef mlir::solder::stringifyPrecision(Precision precision) {
+  return precision == Precision::ieee ? "ieee" : "tf32";
+}
+
+std::optional<MainLoopChoice> mlir::solder::parseMainLoopChoice(StringRef text) {
+  return llvm::StringSwitch<std::optional<MainLoopChoice>>(text)
+      .Case("auto", MainLoopChoice::automatic)
+      .Case("tensorop", MainLoopChoice::tensorOp)
+      .Case("fma", MainLoopChoice::fma)
+      .Default(std::nullopt);
+}
+
+namespace {
+/// A tensor-core tile and its rate as measured on an H200 (TFLOP/s, conv
+/// alone, L2 flushed): ../shared/anchors/README.md for CUTLASS's stock
+/// kernels of the same main loop, bench/mainloop-*.json for Solder's.
+struct TensorOpTile {
+  int64_t bm, bn, bk, wm, wn, stages;
+  double teraFlops;
+};
+
+// 3xTF32 at 128 x 128 spills (28 TFLOP/s): the widest ieee tile is 64 x 128.
+constexpr TensorOpTile kThreeTF32Wide = {64, 128, 16, 32, 64, 4, 65.0};
+constexpr TensorOpTile kThreeTF32Mid = {128, 64, 16, 64, 32, 4, 45.0};
+constexpr TensorOpTile kThreeTF32Narrow = {128, 32, 16, 32, 32, 4, 25.0};
+constexpr TensorOpTile kTF32Large = {128, 128, 32, 64, 64, 3, 227.0};
+constexpr TensorOpTile kTF32Wide = {64, 128, 16, 32, 64, 4, 156.0};
+constexpr TensorOpTile kTF32Mid = {128, 64, 16, 64, 32, 4, 100.0};
+constexpr TensorOpTile kTF32Narrow = {128, 32, 16, 32, 32, 4, 50.0};
+/// The FMA fallback (runtime/device/solder/conv.cuh): 6-15 TFLOP/s measured.
+constexpr double kFmaTeraFlops = 10.0;
+/// Shared memory TensorOpConv keeps for the problem and the iterators'
+/// parameters (its kContextBytes).
+constexpr int64_t kContextBytes = 512;
+
+TensorOpTile chooseTile(Precision precision, int64_t outChannels,
+                        int64_t inChannels) {
+  TensorOpTile tile;
+  if (precision == Precision::ieee)
+    tile = outChannels > 64   ? kThreeTF32Wide
+           : outChannels > 32 ? kThreeTF32Mid
+                              : kThreeTF32Narrow;
+  else
+    tile = outChannels > 64 && inChannels >= 128 ? kTF32Large
+           : outChannels > 64                    ? kTF32Wide
+           : outChannels > 32                    ? kTF32Mid
+                                                 : kTF32Narrow;
+  // One K step covers BK channels of one kernel tap, so fewer than 16 input
+  // channels leave part of each step zero: CUTLASS's multistage main loop
+  // needs at least two 8-deep MMA steps per stage. A small-channel path
+  // (fixed-channels iterators or a direct conv) is the fix, not a smaller BK.
+  (void)inChannels;
+  return tile;
+}
+
+/// Why the tensor-core main loop cannot run this conv, or should not, or "".
+std::string getTensorOpObstacle(Operation *anchor, Precision precision,
+                                int64_t paddedInChannels, int64_t taps) {
+  auto conv = dyn_cast<ConvOp>(anchor);
+  auto convT = cast_if_present<ConvTransposeOp>(conv ? nullptr : anchor);
+  int64_t groups = conv ? conv.getGroups() : convT.getGroups();
+  if (groups != 1)
+    return "groups > 1";
+  auto weight = cast<RankedTensorType>(anchor->getOperand(1).getType());
+  for (int64_t k : weight.getShape().drop_front(2))
+    if (k > 32)
+      return "a kernel dim > 32";
+  if (convT) {
+    for (int64_t s : convT.getStrides())
+      if (s != 1)
+        return "conv_transpose with stride > 1";
+    for (auto [k, pad, dilation] :
+         llvm::zip(weight.getShape().drop_front(2), convT.getPadding(),
+                   convT.getDilations()))
+      if (pad > dilation * (k - 1))
+        return "conv_transpose padding beyond the kernel";
+  }
+  if (paddedInChannels * taps < 16)
+    return "reduction depth < 16";
+  // Measured on an H200 (bench/mainloop): W1's conv, 3 channels padded to 4,
+  // runs 1.62 ms on 3xTF32 against 1.34 ms on FMAs (TF32: 1.00 ms). Each
+  // 16-deep K step is three quarters zeros there.
+  if (precision == Precision::ieee && paddedInChannels < 8)
+    return "fewer than 8 input channels (3xTF32 measured slower than FMA)";
+  return "";
+}
+} // namespace
+
+ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
+                                           Precision precision,
+                                           MainLoopChoice choice) {
+  auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
+  auto weight = cast<RankedTensorType>(anchor->getOperand(1).getType());
+  auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
+  int64_t batch = output.getDimSize(0), outChannels = output.getDimSize(1);
+  int64_t inChannels = input.getDimSize(1);
+  int64_t volume = output.getNumElements() / (batch * outChannels);
+  int64_t inVolume = input.getNumElements() / (batch * inChannels);
+  int64_t taps = weight.getNumElements() /
+                 (weight.getDimSize(0) * weight.getDimSize(1));
+  int64_t paddedInChannels = llvm::alignTo(inChannels, 4);
+
+  ConvSchedule schedule;
+  std::string obstacle =
+      getTensorOpObstacle(anchor, precision, paddedInChannels, taps);
+  bool tensorOp = obstacle.empty() && choice != MainLoopChoice::fma;
+  if (tensorOp) {
+    TensorOpTile tile = chooseTile(precision, outChannels, paddedInChannels);
+    schedule.mainLoop =
+        precision == Precision::ieee ? "tensorop_3xtf32" : "tensorop_tf32";
+    schedule.reason = choice == MainLoopChoice::tensorOp ? "forced" : "tensor cores";
+    schedule.tile = {tile.bm, tile.bn, tile.bk};
+    schedule.warp = {tile.wm, tile.wn};
+    schedule.stages = tile.stages;
+    schedule.threads = 32 * (tile.bm / tile.wm) * (tile.bn / tile.wn);
+    schedule.grid = {static_cast<int64_t>(llvm::divideCeil(volume, tile.bm)),
+                     static_cast<int64_t>(llvm::divideCeil(outChannels, tile.bn)),
+                     batch};
+    int64_t mainLoopBytes =
+        tile.stages * (tile.bm * tile.bk + tile.bk * tile.bn) * 4;
+    int64_t epilogueTileBytes = tile.bn * (tile.bm + 4) * 4;
+    schedule.sharedBytes =
+        std::max(mainLoopBytes, epilogueTileBytes) + kContextBytes;
+    schedule.paddedInChannels = paddedInChannels;
+    schedule.conversionBytes =
+        batch * inVolume * (inChannels + paddedInChannels) * 4 +
+        outChannels * taps * (inChannels + paddedInChannels) * 4;
+    schedule.teraFlops = tile.teraFlops;
+    return schedule;
+  }
+  // The FMA fallback: 128 pixels x (16..64) channels of one group, 256
+  // threads, its tiles in static shared memory.
+  int64_t groups = cast<IntegerAttr>(anchor->getAttr("groups")).getInt();
+  int64_t outPerGroup = outChannels / groups;
+  int64_t tileN = std::clamp<int64_t>(llvm::alignTo(outPerGroup, 16), 16, 64);
+  schedule.mainLoop = "fma";
+  schedule.reason = choice == MainLoopChoice::fma
+                        ? "forced"
+                        : obstacle;
+  schedule.tile = {128, tileN, 16};
+  schedule.threads = 256;
+  schedule.grid = {static_cast<int64_t>(llvm::divideCeil(volume, 128)),
+                   groups * static_cast<int64_t>(llvm::divideCeil(outPerGroup, tileN)),
+                   batch};
+  schedule.paddedInChannels = inChannels;
+  schedule.teraFlops = kFmaTeraFlops;
+  return schedule;
+}
+
+void ConvSchedule::addAttributes(Builder &b,
+                                 SmallVectorImpl<NamedAttribute> &attributes) const {
+  attributes.push_back(b.getNamedAttr("mainloop", b.getStringAttr(mainLoop)));
+  attributes.push_back(b.getNamedAttr("mainloop_reason", b.getStringAttr(reason)));
+  attributes.push_back(b.getNamedAttr("tile", b.getDenseI64ArrayAttr(tile)));
+  attributes.push_back(b.getNamedAttr("warp", b.getDenseI64ArrayAttr(warp)));
+  attributes.push_back(b.getNamedAttr("stages", b.getI64IntegerAttr(stages)));
+  attributes.push_back(b.getNamedAttr("grid", b.getDenseI64ArrayAttr(grid)));
+  attributes.push_back(b.getNamedAttr(
+      "block", b.getDenseI64ArrayAttr({threads, 1, 1})));
+  attributes.push_back(
+      b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(sharedBytes)));
+  attributes.push_back(b.getNamedAttr(
+      "padded_in_channels", b.getI64IntegerAttr(paddedInChannels)));
+  attributes.push_back(
+      b.getNamedAttr("conversion_bytes", b.getI64IntegerAttr(conversionBytes)));
+}
+
+std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
+  if (!plan)
+    return std::nullopt;
+  auto mainLoop = plan.getAs<StringAttr>("mainloop");
+  auto reason = plan.getAs<StringAttr>("mainloop_reason");
+  auto tile = plan.getAs<DenseI64ArrayAttr>("tile");
+  auto warp = plan.getAs<DenseI64ArrayAttr>("warp");
+  auto stages = plan.getAs<IntegerAttr>("stages");
+  auto grid = plan.getAs<DenseI64ArrayAttr>("grid");
+  auto block = plan.getAs<DenseI64ArrayAttr>("block");
+  auto shared = plan.getAs<IntegerAttr>("shared_bytes");
+  auto padded = plan.getAs<IntegerAttr>("padded_in_channels");
+  auto conversion = plan.getAs<IntegerAttr>("conversion_bytes");
+  if (!mainLoop || !reason || !tile || tile.size() != 3 || !warp ||
+      warp.size() != 2 || !stages || !grid || grid.size() != 3 || !block ||
+      block.empty() || !shared || !padded || !conversion)
+    return std::nullopt;
+  ConvSchedule schedule;
+  schedule.mainLoop = mainLoop.getValue().str();
+  schedule.reason = reason.getValue().str();
+  llvm::copy(tile.asArrayRef(), schedule.tile.begin());
+  llvm::copy(warp.asArrayRef(), schedule.warp.begin());
+  schedule.stages = stages.getInt();
+  llvm::copy(grid.asArrayRef(), schedule.grid.begin());
+  schedule.threads = block[0];
+  schedule.sharedBytes = shared.getInt();
+  schedule.paddedInChannels = padded.getInt();
+  schedule.conversionBytes = conversion.getInt();
+  return schedule;
+}

@@ -1,0 +1,40 @@
+"""Checks each conv kernel of the bundles given against the main loop its
+manifest names: a tensor-core kernel's PTX issues TF32 mma.sync (and no other
+kernel of the bundle needs to); an FMA-fallback kernel issues none. Prints
+one line per conv kernel.
+
+    python3 check-mainloop-ptx.py BUNDLE...
+"""
+
+import json
+import re
+import sys
+
+MMA = "mma.sync.aligned.m16n8k8.row.col.f32.tf32.tf32.f32"
+
+
+def entries(ptx):
+    """PTX text of each .entry, by name."""
+    parts = re.split(r"^\.visible \.entry (\w+)\(", ptx, flags=re.M)
+    return {parts[i]: parts[i + 1] for i in range(1, len(parts), 2)}
+
+
+def main(bundles):
+    failures = 0
+    for bundle in bundles:
+        manifest = json.load(open(f"{bundle}/manifest.json"))
+        kernels = entries(open(f"{bundle}/kernels.ptx").read())
+        for launch in manifest["launches"]:
+            mainloop = launch.get("mainloop")
+            if mainloop is None:
+                continue
+            mmas = kernels[launch["kernel"]].count(MMA)
+            ok = mmas > 0 if mainloop.startswith("tensorop") else mmas == 0
+            failures += not ok
+            print(f"{'ok' if ok else 'FAIL'} {manifest['precision']} "
+                  f"{launch['kernel']} {mainloop}: {mmas} tf32 mma.sync")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
