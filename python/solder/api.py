@@ -16,7 +16,7 @@ from .errors import SolderError
 from .importer import import_module
 from .tools import compiler_fingerprint, file_digest, find_tool, run_tool
 
-PRECISIONS = ("ieee",)
+PRECISIONS = ("ieee", "tf32")
 BACKENDS = ("cuda", "cpu")
 FORCE = ("auto", "materialize", "recompute")
 FRONTEND_FILE = "frontend.json"  # what solder.export adds to a bundle
@@ -37,9 +37,6 @@ def _log(message):
 
 def _check_options(precision, backend, force):
     if precision not in PRECISIONS:
-        if precision == "tf32":
-            raise SolderError("precision='tf32' is not implemented yet: Solder "
-                              "computes in IEEE float32 (precision='ieee')")
         raise SolderError(f"unknown precision '{precision}' (one of {PRECISIONS})")
     if backend not in BACKENDS:
         raise SolderError(f"unknown backend '{backend}' (one of {BACKENDS})")
@@ -86,14 +83,16 @@ def _run_on_ir(mlir, directory, tool, args, what):
     source.unlink()
 
 
-def _compile_bundle(mlir, arch, force, gpu_name=None, output=None, quiet=False):
+def _compile_bundle(mlir, arch, force, precision="ieee", gpu_name=None, output=None,
+                    quiet=False):
     """A bundle of ``mlir`` for ``arch``: from the cache, or solder-compile."""
     def build(directory):
         start = time.time()
         if not quiet:
-            _log(f"compiling a bundle for {arch} (solder-compile + nvcc) ...")
+            _log(f"compiling a {precision} bundle for {arch} (solder-compile + nvcc) ...")
         _run_on_ir(mlir, directory, "solder-compile",
-                   ["-o", directory, f"--arch={arch}", f"--force={force}"],
+                   ["-o", directory, f"--arch={arch}", f"--force={force}",
+                    f"--precision={precision}"],
                    "solder-compile")
         if not quiet:
             _log(f"compiled in {time.time() - start:.1f} s")
@@ -109,7 +108,7 @@ def _compile_bundle(mlir, arch, force, gpu_name=None, output=None, quiet=False):
         build(output)
         return output
     key = {"kind": "bundle", "mlir": mlir, "arch": arch, "gpu": gpu_name,
-           "force": force, "compiler": compiler_fingerprint()}
+           "force": force, "precision": precision, "compiler": compiler_fingerprint()}
     entry, hit = _cached("bundles", key, build)
     if hit and not quiet:
         _log(f"using cached bundle {entry}")
@@ -271,17 +270,20 @@ def compile(module, example_inputs, precision="ieee", *, backend="cuda",
     on_gpu = [t.device for t in example_inputs if t.is_cuda]
     device = on_gpu[0] if on_gpu else torch.device("cuda")
     arch, gpu_name = _gpu_arch(device)
-    bundle = _compile_bundle(imported.mlir, arch, force, gpu_name, quiet=quiet)
+    bundle = _compile_bundle(imported.mlir, arch, force, precision, gpu_name,
+                             quiet=quiet)
     return CompiledModule(bundle=bundle, device=device, **common)
 
 
-def export(module, example_inputs, path, *, arch="sm_90", force="auto", quiet=False):
+def export(module, example_inputs, path, *, arch="sm_90", force="auto",
+           precision="ieee", quiet=False):
     """Compiles ``module`` into a self-contained bundle folder at ``path``
     (kernels, its parameters as .npy, and what solder.load needs to call it
     like the module). Needs nvcc, not a GPU."""
-    _check_options("ieee", "cuda", force)
+    _check_options(precision, "cuda", force)
     imported = import_module(module, example_inputs)
-    path = _compile_bundle(imported.mlir, arch, force, output=path, quiet=quiet)
+    path = _compile_bundle(imported.mlir, arch, force, precision, output=path,
+                           quiet=quiet)
     imported.save_parameters(path / "params", path / FRONTEND_FILE)
     return path
 

@@ -6,8 +6,10 @@ inputs, in one process, against a float64 reference.
                                                 # get_init_inputs (KernelBench form)
     python -m solder.bench --workloads w3 --runs 100 --json out.json --png out.png
 
-Peers run in both precision modes: 'ieee' (TF32 off for cuDNN and matmul) and
-'tf32' (TF32 on). Solder computes in IEEE float32 in both. Times are medians of
+Each precision mode compares like with like: 'ieee' is Solder's fp32-accurate
+main loop (3xTF32 or FMA) against the peers with TF32 off for cuDNN and
+matmul; 'tf32' is Solder's one-product TF32 main loop against the peers with
+TF32 on. --max-autotune adds torch.compile(mode='max-autotune-no-cudagraphs'). Times are medians of
 CUDA-event timings after warm-up, with the L2 cache flushed before each run.
 Errors are max |out - ref| and ||out - ref|| / ||ref|| against the module run
 in float64 on the same inputs.
@@ -121,21 +123,21 @@ def run_case(case, args, progress):
     with torch.no_grad():
         reference = copy.deepcopy(module).double()(*[t.double() for t in inputs])
 
-    progress("solder.compile")
-    start = time.time()
-    compiled = api.compile(module, inputs, force=args.force, quiet=True)
-    row["solder_compile_s"] = round(time.time() - start, 2)
-    row["bundle"] = str(compiled.bundle)
-    with torch.no_grad():
-        out = compiled(*inputs)
-        torch.cuda.synchronize()
-        row["solder"] = errors(out, reference)
-        progress("timing solder")
-        row["solder"]["ms"] = time_cuda(lambda: compiled(*inputs), args.runs, args.warmup)
-
     for mode in args.modes:
         set_precision(mode)
+        progress(f"solder.compile (precision={mode})")
+        start = time.time()
+        compiled = api.compile(module, inputs, precision=mode, force=args.force,
+                               quiet=True)
+        row[f"solder_{mode}_compile_s"] = round(time.time() - start, 2)
         with torch.no_grad():
+            out = compiled(*inputs)
+            torch.cuda.synchronize()
+            row[f"solder_{mode}"] = errors(out, reference)
+            row[f"solder_{mode}"]["bundle"] = str(compiled.bundle)
+            progress(f"timing solder ({mode})")
+            row[f"solder_{mode}"]["ms"] = time_cuda(lambda: compiled(*inputs),
+                                                    args.runs, args.warmup)
             progress(f"eager ({mode})")
             out = module(*inputs)
             row[f"eager_{mode}"] = errors(out, reference)
@@ -143,55 +145,71 @@ def run_case(case, args, progress):
                                                    args.runs, args.warmup)
             if args.no_compile:
                 continue
-            progress(f"torch.compile ({mode})")
-            try:
-                torch._dynamo.reset()
-                peer = torch.compile(module)
-                out = peer(*inputs)
-                row[f"compile_{mode}"] = errors(out, reference)
-                row[f"compile_{mode}"]["ms"] = time_cuda(lambda: peer(*inputs),
-                                                         args.runs, args.warmup)
-            except Exception as error:  # reported in the table, not hidden
-                row[f"compile_{mode}"] = {"error": str(error).splitlines()[0][:200]}
+            compile_modes = [("compile", {})]
+            if args.max_autotune:
+                compile_modes.append(
+                    ("autotune", {"mode": "max-autotune-no-cudagraphs"}))
+            for peer_name, options in compile_modes:
+                progress(f"torch.compile {options.get('mode', 'default')} ({mode})")
+                try:
+                    torch._dynamo.reset()
+                    peer = torch.compile(module, **options)
+                    out = peer(*inputs)
+                    row[f"{peer_name}_{mode}"] = errors(out, reference)
+                    row[f"{peer_name}_{mode}"]["ms"] = time_cuda(
+                        lambda: peer(*inputs), args.runs, args.warmup)
+                except Exception as error:  # reported in the table, not hidden
+                    row[f"{peer_name}_{mode}"] = {
+                        "error": str(error).splitlines()[0][:200]}
+    row["solder"] = row[f"solder_{args.modes[0]}"]
     set_precision("ieee")
     del module, inputs, reference, compiled, out
     torch.cuda.empty_cache()
     return row
 
 
-def peers(args):
+def peers(args, mode=None):
+    """The peer columns, of one precision mode or of all."""
     names = []
-    for mode in args.modes:
-        names.append(f"eager_{mode}")
+    for m in ([mode] if mode else args.modes):
+        names.append(f"eager_{m}")
         if not args.no_compile:
-            names.append(f"compile_{mode}")
+            names.append(f"compile_{m}")
+            if args.max_autotune:
+                names.append(f"autotune_{m}")
     return names
 
 
 def print_table(rows, args, file=sys.stdout):
-    columns = ["solder"] + peers(args)
-    header = f"{'case':12}" + "".join(f"{c + ' ms':>17}" for c in columns) + \
-        "".join(f"{'x vs ' + c:>18}" for c in columns[1:]) + \
-        f"{'solder rel L2':>15}{'solder max abs':>16}"
-    print(header, file=file)
-    for row in rows:
-        if "error" in row:
-            print(f"{row['case']:12} error: {row['error']}", file=file)
-            continue
-        line = f"{row['case']:12}"
-        for c in columns:
-            ms = row.get(c, {}).get("ms")
-            line += f"{ms:17.3f}" if ms is not None else f"{'-':>17}"
-        for c in columns[1:]:
-            ms = row.get(c, {}).get("ms")
-            line += f"{ms / row['solder']['ms']:18.2f}" if ms else f"{'-':>18}"
-        line += f"{row['solder']['rel_l2_err']:15.2e}{row['solder']['max_abs_err']:16.2e}"
-        print(line, file=file)
-    print("peer errors (rel L2 vs float64): " + "; ".join(
-        f"{row['case']}: " + ", ".join(
-            f"{c} {row[c]['rel_l2_err']:.1e}" for c in columns[1:]
-            if c in row and "rel_l2_err" in row[c])
-        for row in rows if "error" not in row), file=file)
+    """One table per precision mode: Solder in that mode against the peers
+    in the same mode."""
+    for mode in args.modes:
+        columns = [f"solder_{mode}"] + peers(args, mode)
+        print(f"precision {mode}:", file=file)
+        header = f"{'case':12}" + "".join(f"{c + ' ms':>18}" for c in columns) + \
+            "".join(f"{'x vs ' + c:>20}" for c in columns[1:]) + \
+            f"{'solder rel L2':>15}{'solder max abs':>16}"
+        print(header, file=file)
+        for row in rows:
+            if "error" in row:
+                print(f"{row['case']:12} error: {row['error']}", file=file)
+                continue
+            solder = row[f"solder_{mode}"]
+            line = f"{row['case']:12}"
+            for c in columns:
+                ms = row.get(c, {}).get("ms")
+                line += f"{ms:18.3f}" if ms is not None else f"{'-':>18}"
+            for c in columns[1:]:
+                ms = row.get(c, {}).get("ms")
+                line += f"{ms / solder['ms']:20.2f}" if ms else f"{'-':>20}"
+            line += f"{solder['rel_l2_err']:15.2e}{solder['max_abs_err']:16.2e}"
+            print(line, file=file)
+        print("peer errors (rel L2 vs float64): " + "; ".join(
+            f"{row['case']}: " + ", ".join(
+                f"{c} {row[c]['rel_l2_err']:.1e}" for c in columns[1:]
+                if c in row and "rel_l2_err" in row[c])
+            for row in rows if "error" not in row), file=file)
+        print(file=file)
 
 
 def draw_chart(rows, args, path):
@@ -207,7 +225,8 @@ def draw_chart(rows, args, path):
     figure, axes = plt.subplots(figsize=(2 + 2.2 * len(good), 4.5))
     width = 0.8 / max(len(names), 1)
     for index, peer in enumerate(names):
-        speedups = [r[peer]["ms"] / r["solder"]["ms"] if r.get(peer, {}).get("ms")
+        solder = "solder_" + peer.rsplit("_", 1)[1]  # the same precision mode
+        speedups = [r[peer]["ms"] / r[solder]["ms"] if r.get(peer, {}).get("ms")
                     else 0.0 for r in good]
         positions = [i + (index - (len(names) - 1) / 2) * width for i in range(len(good))]
         bars = axes.bar(positions, speedups, width, label=f"vs {peer.replace('_', ' ')}")
@@ -235,8 +254,11 @@ def main(argv=None):
     parser.add_argument("--runs", type=int, default=50)
     parser.add_argument("--warmup", type=int, default=10)
     parser.add_argument("--modes", default="ieee,tf32",
-                        help="precision modes of the peers: ieee, tf32 or both")
+                        help="precision modes: Solder compiled with precision=MODE "
+                             "against the peers with TF32 off (ieee) or on (tf32)")
     parser.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    parser.add_argument("--max-autotune", action="store_true",
+                        help="also time torch.compile(mode='max-autotune-no-cudagraphs')")
     parser.add_argument("--force", default="auto", choices=api.FORCE)
     parser.add_argument("--eval", action="store_true", help="call module.eval() first")
     parser.add_argument("--seed", type=int, default=None,
@@ -277,8 +299,9 @@ def main(argv=None):
             torch.cuda.empty_cache()
         done = rows[-1]
         print(f"{label}: " + (f"error: {done['error']}" if "error" in done else
-                              f"solder {done['solder']['ms']:.3f} ms, rel L2 "
-                              f"{done['solder']['rel_l2_err']:.1e}"), flush=True)
+                              ", ".join(f"solder {m} {done['solder_' + m]['ms']:.3f} ms "
+                                        f"(rel L2 {done['solder_' + m]['rel_l2_err']:.1e})"
+                                        for m in args.modes)), flush=True)
 
     print()
     print_table(rows, args)

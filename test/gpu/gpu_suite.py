@@ -116,6 +116,11 @@ def set_tf32(enabled):
     torch.backends.cuda.matmul.allow_tf32 = enabled
 
 
+# Error bounds per precision: rel L2 vs float64, and allclose against eager
+# in the same mode (TF32 off for ieee, on for tf32).
+BOUNDS = {"ieee": (1e-5, 1e-4), "tf32": (1e-3, 1e-3)}
+
+
 def check_case(bundles, name, args, offset=0.0, label=None):
     reference, kinds = CASES[name]
     path = os.path.join(bundles, name)
@@ -138,19 +143,31 @@ def check_case(bundles, name, args, offset=0.0, label=None):
     torch.cuda.synchronize()
     deterministic = torch.equal(first, outputs[0])
 
-    set_tf32(False)
+    precision = manifest.get("precision", "ieee")
+    rel_bound, close_bound = BOUNDS[precision]
+    set_tf32(precision == "tf32")
     with torch.no_grad():
         ref64 = reference(*[t.double() for t in inputs])
         eager32 = reference(*inputs)
+    set_tf32(False)
     torch.cuda.synchronize()
     diff = first.double() - ref64
     max_abs = diff.abs().max().item()
     rel_l2 = (diff.norm() / ref64.norm().clamp_min(1e-300)).item()
-    close = torch.allclose(first, eager32, atol=1e-4, rtol=1e-4)
+    close = torch.allclose(first, eager32, atol=close_bound, rtol=close_bound)
+    eager_rel_l2 = ((eager32.double() - ref64).norm() /
+                    ref64.norm().clamp_min(1e-300)).item()
+    # With TF32 on, cuDNN may still pick an fp32 algorithm (eager then is
+    # fp32-exact): Solder's TF32 result is not comparable to it element by
+    # element, only by its error against float64.
+    eager_ran_tf32 = precision != "tf32" or eager_rel_l2 > 1e-5
     finite = bool(torch.isfinite(first).all().item())
-    passed = rel_l2 <= 1e-5 and close and deterministic and finite
-    row = {"case": label or name, "max_abs_err": max_abs, "rel_l2_err": rel_l2,
-           "allclose_eager_fp32": close, "deterministic": deterministic,
+    passed = (rel_l2 <= rel_bound and (close or not eager_ran_tf32) and
+              deterministic and finite)
+    row = {"case": label or name, "precision": precision, "max_abs_err": max_abs,
+           "rel_l2_err": rel_l2, "eager_rel_l2_err": eager_rel_l2,
+           "allclose_eager": close, "eager_ran_tf32": eager_ran_tf32,
+           "deterministic": deterministic,
            "finite": finite, "pass": passed,
            "first_run_ms": (time.time() - start) * 1e3}
 
@@ -194,7 +211,8 @@ def main():
     parser.add_argument("--no-sanitizer", action="store_true")
     args = parser.parse_args()
 
-    print(f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}")
+    print(f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
+          f"bundles {args.bundles}")
     os.environ["SOLDER_BIN_DIR"] = os.path.join(os.path.abspath(args.build), "bin")
     rows = []
     plan = [(name, 0.0, None) for name in CASES] + [
@@ -226,7 +244,7 @@ def main():
             return format(row[key], spec) if key in row else "-"
         print(f"{row['case']:58} {number('max_abs_err', '11.3g')} "
               f"{number('rel_l2_err', '10.3g')} "
-              f"{str(row.get('allclose_eager_fp32', '-')):>8} "
+              f"{str(row.get('allclose_eager', '-')):>8} "
               f"{str(row.get('deterministic', '-')):>7} "
               f"{'PASS' if row.get('pass') else 'FAIL':>6} "
               f"{number('solder_ms', '9.3f')} {number('eager_ms', '8.3f')} "

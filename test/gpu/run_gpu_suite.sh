@@ -1,10 +1,12 @@
 #!/usr/bin/env bash
 # On the GPU machine, from the repository root, with .gpu-bundles/ (see
-# prepare_bundles.sh) and build-static/bin/solder-compile (a self-contained
-# solder-compile: cmake -DSOLDER_STATIC_LLVM=ON, see docs/BUILDING.md) carried:
-# builds libsolder_runtime and solder-run without MLIR, runs the bundle suite,
-# then the Python front end's GPU tests (solder.compile on the device),
-# writing tables, logs and JSON to $OUT.
+# prepare_bundles.sh), third_party/cutlass (the headers bootstrap unpacks) and
+# build-static/bin/solder-compile (a self-contained solder-compile: cmake
+# -DSOLDER_STATIC_LLVM=ON, see docs/BUILDING.md) carried: builds
+# libsolder_runtime and solder-run without MLIR, runs the bundle suite in both
+# precisions (ieee, tf32), the main-loop microbenchmark, then the Python front
+# end's GPU tests (solder.compile on the device), writing tables, logs and
+# JSON to $OUT.
 set -euo pipefail
 OUT=${OUT:-/tmp/solder-gpu}
 mkdir -p "$OUT"
@@ -19,7 +21,13 @@ templates=0
 build-gpu/device_templates_test | tee "$OUT/device_templates.log" || templates=1
 export PYTHONUNBUFFERED=1
 suite=0
-python3 test/gpu/gpu_suite.py --bundles .gpu-bundles --build build-gpu --out "$OUT" "$@" || suite=1
+for precision in ieee tf32; do
+  mkdir -p "$OUT/$precision"
+  python3 test/gpu/gpu_suite.py --bundles .gpu-bundles/$precision --build build-gpu \
+    --out "$OUT/$precision" "$@" || suite=1
+done
+python3 bench/scripts/mainloop.py .gpu-bundles build-gpu/bin/solder-run "$OUT/mainloop.json" ||
+  suite=1
 # The Python front end compiles on the device: the carried solder-compile goes
 # beside the runtime, where the package looks (SOLDER_BIN_DIR).
 frontend=0

@@ -619,11 +619,14 @@ def test_non_contiguous_input_is_accepted(compiled_two_inputs):
     assert_matches(compiled_two_inputs(x, y), x.double() * y.double() + 1.0)
 
 
-def test_precision_tf32_raises():
+def test_export_tf32_bundle_records_its_precision(tmp_path):
     module, inputs = workloads.make("w3", small=True)
-    with pytest.raises(solder.SolderError,
-                       match=r"precision='tf32' is not implemented yet.*precision='ieee'"):
-        solder.compile(module, inputs, precision="tf32", backend="cpu")
+    path = solder.export(module, inputs, tmp_path / "tf32", precision="tf32", quiet=True)
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert manifest["precision"] == "tf32"
+    source = (path / "kernels.cu").read_text()
+    assert "solder::TensorMath::kTF32" in source
+    assert "solder::TensorMath::k3xTF32" not in source
 
 
 @pytest.mark.parametrize("options,message", [

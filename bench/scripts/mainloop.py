@@ -1,0 +1,48 @@
+"""Main-loop microbenchmark (device run): each conv of bench/mainloop alone,
+compiled with the tensor-core main loop in ieee (3xTF32) and tf32 and with
+the FMA main loop, timed by solder-run --bench (CUDA events, L2 flushed,
+median). The time is the whole bundle: the layout conversions (NCDHW ->
+NDHWC, weights -> KTRSC) and the conv kernel with its NCDHW stores.
+
+    python3 bench/scripts/mainloop.py .gpu-bundles build-gpu/bin/solder-run OUT.json
+"""
+
+import json
+import math
+import os
+import subprocess
+import sys
+
+
+def conv_flops(manifest):
+    x, w = manifest["inputs"][0]["shape"], manifest["inputs"][1]["shape"]
+    y = manifest["outputs"][0]["shape"]
+    transposed = "convT" in manifest["entry"]
+    in_channels = w[0] if transposed else w[1]
+    return 2.0 * math.prod(y) * in_channels * math.prod(w[2:])
+
+
+def main(bundles, solder_run, out):
+    rows = []
+    for variant in ("mainloop-ieee", "mainloop-tf32", "mainloop-fma"):
+        folder = os.path.join(bundles, variant)
+        for name in sorted(os.listdir(folder)):
+            path = os.path.join(folder, name)
+            manifest = json.load(open(os.path.join(path, "manifest.json")))
+            result_file = f"/tmp/mainloop-{variant}-{name}.json"
+            run = subprocess.run([solder_run, path, "--seed=1", "--bench=20",
+                                  "--warmup=5", f"--json={result_file}"],
+                                 capture_output=True, text=True)
+            row = {"conv": name, "variant": variant}
+            if run.returncode != 0:
+                row["error"] = (run.stderr or run.stdout).strip()[-300:]
+            else:
+                ms = json.load(open(result_file))["median_ms"]
+                row.update(ms=ms, tflops=conv_flops(manifest) / ms / 1e9)
+            rows.append(row)
+            print(json.dumps(row), flush=True)
+    json.dump(rows, open(out, "w"), indent=2)
+
+
+if __name__ == "__main__":
+    main(*sys.argv[1:4])
