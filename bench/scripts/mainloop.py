@@ -1,6 +1,7 @@
 """Main-loop microbenchmark (device run): each conv of bench/mainloop alone,
-compiled with the tensor-core main loop in ieee (3xTF32) and tf32 and with
-the FMA main loop, timed by solder-run --bench (CUDA events, L2 flushed,
+compiled with the plan's main loop in ieee (3xTF32) and tf32, with the FMA
+main loop, and with each tile of the sweep (test/gpu/prepare_bundles.sh),
+timed by solder-run --bench (CUDA events, L2 flushed,
 median). The time is the whole bundle: the layout conversions (NCDHW ->
 NDHWC, weights -> KTRSC) and the conv kernel with its NCDHW stores.
 
@@ -17,15 +18,17 @@ import sys
 def conv_flops(manifest):
     x, w = manifest["inputs"][0]["shape"], manifest["inputs"][1]["shape"]
     y = manifest["outputs"][0]["shape"]
-    transposed = "convT" in manifest["entry"]
+    transposed = "convT" in manifest["entry"]  # bench/mainloop's names
     in_channels = w[0] if transposed else w[1]
     return 2.0 * math.prod(y) * in_channels * math.prod(w[2:])
 
 
 def main(bundles, solder_run, out):
     rows = []
-    for variant in ("mainloop-ieee", "mainloop-tf32", "mainloop-fma"):
+    for variant in ("mainloop-ieee", "mainloop-tf32", "mainloop-fma", "mainloop-tiles"):
         folder = os.path.join(bundles, variant)
+        if not os.path.isdir(folder):
+            continue
         for name in sorted(os.listdir(folder)):
             path = os.path.join(folder, name)
             manifest = json.load(open(os.path.join(path, "manifest.json")))
@@ -33,7 +36,9 @@ def main(bundles, solder_run, out):
             run = subprocess.run([solder_run, path, "--seed=1", "--bench=20",
                                   "--warmup=5", f"--json={result_file}"],
                                  capture_output=True, text=True)
-            row = {"conv": name, "variant": variant}
+            row = {"conv": name, "variant": variant,
+                   "mainloop": [l.get("mainloop") for l in manifest["launches"]
+                                if l.get("mainloop")][0]}
             if run.returncode != 0:
                 row["error"] = (run.stderr or run.stdout).strip()[-300:]
             else:

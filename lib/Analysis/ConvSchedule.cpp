@@ -31,28 +31,32 @@ std::optional<MainLoopChoice> mlir::solder::parseMainLoopChoice(StringRef text) 
 }
 
 namespace {
-/// A tensor-core tile and its rate as measured on an H200 (TFLOP/s, conv
-/// alone, L2 flushed): ../shared/anchors/README.md for CUTLASS's stock
-/// kernels of the same main loop, bench/mainloop-*.json for Solder's.
+/// A tensor-core tile and its rate as measured on an H200 (TFLOP/s, the
+/// conv alone with its layout conversions, L2 flushed, full K steps):
+/// bench/scripts/mainloop.py over test/gpu/prepare_bundles.sh's tile sweep,
+/// 2026-11-22 (docs/PERFORMANCE.md). Each precision's tiles are the best of
+/// the sweep for the output channels they serve.
 struct TensorOpTile {
   int64_t bm, bn, bk, wm, wn, stages;
   double teraFlops;
 };
 
-// 3xTF32 at 128 x 128 spills (28 TFLOP/s): the widest ieee tile is 64 x 128.
-constexpr TensorOpTile kThreeTF32Wide = {64, 128, 16, 32, 64, 4, 65.0};
-constexpr TensorOpTile kThreeTF32Mid = {128, 64, 16, 64, 32, 4, 45.0};
-constexpr TensorOpTile kThreeTF32Narrow = {128, 32, 16, 32, 32, 4, 25.0};
-constexpr TensorOpTile kTF32Large = {128, 128, 32, 64, 64, 3, 227.0};
-constexpr TensorOpTile kTF32Wide = {64, 128, 16, 32, 64, 4, 156.0};
-constexpr TensorOpTile kTF32Mid = {128, 64, 16, 64, 32, 4, 100.0};
-constexpr TensorOpTile kTF32Narrow = {128, 32, 16, 32, 32, 4, 50.0};
-/// The FMA fallback (runtime/device/solder/conv.cuh): 6-15 TFLOP/s measured.
+// 3xTF32 at 128 x 128 spills (24 TFLOP/s): the widest ieee tile is 64 x 128
+// (63 on the 3x3 256 -> 256 conv, 61 on W2's).
+constexpr TensorOpTile kThreeTF32Wide = {64, 128, 16, 32, 64, 4, 62.0};
+constexpr TensorOpTile kThreeTF32Mid = {128, 64, 16, 64, 32, 4, 60.0};
+constexpr TensorOpTile kThreeTF32Narrow = {128, 32, 16, 32, 32, 4, 30.0};
+// TF32: 128 x 128 x 32 wins with 256 input channels (172) and loses with 64
+// (W2: 91 against 125 for 64 x 128 x 16).
+constexpr TensorOpTile kTF32Large = {128, 128, 32, 64, 64, 3, 172.0};
+constexpr TensorOpTile kTF32Wide = {64, 128, 16, 32, 64, 4, 125.0};
+constexpr TensorOpTile kTF32Mid = {128, 64, 16, 64, 32, 4, 120.0};
+constexpr TensorOpTile kTF32Narrow = {128, 32, 16, 32, 32, 4, 35.0};
+/// The FMA fallback (runtime/device/solder/conv.cuh): 7-16 TFLOP/s measured.
 constexpr double kFmaTeraFlops = 10.0;
 /// Shared memory TensorOpConv keeps for the problem and the iterators'
 /// parameters (its kContextBytes).
 constexpr int64_t kContextBytes = 512;
-
 TensorOpTile chooseTile(Precision precision, int64_t outChannels,
                         int64_t inChannels) {
   TensorOpTile tile;
@@ -106,9 +110,33 @@ std::string getTensorOpObstacle(Operation *anchor, Precision precision,
 }
 } // namespace
 
+std::optional<ConvTile> mlir::solder::parseConvTile(StringRef text) {
+  SmallVector<StringRef> parts, block, warp;
+  text.split(parts, '/');
+  if (parts.size() != 3)
+    return std::nullopt;
+  parts[0].split(block, 'x');
+  parts[1].split(warp, 'x');
+  ConvTile tile;
+  if (block.size() != 3 || warp.size() != 2 ||
+      block[0].getAsInteger(10, tile.bm) || block[1].getAsInteger(10, tile.bn) ||
+      block[2].getAsInteger(10, tile.bk) || warp[0].getAsInteger(10, tile.wm) ||
+      warp[1].getAsInteger(10, tile.wn) || parts[2].getAsInteger(10, tile.stages))
+    return std::nullopt;
+  // Warps of 16 x 8 MMA steps that tile the block, two or more 8-deep
+  // steps per stage, two or more stages, at most 8 warps.
+  bool valid = tile.wm > 0 && tile.wn > 0 && tile.wm % 16 == 0 &&
+               tile.wn % 8 == 0 && tile.bm % tile.wm == 0 &&
+               tile.bn % tile.wn == 0 && tile.bk >= 16 && tile.bk % 16 == 0 &&
+               tile.stages >= 2 && tile.stages <= 8 &&
+               (tile.bm / tile.wm) * (tile.bn / tile.wn) <= 8;
+  return valid ? std::optional<ConvTile>(tile) : std::nullopt;
+}
+
 ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
                                            Precision precision,
-                                           MainLoopChoice choice) {
+                                           MainLoopChoice choice,
+                                           std::optional<ConvTile> tileOverride) {
   auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
   auto weight = cast<RankedTensorType>(anchor->getOperand(1).getType());
   auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
@@ -126,9 +154,15 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
   bool tensorOp = obstacle.empty() && choice != MainLoopChoice::fma;
   if (tensorOp) {
     TensorOpTile tile = chooseTile(precision, outChannels, paddedInChannels);
+    if (tileOverride)
+      tile = {tileOverride->bm, tileOverride->bn, tileOverride->bk,
+              tileOverride->wm, tileOverride->wn, tileOverride->stages,
+              tile.teraFlops};
     schedule.mainLoop =
         precision == Precision::ieee ? "tensorop_3xtf32" : "tensorop_tf32";
-    schedule.reason = choice == MainLoopChoice::tensorOp ? "forced" : "tensor cores";
+    schedule.reason = choice == MainLoopChoice::tensorOp ? "forced"
+                      : tileOverride                     ? "tensor cores, tile given"
+                                                         : "tensor cores";
     schedule.tile = {tile.bm, tile.bn, tile.bk};
     schedule.warp = {tile.wm, tile.wn};
     schedule.stages = tile.stages;
@@ -145,7 +179,10 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
     schedule.conversionBytes =
         batch * inVolume * (inChannels + paddedInChannels) * 4 +
         outChannels * taps * (inChannels + paddedInChannels) * 4;
-    schedule.teraFlops = tile.teraFlops;
+    // A K step covers BK channels of one tap: fewer channels leave it part
+    // zero (W3's 8 channels fill half of a 16-deep step).
+    schedule.teraFlops = tile.teraFlops * paddedInChannels /
+                         static_cast<double>(llvm::alignTo(paddedInChannels, tile.bk));
     return schedule;
   }
   // The FMA fallback: 128 pixels x (16..64) channels of one group, 256

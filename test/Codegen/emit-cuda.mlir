@@ -24,8 +24,9 @@
 // W1:   acc = solder::combineBlock<256>(acc);
 
 // W3 (8 input channels) on 3xTF32 tensor cores: the layout conversions, the
-// generated epilogue functor (bias, stores, Welford partials) and the kernel
-// that runs CUTLASS's main loop under it.
+// generated epilogue functor (bias, stores, the tile's statistics as shifted
+// moments, written as Welford partials) and the kernel that runs CUTLASS's
+// main loop under it.
 // RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W3
 // W3: #include <solder/conv_tensorop.cuh>
 // W3: // w3_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
@@ -34,13 +35,14 @@
 // W3:   solder::weightsToKtrsc<w3_k0_conv_geometry, 8>(weight, weightKtrsc);
 // W3: struct w3_k0_conv_epilogue {
 // W3:   struct Partials {
-// W3-NEXT:    solder::Welford r0;
-// W3:   __device__ void visit(const long i0, const long i1, const long pixel, const float acc,
+// W3-NEXT:    solder::ShiftedMoments r0;
+// W3:   __device__ void visit(const long i0, const long i1, const int pixel, const float acc,
 // W3:     const float conv = acc + in2[i1];  // solder.conv
 // W3-NEXT:     out0[(i0 * 64L + i1) * 15876L + pixel] = conv;
 // W3-NEXT:     partials.r0.add(conv);
 // W3:   __device__ void storePartials(
 // W3:     const long slot = (i0 * 125L + pixelTile) * 64L + i1;
+// W3-NEXT:     const solder::Welford stats0 = partials.r0.welford();
 // W3: using w3_k0_conv_mainloop = solder::TensorOpConv<
 // W3-NEXT:    w3_k0_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::k3xTF32>>;
 // W3: // w3_k0_conv: implicit-GEMM conv on tensor cores (tensorop_3xtf32) -> group_stats (partial)
@@ -49,7 +51,7 @@
 // W3-NEXT:      ws0, ws1, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws2}, shared);
 // W3: // w3_k1_pointwise: reduction -> group_normalize -> tanh -> add -> mul -> div -> add -> reduce (one thread per output)
 // W3:   solder::LogSumExpAccumulator acc;
-// W3:   for (long r = 0; r < 64L; ++r) {
+// W3:   for (int r = 0; r < 64; ++r) {
 // W3:     const float v1 = tanhf(v0);  // solder.tanh
 // W3-NEXT:     const float v2 = v1 + 3.00000000e+00f;  // solder.add
 // W3-NEXT:     const float v3 = v1 * v2;  // solder.mul
@@ -66,7 +68,7 @@
 // W2: solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::k3xTF32>
 // W2: // w2_small_k0_conv: implicit-GEMM conv_transpose on tensor cores (tensorop_3xtf32) -> relu -> group_stats (partial)
 // W2: // w2_small_k1_pointwise: elementwise -> group_normalize
-// W2:   for (long e = blockIdx.x * 256L + threadIdx.x; e < 6635520L; e += (long)gridDim.x * 256) {
+// W2:   for (int e = blockIdx.x * 256 + threadIdx.x; e < 6635520; e += gridDim.x * 256) {
 
 // precision=tf32: the one-product main loop; W1's 3 channels, padded to 4,
 // take it too.

@@ -45,6 +45,24 @@ __global__ void halfWarpKernel(const float *x, float *out) {
   }
 }
 
+// A conv tile's statistics as the tensor-core epilogue computes them: each
+// lane adds `perLane` values (lanes >= activeLanes add none), the warp
+// combines, lane 0 converts to a Welford partial.
+__global__ void shiftedMomentsKernel(const float *x, int perLane, int activeLanes,
+                                     float *out) {
+  solder::ShiftedMoments acc;
+  if (threadIdx.x < activeLanes)
+    for (int i = 0; i < perLane; ++i)
+      acc.add(x[threadIdx.x + 32 * i]);
+  acc = solder::combineLanes<32>(acc);
+  if (threadIdx.x == 0) {
+    solder::Welford stats = acc.welford();
+    out[0] = stats.count;
+    out[1] = stats.mean;
+    out[2] = stats.m2;
+  }
+}
+
 template <class Accumulator>
 __global__ void rowKernel(const float *x, int rows, int length, float *out) {
   int row = blockIdx.x;
@@ -101,6 +119,31 @@ int main() {
          1.0 / std::sqrt(variance + 1e-5));
   expect(got[0] == again[0] && got[1] == again[1], "combineBlock bitwise identical twice",
          got[1], again[1]);
+
+  // Shifted moments of a tile at 1000 + U[0,1): 4 values on each of 32
+  // lanes, and on the first 13 lanes only (a tile's partial last pixels).
+  for (int active : {32, 13}) {
+    const int perLane = 4, count = active * perLane;
+    double m = 0, s = 0;
+    for (int i = 0; i < perLane; ++i)
+      for (int lane = 0; lane < active; ++lane) m += host[lane + 32 * i];
+    m /= count;
+    for (int i = 0; i < perLane; ++i)
+      for (int lane = 0; lane < active; ++lane)
+        s += (host[lane + 32 * i] - m) * (host[lane + 32 * i] - m);
+    float moments[3], momentsAgain[3];
+    shiftedMomentsKernel<<<1, 32>>>(x, perLane, active, out);
+    CHECK_CUDA(cudaMemcpy(moments, out, sizeof(moments), cudaMemcpyDeviceToHost));
+    shiftedMomentsKernel<<<1, 32>>>(x, perLane, active, out);
+    CHECK_CUDA(cudaMemcpy(momentsAgain, out, sizeof(momentsAgain), cudaMemcpyDeviceToHost));
+    char what[96];
+    std::snprintf(what, sizeof(what), "ShiftedMoments mean, %d lanes at 1000 + U[0,1)", active);
+    expect(moments[0] == count && same(moments[1], m, 1e-7), what, moments[1], m);
+    std::snprintf(what, sizeof(what), "ShiftedMoments M2, %d lanes at 1000 + U[0,1)", active);
+    expect(same(moments[2], s, 1e-4), what, moments[2], s);
+    expect(moments[1] == momentsAgain[1] && moments[2] == momentsAgain[2],
+           "ShiftedMoments combine bitwise identical twice", moments[2], momentsAgain[2]);
+  }
 
   // Half-warp combine of 32 lanes: two totals of 16 values.
   halfWarpKernel<<<1, 32>>>(x, out);

@@ -27,4 +27,23 @@ for source in "$root"/bench/mainloop/*.mlir; do
   "$compile" --mainloop=fma "$source" -o "$out/mainloop-fma/$name" > /dev/null
   echo "compiled mainloop-fma/$name"
 done
+# Tile sweep of the main loop (bench/scripts/mainloop.py times it): the
+# measured table in lib/Analysis/ConvSchedule.cpp comes from these.
+if [[ -z ${SOLDER_NO_TILE_SWEEP:-} ]]; then
+  sweep() {
+    local precision=$1; shift
+    for tile in "$@"; do
+      for conv in big3x3_256 w2_convT w3_conv; do
+        name="$conv@$precision@${tile//\//-}"
+        "$compile" --precision=$precision --conv-tile=$tile \
+          "$root/bench/mainloop/$conv.mlir" -o "$out/mainloop-tiles/$name" > /dev/null 2>&1 ||
+          echo "tile $tile does not compile for $conv ($precision)"
+      done
+    done
+  }
+  sweep tf32 128x128x32/64x64/3 64x128x16/32x64/4 128x128x16/64x64/4 128x64x32/64x32/3 \
+    256x128x16/64x64/3 128x256x16/64x64/3 64x64x32/32x32/4
+  sweep ieee 64x128x16/32x64/4 128x64x16/64x32/4 64x64x16/32x32/5 128x128x16/64x64/3 \
+    64x128x16/32x64/3 128x64x16/32x32/4 64x64x32/32x32/3
+fi
 du -sh "$out"

@@ -59,6 +59,10 @@ static cl::opt<std::string>
     mainLoop("mainloop", cl::init("auto"),
              cl::desc("conv main loop: auto (the plan's choice), tensorop or "
                       "fma"));
+static cl::opt<std::string> convTile(
+    "conv-tile", cl::init("auto"),
+    cl::desc("tensor-core conv tile BMxBNxBK/WMxWN/STAGES instead of the "
+             "plan's measured choice (benchmarks, tuning)"));
 static cl::opt<std::string> cutlassInclude(
     "cutlass-include",
     cl::desc("directory holding cutlass/cutlass.h (default: "
@@ -236,6 +240,7 @@ int main(int argc, char **argv) {
   options.report = report;
   options.precision = precision;
   options.mainLoop = mainLoop;
+  options.convTile = convTile;
   buildSolderPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

@@ -62,9 +62,19 @@ struct ConvSchedule {
   static std::optional<ConvSchedule> fromPlan(DictionaryAttr plan);
 };
 
-/// The schedule of the conv or conv_transpose `anchor`.
+/// A tensor-core tile given by hand (benchmarks, tuning): "BMxBNxBK/WMxWN/S"
+/// (e.g. "128x128x32/64x64/3"); nullopt when the text is not of that form or
+/// the tile is not one CUTLASS's multistage main loop takes.
+struct ConvTile {
+  int64_t bm, bn, bk, wm, wn, stages;
+};
+std::optional<ConvTile> parseConvTile(StringRef text);
+
+/// The schedule of the conv or conv_transpose `anchor`; `tile` replaces the
+/// measured table's choice when the tensor-core main loop runs.
 ConvSchedule getConvSchedule(Operation *anchor, Precision precision,
-                             MainLoopChoice choice = MainLoopChoice::automatic);
+                             MainLoopChoice choice = MainLoopChoice::automatic,
+                             std::optional<ConvTile> tile = std::nullopt);
 
 } // namespace mlir::solder
 

@@ -44,28 +44,34 @@ std::string typeString(Type type) {
   return text;
 }
 
-/// Prints `long iK = ...;` for the dims `dims` of `shape`, decomposing the
-/// linear index `linear` row-major over those dims.
+/// Prints `iK = ...;` for the dims `dims` of `shape`, decomposing the
+/// linear index `linear` row-major over those dims. The divisions are by
+/// constants; in 32 bits (when `linear` fits, which the caller says) they
+/// are a multiply-high each, in 64 bits several times that.
 void emitIndexDecomposition(raw_ostream &os, StringRef indent,
                             ArrayRef<int64_t> shape, ArrayRef<int64_t> dims,
-                            StringRef linear, int64_t firstVar = -1) {
+                            StringRef linear, bool narrow = false) {
+  StringRef type = narrow ? "int" : "long", suffix = narrow ? "" : "L";
   int64_t stride = 1;
   SmallVector<std::string> lines;
   for (int64_t k = static_cast<int64_t>(dims.size()) - 1; k >= 0; --k) {
     int64_t dim = dims[k];
     std::string expression = linear.str();
     if (stride != 1)
-      expression = "(" + expression + " / " + std::to_string(stride) + "L)";
+      expression = "(" + expression + " / " + std::to_string(stride) + suffix.str() + ")";
     if (k != 0)
-      expression += " % " + std::to_string(shape[dim]) + "L";
-    lines.push_back(llvm::formatv("{0}[[maybe_unused]] const long i{1} = {2};\n", indent,
-                                  firstVar < 0 ? dim : firstVar + k, expression)
+      expression += " % " + std::to_string(shape[dim]) + suffix.str();
+    lines.push_back(llvm::formatv("{0}[[maybe_unused]] const {1} i{2} = {3};\n",
+                                  indent, type, dim, expression)
                         .str());
     stride *= shape[dim];
   }
   for (const std::string &line : llvm::reverse(lines))
     os << line;
 }
+
+/// Whether indices up to `bound` (plus a grid stride) fit 32-bit ints.
+bool fitsInt(int64_t bound) { return bound < (int64_t(1) << 30); }
 
 /// One reduction computed in a conv epilogue: its partials per (sample,
 /// pixel tile, channel) live in a workspace buffer.
@@ -324,7 +330,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
      << "        continue;\n";
   emitIndexDecomposition(os, "      ", outShape,
                          llvm::to_vector(llvm::seq<int64_t>(2, outType.getRank())),
-                         "pixel");
+                         "pixel", fitsInt(volume));
   os << "      const float conv = acc[i][j]" << biasTerm << ";  // "
      << anchor->getName() << "\n";
   for (Operation *op : pointwise)
@@ -524,8 +530,13 @@ LogicalResult ProgramEmitter::emitTensorOpConv(
              << " *__restrict__ " << member << ";\n";
   epilogue << "  struct Partials {\n";
   SmallVector<std::string> fields, shuffles, merges;
+  // Group statistics as shifted moments: per element no division (a tile's
+  // Welford adds and lane merges were a third of the kernel's instructions).
   for (auto [index, reduction] : llvm::enumerate(reductions)) {
-    epilogue << "    " << reduction.accumulator() << " r" << index << ";\n";
+    epilogue << "    "
+             << (reduction.welford ? "solder::ShiftedMoments"
+                                   : reduction.accumulator())
+             << " r" << index << ";\n";
     shuffles.push_back("r" + std::to_string(index) +
                        ".shuffleDown(offset, width)");
     merges.push_back("r" + std::to_string(index) + ".merge(other.r" +
@@ -544,13 +555,13 @@ LogicalResult ProgramEmitter::emitTensorOpConv(
   ElementEmitter element(fusion, captureNames, outShape);
   element.bind(anchor->getResult(0), "conv");
   Value bias = anchor->getNumOperands() > 2 ? anchor->getOperand(2) : Value();
-  epilogue << "  __device__ void visit(const long i0, const long i1, const long "
+  epilogue << "  __device__ void visit(const long i0, const long i1, const int "
               "pixel, const float acc,\n"
            << "                        [[maybe_unused]] Partials &partials) "
               "const {\n";
   emitIndexDecomposition(epilogue, "    ", outShape,
                          llvm::to_vector(llvm::seq<int64_t>(2, outType.getRank())),
-                         "pixel");
+                         "pixel", /*narrow=*/true);
   epilogue << "    const float conv = acc";
   if (bias)
     epilogue << " + " << captureNames[cast<BlockArgument>(bias).getArgNumber()]
@@ -561,8 +572,8 @@ LogicalResult ProgramEmitter::emitTensorOpConv(
       return failure();
   YieldOp yield = fusion.getYield();
   for (auto [index, value] : llvm::enumerate(yield.getValues()))
-    if (!llvm::any_of(reductions, [&](const EpilogueReduction &r) {
-          return r.op == value.getDefiningOp();
+    if (!llvm::any_of(reductions, [&, yielded = value](const EpilogueReduction &r) {
+          return r.op == yielded.getDefiningOp();
         }))
       epilogue << "    out" << index << "[(i0 * " << channels << "L + i1) * "
                << volume << "L + pixel] = " << element.get(value) << ";\n";
@@ -583,9 +594,13 @@ LogicalResult ProgramEmitter::emitTensorOpConv(
     std::string buffer = "ws" + std::to_string(index + 2);
     std::string field = "partials.r" + std::to_string(index);
     if (reduction.welford)
-      epilogue << "    " << buffer << "[slot * 3] = " << field << ".count;\n"
-               << "    " << buffer << "[slot * 3 + 1] = " << field << ".mean;\n"
-               << "    " << buffer << "[slot * 3 + 2] = " << field << ".m2;\n";
+      epilogue << "    const solder::Welford stats" << index << " = " << field
+               << ".welford();\n"
+               << "    " << buffer << "[slot * 3] = stats" << index << ".count;\n"
+               << "    " << buffer << "[slot * 3 + 1] = stats" << index
+               << ".mean;\n"
+               << "    " << buffer << "[slot * 3 + 2] = stats" << index
+               << ".m2;\n";
     else
       epilogue << "    " << buffer << "[slot] = float(" << field << ".sum);\n";
   }
@@ -633,11 +648,16 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
   beginKernel(fusion, fusion.getName(), summary, {blocks, 1, 1}, {},
               captureNames);
   ElementEmitter element(fusion, captureNames, shape);
-  os << "  for (long e = blockIdx.x * " << kThreads << "L + threadIdx.x; e < "
-     << total << "L; e += (long)gridDim.x * " << kThreads << ") {\n";
+  bool narrow = fitsInt(total + blocks * kThreads);
+  if (narrow)
+    os << "  for (int e = blockIdx.x * " << kThreads << " + threadIdx.x; e < "
+       << total << "; e += gridDim.x * " << kThreads << ") {\n";
+  else
+    os << "  for (long e = blockIdx.x * " << kThreads << "L + threadIdx.x; e < "
+       << total << "L; e += (long)gridDim.x * " << kThreads << ") {\n";
   emitIndexDecomposition(os, "    ", shape,
                          llvm::to_vector(llvm::seq<int64_t>(0, shape.size())),
-                         "e");
+                         "e", narrow);
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
     if (cast<RankedTensorType>(op.getResult(0).getType()).getShape() != shape &&
         !isa<arith::ConstantOp>(op))
@@ -704,16 +724,22 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
   beginKernel(fusion, fusion.getName(), summary, {blocks, 1, 1}, {},
               captureNames);
   ElementEmitter element(fusion, captureNames, shape);
+  // 32-bit indices where they fit (not for statistics, whose indexing
+  // below is in 64 bits).
+  bool narrowOutputs = !stats && fitsInt(outputs + kThreads);
+  bool narrowLength = !stats && fitsInt(length + kThreads);
+  StringRef outputType = narrowOutputs ? "int" : "long";
+  StringRef lengthType = narrowLength ? "int" : "long";
   if (threadPerOutput)
-    os << "  const long o = blockIdx.x * " << kThreads
-       << "L + threadIdx.x;\n  if (o >= " << outputs << "L)\n    return;\n"
+    os << "  const " << outputType << " o = blockIdx.x * " << kThreads
+       << " + threadIdx.x;\n  if (o >= " << outputs << "L)\n    return;\n"
        << "  solder::" << accumulator << " acc;\n"
-       << "  for (long r = 0; r < " << length << "L; ++r) {\n";
+       << "  for (" << lengthType << " r = 0; r < " << length << "; ++r) {\n";
   else
-    os << "  const long o = blockIdx.x;\n"
+    os << "  const " << outputType << " o = blockIdx.x;\n"
        << "  solder::" << accumulator << " acc;\n"
-       << "  for (long r = threadIdx.x; r < " << length << "L; r += "
-       << kThreads << ") {\n";
+       << "  for (" << lengthType << " r = threadIdx.x; r < " << length
+       << "; r += " << kThreads << ") {\n";
 
   if (stats) {
     // o = (n, g) or g; r runs over the group's channels and spatial dims
@@ -732,8 +758,8 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
                            "(r % " + std::to_string(volume) + "L)");
   } else {
     // Declared outside the loop in spirit: the kept indices depend on o only.
-    emitIndexDecomposition(os, "    ", shape, keptDims, "o");
-    emitIndexDecomposition(os, "    ", shape, reducedDims, "r");
+    emitIndexDecomposition(os, "    ", shape, keptDims, "o", narrowOutputs);
+    emitIndexDecomposition(os, "    ", shape, reducedDims, "r", narrowLength);
   }
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
     if (&op == reduction)

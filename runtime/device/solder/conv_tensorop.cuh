@@ -229,8 +229,11 @@ template <class G, class T> struct TensorOpConv {
 /// tile, z: sample), then the epilogue visits every valid (channel, pixel)
 /// of it. Epilogue provides:
 ///   struct Partials { shuffleDown(offset, width); merge(other); };
-///   void visit(long n, long channel, long pixel, float acc, Partials &) const;
+///   void visit(long n, long channel, int pixel, float acc, Partials &) const;
 ///   void storePartials(long n, long channel, long pixelTile, const Partials &) const;
+/// Each warp takes kChannelsPerStep channels at a time, so that their
+/// independent stores and lane combines overlap (one channel at a time left
+/// the epilogue latency-bound).
 template <class Conv, class Epilogue>
 __device__ __forceinline__ void runTensorOpConv(const float *__restrict__ inputNdhwc,
                                                 const float *__restrict__ weightKtrsc,
@@ -239,26 +242,36 @@ __device__ __forceinline__ void runTensorOpConv(const float *__restrict__ inputN
   using G = typename Conv::Geometry;
   constexpr int BM = Conv::BM, BN = Conv::BN;
   constexpr int kVolume = ConvShape<G>::kOutVolume;
+  constexpr int kChannelsPerStep = BN / Conv::kWarps >= 4 ? 4 : BN / Conv::kWarps;
+  static_assert(BN % (Conv::kWarps * kChannelsPerStep) == 0, "channel steps");
   const int n = blockIdx.z, pixelBase = blockIdx.x * BM,
             channelBase = blockIdx.y * BN;
   const float *tile = Conv::computeTile(inputNdhwc, weightKtrsc, n, pixelBase,
                                         channelBase, shared);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  for (int c = warp; c < BN; c += Conv::kWarps) {
-    const int channel = channelBase + c;
-    if (channel >= G::kOutChannels)
-      break; // warp-uniform
-    typename Epilogue::Partials partials;
+  for (int c0 = warp * kChannelsPerStep; c0 < BN;
+       c0 += Conv::kWarps * kChannelsPerStep) {
+    typename Epilogue::Partials partials[kChannelsPerStep];
 #pragma unroll
-    for (int i = 0; i < BM / 32; ++i) {
-      const int pixel = pixelBase + lane + 32 * i;
-      if (pixel < kVolume)
-        epilogue.visit(n, channel, pixel, tile[c * Conv::kTileStride + lane + 32 * i],
-                       partials);
+    for (int u = 0; u < kChannelsPerStep; ++u) {
+      const int channel = channelBase + c0 + u;
+#pragma unroll
+      for (int i = 0; i < BM / 32; ++i) {
+        const int pixel = pixelBase + lane + 32 * i;
+        if (channel < G::kOutChannels && pixel < kVolume)
+          epilogue.visit(n, channel, pixel,
+                         tile[(c0 + u) * Conv::kTileStride + lane + 32 * i],
+                         partials[u]);
+      }
     }
-    partials = combineLanes<32>(partials);
+#pragma unroll
+    for (int u = 0; u < kChannelsPerStep; ++u)
+      partials[u] = combineLanes<32>(partials[u]);
     if (lane == 0)
-      epilogue.storePartials(n, channel, blockIdx.x, partials);
+#pragma unroll
+      for (int u = 0; u < kChannelsPerStep; ++u)
+        if (channelBase + c0 + u < G::kOutChannels)
+          epilogue.storePartials(n, channelBase + c0 + u, blockIdx.x, partials[u]);
   }
 }
 

@@ -70,6 +70,57 @@ template <class T> struct BasicWelford {
 using Welford = BasicWelford<float>;
 using WelfordDouble = BasicWelford<double>;
 
+/// Mean and M2 of one tile's elements, cheaper than Welford per element: sums
+/// of x - shift and of its square, with the shift the lane's first element
+/// (a sample of the same data, so the sums stay of the data's spread even at
+/// x + 1000). No division per element, none per merge: a merge moves the
+/// other partial to this one's shift. Converted to a Welford partial once per
+/// tile (welford()).
+struct ShiftedMoments {
+  float shift = 0;
+  float count = 0;
+  float sum = 0;        // of x - shift
+  float sumSquares = 0; // of (x - shift)^2
+
+  __device__ __forceinline__ void add(float x) {
+    shift = count == 0 ? x : shift;
+    const float d = x - shift;
+    count += 1;
+    sum += d;
+    sumSquares = fmaf(d, d, sumSquares);
+  }
+
+  __device__ __forceinline__ void merge(const ShiftedMoments &other) {
+    shift = count == 0 ? other.shift : shift;
+    // The other's sums about this shift: x - s = (x - s') + (s' - s).
+    const float d = other.shift - shift;
+    sumSquares += other.sumSquares + d * fmaf(2.0f, other.sum, other.count * d);
+    sum = fmaf(other.count, d, sum + other.sum);
+    count += other.count;
+  }
+
+  __device__ __forceinline__ ShiftedMoments shuffleDown(unsigned offset,
+                                                        int width) const {
+    ShiftedMoments other;
+    other.shift = __shfl_down_sync(0xffffffffu, shift, offset, width);
+    other.count = __shfl_down_sync(0xffffffffu, count, offset, width);
+    other.sum = __shfl_down_sync(0xffffffffu, sum, offset, width);
+    other.sumSquares = __shfl_down_sync(0xffffffffu, sumSquares, offset, width);
+    return other;
+  }
+
+  __device__ __forceinline__ Welford welford() const {
+    Welford result;
+    if (count == 0)
+      return result;
+    const float meanOffset = sum / count;
+    result.count = count;
+    result.mean = shift + meanOffset;
+    result.m2 = fmaxf(sumSquares - sum * meanOffset, 0.0f);
+    return result;
+  }
+};
+
 } // namespace solder
 
 #endif // SOLDER_DEVICE_WELFORD_CUH

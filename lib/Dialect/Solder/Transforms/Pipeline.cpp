@@ -22,6 +22,7 @@ void mlir::solder::buildSolderPipeline(OpPassManager &pm,
   planOptions.report = options.report;
   planOptions.precision = options.precision;
   planOptions.mainLoop = options.mainLoop;
+  planOptions.convTile = options.convTile;
   pm.addPass(createSolderPlan(planOptions));
 }
 
@@ -40,6 +41,9 @@ struct PipelineCommandLineOptions
   Option<std::string> mainLoop{*this, "mainloop",
                                llvm::cl::desc("auto, tensorop or fma"),
                                llvm::cl::init("auto")};
+  Option<std::string> convTile{*this, "conv-tile",
+                               llvm::cl::desc("auto or BMxBNxBK/WMxWN/STAGES"),
+                               llvm::cl::init("auto")};
 };
 } // namespace
 
@@ -51,6 +55,7 @@ void mlir::solder::registerSolderPassesAndPipeline() {
       [](OpPassManager &pm, const PipelineCommandLineOptions &options) {
         buildSolderPipeline(pm, PipelineOptions{options.force, options.report,
                                                 options.precision,
-                                                options.mainLoop});
+                                                options.mainLoop,
+                                                options.convTile});
       });
 }

@@ -184,6 +184,17 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
     }
     precisionValue = *parsedPrecision;
     mainLoopValue = *parsedMainLoop;
+    if (convTile != "auto") {
+      tileValue = parseConvTile(convTile);
+      if (!tileValue) {
+        getOperation().emitError("solder-plan: conv-tile must be auto or "
+                                 "BMxBNxBK/WMxWN/STAGES with 16-row x 8-column "
+                                 "warps tiling the block, BK a multiple of 16, "
+                                 "2 to 8 stages and at most 8 warps, got '")
+            << convTile << "'";
+        return signalPassFailure();
+      }
+    }
     rates.bytesPerSecond = bandwidthGBs * 1e9;
     rates.flopsPerSecond = fp32TFlops * 1e12;
     getOperation().walk([&](func::FuncOp function) { planFunction(function); });
@@ -267,7 +278,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
     });
     if (!anchor)
       return std::nullopt;
-    return getConvSchedule(anchor, precisionValue, mainLoopValue);
+    return getConvSchedule(anchor, precisionValue, mainLoopValue, tileValue);
   }
 
   /// The region's bytes and FLOPs, with its layout conversions.
@@ -457,5 +468,6 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
   GpuRates rates;
   Precision precisionValue = Precision::ieee;
   MainLoopChoice mainLoopValue = MainLoopChoice::automatic;
+  std::optional<ConvTile> tileValue;
 };
 } // namespace

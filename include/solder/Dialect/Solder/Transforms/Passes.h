@@ -23,6 +23,8 @@ struct PipelineOptions {
   std::string precision = "ieee";
   /// auto, tensorop or fma: the conv main loop (see solder-plan).
   std::string mainLoop = "auto";
+  /// auto, or a tensor-core tile BMxBNxBK/WMxWN/STAGES (see solder-plan).
+  std::string convTile = "auto";
 };
 
 /// decompose, simplify, form-fusions, plan: the whole fusion pipeline.
