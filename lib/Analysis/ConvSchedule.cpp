@@ -26,6 +26,7 @@ std::optional<MainLoopChoice> mlir::solder::parseMainLoopChoice(StringRef text) 
   return llvm::StringSwitch<std::optional<MainLoopChoice>>(text)
       .Case("auto", MainLoopChoice::automatic)
       .Case("tensorop", MainLoopChoice::tensorOp)
+      .Case("direct", MainLoopChoice::direct)
       .Case("fma", MainLoopChoice::fma)
       .Default(std::nullopt);
 }
@@ -54,6 +55,9 @@ constexpr TensorOpTile kTF32Mid = {128, 64, 16, 64, 32, 4, 120.0};
 constexpr TensorOpTile kTF32Narrow = {128, 32, 16, 32, 32, 4, 35.0};
 /// The FMA fallback (runtime/device/solder/conv.cuh): 7-16 TFLOP/s measured.
 constexpr double kFmaTeraFlops = 10.0;
+/// The direct conv (runtime/device/solder/conv_direct.cuh): an estimate
+/// until bench/mainloop measures it.
+constexpr double kDirectTeraFlops = 30.0;
 /// Shared memory TensorOpConv keeps for the problem and the iterators'
 /// parameters (its kContextBytes).
 constexpr int64_t kContextBytes = 512;
@@ -149,9 +153,35 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
   int64_t paddedInChannels = llvm::alignTo(inChannels, 4);
 
   ConvSchedule schedule;
+  int64_t groups = cast<IntegerAttr>(anchor->getAttr("groups")).getInt();
+  // Few input channels (W1's 3): a direct conv, each thread one pixel and
+  // all of a tile's channels, the window walked once. Its weights, the
+  // (channel, tap) window x 32 channels, must fit shared memory.
+  constexpr int64_t kDirectChannels = 32;
+  bool directFits = groups == 1 && isa<ConvOp>(anchor) && inChannels < 8 &&
+                    inChannels * taps * kDirectChannels * 4 <= 48 * 1024;
+  if (directFits && (choice == MainLoopChoice::direct ||
+                     (choice == MainLoopChoice::automatic))) {
+    int64_t tileN = std::min<int64_t>(llvm::alignTo(outChannels, 4), kDirectChannels);
+    schedule.mainLoop = "direct";
+    schedule.reason = choice == MainLoopChoice::direct
+                          ? "forced"
+                          : "fewer than 8 input channels";
+    schedule.tile = {128, tileN, 0};
+    schedule.threads = 128;
+    schedule.grid = {static_cast<int64_t>(llvm::divideCeil(volume, 128)),
+                     static_cast<int64_t>(llvm::divideCeil(outChannels, tileN)),
+                     batch};
+    schedule.sharedBytes =
+        std::max(inChannels * taps * tileN * 4, tileN * (128 + 4) * 4);
+    schedule.paddedInChannels = inChannels;
+    schedule.teraFlops = kDirectTeraFlops;
+    return schedule;
+  }
   std::string obstacle =
       getTensorOpObstacle(anchor, precision, paddedInChannels, taps);
-  bool tensorOp = obstacle.empty() && choice != MainLoopChoice::fma;
+  bool tensorOp = obstacle.empty() && choice != MainLoopChoice::fma &&
+                  choice != MainLoopChoice::direct;
   if (tensorOp) {
     TensorOpTile tile = chooseTile(precision, outChannels, paddedInChannels);
     if (tileOverride)
@@ -187,13 +217,12 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
   }
   // The FMA fallback: 128 pixels x (16..64) channels of one group, 256
   // threads, its tiles in static shared memory.
-  int64_t groups = cast<IntegerAttr>(anchor->getAttr("groups")).getInt();
   int64_t outPerGroup = outChannels / groups;
   int64_t tileN = std::clamp<int64_t>(llvm::alignTo(outPerGroup, 16), 16, 64);
   schedule.mainLoop = "fma";
-  schedule.reason = choice == MainLoopChoice::fma
-                        ? "forced"
-                        : obstacle;
+  schedule.reason = choice == MainLoopChoice::fma ? "forced"
+                    : obstacle.empty()            ? "the direct conv cannot run it"
+                                                  : obstacle;
   schedule.tile = {128, tileN, 16};
   schedule.threads = 256;
   schedule.grid = {static_cast<int64_t>(llvm::divideCeil(volume, 128)),

@@ -1,19 +1,23 @@
 // Generated CUDA of the seed workloads: the fused structure of each kernel.
 
-// W1 (3 input channels): the FMA main loop in ieee, its reason in the comment.
+// W1 (3 input channels): the direct conv reads PyTorch's layouts (no
+// conversion kernels) under the same generated epilogue as tensor cores.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W1
+// W1: #include <solder/conv_direct.cuh>
+// W1-NOT: _input_ndhwc
 // W1: struct w1_k0_conv_geometry {
 // W1:   static constexpr int kIn[3] = {24, 32, 32}, kOut[3] = {22, 30, 30};
-// W1: // w1_k0_conv: implicit-GEMM conv with FMAs (fewer than 8 input channels (3xTF32 measured slower than FMA)) -> group_stats (partial) -> reduce (partial)
-// W1: w1_k0_conv(const float *__restrict__ in0,
-// W1:   solder::convTile<G, BM, BN, BK>(in0, in1, n, group, pixelBase,
-// W1:     solder::Welford partial0;
-// W1:     solder::SumAccumulator partial1;
+// W1: struct w1_k0_conv_epilogue {
+// W1:     solder::ShiftedMoments r0;
+// W1-NEXT:     solder::SumAccumulator r1;
 // The conv output is never stored: only partial statistics leave the kernel.
 // W1-NOT: out{{[0-9]}}[(i0 * 24L + i1) * 19800L + pixel]
-// W1:       partial0.add(conv);
-// W1-NEXT:  partial1.add(conv);
-// W1:     partial0 = solder::combineHalfWarp(partial0);
+// W1:     partials.r0.add(conv);
+// W1-NEXT:     partials.r1.add(conv);
+// W1: using w1_k0_conv_mainloop = solder::DirectConv<w1_k0_conv_geometry, 128, 24>;
+// W1: // w1_k0_conv: direct conv with FMAs (fewer than 8 input channels) -> group_stats (partial) -> reduce (partial)
+// W1:   solder::runConv<w1_k0_conv_mainloop>(
+// W1-NEXT:      in0, in1, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws0, ws1}, shared);
 // W1: w1_k0_conv_finalize(
 // W1:   if (blockIdx.x < 1024L) {  // solder.group_stats: a block per statistic
 // W1:     stats = solder::combineBlock<256>(stats);
@@ -22,6 +26,17 @@
 // W1: // w1_k1_pointwise: reduction -> group_normalize -> reduce (one block per output)
 // W1:   solder::MeanAccumulator acc;
 // W1:   acc = solder::combineBlock<256>(acc);
+
+// The implicit-GEMM FMA fallback (grouped convs, strided conv_transpose),
+// forced on the W1 chain, with its epilogue inline per element (Welford).
+// RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline=mainloop=fma | solder-translate --emit-cuda | FileCheck %s --check-prefix=FMA
+// FMA: // w1_k0_conv: implicit-GEMM conv with FMAs (forced) -> group_stats (partial) -> reduce (partial)
+// FMA:   solder::convTile<G, BM, BN, BK>(in0, in1, n, group, pixelBase,
+// FMA:     solder::Welford partial0;
+// FMA:     solder::SumAccumulator partial1;
+// FMA:       partial0.add(conv);
+// FMA-NEXT:  partial1.add(conv);
+// FMA:     partial0 = solder::combineHalfWarp(partial0);
 
 // W3 (8 input channels) on 3xTF32 tensor cores: the layout conversions, the
 // generated epilogue functor (bias, stores, the tile's statistics as shifted
@@ -47,7 +62,7 @@
 // W3-NEXT:    w3_k0_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::k3xTF32>>;
 // W3: // w3_k0_conv: implicit-GEMM conv on tensor cores (tensorop_3xtf32) -> group_stats (partial)
 // W3: extern "C" __global__ void __launch_bounds__(128)
-// W3:   solder::runTensorOpConv<w3_k0_conv_mainloop>(
+// W3:   solder::runConv<w3_k0_conv_mainloop>(
 // W3-NEXT:      ws0, ws1, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws2}, shared);
 // W3: // w3_k1_pointwise: reduction -> group_normalize -> tanh -> add -> mul -> div -> add -> reduce (one thread per output)
 // W3:   solder::LogSumExpAccumulator acc;
@@ -70,9 +85,9 @@
 // W2: // w2_small_k1_pointwise: elementwise -> group_normalize
 // W2:   for (int e = blockIdx.x * 256 + threadIdx.x; e < 6635520; e += gridDim.x * 256) {
 
-// precision=tf32: the one-product main loop; W1's 3 channels, padded to 4,
-// take it too.
-// RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline=precision=tf32 | solder-translate --emit-cuda | FileCheck %s --check-prefix=TF32
+// precision=tf32: the one-product main loop; W1 forced onto it, its 3
+// channels padded to 4.
+// RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline="precision=tf32 mainloop=tensorop" | solder-translate --emit-cuda | FileCheck %s --check-prefix=TF32
 // TF32: // w1_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 3 channels zero-padded to 4
 // TF32: solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::kTF32>
 

@@ -14,20 +14,25 @@
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=materialize})' | FileCheck %s --check-prefix=MATERIALIZE
 // solder-plan alone on already fused IR.
 // RUN: solder-opt %s --solder-plan=force=recompute | FileCheck %s --check-prefix=ALONE
-// precision=tf32 takes the one-product TF32 main loop and its tiles; mainloop=fma
-// forces the fallback.
+// precision=tf32 takes the one-product TF32 main loop and its tiles (W1's 3
+// channels stay on the direct conv, exact in both); mainloop=fma forces the
+// fallback; mainloop=tensorop puts W1 on tensor cores, its 3 channels padded
+// to 4.
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32})' | FileCheck %s --check-prefix=TF32
 // TF32-LABEL: func.func @w1(
-// TF32: solder.fusion "w1_k0_conv" {{.*}}block = array<i64: 128, 1, 1>, {{.*}}grid = array<i64: 155, 1, 128>, mainloop = "tensorop_tf32", mainloop_reason = "tensor cores", padded_in_channels = 4 : i64, precision = "tf32", shared_bytes = 41472 : i64, stages = 4 : i64, template = "conv_implicit_gemm", tile = array<i64: 128, 32, 16>, warp = array<i64: 32, 32>}
+// TF32: solder.fusion "w1_k0_conv" {{.*}}block = array<i64: 128, 1, 1>, {{.*}}grid = array<i64: 155, 1, 128>, mainloop = "direct", mainloop_reason = "fewer than 8 input channels", padded_in_channels = 3 : i64, precision = "tf32", shared_bytes = 12672 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 128, 24, 0>, warp = array<i64: 0, 0>}
 // TF32-LABEL: func.func @w2(
 // TF32: solder.fusion "w2_k0_conv" {{.*}}mainloop = "tensorop_tf32", {{.*}}shared_bytes = 49664 : i64, stages = 4 : i64, {{.*}}tile = array<i64: 64, 128, 16>, warp = array<i64: 32, 64>}
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{mainloop=fma})' | FileCheck %s --check-prefix=FMA
 // FMA-LABEL: func.func @w2(
 // FMA: solder.fusion "w2_k0_conv" {{.*}}block = array<i64: 256, 1, 1>, {{.*}}grid = array<i64: 308, 2, 16>, mainloop = "fma", mainloop_reason = "forced", {{.*}}tile = array<i64: 128, 64, 16>
+// RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32 mainloop=tensorop})' | FileCheck %s --check-prefix=TENSOROP
+// TENSOROP-LABEL: func.func @w1(
+// TENSOROP: solder.fusion "w1_k0_conv" {{.*}}block = array<i64: 128, 1, 1>, {{.*}}mainloop = "tensorop_tf32", mainloop_reason = "forced", padded_in_channels = 4 : i64, precision = "tf32", shared_bytes = 41472 : i64, stages = 4 : i64, template = "conv_implicit_gemm", tile = array<i64: 128, 32, 16>, warp = array<i64: 32, 32>}
 // RUN: not solder-opt %s --solder-plan=precision=fp16 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADPRECISION
 // BADPRECISION: error: solder-plan: precision must be ieee or tf32, got 'fp16'
 // RUN: not solder-opt %s --solder-plan=mainloop=wgmma -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADMAINLOOP
-// BADMAINLOOP: error: solder-plan: mainloop must be auto, tensorop or fma, got 'wgmma'
+// BADMAINLOOP: error: solder-plan: mainloop must be auto, tensorop, direct or fma, got 'wgmma'
 // A bad option value is an error.
 // RUN: not solder-opt %s --solder-plan=force=banana -o /dev/null 2>&1 | FileCheck %s --check-prefix=BANANA
 // BANANA: error: solder-plan: force must be auto, materialize or recompute, got 'banana'
@@ -56,12 +61,12 @@
 // Full-size workloads (never interpreted)
 //===----------------------------------------------------------------------===//
 
-// W1: 3 input channels: the FMA main loop (3xTF32 measured slower there), 155
-// tiles of 128 pixels per sample, 24 channels in one tile of 32, one grid z
-// per sample; the tail is a reduction, one block per output sample. No
-// full-size tensor is shared: no decision.
+// W1: 3 input channels: the direct conv (a thread per pixel, all 24 channels
+// in registers), 155 tiles of 128 pixels per sample, one grid z per sample;
+// the tail is a reduction, one block per output sample. No full-size tensor
+// is shared: no decision.
 // AUTO-LABEL: func.func @w1(
-// AUTO: solder.fusion "w1_k0_conv" {{.*}} -> (tensor<128x8x2xf32>, tensor<128x24x1x1x1xf32>) attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 37777088 : i64, conversion_bytes = 0 : i64, estimated_us = 1.015800e+03 : f64, flops = 10157875200 : i64, grid = array<i64: 155, 1, 128>, mainloop = "fma", mainloop_reason = "fewer than 8 input channels (3xTF32 measured slower than FMA)", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 0 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 128, 32, 16>, warp = array<i64: 0, 0>}}
+// AUTO: solder.fusion "w1_k0_conv" {{.*}} -> (tensor<128x8x2xf32>, tensor<128x24x1x1x1xf32>) attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 37777088 : i64, conversion_bytes = 0 : i64, estimated_us = 3.386000e+02 : f64, flops = 10157875200 : i64, grid = array<i64: 155, 1, 128>, mainloop = "direct", mainloop_reason = "fewer than 8 input channels", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 12672 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 128, 24, 0>, warp = array<i64: 0, 0>}}
 // AUTO: solder.fusion "w1_k1_pointwise" {{.*}} -> tensor<128xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 21184 : i64, estimated_us = 0.000000e+00 : f64, flops = 9216 : i64, grid = array<i64: 128, 1, 1>, template = "reduction"}}
 func.func @w1(%x: tensor<128x3x24x32x32xf32>, %conv_weight: tensor<24x3x3x3x3xf32>,
               %conv_bias: tensor<24xf32>, %norm_weight: tensor<24xf32>,
@@ -168,10 +173,10 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 
 // REPORT-LABEL: Solder plan for @w1 (precision ieee; roofline: 4200 GB/s, 51.0 TFLOP/s fp32, conv main loops at their measured rates)
 // REPORT-NEXT: {{^  kernel +template +main loop +ops +MB moved +GFLOP +est. us$}}
-// REPORT-NEXT: {{^  w1_k0_conv +conv_implicit_gemm fma 128x32x16 conv, group_stats, reduce +37.8 +10.16 +1015.8$}}
+// REPORT-NEXT: {{^  w1_k0_conv +conv_implicit_gemm direct 128x24 conv, group_stats, reduce +37.8 +10.16 +338.6$}}
 // REPORT-NEXT: {{^  w1_k1_pointwise +reduction +- +group_normalize, reduce +0.0 +0.00 +0.0$}}
-// REPORT-NEXT: {{^  total: 2 kernels, est. 1015.8 us$}}
-// REPORT-NEXT: {{^  w1_k0_conv: fma \(fewer than 8 input channels \(3xTF32 measured slower than FMA\)\); grid 155x1x128, 256 threads, 0 B shared$}}
+// REPORT-NEXT: {{^  total: 2 kernels, est. 338.6 us$}}
+// REPORT-NEXT: {{^  w1_k0_conv: direct \(fewer than 8 input channels\); grid 155x1x128, 128 threads, 12672 B shared$}}
 // REPORT-NOT: shared w1
 // REPORT-LABEL: Solder plan for @w2 (precision ieee;
 // REPORT-NEXT: {{^  kernel +template +main loop +ops +MB moved +GFLOP +est. us$}}
@@ -199,10 +204,10 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 // at this size both plans cost nothing measurable, and a tie materializes.
 // REPORT-LABEL: Solder plan for @w3_prefused
 // REPORT-NEXT: {{^  kernel +template +main loop +ops}}
-// REPORT-NEXT: {{^  conv_stats +conv_implicit_gemm fma 128x16x16 conv, group_stats }}
+// REPORT-NEXT: {{^  conv_stats +conv_implicit_gemm direct 128x8 conv, group_stats }}
 // REPORT-NEXT: {{^  tail +reduction +- +group_normalize, tanh, add, mul, div, add, reduce }}
 // REPORT-NEXT: {{^  total: 2 kernels}}
-// REPORT-NEXT: {{^  conv_stats: fma}}
+// REPORT-NEXT: {{^  conv_stats: direct}}
 // REPORT-NEXT: {{^  shared conv_stats#0 tensor<2x8x6x6xf32> \(0.0 MB\) -> tail: materialize \(cost model; }}
 
 // SLOWMEM-LABEL: Solder plan for @w2 (precision ieee; roofline: 100 GB/s, 51.0 TFLOP/s fp32, conv main loops at their measured rates)
@@ -229,12 +234,12 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 // it where it read the capture (the normalize and the residual add).
 // RECOMPUTE-LABEL: func.func @w3_spatial_mean(
 // RECOMPUTE-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x8x8xf32>, %[[CW:[a-z0-9]+]]: tensor<8x3x3x3xf32>, %[[CB:[a-z0-9]+]]: tensor<8xf32>, %[[NW:[a-z0-9]+]]: tensor<8xf32>, %[[NB:[a-z0-9]+]]: tensor<8xf32>)
-// RECOMPUTE-NEXT: %[[K0:.*]] = solder.fusion "w3_spatial_mean_k0_conv" (%[[A0:.*]] = %[[X]], %[[A1:.*]] = %[[CW]], %[[A2:.*]] = %[[CB]]) : ({{.*}}) -> tensor<2x4x2xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 2496 : i64, conversion_bytes = 0 : i64, estimated_us = 0.000000e+00 : f64, flops = 33408 : i64, grid = array<i64: 1, 1, 2>, mainloop = "fma", mainloop_reason = "fewer than 8 input channels (3xTF32 measured slower than FMA)", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 0 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 128, 16, 16>, warp = array<i64: 0, 0>}} {
+// RECOMPUTE-NEXT: %[[K0:.*]] = solder.fusion "w3_spatial_mean_k0_conv" (%[[A0:.*]] = %[[X]], %[[A1:.*]] = %[[CW]], %[[A2:.*]] = %[[CB]]) : ({{.*}}) -> tensor<2x4x2xf32> attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 2496 : i64, conversion_bytes = 0 : i64, estimated_us = 0.000000e+00 : f64, flops = 33408 : i64, grid = array<i64: 1, 1, 2>, mainloop = "direct", mainloop_reason = "fewer than 8 input channels", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 4224 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 128, 8, 0>, warp = array<i64: 0, 0>}} {
 // RECOMPUTE-NEXT:   %[[Y:.*]] = solder.conv %[[A0]], %[[A1]], %[[A2]]
 // RECOMPUTE-NEXT:   %[[S:.*]] = solder.group_stats %[[Y]]
 // RECOMPUTE-NEXT:   solder.yield %[[S]] : tensor<2x4x2xf32>
 // RECOMPUTE-NEXT: }
-// RECOMPUTE-NEXT: %[[K1:.*]] = solder.fusion "w3_spatial_mean_k1_pointwise" (%[[B0:.*]] = %[[K0]], %[[B1:.*]] = %[[NW]], %[[B2:.*]] = %[[NB]], %[[B3:.*]] = %[[X]], %[[B4:.*]] = %[[CW]], %[[B5:.*]] = %[[CB]]) : (tensor<2x4x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<2x3x8x8xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<2x8xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 2624 : i64, conversion_bytes = 0 : i64, estimated_us = 0.000000e+00 : f64, flops = 39746 : i64, grid = array<i64: 1, 1, 2>, mainloop = "fma", mainloop_reason = "fewer than 8 input channels (3xTF32 measured slower than FMA)", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 0 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 128, 16, 16>, warp = array<i64: 0, 0>}} {
+// RECOMPUTE-NEXT: %[[K1:.*]] = solder.fusion "w3_spatial_mean_k1_pointwise" (%[[B0:.*]] = %[[K0]], %[[B1:.*]] = %[[NW]], %[[B2:.*]] = %[[NB]], %[[B3:.*]] = %[[X]], %[[B4:.*]] = %[[CW]], %[[B5:.*]] = %[[CB]]) : (tensor<2x4x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<2x3x8x8xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<2x8xf32> attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 2624 : i64, conversion_bytes = 0 : i64, estimated_us = 0.000000e+00 : f64, flops = 39746 : i64, grid = array<i64: 1, 1, 2>, mainloop = "direct", mainloop_reason = "fewer than 8 input channels", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 4224 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 128, 8, 0>, warp = array<i64: 0, 0>}} {
 // RECOMPUTE-NEXT:   %[[Y2:.*]] = solder.conv %[[B3]], %[[B4]], %[[B5]] {{.*}} -> tensor<2x8x6x6xf32>
 // RECOMPUTE-NEXT:   arith.constant
 // RECOMPUTE-NEXT:   arith.constant
@@ -250,7 +255,7 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 // RECOMPUTE-NEXT: return %[[K1]]
 // force=materialize: the conv tensor stays a result and is read back.
 // MATERIALIZE-LABEL: func.func @w3_spatial_mean(
-// MATERIALIZE-NEXT: %[[K0:.*]]:2 = solder.fusion "w3_spatial_mean_k0_conv" ({{.*}}) : ({{.*}}) -> (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>) attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 4800 : i64, conversion_bytes = 0 : i64, estimated_us = 0.000000e+00 : f64, flops = 33408 : i64, grid = array<i64: 1, 1, 2>, mainloop = "fma", mainloop_reason = "fewer than 8 input channels (3xTF32 measured slower than FMA)", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 0 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 128, 16, 16>, warp = array<i64: 0, 0>}} {
+// MATERIALIZE-NEXT: %[[K0:.*]]:2 = solder.fusion "w3_spatial_mean_k0_conv" ({{.*}}) : ({{.*}}) -> (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>) attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 4800 : i64, conversion_bytes = 0 : i64, estimated_us = 0.000000e+00 : f64, flops = 33408 : i64, grid = array<i64: 1, 1, 2>, mainloop = "direct", mainloop_reason = "fewer than 8 input channels", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 4224 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 128, 8, 0>, warp = array<i64: 0, 0>}} {
 // MATERIALIZE-NEXT:   %[[Y:.*]] = solder.conv
 // MATERIALIZE-NEXT:   %[[S:.*]] = solder.group_stats %[[Y]]
 // MATERIALIZE-NEXT:   solder.yield %[[Y]], %[[S]]

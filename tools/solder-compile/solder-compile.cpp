@@ -1,7 +1,7 @@
 //===- solder-compile.cpp - .mlir to a Solder bundle ----------------------===//
 //
 //   solder-compile chain.mlir -o chain.bundle [--report] [--force=recompute]
-//                  [--precision=ieee|tf32] [--mainloop=auto|tensorop|fma]
+//                  [--precision=ieee|tf32] [--mainloop=auto|tensorop|direct|fma]
 //                  [--arch=sm_90] [--emit-cuda-only]
 //
 // Runs the fusion pipeline, prints each fusion region as CUDA C++, compiles it
@@ -57,8 +57,8 @@ static cl::opt<std::string> precision(
              "TF32 product, like PyTorch's cuDNN default)"));
 static cl::opt<std::string>
     mainLoop("mainloop", cl::init("auto"),
-             cl::desc("conv main loop: auto (the plan's choice), tensorop or "
-                      "fma"));
+             cl::desc("conv main loop: auto (the plan's choice), tensorop, "
+                      "direct or fma"));
 static cl::opt<std::string> convTile(
     "conv-tile", cl::init("auto"),
     cl::desc("tensor-core conv tile BMxBNxBK/WMxWN/STAGES instead of the "

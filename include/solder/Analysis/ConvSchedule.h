@@ -29,11 +29,12 @@ std::optional<Precision> parsePrecision(StringRef text);
 StringRef stringifyPrecision(Precision precision);
 
 /// Which main loop a conv kernel runs: `auto` lets the schedule choose.
-enum class MainLoopChoice { automatic, tensorOp, fma };
+enum class MainLoopChoice { automatic, tensorOp, direct, fma };
 std::optional<MainLoopChoice> parseMainLoopChoice(StringRef text);
 
 struct ConvSchedule {
-  /// "tensorop_3xtf32", "tensorop_tf32" or "fma".
+  /// "tensorop_3xtf32", "tensorop_tf32", "direct" (few input channels:
+  /// a direct conv, fp32 FMAs) or "fma" (the implicit-GEMM FMA fallback).
   std::string mainLoop;
   /// Why this main loop (printed by the report).
   std::string reason;
@@ -54,7 +55,8 @@ struct ConvSchedule {
   /// The main loop's rate, from the measured table: the cost model's FLOP rate.
   double teraFlops = 0.0;
 
-  bool isTensorOp() const { return mainLoop != "fma"; }
+  bool isTensorOp() const { return StringRef(mainLoop).starts_with("tensorop"); }
+  bool isDirect() const { return mainLoop == "direct"; }
   bool isThreeTF32() const { return mainLoop == "tensorop_3xtf32"; }
 
   /// As attributes of `solder.plan`, and back (nullopt when a key is missing).

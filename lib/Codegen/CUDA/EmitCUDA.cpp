@@ -105,9 +105,10 @@ private:
   void beginHelperKernel(StringRef kernel, StringRef comment,
                          std::array<int64_t, 3> grid,
                          ArrayRef<std::pair<std::string, KernelArgRef>> params);
-  /// A conv region on the tensor-core main loop: the layout conversions,
-  /// the generated epilogue functor and the kernel that runs both.
-  LogicalResult emitTensorOpConv(FusionOp fusion, Operation *anchor,
+  /// A conv region on a tiled main loop (tensor cores, or the direct conv):
+  /// the layout conversions tensor cores need, the generated epilogue functor
+  /// and the kernel that runs both (solder::runConv).
+  LogicalResult emitTiledConv(FusionOp fusion, Operation *anchor,
                                  const ConvSchedule &schedule,
                                  StringRef summary,
                                  ArrayRef<Operation *> pointwise,
@@ -268,7 +269,9 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   SmallVector<unsigned> buffers = llvm::map_to_vector(
       reductions, [](const EpilogueReduction &r) { return r.buffer; });
   SmallVector<std::string> captureNames;
-  std::string summary = "implicit-GEMM " + anchor->getName().stripDialect().str();
+  std::string summary =
+      (schedule->isDirect() ? "direct " : "implicit-GEMM ") +
+      anchor->getName().stripDialect().str();
   summary += schedule->isTensorOp()
                  ? " on tensor cores (" + schedule->mainLoop + ")"
                  : " with FMAs (" + schedule->reason + ")";
@@ -284,8 +287,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     });
   };
 
-  if (schedule->isTensorOp()) {
-    if (failed(emitTensorOpConv(fusion, anchor, *schedule, summary, pointwise,
+  if (schedule->isTensorOp() || schedule->isDirect()) {
+    if (failed(emitTiledConv(fusion, anchor, *schedule, summary, pointwise,
                                 reductions)))
       return failure();
   } else {
@@ -451,7 +454,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   return success();
 }
 
-LogicalResult ProgramEmitter::emitTensorOpConv(
+LogicalResult ProgramEmitter::emitTiledConv(
     FusionOp fusion, Operation *anchor, const ConvSchedule &schedule,
     StringRef summary, ArrayRef<Operation *> pointwise,
     ArrayRef<EpilogueReduction> reductions) {
@@ -472,7 +475,14 @@ LogicalResult ProgramEmitter::emitTensorOpConv(
         fusion.getCaptures()[cast<BlockArgument>(value).getArgNumber()]);
   };
 
-  // The layout conversions the plan counted: NCDHW -> NDHWC, weights -> KTRSC.
+  // The layout conversions the plan counted for tensor cores: NCDHW -> NDHWC,
+  // weights -> KTRSC. The direct conv reads PyTorch's layouts.
+  SmallVector<unsigned> buffers;
+  std::string mainLoopInput =
+      "in" + std::to_string(cast<BlockArgument>(anchor->getOperand(0)).getArgNumber());
+  std::string mainLoopWeight =
+      "in" + std::to_string(cast<BlockArgument>(anchor->getOperand(1)).getArgNumber());
+  if (schedule.isTensorOp()) {
   unsigned inputBuffer = addBuffer(name + "_input_ndhwc",
                                    batch * inVolume * paddedIn * 4, false);
   unsigned weightBuffer =
@@ -506,10 +516,14 @@ LogicalResult ProgramEmitter::emitTensorOpConv(
   os << llvm::formatv("  solder::weightsToKtrsc<{0}_geometry, {1}>(weight, "
                       "weightKtrsc);\n}\n\n",
                       name, paddedIn);
+  buffers = {inputBuffer, weightBuffer};
+  mainLoopInput = "ws0";
+  mainLoopWeight = "ws1";
+  }
 
   // The epilogue functor: the region's ops on one accumulator, and where
   // its partial reductions go. Its members are the kernel's parameters.
-  SmallVector<unsigned> buffers = {inputBuffer, weightBuffer};
+  unsigned firstReductionBuffer = buffers.size();
   for (const EpilogueReduction &reduction : reductions)
     buffers.push_back(reduction.buffer);
   SmallVector<std::string> members;
@@ -518,7 +532,7 @@ LogicalResult ProgramEmitter::emitTensorOpConv(
   for (auto index : llvm::seq<size_t>(0, fusion.getNumResults()))
     members.push_back("out" + std::to_string(index));
   for (auto index : llvm::seq<size_t>(0, reductions.size()))
-    members.push_back("ws" + std::to_string(index + 2));
+    members.push_back("ws" + std::to_string(index + firstReductionBuffer));
 
   std::string epilogueText;
   llvm::raw_string_ostream epilogue(epilogueText);
@@ -591,7 +605,7 @@ LogicalResult ProgramEmitter::emitTensorOpConv(
     epilogue << "    const long slot = (i0 * " << schedule.grid[0]
              << "L + pixelTile) * " << channels << "L + i1;\n";
   for (auto [index, reduction] : llvm::enumerate(reductions)) {
-    std::string buffer = "ws" + std::to_string(index + 2);
+    std::string buffer = "ws" + std::to_string(index + firstReductionBuffer);
     std::string field = "partials.r" + std::to_string(index);
     if (reduction.welford)
       epilogue << "    const solder::Welford stats" << index << " = " << field
@@ -608,25 +622,31 @@ LogicalResult ProgramEmitter::emitTensorOpConv(
   os << epilogueText;
 
   // The kernel: the plan's main loop and tile, then the epilogue.
+  if (schedule.isTensorOp())
+    os << llvm::formatv(
+        "using {0}_mainloop = solder::TensorOpConv<\n"
+        "    {0}_geometry, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
+        "solder::TensorMath::{7}>>;\n",
+        name, schedule.tile[0], schedule.tile[1], schedule.tile[2],
+        schedule.warp[0], schedule.warp[1], schedule.stages,
+        schedule.isThreeTF32() ? "k3xTF32" : "kTF32");
+  else
+    os << llvm::formatv("using {0}_mainloop = solder::DirectConv<{0}_geometry, "
+                        "{1}, {2}>;\n",
+                        name, schedule.tile[0], schedule.tile[1]);
   os << llvm::formatv(
-      "using {0}_mainloop = solder::TensorOpConv<\n"
-      "    {0}_geometry, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
-      "solder::TensorMath::{7}>>;\n"
-      "static_assert({0}_mainloop::kThreads == {8} && {0}_mainloop::kSharedBytes "
-      "<= {9},\n"
+      "static_assert({0}_mainloop::kThreads == {1} && {0}_mainloop::kSharedBytes "
+      "<= {2},\n"
       "              \"the plan's threads and shared memory\");\n\n",
-      name, schedule.tile[0], schedule.tile[1], schedule.tile[2],
-      schedule.warp[0], schedule.warp[1], schedule.stages,
-      schedule.isThreeTF32() ? "k3xTF32" : "kTF32", schedule.threads,
-      schedule.sharedBytes);
+      name, schedule.threads, schedule.sharedBytes);
   SmallVector<std::string> kernelCaptureNames;
   beginKernel(fusion, name, summary, schedule.grid, buffers, kernelCaptureNames,
               schedule.threads, schedule.sharedBytes);
   program.launches.back().mainLoop = schedule.mainLoop;
   os << "  extern __shared__ __align__(16) char shared[];\n"
-     << "  solder::runTensorOpConv<" << name << "_mainloop>(\n"
-     << "      ws0, ws1, " << name << "_epilogue{" << llvm::join(members, ", ")
-     << "}, shared);\n}\n\n";
+     << "  solder::runConv<" << name << "_mainloop>(\n"
+     << "      " << mainLoopInput << ", " << mainLoopWeight << ", " << name
+     << "_epilogue{" << llvm::join(members, ", ") << "}, shared);\n}\n\n";
   return success();
 }
 
@@ -848,14 +868,18 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
      << ". Each kernel below is one solder.fusion region of the planned IR;\n"
      << "// its comment lists the fused ops and what each parameter holds.\n\n"
      << "#include <solder/conv.cuh>\n";
-  bool tensorOp = false;
+  bool tensorOp = false, direct = false;
   function.walk([&](FusionOp fusion) {
     if (auto plan = fusion->getAttrOfType<DictionaryAttr>("solder.plan"))
-      if (auto schedule = ConvSchedule::fromPlan(plan))
+      if (auto schedule = ConvSchedule::fromPlan(plan)) {
         tensorOp |= schedule->isTensorOp();
+        direct |= schedule->isDirect();
+      }
   });
   if (tensorOp)
     os << "#include <solder/conv_tensorop.cuh>\n#include <solder/layout.cuh>\n";
+  if (direct)
+    os << "#include <solder/conv_direct.cuh>\n";
   os << "#include <solder/pointwise.cuh>\n"
      << "#include <solder/reduce.cuh>\n#include <solder/welford.cuh>\n\n";
   for (FusionOp fusion : function.getBody().front().getOps<FusionOp>())

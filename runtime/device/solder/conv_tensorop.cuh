@@ -7,10 +7,8 @@
 //     small TF32 parts, three products accumulated in fp32 (fp32 accuracy);
 //   * tf32: one TF32 product (OpMultiplyAdd), PyTorch's cuDNN default.
 // Solder keeps its own epilogue: the accumulators are staged to shared
-// memory as a channel-major [BN][BM + 4] tile, and a generated epilogue
-// functor visits it channel by channel, one warp per channel, consecutive
-// lanes on consecutive pixels. Stores to NCDHW are then coalesced, and the
-// per-channel partial reductions combine across the warp in a fixed order.
+// memory as a channel-major [BN][BM + 4] tile that solder::runConv's
+// generated epilogue functor visits (conv_epilogue.cuh).
 //
 // One CTA computes BM output pixels of one sample by BN output channels:
 // the problem CUTLASS sees is one sample (N = 1), so every tile lies in one
@@ -22,7 +20,7 @@
 #define SOLDER_DEVICE_CONV_TENSOROP_CUH
 
 #include "solder/conv.cuh"
-#include "solder/reduce.cuh"
+#include "solder/conv_epilogue.cuh"
 
 #include <new>
 
@@ -224,56 +222,6 @@ template <class G, class T> struct TensorOpConv {
     return tile;
   }
 };
-
-/// The conv kernel's body: the tile of blockIdx (x: pixel tile, y: channel
-/// tile, z: sample), then the epilogue visits every valid (channel, pixel)
-/// of it. Epilogue provides:
-///   struct Partials { shuffleDown(offset, width); merge(other); };
-///   void visit(long n, long channel, int pixel, float acc, Partials &) const;
-///   void storePartials(long n, long channel, long pixelTile, const Partials &) const;
-/// Each warp takes kChannelsPerStep channels at a time, so that their
-/// independent stores and lane combines overlap (one channel at a time left
-/// the epilogue latency-bound).
-template <class Conv, class Epilogue>
-__device__ __forceinline__ void runTensorOpConv(const float *__restrict__ inputNdhwc,
-                                                const float *__restrict__ weightKtrsc,
-                                                const Epilogue &epilogue,
-                                                char *shared) {
-  using G = typename Conv::Geometry;
-  constexpr int BM = Conv::BM, BN = Conv::BN;
-  constexpr int kVolume = ConvShape<G>::kOutVolume;
-  constexpr int kChannelsPerStep = BN / Conv::kWarps >= 4 ? 4 : BN / Conv::kWarps;
-  static_assert(BN % (Conv::kWarps * kChannelsPerStep) == 0, "channel steps");
-  const int n = blockIdx.z, pixelBase = blockIdx.x * BM,
-            channelBase = blockIdx.y * BN;
-  const float *tile = Conv::computeTile(inputNdhwc, weightKtrsc, n, pixelBase,
-                                        channelBase, shared);
-  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-  for (int c0 = warp * kChannelsPerStep; c0 < BN;
-       c0 += Conv::kWarps * kChannelsPerStep) {
-    typename Epilogue::Partials partials[kChannelsPerStep];
-#pragma unroll
-    for (int u = 0; u < kChannelsPerStep; ++u) {
-      const int channel = channelBase + c0 + u;
-#pragma unroll
-      for (int i = 0; i < BM / 32; ++i) {
-        const int pixel = pixelBase + lane + 32 * i;
-        if (channel < G::kOutChannels && pixel < kVolume)
-          epilogue.visit(n, channel, pixel,
-                         tile[(c0 + u) * Conv::kTileStride + lane + 32 * i],
-                         partials[u]);
-      }
-    }
-#pragma unroll
-    for (int u = 0; u < kChannelsPerStep; ++u)
-      partials[u] = combineLanes<32>(partials[u]);
-    if (lane == 0)
-#pragma unroll
-      for (int u = 0; u < kChannelsPerStep; ++u)
-        if (channelBase + c0 + u < G::kOutChannels)
-          epilogue.storePartials(n, channelBase + c0 + u, blockIdx.x, partials[u]);
-  }
-}
 
 } // namespace solder
 

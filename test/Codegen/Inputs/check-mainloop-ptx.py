@@ -1,7 +1,6 @@
 """Checks each conv kernel of the bundles given against the main loop its
-manifest names: a tensor-core kernel's PTX issues TF32 mma.sync (and no other
-kernel of the bundle needs to); an FMA-fallback kernel issues none. Prints
-one line per conv kernel.
+manifest names: a tensor-core kernel's PTX issues TF32 mma.sync; a direct or
+FMA-fallback kernel issues none. Prints one line per conv kernel.
 
     python3 check-mainloop-ptx.py BUNDLE...
 """

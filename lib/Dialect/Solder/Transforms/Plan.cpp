@@ -176,7 +176,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
     std::optional<MainLoopChoice> parsedMainLoop = parseMainLoopChoice(mainLoop);
     if (!parsedPrecision || !parsedMainLoop) {
       getOperation().emitError("solder-plan: ")
-          << (parsedPrecision ? "mainloop must be auto, tensorop or fma, got '" +
+          << (parsedPrecision ? "mainloop must be auto, tensorop, direct or fma, got '" +
                                     mainLoop + "'"
                               : "precision must be ieee or tf32, got '" +
                                     precision + "'");
@@ -226,9 +226,14 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         plan.push_back(b.getNamedAttr(
             "precision", b.getStringAttr(stringifyPrecision(precisionValue))));
         conv->addAttributes(b, plan);
-        schedule = llvm::formatv("{0} {1}x{2}x{3}", conv->mainLoop,
-                                 conv->tile[0], conv->tile[1], conv->tile[2])
-                       .str();
+        schedule = conv->isDirect()
+                       ? llvm::formatv("{0} {1}x{2}", conv->mainLoop,
+                                       conv->tile[0], conv->tile[1])
+                             .str()
+                       : llvm::formatv("{0} {1}x{2}x{3}", conv->mainLoop,
+                                       conv->tile[0], conv->tile[1],
+                                       conv->tile[2])
+                             .str();
         if (conv->isTensorOp())
           schedule += llvm::formatv(" s{0}", conv->stages).str();
         std::string note = llvm::formatv(

@@ -1,0 +1,73 @@
+//===- conv_epilogue.cuh - The conv kernels' epilogue driver -------------===//
+//
+// Every tiled conv main loop (tensor cores: conv_tensorop.cuh; direct FMA for
+// few input channels: conv_direct.cuh) leaves its BM x BN tile in shared
+// memory, channel-major ([BN][BM + 4]); a generated epilogue functor then
+// visits it channel by channel, one warp per channel, consecutive lanes on
+// consecutive pixels. Stores to NCDHW are then coalesced, and the per-channel
+// partial reductions combine across the warp in a fixed order.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_DEVICE_CONV_EPILOGUE_CUH
+#define SOLDER_DEVICE_CONV_EPILOGUE_CUH
+
+#include "solder/conv.cuh"
+#include "solder/reduce.cuh"
+
+namespace solder {
+
+/// The conv kernel's body: the main loop Conv computes the tile of blockIdx
+/// (x: pixel tile, y: channel tile, z: sample) into shared memory, then the
+/// epilogue visits every valid (channel, pixel) of it. Conv provides
+/// Geometry, BM, BN, kWarps, kTileStride and
+///   const float *computeTile(input, weight, n, pixelBase, channelBase, shared)
+/// returning tile[channel * kTileStride + pixel]. Epilogue provides:
+///   struct Partials { shuffleDown(offset, width); merge(other); };
+///   void visit(long n, long channel, int pixel, float acc, Partials &) const;
+///   void storePartials(long n, long channel, long pixelTile, const Partials &) const;
+/// Each warp takes kChannelsPerStep channels at a time, so that their
+/// independent stores and lane combines overlap (one channel at a time left
+/// the epilogue latency-bound).
+template <class Conv, class Epilogue>
+__device__ __forceinline__ void runConv(const float *__restrict__ input,
+                                        const float *__restrict__ weight,
+                                        const Epilogue &epilogue, char *shared) {
+  using G = typename Conv::Geometry;
+  constexpr int BM = Conv::BM, BN = Conv::BN;
+  constexpr int kVolume = ConvShape<G>::kOutVolume;
+  constexpr int kChannelsPerStep = BN / Conv::kWarps >= 4 ? 4 : BN / Conv::kWarps;
+  const int n = blockIdx.z, pixelBase = blockIdx.x * BM,
+            channelBase = blockIdx.y * BN;
+  const float *tile =
+      Conv::computeTile(input, weight, n, pixelBase, channelBase, shared);
+  const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  for (int c0 = warp * kChannelsPerStep; c0 < BN;
+       c0 += Conv::kWarps * kChannelsPerStep) {
+    typename Epilogue::Partials partials[kChannelsPerStep];
+#pragma unroll
+    for (int u = 0; u < kChannelsPerStep; ++u) {
+      const int channel = channelBase + c0 + u;
+#pragma unroll
+      for (int i = 0; i < BM / 32; ++i) {
+        const int pixel = pixelBase + lane + 32 * i;
+        if (c0 + u < BN && channel < G::kOutChannels && pixel < kVolume)
+          epilogue.visit(n, channel, pixel,
+                         tile[(c0 + u) * Conv::kTileStride + lane + 32 * i],
+                         partials[u]);
+      }
+    }
+#pragma unroll
+    for (int u = 0; u < kChannelsPerStep; ++u)
+      partials[u] = combineLanes<32>(partials[u]);
+    if (lane == 0)
+#pragma unroll
+      for (int u = 0; u < kChannelsPerStep; ++u)
+        if (c0 + u < BN && channelBase + c0 + u < G::kOutChannels)
+          epilogue.storePartials(n, channelBase + c0 + u, blockIdx.x, partials[u]);
+  }
+}
+
+} // namespace solder
+
+#endif // SOLDER_DEVICE_CONV_EPILOGUE_CUH
