@@ -105,6 +105,11 @@ std::string getTensorOpObstacle(Operation *anchor, Precision precision,
   }
   if (paddedInChannels * taps < 16)
     return "reduction depth < 16";
+  // CUTLASS's NDHWC layouts compute offsets in 32 bits.
+  auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
+  if (input.getNumElements() / (input.getDimSize(0) * input.getDimSize(1)) *
+          paddedInChannels >= (int64_t(1) << 31))
+    return "an input sample of 2^31 or more elements";
   // Measured on an H200 (bench/mainloop): W1's conv, 3 channels padded to 4,
   // runs 1.62 ms on 3xTF32 against 1.34 ms on FMAs (TF32: 1.00 ms). Each
   // 16-deep K step is three quarters zeros there.
@@ -128,8 +133,10 @@ std::optional<ConvTile> mlir::solder::parseConvTile(StringRef text) {
       warp[1].getAsInteger(10, tile.wn) || parts[2].getAsInteger(10, tile.stages))
     return std::nullopt;
   // Warps of 16 x 8 MMA steps that tile the block, two or more 8-deep
-  // steps per stage, two or more stages, at most 8 warps.
+  // steps per stage, two or more stages, at most 8 warps; BM a multiple of
+  // 32 (the epilogue's lanes take BM / 32 pixels each).
   bool valid = tile.wm > 0 && tile.wn > 0 && tile.wm % 16 == 0 &&
+               tile.bm % 32 == 0 &&
                tile.wn % 8 == 0 && tile.bm % tile.wm == 0 &&
                tile.bn % tile.wn == 0 && tile.bk >= 16 && tile.bk % 16 == 0 &&
                tile.stages >= 2 && tile.stages <= 8 &&

@@ -91,6 +91,10 @@
 // TF32: // w1_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 3 channels zero-padded to 4
 // TF32: solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::kTF32>
 
+// A conv whose samples exceed grid z is refused at the conv, in one line.
+// RUN: solder-opt %S/Inputs/huge-batch.mlir --solder-pipeline | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=HUGE
+// HUGE: error: the CUDA code generator launches a conv's channel tiles and samples on grid y and z, at most 65535 each; this one needs 1 x 70000
+
 // An op outside every fusion region is refused with its location.
 // RUN: not solder-translate --emit-cuda %s 2>&1 | FileCheck %s --check-prefix=UNFUSED
 // UNFUSED: error: the CUDA code generator runs fusion regions only; 'solder.relu' is outside any (run solder-pipeline first, or this op is not supported yet)

@@ -33,6 +33,8 @@
 // BADPRECISION: error: solder-plan: precision must be ieee or tf32, got 'fp16'
 // RUN: not solder-opt %s --solder-plan=mainloop=wgmma -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADMAINLOOP
 // BADMAINLOOP: error: solder-plan: mainloop must be auto, tensorop, direct or fma, got 'wgmma'
+// RUN: not solder-opt %s --solder-plan=conv-tile=48x64x16/16x32/3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADTILE
+// BADTILE: error: solder-plan: conv-tile must be auto or BMxBNxBK/WMxWN/STAGES with 16-row x 8-column warps tiling the block, BM a multiple of 32, BK a multiple of 16, 2 to 8 stages and at most 8 warps, got '48x64x16/16x32/3'
 // A bad option value is an error.
 // RUN: not solder-opt %s --solder-plan=force=banana -o /dev/null 2>&1 | FileCheck %s --check-prefix=BANANA
 // BANANA: error: solder-plan: force must be auto, materialize or recompute, got 'banana'

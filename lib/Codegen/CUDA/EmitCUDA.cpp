@@ -202,6 +202,11 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                             "of solder-plan (run solder-pipeline first)");
   // The plan's grid: (pixel tiles of one sample, channel tiles, samples).
   int64_t pixelTiles = schedule->grid[0];
+  if (schedule->grid[1] > 65535 || schedule->grid[2] > 65535)
+    return anchor->emitError("the CUDA code generator launches a conv's ")
+           << "channel tiles and samples on grid y and z, at most 65535 each; "
+           << "this one needs " << schedule->grid[1] << " x "
+           << schedule->grid[2];
   std::string name = fusion.getName().str();
 
   // Sort the epilogue: pointwise ops per element, reductions of them.

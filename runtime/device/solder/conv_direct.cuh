@@ -70,7 +70,8 @@ template <class G, int BM_, int BN_> struct DirectConv {
               inputPosition<G, 1>(y, (tap / kernelW) % kernelH, h) &&
               inputPosition<G, 2>(x, tap % kernelW, w);
           const float value =
-              inside ? __ldg(sample + ((c * inD + d) * inH + h) * inW + w) : 0.0f;
+              inside ? __ldg(sample + ((long(c) * inD + d) * inH + h) * inW + w)
+                     : 0.0f;
           const float4 *row =
               reinterpret_cast<const float4 *>(weights + (c * kTaps + tap) * BN);
 #pragma unroll

@@ -35,6 +35,7 @@ __device__ __forceinline__ void runConv(const float *__restrict__ input,
                                         const Epilogue &epilogue, char *shared) {
   using G = typename Conv::Geometry;
   constexpr int BM = Conv::BM, BN = Conv::BN;
+  static_assert(BM % 32 == 0, "a lane visits BM / 32 pixels of each channel");
   constexpr int kVolume = ConvShape<G>::kOutVolume;
   constexpr int kChannelsPerStep = BN / Conv::kWarps >= 4 ? 4 : BN / Conv::kWarps;
   const int n = blockIdx.z, pixelBase = blockIdx.x * BM,

@@ -145,7 +145,9 @@ __device__ __forceinline__ Accumulator combineBlock(Accumulator acc) {
     }
     __syncthreads();
   }
-  return partials[0];
+  const Accumulator total = partials[0];
+  __syncthreads(); // a later combine of the same type reuses the storage
+  return total;
 }
 
 } // namespace solder

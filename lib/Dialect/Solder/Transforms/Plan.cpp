@@ -189,7 +189,8 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
       if (!tileValue) {
         getOperation().emitError("solder-plan: conv-tile must be auto or "
                                  "BMxBNxBK/WMxWN/STAGES with 16-row x 8-column "
-                                 "warps tiling the block, BK a multiple of 16, "
+                                 "warps tiling the block, BM a multiple of 32, "
+                                 "BK a multiple of 16, "
                                  "2 to 8 stages and at most 8 warps, got '")
             << convTile << "'";
         return signalPassFailure();
