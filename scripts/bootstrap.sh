@@ -11,7 +11,7 @@ llvm_prefix=/usr/lib/llvm-22
 debian_packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
   libzstd-dev cmake ninja-build python3
-  python3-torch python3-numpy python3-pytest
+  python3-torch python3-numpy python3-pytest python3-pip
 )
 
 log() { printf '[bootstrap] %s\n' "$*"; }
