@@ -28,15 +28,21 @@
 // W1:   acc = solder::combineBlock<256>(acc);
 
 // The implicit-GEMM FMA fallback (grouped convs, strided conv_transpose),
-// forced on the W1 chain, with its epilogue inline per element (Welford).
+// forced on the W1 chain: the same epilogue functor, with Welford partials
+// per element, called per accumulator and combined per half-warp column.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline=mainloop=fma | solder-translate --emit-cuda | FileCheck %s --check-prefix=FMA
+// FMA: struct w1_k0_conv_epilogue {
+// FMA:     solder::Welford r0;
+// FMA-NEXT:     solder::SumAccumulator r1;
+// FMA:     partials.r0.add(conv);
+// FMA-NEXT:     partials.r1.add(conv);
+// FMA:     const solder::Welford stats0 = partials.r0;
 // FMA: // w1_k0_conv: implicit-GEMM conv with FMAs (forced) -> group_stats (partial) -> reduce (partial)
 // FMA:   solder::convTile<G, BM, BN, BK>(in0, in1, n, group, pixelBase,
-// FMA:     solder::Welford partial0;
-// FMA:     solder::SumAccumulator partial1;
-// FMA:       partial0.add(conv);
-// FMA-NEXT:  partial1.add(conv);
-// FMA:     partial0 = solder::combineHalfWarp(partial0);
+// FMA:   const w1_k0_conv_epilogue epilogue{in0, in1, in2, out0, out1, ws0, ws1};
+// FMA:         epilogue.visit(n, channel, pixel, acc[i][j], partials);
+// FMA:     partials = solder::combineHalfWarp(partials);
+// FMA:       epilogue.storePartials(n, channel, blockIdx.x, partials);
 
 // W3 (8 input channels) on 3xTF32 tensor cores: the layout conversions, the
 // generated epilogue functor (bias, stores, the tile's statistics as shifted

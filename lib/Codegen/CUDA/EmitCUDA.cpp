@@ -79,8 +79,10 @@ struct EpilogueReduction {
   Operation *op;
   unsigned buffer;
   bool welford; // group_stats; otherwise sum/mean over the spatial dims
-  std::string accumulator() const {
-    return welford ? "solder::Welford" : "solder::SumAccumulator";
+  std::string accumulator(bool shiftedMoments) const {
+    if (!welford)
+      return "solder::SumAccumulator";
+    return shiftedMoments ? "solder::ShiftedMoments" : "solder::Welford";
   }
 };
 
@@ -105,14 +107,21 @@ private:
   void beginHelperKernel(StringRef kernel, StringRef comment,
                          std::array<int64_t, 3> grid,
                          ArrayRef<std::pair<std::string, KernelArgRef>> params);
-  /// A conv region on a tiled main loop (tensor cores, or the direct conv):
-  /// the layout conversions tensor cores need, the generated epilogue functor
-  /// and the kernel that runs both (solder::runConv).
-  LogicalResult emitTiledConv(FusionOp fusion, Operation *anchor,
-                                 const ConvSchedule &schedule,
-                                 StringRef summary,
-                                 ArrayRef<Operation *> pointwise,
-                                 ArrayRef<EpilogueReduction> reductions);
+  /// The kernels that convert a conv's input to NDHWC and its weights to
+  /// KTRSC for the tensor-core main loop; returns their two buffers.
+  SmallVector<unsigned> emitLayoutConversions(FusionOp fusion, Operation *anchor,
+                                              const ConvSchedule &schedule);
+  /// The epilogue functor of a conv region, which every main loop calls with
+  /// each accumulator and its (n, channel, pixel): the region's ops, the
+  /// stores of yielded tensors, the partial reductions (shifted moments or
+  /// Welford for group statistics) and where they go. Returns its members,
+  /// which are the kernel's parameters in order.
+  FailureOr<SmallVector<std::string>>
+  emitConvEpilogue(FusionOp fusion, Operation *anchor,
+                   ArrayRef<Operation *> pointwise,
+                   ArrayRef<EpilogueReduction> reductions,
+                   unsigned firstReductionBuffer, int64_t pixelTiles,
+                   bool shiftedMoments);
   unsigned addBuffer(std::string name, int64_t bytes, bool zeroed) {
     program.buffers.push_back({std::move(name), bytes, zeroed});
     return program.buffers.size() - 1;
@@ -271,9 +280,6 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
      << pad3(conv ? conv.getDilations() : convT.getDilations(), 1) << ";\n"
      << "};\n\n";
 
-  SmallVector<unsigned> buffers = llvm::map_to_vector(
-      reductions, [](const EpilogueReduction &r) { return r.buffer; });
-  SmallVector<std::string> captureNames;
   std::string summary =
       (schedule->isDirect() ? "direct " : "implicit-GEMM ") +
       anchor->getName().stripDialect().str();
@@ -285,96 +291,106 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       summary += " -> " + op->getName().stripDialect().str();
   for (const EpilogueReduction &reduction : reductions)
     summary += " -> " + reduction.op->getName().stripDialect().str() + " (partial)";
+
+  // Tensor cores read NDHWC input and KTRSC weights, converted first into
+  // the kernel's first two buffers; the other main loops read PyTorch's.
+  SmallVector<unsigned> buffers;
+  std::string mainLoopInput =
+      "in" + std::to_string(cast<BlockArgument>(input).getArgNumber());
+  std::string mainLoopWeight =
+      "in" + std::to_string(cast<BlockArgument>(weight).getArgNumber());
+  if (schedule->isTensorOp()) {
+    buffers = emitLayoutConversions(fusion, anchor, *schedule);
+    mainLoopInput = "ws0";
+    mainLoopWeight = "ws1";
+  }
+  unsigned firstReductionBuffer = buffers.size();
+  for (const EpilogueReduction &reduction : reductions)
+    buffers.push_back(reduction.buffer);
+
+  // The FMA main loop keeps Welford partials per element (its tiles are
+  // small); the tiled main loops take shifted moments.
+  bool fma = !schedule->isTensorOp() && !schedule->isDirect();
+  FailureOr<SmallVector<std::string>> members =
+      emitConvEpilogue(fusion, anchor, pointwise, reductions,
+                       firstReductionBuffer, pixelTiles,
+                       /*shiftedMoments=*/!fma);
+  if (failed(members))
+    return failure();
+
+  std::string memberList = "{" + llvm::join(*members, ", ") + "}";
+  SmallVector<std::string> captureNames;
+  if (fma) {
+    beginKernel(fusion, name, summary, schedule->grid, buffers, captureNames,
+                schedule->threads, schedule->sharedBytes);
+    program.launches.back().mainLoop = schedule->mainLoop;
+    int64_t tileN = schedule->tile[1];
+    os << llvm::formatv(
+        "  using G = {0}_geometry;\n"
+        "  constexpr int BM = 128, BN = {1}, BK = 16, TM = BM / 16, TN = BN / 16;\n"
+        "  constexpr int kOutPerGroup = {2}, kChannelTiles = {3};\n"
+        "  const int n = blockIdx.z;\n"
+        "  const int group = blockIdx.y / kChannelTiles;\n"
+        "  const int outInGroupBase = (blockIdx.y % kChannelTiles) * BN;\n"
+        "  const int pixelBase = blockIdx.x * BM;\n"
+        "  float acc[TM][TN];\n"
+        "  solder::convTile<G, BM, BN, BK>({4}, {5}, n, group, pixelBase,\n"
+        "                                  outInGroupBase, acc);\n\n"
+        "  const {0}_epilogue epilogue{6};\n"
+        "#pragma unroll\n"
+        "  for (int j = 0; j < TN; ++j) {{\n"
+        "    const int outInGroup = outInGroupBase + threadIdx.x / 16 + 16 * j;\n"
+        "    const bool channelValid = outInGroup < kOutPerGroup;\n"
+        "    const long channel = group * kOutPerGroup + (channelValid ? outInGroup : 0);\n"
+        "    {0}_epilogue::Partials partials;\n"
+        "#pragma unroll\n"
+        "    for (int i = 0; i < TM; ++i) {{\n"
+        "      const int pixel = pixelBase + threadIdx.x % 16 + 16 * i;\n"
+        "      if (channelValid && pixel < {7})\n"
+        "        epilogue.visit(n, channel, pixel, acc[i][j], partials);\n"
+        "    }\n"
+        "    // Each channel column is one half-warp: combine it in a fixed\n"
+        "    // order and let its first lane store the pixel tile's partial.\n"
+        "    partials = solder::combineHalfWarp(partials);\n"
+        "    if (threadIdx.x % 16 == 0 && channelValid)\n"
+        "      epilogue.storePartials(n, channel, blockIdx.x, partials);\n"
+        "  }\n}\n\n",
+        name, tileN, outPerGroup, schedule->grid[1] / groups, mainLoopInput,
+        mainLoopWeight, memberList, volume);
+  } else {
+    if (schedule->isTensorOp())
+      os << llvm::formatv(
+          "using {0}_mainloop = solder::TensorOpConv<\n"
+          "    {0}_geometry, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
+          "solder::TensorMath::{7}>>;\n",
+          name, schedule->tile[0], schedule->tile[1], schedule->tile[2],
+          schedule->warp[0], schedule->warp[1], schedule->stages,
+          schedule->isThreeTF32() ? "k3xTF32" : "kTF32");
+    else
+      os << llvm::formatv("using {0}_mainloop = solder::DirectConv<{0}_geometry, "
+                          "{1}, {2}>;\n",
+                          name, schedule->tile[0], schedule->tile[1]);
+    os << llvm::formatv(
+        "static_assert({0}_mainloop::kThreads == {1} && {0}_mainloop::kSharedBytes "
+        "<= {2},\n"
+        "              \"the plan's threads and shared memory\");\n\n",
+        name, schedule->threads, schedule->sharedBytes);
+    beginKernel(fusion, name, summary, schedule->grid, buffers, captureNames,
+                schedule->threads, schedule->sharedBytes);
+    program.launches.back().mainLoop = schedule->mainLoop;
+    os << "  extern __shared__ __align__(16) char shared[];\n"
+       << "  solder::runConv<" << name << "_mainloop>(\n"
+       << "      " << mainLoopInput << ", " << mainLoopWeight << ", " << name
+       << "_epilogue" << memberList << ", shared);\n}\n\n";
+  }
+  if (reductions.empty())
+    return success();
   YieldOp yield = fusion.getYield();
   auto isReduction = [&](Value value) {
     return llvm::any_of(reductions, [&](const EpilogueReduction &r) {
       return r.op == value.getDefiningOp();
     });
   };
-
-  if (schedule->isTensorOp() || schedule->isDirect()) {
-    if (failed(emitTiledConv(fusion, anchor, *schedule, summary, pointwise,
-                                reductions)))
-      return failure();
-  } else {
-  int64_t tileN = schedule->tile[1];
-  int64_t channelTiles = schedule->grid[1] / groups;
-  beginKernel(fusion, name, summary, schedule->grid, buffers, captureNames,
-              schedule->threads, schedule->sharedBytes);
-  program.launches.back().mainLoop = schedule->mainLoop;
-
-  ElementEmitter element(fusion, captureNames, outShape);
-  std::string biasTerm;
-  if (bias)
-    biasTerm = " + " + captureNames[cast<BlockArgument>(bias).getArgNumber()] +
-               "[i1]";
-  element.bind(anchor->getResult(0), "conv");
-  os << llvm::formatv(
-      "  using G = {0}_geometry;\n"
-      "  constexpr int BM = 128, BN = {1}, BK = 16, TM = BM / 16, TN = BN / 16;\n"
-      "  constexpr int kOutPerGroup = {2}, kChannelTiles = {3};\n"
-      "  const int n = blockIdx.z;\n"
-      "  const int group = blockIdx.y / kChannelTiles;\n"
-      "  const int outInGroupBase = (blockIdx.y % kChannelTiles) * BN;\n"
-      "  const int pixelBase = blockIdx.x * BM;\n"
-      "  float acc[TM][TN];\n"
-      "  solder::convTile<G, BM, BN, BK>({4}, {5}, n, group, pixelBase,\n"
-      "                                  outInGroupBase, acc);\n\n"
-      "  const long i0 = n;\n"
-      "#pragma unroll\n"
-      "  for (int j = 0; j < TN; ++j) {{\n"
-      "    const int outInGroup = outInGroupBase + threadIdx.x / 16 + 16 * j;\n"
-      "    const bool channelValid = outInGroup < kOutPerGroup;\n"
-      "    const long i1 = group * kOutPerGroup + (channelValid ? outInGroup : 0);\n",
-      name, tileN, outPerGroup, channelTiles,
-      captureNames[cast<BlockArgument>(input).getArgNumber()],
-      captureNames[cast<BlockArgument>(weight).getArgNumber()]);
-  for (auto [index, reduction] : llvm::enumerate(reductions))
-    os << "    " << reduction.accumulator() << " partial" << index << ";\n";
-  os << "#pragma unroll\n"
-     << "    for (int i = 0; i < TM; ++i) {\n"
-     << "      const int pixel = pixelBase + threadIdx.x % 16 + 16 * i;\n"
-     << "      if (!channelValid || pixel >= " << volume << ")\n"
-     << "        continue;\n";
-  emitIndexDecomposition(os, "      ", outShape,
-                         llvm::to_vector(llvm::seq<int64_t>(2, outType.getRank())),
-                         "pixel", fitsInt(volume));
-  os << "      const float conv = acc[i][j]" << biasTerm << ";  // "
-     << anchor->getName() << "\n";
-  for (Operation *op : pointwise)
-    if (failed(element.emit(op, os, "      ")))
-      return failure();
-  for (auto [index, value] : llvm::enumerate(yield.getValues()))
-    if (!isReduction(value))
-      os << "      out" << index << "[(i0 * " << channels << "L + i1) * "
-         << volume << "L + pixel] = " << element.get(value) << ";\n";
-  for (auto [index, reduction] : llvm::enumerate(reductions))
-    os << "      partial" << index << ".add("
-       << element.get(reduction.op->getOperand(0)) << ");\n";
-  os << "    }\n";
-  // Each channel column is one half-warp: combine it in a fixed order and
-  // let its first lane store the partial of this pixel tile.
-  for (auto [index, reduction] : llvm::enumerate(reductions)) {
-    os << "    partial" << index << " = solder::combineHalfWarp(partial" << index
-       << ");\n"
-       << "    if (threadIdx.x % 16 == 0 && channelValid) {\n"
-       << "      const long slot = (i0 * " << pixelTiles
-       << "L + blockIdx.x) * " << channels << "L + i1;\n";
-    if (reduction.welford)
-      os << "      ws" << index << "[slot * 3] = partial" << index
-         << ".count;\n"
-         << "      ws" << index << "[slot * 3 + 1] = partial" << index
-         << ".mean;\n"
-         << "      ws" << index << "[slot * 3 + 2] = partial" << index
-         << ".m2;\n";
-    else
-      os << "      ws" << index << "[slot] = float(partial" << index << ".sum);\n";
-    os << "    }\n";
-  }
-  os << "  }\n}\n\n";
-  }
-  if (reductions.empty())
-    return success();
 
   // The finalize kernel merges the partials of every pixel tile (and
   // channel of the group) in a fixed order: a block per group statistic
@@ -459,17 +475,14 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   return success();
 }
 
-LogicalResult ProgramEmitter::emitTiledConv(
-    FusionOp fusion, Operation *anchor, const ConvSchedule &schedule,
-    StringRef summary, ArrayRef<Operation *> pointwise,
-    ArrayRef<EpilogueReduction> reductions) {
+SmallVector<unsigned>
+ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
+                                      const ConvSchedule &schedule) {
   std::string name = fusion.getName().str();
   auto inType = cast<RankedTensorType>(anchor->getOperand(0).getType());
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
-  ArrayRef<int64_t> outShape = outType.getShape();
-  int64_t batch = outShape[0], channels = outShape[1];
+  int64_t batch = outType.getDimSize(0), channels = outType.getDimSize(1);
   int64_t inChannels = inType.getDimSize(1);
-  int64_t volume = product(outShape.drop_front(2));
   int64_t inVolume = product(inType.getShape().drop_front(2));
   int64_t paddedIn = schedule.paddedInChannels;
   int64_t taps = product(cast<RankedTensorType>(anchor->getOperand(1).getType())
@@ -479,15 +492,6 @@ LogicalResult ProgramEmitter::emitTiledConv(
     return storage.lookup(
         fusion.getCaptures()[cast<BlockArgument>(value).getArgNumber()]);
   };
-
-  // The layout conversions the plan counted for tensor cores: NCDHW -> NDHWC,
-  // weights -> KTRSC. The direct conv reads PyTorch's layouts.
-  SmallVector<unsigned> buffers;
-  std::string mainLoopInput =
-      "in" + std::to_string(cast<BlockArgument>(anchor->getOperand(0)).getArgNumber());
-  std::string mainLoopWeight =
-      "in" + std::to_string(cast<BlockArgument>(anchor->getOperand(1)).getArgNumber());
-  if (schedule.isTensorOp()) {
   unsigned inputBuffer = addBuffer(name + "_input_ndhwc",
                                    batch * inVolume * paddedIn * 4, false);
   unsigned weightBuffer =
@@ -521,16 +525,20 @@ LogicalResult ProgramEmitter::emitTiledConv(
   os << llvm::formatv("  solder::weightsToKtrsc<{0}_geometry, {1}>(weight, "
                       "weightKtrsc);\n}\n\n",
                       name, paddedIn);
-  buffers = {inputBuffer, weightBuffer};
-  mainLoopInput = "ws0";
-  mainLoopWeight = "ws1";
-  }
+  return {inputBuffer, weightBuffer};
+}
 
-  // The epilogue functor: the region's ops on one accumulator, and where
-  // its partial reductions go. Its members are the kernel's parameters.
-  unsigned firstReductionBuffer = buffers.size();
-  for (const EpilogueReduction &reduction : reductions)
-    buffers.push_back(reduction.buffer);
+FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
+    FusionOp fusion, Operation *anchor, ArrayRef<Operation *> pointwise,
+    ArrayRef<EpilogueReduction> reductions, unsigned firstReductionBuffer,
+    int64_t pixelTiles, bool shiftedMoments) {
+  std::string name = fusion.getName().str();
+  auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
+  ArrayRef<int64_t> outShape = outType.getShape();
+  int64_t channels = outShape[1];
+  int64_t volume = product(outShape.drop_front(2));
+
+  // Its members are the kernel's parameters: captures, results, partials.
   SmallVector<std::string> members;
   for (auto index : llvm::seq<size_t>(0, fusion.getCaptures().size()))
     members.push_back("in" + std::to_string(index));
@@ -548,14 +556,10 @@ LogicalResult ProgramEmitter::emitTiledConv(
     epilogue << "  " << (member[0] == 'i' ? "const float" : "float")
              << " *__restrict__ " << member << ";\n";
   epilogue << "  struct Partials {\n";
-  SmallVector<std::string> fields, shuffles, merges;
-  // Group statistics as shifted moments: per element no division (a tile's
-  // Welford adds and lane merges were a third of the kernel's instructions).
+  SmallVector<std::string> shuffles, merges;
   for (auto [index, reduction] : llvm::enumerate(reductions)) {
-    epilogue << "    "
-             << (reduction.welford ? "solder::ShiftedMoments"
-                                   : reduction.accumulator())
-             << " r" << index << ";\n";
+    epilogue << "    " << reduction.accumulator(shiftedMoments) << " r" << index
+             << ";\n";
     shuffles.push_back("r" + std::to_string(index) +
                        ".shuffleDown(offset, width)");
     merges.push_back("r" + std::to_string(index) + ".merge(other.r" +
@@ -607,14 +611,14 @@ LogicalResult ProgramEmitter::emitTiledConv(
            << "                                [[maybe_unused]] const Partials "
               "&partials) const {\n";
   if (!reductions.empty())
-    epilogue << "    const long slot = (i0 * " << schedule.grid[0]
+    epilogue << "    const long slot = (i0 * " << pixelTiles
              << "L + pixelTile) * " << channels << "L + i1;\n";
   for (auto [index, reduction] : llvm::enumerate(reductions)) {
     std::string buffer = "ws" + std::to_string(index + firstReductionBuffer);
     std::string field = "partials.r" + std::to_string(index);
     if (reduction.welford)
       epilogue << "    const solder::Welford stats" << index << " = " << field
-               << ".welford();\n"
+               << (shiftedMoments ? ".welford()" : "") << ";\n"
                << "    " << buffer << "[slot * 3] = stats" << index << ".count;\n"
                << "    " << buffer << "[slot * 3 + 1] = stats" << index
                << ".mean;\n"
@@ -625,34 +629,7 @@ LogicalResult ProgramEmitter::emitTiledConv(
   }
   epilogue << "  }\n};\n\n";
   os << epilogueText;
-
-  // The kernel: the plan's main loop and tile, then the epilogue.
-  if (schedule.isTensorOp())
-    os << llvm::formatv(
-        "using {0}_mainloop = solder::TensorOpConv<\n"
-        "    {0}_geometry, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
-        "solder::TensorMath::{7}>>;\n",
-        name, schedule.tile[0], schedule.tile[1], schedule.tile[2],
-        schedule.warp[0], schedule.warp[1], schedule.stages,
-        schedule.isThreeTF32() ? "k3xTF32" : "kTF32");
-  else
-    os << llvm::formatv("using {0}_mainloop = solder::DirectConv<{0}_geometry, "
-                        "{1}, {2}>;\n",
-                        name, schedule.tile[0], schedule.tile[1]);
-  os << llvm::formatv(
-      "static_assert({0}_mainloop::kThreads == {1} && {0}_mainloop::kSharedBytes "
-      "<= {2},\n"
-      "              \"the plan's threads and shared memory\");\n\n",
-      name, schedule.threads, schedule.sharedBytes);
-  SmallVector<std::string> kernelCaptureNames;
-  beginKernel(fusion, name, summary, schedule.grid, buffers, kernelCaptureNames,
-              schedule.threads, schedule.sharedBytes);
-  program.launches.back().mainLoop = schedule.mainLoop;
-  os << "  extern __shared__ __align__(16) char shared[];\n"
-     << "  solder::runConv<" << name << "_mainloop>(\n"
-     << "      " << mainLoopInput << ", " << mainLoopWeight << ", " << name
-     << "_epilogue{" << llvm::join(members, ", ") << "}, shared);\n}\n\n";
-  return success();
+  return members;
 }
 
 LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
