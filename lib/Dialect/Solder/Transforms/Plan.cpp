@@ -120,7 +120,7 @@ std::string getTemplate(FusionOp fusion) {
 }
 
 struct LaunchShape {
-  SmallVector<int64_t> tile, block, grid;
+  SmallVector<int64_t> block, grid;
 };
 
 /// The kernel shape of a region without a conv (a conv's is its
@@ -211,8 +211,9 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
     SmallVector<SmallVector<std::string>> rows;
     SmallVector<std::string> scheduleNotes;
     for (FusionOp fusion : getFusions(function)) {
-      KernelCost cost = costOf(fusion);
-      double seconds = cost.getSeconds(ratesOf(fusion));
+      FusionEstimate estimate = estimateOf(fusion);
+      const KernelCost &cost = estimate.cost;
+      double seconds = estimate.getSeconds();
       totalSeconds += seconds;
       std::string templateName = getTemplate(fusion);
       Builder b(&getContext());
@@ -223,7 +224,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
           b.getNamedAttr("estimated_us", b.getF64FloatAttr(
                                               std::round(seconds * 1e7) / 10))};
       std::string schedule = "-";
-      if (std::optional<ConvSchedule> conv = scheduleOf(fusion)) {
+      if (const std::optional<ConvSchedule> &conv = estimate.schedule) {
         plan.push_back(b.getNamedAttr(
             "precision", b.getStringAttr(stringifyPrecision(precisionValue))));
         conv->addAttributes(b, plan);
@@ -287,21 +288,21 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
     return getConvSchedule(anchor, precisionValue, mainLoopValue, tileValue);
   }
 
-  /// The region's bytes and FLOPs, with its layout conversions.
-  KernelCost costOf(FusionOp fusion) {
-    KernelCost cost = getFusionCost(fusion);
-    if (std::optional<ConvSchedule> conv = scheduleOf(fusion))
-      cost.bytes += conv->conversionBytes;
-    return cost;
-  }
-
-  /// The roofline of the region: a conv computes at its main loop's
-  /// measured rate.
-  GpuRates ratesOf(FusionOp fusion) {
-    GpuRates fusionRates = rates;
-    if (std::optional<ConvSchedule> conv = scheduleOf(fusion))
-      fusionRates.flopsPerSecond = conv->teraFlops * 1e12;
-    return fusionRates;
+  /// A region's bytes and FLOPs (with a conv's layout conversions) and its
+  /// roofline (a conv computes at its main loop's measured rate).
+  struct FusionEstimate {
+    std::optional<ConvSchedule> schedule;
+    KernelCost cost;
+    GpuRates rates;
+    double getSeconds() const { return cost.getSeconds(rates); }
+  };
+  FusionEstimate estimateOf(FusionOp fusion) {
+    FusionEstimate estimate{scheduleOf(fusion), getFusionCost(fusion), rates};
+    if (estimate.schedule) {
+      estimate.cost.bytes += estimate.schedule->conversionBytes;
+      estimate.rates.flopsPerSecond = estimate.schedule->teraFlops * 1e12;
+    }
+    return estimate;
   }
 
   /// For each recomputable result of `producer` read only by later fusions,
@@ -333,15 +334,15 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         decision.consumers.push_back(consumer.getName().str());
 
       // Materialize: the plan as it stands.
-      GpuRates producerRates = ratesOf(producer);
-      decision.materializeSeconds = costOf(producer).getSeconds(producerRates);
+      FusionEstimate producerEstimate = estimateOf(producer);
+      decision.materializeSeconds = producerEstimate.getSeconds();
       for (FusionOp consumer : consumers)
-        decision.materializeSeconds += costOf(consumer).getSeconds(ratesOf(consumer));
+        decision.materializeSeconds += estimateOf(consumer).getSeconds();
       // Recompute: the producer no longer writes the tensor; each consumer
       // reads the producer's inputs instead and redoes the slice's FLOPs.
-      KernelCost producerCost = costOf(producer);
+      KernelCost producerCost = producerEstimate.cost;
       producerCost.bytes -= decision.bytes;
-      decision.recomputeSeconds = producerCost.getSeconds(producerRates);
+      decision.recomputeSeconds = producerCost.getSeconds(producerEstimate.rates);
       Value inner = producer.getYield().getValues()[index];
       KernelCost slice;
       llvm::SetVector<Value> sliceInputs;
@@ -359,7 +360,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         for (Value input : sliceInputs)
           if (!llvm::is_contained(consumer.getCaptures(), input))
             cost.bytes += getTensorBytes(input);
-        decision.recomputeSeconds += cost.getSeconds(producerRates);
+        decision.recomputeSeconds += cost.getSeconds(producerEstimate.rates);
       }
 
       // The consumer would become a conv kernel: it must hold no conv of its
