@@ -74,10 +74,8 @@ TensorOpTile chooseTile(Precision precision, int64_t outChannels,
            : outChannels > 32                    ? kTF32Mid
                                                  : kTF32Narrow;
   // One K step covers BK channels of one kernel tap, so fewer than 16 input
-  // channels leave part of each step zero: CUTLASS's multistage main loop
-  // needs at least two 8-deep MMA steps per stage. A small-channel path
-  // (fixed-channels iterators or a direct conv) is the fix, not a smaller BK.
-  (void)inChannels;
+  // channels leave part of each step zero; BK stays 16 all the same, since
+  // CUTLASS's multistage main loop needs two 8-deep MMA steps per stage.
   return tile;
 }
 

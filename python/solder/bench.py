@@ -7,9 +7,10 @@ inputs, in one process, against a float64 reference.
     python -m solder.bench --workloads w3 --runs 100 --json out.json --png out.png
 
 Each precision mode compares like with like: 'ieee' is Solder's fp32-accurate
-main loop (3xTF32 or FMA) against the peers with TF32 off for cuDNN and
-matmul; 'tf32' is Solder's one-product TF32 main loop against the peers with
-TF32 on. --max-autotune adds torch.compile(mode='max-autotune-no-cudagraphs'). Times are medians of
+main loops (3xTF32 tensor cores or FMAs) against the peers with TF32 off for
+cuDNN and matmul; 'tf32' is Solder's one-product TF32 main loop against the
+peers with TF32 on. --max-autotune adds
+torch.compile(mode='max-autotune-no-cudagraphs'). Times are medians of
 CUDA-event timings after warm-up, with the L2 cache flushed before each run.
 Errors are max |out - ref| and ||out - ref|| / ||ref|| against the module run
 in float64 on the same inputs.
@@ -161,7 +162,6 @@ def run_case(case, args, progress):
                 except Exception as error:  # reported in the table, not hidden
                     row[f"{peer_name}_{mode}"] = {
                         "error": str(error).splitlines()[0][:200]}
-    row["solder"] = row[f"solder_{args.modes[0]}"]
     set_precision("ieee")
     del module, inputs, reference, compiled, out
     torch.cuda.empty_cache()

@@ -1,7 +1,8 @@
 //===- ConvSchedule.h - Main loop, tile and launch of a conv kernel -*- C++ -*-===//
 //
 // The one place a conv kernel's schedule is decided: which main loop runs it
-// (tensor-core implicit GEMM from CUTLASS, or the FMA fallback), its tile,
+// (tensor-core implicit GEMM from CUTLASS, the direct conv for few input
+// channels, or the implicit-GEMM FMA fallback), its tile,
 // warps, pipeline stages, grid, threads and shared memory, and the layout
 // conversions it needs. `plan` calls getConvSchedule and stores the result
 // in the fusion's `solder.plan`; emit-cuda reads it back and launches
@@ -50,7 +51,8 @@ struct ConvSchedule {
   /// Input channels as the main loop reads them (padded to 4 for NDHWC).
   int64_t paddedInChannels = 0;
   /// Bytes read + written by the layout conversions (NCDHW -> NDHWC input,
-  /// weights -> KTRSC); 0 for the FMA main loop, which reads PyTorch's.
+  /// weights -> KTRSC); 0 for the direct and FMA main loops, which read
+  /// PyTorch's layouts.
   int64_t conversionBytes = 0;
   /// The main loop's rate, from the measured table: the cost model's FLOP rate.
   double teraFlops = 0.0;

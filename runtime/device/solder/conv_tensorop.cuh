@@ -1,8 +1,9 @@
 //===- conv_tensorop.cuh - Tensor-core implicit-GEMM conv (CUTLASS) ------===//
 //
 // The main loop is CUTLASS 2.x's: the multistage (cp.async) threadblock MMA
-// of DefaultConv3dFprop over NDHWC activations and KTRSC weights, on sm80
-// mma.sync TF32 tensor cores, which every GPU from Ampere on runs.
+// of DefaultConv2dFprop or DefaultConv3dFprop over NDHWC activations and
+// KTRSC weights, on sm80 mma.sync TF32 tensor cores, which every GPU from
+// Ampere on runs.
 //   * ieee: 3xTF32 (OpMultiplyAddFastF32): each operand split into big and
 //     small TF32 parts, three products accumulated in fp32 (fp32 accuracy);
 //   * tf32: one TF32 product (OpMultiplyAdd), PyTorch's cuDNN default.

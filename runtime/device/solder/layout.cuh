@@ -11,6 +11,8 @@
 #ifndef SOLDER_DEVICE_LAYOUT_CUH
 #define SOLDER_DEVICE_LAYOUT_CUH
 
+#include "solder/conv.cuh"
+
 namespace solder {
 
 /// One sample's [C][Volume] plane to [Volume][CPad] (zeros in the padding
@@ -47,7 +49,7 @@ __device__ __forceinline__ void toChannelsLast(const float *__restrict__ src,
 template <class G, int CPad>
 __device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src,
                                                float *__restrict__ dst) {
-  constexpr int kTaps = G::kKernel[0] * G::kKernel[1] * G::kKernel[2];
+  constexpr int kTaps = ConvShape<G>::kTaps;
   constexpr long kTotal = long(G::kOutChannels) * kTaps * CPad;
   const long e = blockIdx.x * long(blockDim.x) + threadIdx.x;
   if (e >= kTotal)
