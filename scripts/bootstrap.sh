@@ -10,8 +10,7 @@ llvm_prefix=/usr/lib/llvm-22
 
 debian_packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
-  libzstd-dev cmake ninja-build python3
-  python3-torch python3-numpy python3-pytest python3-pip
+  libzstd-dev cmake ninja-build python3 python3-venv python3-pip
 )
 
 log() { printf '[bootstrap] %s\n' "$*"; }
@@ -29,6 +28,25 @@ if ((${#missing[@]})); then
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -q --no-install-recommends "${missing[@]}"
 else
   log "Debian packages present"
+fi
+
+# The Python environment (.venv): PyTorch, numpy, pytest and scikit-build-core
+# from PyPI, pinned in python/requirements-dev.txt; reinstalled only when that
+# file changes. PyTorch's CUDA wheels are large (about 5 GB), so pip's cache
+# is kept.
+venv=$root/.venv
+requirements=$root/python/requirements-dev.txt
+stamp=$venv/.solder-requirements
+if ! cmp -s "$requirements" "$stamp" 2>/dev/null; then
+  log "installing the Python environment $venv ($(grep -v '^#' "$requirements" | tr '\n' ' '))"
+  [[ -x $venv/bin/python ]] || /usr/bin/python3 -m venv "$venv"
+  start=$(date +%s)
+  "$venv/bin/python" -m pip install --quiet --upgrade pip
+  "$venv/bin/python" -m pip install --quiet -r "$requirements"
+  cp "$requirements" "$stamp"
+  log "Python environment ready in $(($(date +%s) - start)) s"
+else
+  log "Python environment $venv present"
 fi
 
 # CUTLASS 4.2's headers (CUTLASS 2.x/3.x and CuTe) for the tensor-core conv
@@ -70,7 +88,8 @@ if [[ ! -f $build_dir/build.ninja ]]; then
     -DCMAKE_C_COMPILER=clang-22 -DCMAKE_CXX_COMPILER=clang++-22 \
     -DLLVM_USE_LINKER=lld \
     -DMLIR_DIR=$llvm_prefix/lib/cmake/mlir \
-    -DLLVM_EXTERNAL_LIT=$llvm_prefix/bin/lit
+    -DLLVM_EXTERNAL_LIT=$llvm_prefix/bin/lit \
+    -DSOLDER_PYTHON="$venv/bin/python"
 fi
 
 log "building (ninja, $(nproc) jobs)"

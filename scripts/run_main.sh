@@ -31,10 +31,11 @@ done
 
 # With a CUDA-enabled PyTorch, the same workloads as PyTorch modules through
 # the Python front end, against eager and torch.compile (docs/USER_GUIDE.md).
-if python3 -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
+python=$root/.venv/bin/python
+if "$python" -c 'import torch, sys; sys.exit(0 if torch.cuda.is_available() else 1)' 2>/dev/null; then
   echo "=== python -m solder.bench ==="
   SOLDER_BIN_DIR=$build_dir/bin PYTHONPATH=$root/python \
-    python3 -m solder.bench --json "$build_dir/solder_bench.json" --png "$build_dir/solder_bench.png"
+    "$python" -m solder.bench --json "$build_dir/solder_bench.json" --png "$build_dir/solder_bench.png"
 else
   echo "(no CUDA-enabled PyTorch: skipping python -m solder.bench)"
 fi
