@@ -4,7 +4,7 @@
     fast = solder.compile(model, example_inputs)   # a drop-in for model
     out = fast(x)
 
-solder.import_module turns an nn.Module into solder IR (torch.fx);
+solder.import_module turns an nn.Module into solder IR (torch.export, ATen);
 solder.compile builds a bundle (cached) and returns a callable that runs it
 on torch's CUDA tensors, or on the reference interpreter with backend='cpu';
 solder.export writes a bundle for another machine and solder.load runs it.

@@ -139,12 +139,18 @@ class CompiledModule:
 
     def __init__(self, *, backend, input_names, input_shapes, output_shapes,
                  output_is_sequence, parameters, bundle=None, device=None,
-                 pipelined=None, mlir=None):
+                 pipelined=None, mlir=None, input_arguments=None, result_shapes=None):
         self.backend = backend
         self.input_names = list(input_names)
         self.input_shapes = [tuple(s) for s in input_shapes]
         self.output_shapes = [tuple(s) for s in output_shapes]
         self.output_is_sequence = output_is_sequence
+        # The function's arguments are the inputs viewed (the importer's
+        # views of inputs), its results are the outputs before their views.
+        self.input_arguments = [(int(i), tuple(s)) for i, s in input_arguments] \
+            if input_arguments is not None else list(enumerate(self.input_shapes))
+        self.result_shapes = [tuple(s) for s in result_shapes] \
+            if result_shapes is not None else list(self.output_shapes)
         self.bundle = Path(bundle) if bundle is not None else None
         self.pipelined = pipelined
         self.mlir = mlir
@@ -195,6 +201,7 @@ class CompiledModule:
         is written instead of fresh tensors: contiguous float32 of the output
         shapes on the module's device."""
         inputs = self._check_inputs(inputs)
+        arguments = [inputs[index].view(shape) for index, shape in self.input_arguments]
         if self.backend == "cuda":
             if out is not None:
                 outputs = self._check_outputs(out)
@@ -203,9 +210,12 @@ class CompiledModule:
                            for shape in self.output_shapes]
             with torch.cuda.device(self.device):
                 stream = torch.cuda.current_stream(self.device).cuda_stream
-                self._loaded.run(inputs + self.parameters, outputs, stream)
+                self._loaded.run(arguments + self.parameters,
+                                 [o.view(shape) for o, shape in
+                                  zip(outputs, self.result_shapes)], stream)
         else:
-            outputs = self._interpret(inputs)
+            outputs = [o.view(shape) for o, shape in
+                       zip(self._interpret(arguments), self.output_shapes)]
             if out is not None:
                 for target, value in zip(self._check_outputs(out), outputs):
                     target.copy_(value)
@@ -228,11 +238,11 @@ class CompiledModule:
                     f"{shape} on {self.device}")
         return outputs
 
-    def _interpret(self, inputs):
-        device = inputs[0].device if inputs else torch.device("cpu")
+    def _interpret(self, arguments):
+        device = arguments[0].device if arguments else torch.device("cpu")
         with tempfile.TemporaryDirectory(prefix="solder-cpu-") as work:
             paths = []
-            for index, tensor in enumerate(list(inputs) + self.parameters):
+            for index, tensor in enumerate(list(arguments) + self.parameters):
                 path = os.path.join(work, f"arg{index}.npy")
                 np.save(path, tensor.detach().cpu().numpy())
                 paths.append(path)
@@ -243,7 +253,7 @@ class CompiledModule:
                      "solder-interp (backend='cpu')")
             return [torch.from_numpy(np.load(os.path.join(out_dir, f"output{i}.npy"))
                                      .astype(np.float32)).to(device)
-                    for i in range(len(self.output_shapes))]
+                    for i in range(len(self.result_shapes))]
 
 
 def compile(module, example_inputs, precision="ieee", *, backend="cuda",
@@ -260,15 +270,23 @@ def compile(module, example_inputs, precision="ieee", *, backend="cuda",
     if isinstance(example_inputs, torch.Tensor):
         example_inputs = (example_inputs,)
     imported = import_module(module, example_inputs)
+    on_gpu = [t.device for t in example_inputs if t.is_cuda]
+    return compile_imported(imported, precision, backend, force, quiet,
+                            on_gpu[0] if on_gpu else torch.device("cuda"))
+
+
+def compile_imported(imported, precision, backend, force, quiet, device):
+    """A :class:`CompiledModule` of imported IR: its bundle for ``device``
+    (backend 'cuda'), or its pipelined IR on the interpreter ('cpu')."""
     common = dict(backend=backend, input_names=imported.input_names,
                   input_shapes=imported.input_shapes,
+                  input_arguments=imported.input_arguments,
                   output_shapes=imported.output_shapes,
+                  result_shapes=imported.result_shapes,
                   output_is_sequence=imported.output_is_sequence,
                   parameters=imported.parameters, mlir=imported.mlir)
     if backend == "cpu":
         return CompiledModule(pipelined=_pipelined_ir(imported.mlir, force), **common)
-    on_gpu = [t.device for t in example_inputs if t.is_cuda]
-    device = on_gpu[0] if on_gpu else torch.device("cuda")
     arch, gpu_name = _gpu_arch(device)
     bundle = _compile_bundle(imported.mlir, arch, force, precision, gpu_name,
                              quiet=quiet)
@@ -308,7 +326,10 @@ def load(path, device=None):
             parameters.append(torch.from_numpy(np.load(file)))
         names, shapes = frontend["inputs"], frontend["input_shapes"]
         outputs, sequence = frontend["output_shapes"], frontend["output_is_sequence"]
+        arguments = frontend.get("input_arguments")
+        results = frontend.get("result_shapes")
     else:
+        arguments = results = None
         parameters = []
         names = [spec["name"] for spec in manifest["inputs"]]
         shapes = [spec["shape"] for spec in manifest["inputs"]]
@@ -319,4 +340,5 @@ def load(path, device=None):
     return CompiledModule(backend="cuda", bundle=path, device=device,
                           input_names=names, input_shapes=shapes,
                           output_shapes=outputs, output_is_sequence=sequence,
-                          parameters=parameters)
+                          parameters=parameters, input_arguments=arguments,
+                          result_shapes=results)

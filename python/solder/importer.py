@@ -1,20 +1,31 @@
-"""The torch.fx importer: an ``nn.Module`` and example inputs become solder IR
-text (one ``func.func``) plus its parameters.
+"""The ATen importer: a graph of ATen ops (from ``torch.export``, or a
+subgraph that the ``torch.compile`` backend cut out of one) becomes solder IR
+text (one ``func.func``) plus the tensors it captured.
 
-The function takes the module's inputs first, then every parameter and buffer
-it reads (and constants the importer derives, such as an eval-mode BatchNorm's
-scale), in a fixed order. Python scalars become ``arith.constant`` tensors.
-Shapes are static: they come from running the module once on the example
-inputs (``torch.fx.passes.shape_prop``).
+Both entry points go through :func:`import_graph`:
 
-Anything outside the dialect is refused with :class:`UnsupportedOperation`,
-which names the op and the line of the module's source that called it; the
-importer never emits IR it is unsure of. Works with torch 1.13 through 2.x.
+- :func:`import_module` (``solder.compile``, ``solder.export``) exports the
+  module with ``torch.export`` (non-strict), runs the decompositions that
+  make it functional (in-place ops become out-of-place, training-mode
+  BatchNorm becomes ``_native_batch_norm_legit_functional``), and captures
+  parameters, buffers and lifted constants: the function takes the module's
+  inputs first, then those tensors.
+- ``solder.backend`` imports each supported subgraph of the graph dynamo
+  hands it: every placeholder is a runtime input.
+
+Shapes are static, from each node's ``meta["val"]``. Views of the
+contiguous tensors Solder computes (``view``, ``reshape``, ``flatten``,
+``squeeze``, ``unsqueeze``) are shape bookkeeping: an input viewed becomes an
+argument of the viewed shape (the caller reshapes, free in torch), an output
+viewed is reshaped by the caller, and a view in the middle of the chain passes
+through elementwise ops and into reductions whose dims it maps onto the
+tensor it views. Anything else is refused with :class:`UnsupportedOperation`,
+which names the op and the user's source line (from the node's stack trace);
+that line is also each op's MLIR location, so compiler errors point at the
+user's code.
 """
 
-import inspect
 import json
-import linecache
 import math
 import operator
 import os
@@ -23,23 +34,33 @@ from dataclasses import dataclass, field
 
 import numpy as np
 import torch
-import torch.fx
 import torch.nn as nn
-import torch.nn.functional as F
-from torch.fx.passes.shape_prop import ShapeProp
 
 from .errors import SolderError, UnsupportedOperation
+
+aten = torch.ops.aten
 
 
 @dataclass
 class Value:
-    """An SSA value of the function being built."""
+    """An SSA value of the function being built. ``argument`` is the graph
+    input it is (reshaped), for values that are function arguments."""
     name: str
     shape: tuple
+    argument: object = None
+    is_constant: bool = False
 
     @property
     def type(self):
         return tensor_type(self.shape)
+
+
+@dataclass
+class View:
+    """A view of a computed value with another shape, not yet emitted:
+    consumers that can work on ``base`` directly take it."""
+    base: Value
+    shape: tuple
 
 
 def tensor_type(shape):
@@ -67,8 +88,13 @@ def format_list(values):
 
 @dataclass
 class ImportedModule:
-    """What the importer produces: IR text and the tensors its function
-    takes after the module's own inputs."""
+    """What the importer produces: IR text, how the function's arguments
+    come from the caller's inputs, and the tensors it captured.
+
+    The function's arguments are ``input_arguments`` (each a caller's input,
+    by index, viewed with a shape) followed by ``parameters``. Its results
+    have ``result_shapes``; the caller sees them viewed as ``output_shapes``.
+    """
     mlir: str
     function: str
     input_names: list
@@ -77,7 +103,15 @@ class ImportedModule:
     parameters: list  # float32 CPU tensors, in argument order
     output_shapes: list
     output_is_sequence: bool  # forward returned a tuple or list
+    input_arguments: list = None  # [(input index, shape)]; None: each input as is
+    result_shapes: list = None  # None: the output shapes
     notes: list = field(default_factory=list)
+
+    def __post_init__(self):
+        if self.input_arguments is None:
+            self.input_arguments = [(i, tuple(s)) for i, s in enumerate(self.input_shapes)]
+        if self.result_shapes is None:
+            self.result_shapes = list(self.output_shapes)
 
     def save(self, directory, stem="model"):
         """Writes STEM.mlir, STEM.params/<name>.npy and STEM.json; returns
@@ -102,16 +136,19 @@ class ImportedModule:
     def metadata(self):
         return {"function": self.function, "inputs": self.input_names,
                 "input_shapes": [list(s) for s in self.input_shapes],
+                "input_arguments": [[i, list(s)] for i, s in self.input_arguments],
                 "parameters": self.parameter_names,
                 "output_shapes": [list(s) for s in self.output_shapes],
+                "result_shapes": [list(s) for s in self.result_shapes],
                 "output_is_sequence": self.output_is_sequence}
 
 
-def import_module(module, example_inputs, function_name=None):
-    """Traces ``module`` with torch.fx and returns an :class:`ImportedModule`.
+# -- torch.export --------------------------------------------------------
 
-    ``example_inputs`` fixes the input shapes (float32 tensors, on any device).
-    """
+def import_module(module, example_inputs, function_name=None):
+    """Exports ``module`` with torch.export and returns an
+    :class:`ImportedModule`; ``example_inputs`` fixes the input shapes
+    (float32 tensors, on any device)."""
     if not isinstance(module, nn.Module):
         raise SolderError(f"solder.import_module expects an nn.Module, got "
                           f"{type(module).__name__}")
@@ -126,85 +163,114 @@ def import_module(module, example_inputs, function_name=None):
         if tensor.dtype != torch.float32:
             raise UnsupportedOperation(f"example input {index} is {tensor.dtype}; "
                                        "Solder compiles float32 models for now")
-    graph_module = _trace(module)
-    placeholders = [n for n in graph_module.graph.nodes if n.op == "placeholder"]
-    if len(placeholders) != len(example_inputs):
-        raise SolderError(f"{type(module).__name__}.forward takes "
-                          f"{len(placeholders)} inputs, {len(example_inputs)} "
-                          "example inputs were given")
+    class_name = type(module).__name__
+    program = export_program(module, example_inputs, class_name)
+    signature = program.graph_signature
+    placeholders = [n for n in program.graph.nodes if n.op == "placeholder"]
+    captured = {}
+    for spec in signature.input_specs:
+        if spec.kind.name == "USER_INPUT":
+            continue
+        if spec.kind.name in ("PARAMETER", "BUFFER"):
+            tensor = program.state_dict.get(spec.target)
+            if tensor is None:  # a non-persistent buffer
+                tensor = program.constants[spec.target]
+        else:  # CONSTANT_TENSOR, lifted from the forward
+            tensor = program.constants.get(spec.target)
+        if not isinstance(tensor, torch.Tensor):
+            raise UnsupportedOperation(f"{class_name} takes '{spec.target}', which is "
+                                       f"a {type(tensor).__name__}, not a tensor")
+        captured[spec.arg.name] = (spec.target, tensor)
+    users = [n for n in placeholders if n.name not in captured]
+    if len(users) != len(example_inputs):
+        raise SolderError(f"{class_name}.forward takes {len(users)} tensor inputs, "
+                          f"{len(example_inputs)} example inputs were given")
+    mutated = getattr(signature, "user_inputs_to_mutate", {}) or {}
+    if mutated:
+        output_name, name = next(iter(mutated.items()))
+        node = next((n for n in program.graph.nodes if n.name == output_name), None)
+        raise UnsupportedOperation(
+            f"{class_name} changes its input '{name}' in place, which Solder does not "
+            "do to the caller's tensors; use the out-of-place form"
+            + _at(node))
+    for spec in signature.output_specs:
+        if spec.kind.name == "PARAMETER_MUTATION":
+            node = next((n for n in program.graph.nodes if n.name == spec.arg.name), None)
+            raise UnsupportedOperation(
+                f"{class_name} changes its parameter '{spec.target}' in place, which "
+                "Solder does not do; use the out-of-place form" + _at(node))
+        if spec.kind.name == "USER_OUTPUT" and not getattr(spec.arg, "name", ""):
+            value = getattr(spec.arg, "value", None)
+            raise UnsupportedOperation(
+                f"the module returns a {type(value).__name__}; Solder compiles "
+                "functions that return tensors")
+    user_outputs = [spec.arg.name for spec in signature.output_specs
+                    if spec.kind.name == "USER_OUTPUT"]
+    return import_graph(program.graph_module, function_name or _snake_case(class_name),
+                        class_name, captured=captured, outputs=user_outputs,
+                        output_structure=_returns_sequence(program, len(user_outputs)))
+
+
+def export_program(module, example_inputs, class_name=None):
+    """torch.export (non-strict) of ``module``, made functional: in-place ops
+    out of place, CompositeImplicit ops (conv2d, group_norm, ...) kept."""
+    class_name = class_name or type(module).__name__
     try:
         with torch.no_grad():
-            # On copies: an in-place op on an input (refused below) must not
-            # change the caller's tensors.
-            # Training-mode norms update their running statistics when run:
-            # put the module's buffers back afterwards.
-            buffers = {name: b.clone() for name, b in module.named_buffers()}
-            try:
-                ShapeProp(graph_module).propagate(*(t.clone() for t in example_inputs))
-            finally:
-                for name, b in module.named_buffers():
-                    b.copy_(buffers[name])
+            program = torch.export.export(module, example_inputs, strict=False)
+        return program.run_decompositions({})
     except Exception as error:
-        cause = error  # ShapeProp wraps the error in a dump of the node's meta
-        if str(error).startswith("ShapeProp error"):
-            cause = error.__cause__ or error.__context__ or error
-        summary = str(cause).strip().splitlines()[0] if str(cause).strip() else ""
-        raise SolderError(f"running {type(module).__name__} on the example "
-                          f"inputs failed: {type(cause).__name__}: {summary}") from error
-    name = function_name or _snake_case(type(module).__name__)
-    return _Importer(graph_module, name, type(module).__name__).run(example_inputs)
-
-
-# Frames of torch and of this file are not the user's.
-_TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
-_THIS_FILE = os.path.abspath(__file__)
-
-
-class _Tracer(torch.fx.Tracer):
-    """Records with every node the user's line that made it, for error
-    messages (torch's own record_stack_traces lists, in torch 1.x, frames of
-    the tracer's callers after it, so its last frame is not the user's)."""
-
-    def create_proxy(self, *args, **kwargs):
-        # The innermost frame outside torch and this file is the user's.
-        proxy = super().create_proxy(*args, **kwargs)
-        frame = inspect.currentframe()
-        while frame is not None and (
-                os.path.abspath(frame.f_code.co_filename).startswith(_TORCH_DIR)
-                or os.path.abspath(frame.f_code.co_filename) == _THIS_FILE):
-            frame = frame.f_back
-        if frame is not None:
-            proxy.node.meta["solder_source"] = (frame.f_code.co_filename, frame.f_lineno)
-        return proxy
-
-
-class _LeafRoot(nn.Module):
-    """Holds a torch.nn module compiled on its own (a bare nn.BatchNorm2d):
-    torch.fx traces into the root's forward, where such modules check their
-    input's rank in Python; as a submodule it is one call_module node."""
-
-    def __init__(self, module):
-        super().__init__()
-        self.leaf_name = _snake_case(type(module).__name__)
-        self.add_module(self.leaf_name, module)
-
-    def forward(self, x):
-        return getattr(self, self.leaf_name)(x)
-
-
-def _trace(module):
-    tracer = _Tracer()
-    try:
-        graph = tracer.trace(module)
-    except Exception as error:
-        if tracer.is_leaf_module(module, ""):
-            return _trace(_LeafRoot(module))
+        summary = str(error).strip().splitlines()[0] if str(error).strip() else ""
+        hint = " (Solder needs a forward without data-dependent control flow)" \
+            if "DataDependent" in type(error).__name__ else ""
         raise SolderError(
-            f"torch.fx could not trace {type(module).__name__}: "
-            f"{str(error).splitlines()[0] if str(error) else type(error).__name__}"
-            " (Solder needs a forward without data-dependent control flow)"
-        ) from error
-    return torch.fx.GraphModule(module, graph)
+            f"torch.export could not trace {class_name} on the example inputs: "
+            f"{type(error).__name__}: {summary}{hint}") from error
+
+
+def _returns_sequence(program, count):
+    """Whether forward returns a tuple or list, from the exported output spec."""
+    spec = program.call_spec.out_spec
+    if spec is None:
+        return count != 1
+    return spec.type in (tuple, list)
+
+
+# -- one importer for both entry points ------------------------------------
+
+def import_graph(graph_module, function_name, class_name, captured=None, outputs=None,
+                 output_structure=None):
+    """Imports an ATen graph. ``captured`` maps placeholder names to
+    (qualified name, tensor): those become parameters; the other placeholders
+    are the caller's inputs. ``outputs`` names the returned nodes to import
+    (default: all of them)."""
+    return _Importer(graph_module, function_name, class_name,
+                     captured or {}).run(outputs, output_structure)
+
+
+# Frames of torch and of this package are not the user's.
+_TORCH_DIR = os.path.dirname(os.path.abspath(torch.__file__)) + os.sep
+_PACKAGE_DIR = os.path.dirname(os.path.abspath(__file__)) + os.sep
+_FRAME = re.compile(r'File "([^"]+)", line (\d+), in [^\n]*\n([^\n]*)')
+
+
+def source_location(node):
+    """(file, line, code) of the innermost user frame in the node's stack
+    trace, or None."""
+    trace = node.meta.get("stack_trace") if node is not None else None
+    if not trace:
+        return None
+    for file, line, code in reversed(_FRAME.findall(trace)):
+        path = os.path.abspath(file) if not file.startswith("<") else file
+        if path.startswith(_TORCH_DIR) or path.startswith(_PACKAGE_DIR) or file.startswith("<"):
+            continue
+        return file, int(line), code.strip()
+    return None
+
+
+def _at(node):
+    where = source_location(node)
+    return f"\n  at {where[0]}:{where[1]}: {where[2]}" if where else ""
 
 
 def _snake_case(name):
@@ -213,35 +279,13 @@ def _snake_case(name):
     return name if re.match(r"[a-z_]", name) else "m_" + name
 
 
-def _source_line(node):
-    """'file:line: code' of the user frame that created ``node``."""
-    if "solder_source" not in node.meta:
-        return None
-    file, line = node.meta["solder_source"]
-    return f"{file}:{line}: {linecache.getline(file, line).strip()}"
-
-
-def _describe(node, module=None):
-    if node.op == "call_module":
-        kind = type(module)
-        origin = "nn" if kind.__module__.startswith("torch.nn") else kind.__module__
-        return f"module '{node.target}' ({origin}.{kind.__name__})"
-    if node.op == "call_method":
-        return f"tensor method '.{node.target}()'"
+def _describe(node):
     target = node.target
-    qualified = getattr(target, "__module__", None) or ""
-    name = getattr(target, "__name__", str(target))
-    if qualified.startswith("torch.nn.functional"):
-        qualified = "F"
-    elif qualified in ("_operator", "operator"):
-        qualified = "operator"
-    elif qualified.startswith("torch") or qualified == "":
-        qualified = "torch"
-    return f"'{qualified}.{name}'"
-
-
-def _bind(signature_function, args, kwargs):
-    return inspect.signature(signature_function).bind(*args, **kwargs).arguments
+    if isinstance(target, torch._ops.OpOverload):
+        packet = target.overloadpacket.__name__
+        return f"'aten.{packet}'" if target._overloadname == "default" else \
+            f"'aten.{packet}.{target._overloadname}'"
+    return f"'{getattr(target, '__name__', target)}'"
 
 
 def _tuple(value, rank):
@@ -252,359 +296,241 @@ def _tuple(value, rank):
     return tuple(int(value) for _ in range(rank))
 
 
-# Signatures the arguments of supported calls are bound with, whatever form
-# (positional, keyword, method) the module used.
-def _sig_unary(input, inplace=False): pass
-def _sig_unary_plain(input): pass
-def _sig_leaky_relu(input, negative_slope=0.01, inplace=False): pass
-def _sig_elu(input, alpha=1.0, inplace=False): pass
-def _sig_gelu(input, approximate="none"): pass
-def _sig_softplus(input, beta=1.0, threshold=20.0): pass
-def _sig_hardtanh(input, min_val=-1.0, max_val=1.0, inplace=False): pass
-def _sig_clamp(input, min=None, max=None): pass
-def _sig_binary(input, other, alpha=1): pass
-def _sig_binary_plain(input, other): pass
-def _sig_div(input, other, rounding_mode=None): pass
-def _sig_pow(input, exponent): pass
-def _sig_reduce(input, dim=None, keepdim=False, dtype=None): pass
-def _sig_reduce_dim(input, dim, keepdim=False): pass
-def _sig_amax(input, dim=(), keepdim=False): pass
-def _sig_minmax(input, dim=None, keepdim=False): pass
-def _sig_softmax(input, dim=None, _stacklevel=3, dtype=None): pass
-def _sig_conv(input, weight, bias=None, stride=1, padding=0, dilation=1, groups=1): pass
-def _sig_conv_transpose(input, weight, bias=None, stride=1, padding=0,
-                        output_padding=0, groups=1, dilation=1): pass
-def _sig_group_norm(input, num_groups, weight=None, bias=None, eps=1e-5): pass
-def _sig_layer_norm(input, normalized_shape, weight=None, bias=None, eps=1e-5): pass
-def _sig_batch_norm(input, running_mean, running_var, weight=None, bias=None,
-                    training=False, momentum=0.1, eps=1e-5): pass
-def _sig_instance_norm(input, running_mean=None, running_var=None, weight=None,
-                       bias=None, use_input_stats=True, momentum=0.1, eps=1e-5): pass
-def _sig_max_pool(input, kernel_size, stride=None, padding=0, dilation=1,
-                  ceil_mode=False, return_indices=False): pass
-def _sig_avg_pool(input, kernel_size, stride=None, padding=0, ceil_mode=False,
-                  count_include_pad=True, divisor_override=None): pass
-def _sig_identity(input, *args, **kwargs): pass
-def _sig_dropout(input, p=0.5, training=True, inplace=False): pass
-def _sig_to(input, *args, **kwargs): pass
+def _arg(node, index, name, default=None):
+    """An ATen call's argument, positional or keyword."""
+    if len(node.args) > index:
+        return node.args[index]
+    return node.kwargs.get(name, default)
 
 
-_UNARY = {  # solder op: the torch functions and methods that mean it
-    "relu": [torch.relu, F.relu, "relu"],
-    "tanh": [torch.tanh, F.tanh, "tanh"],
-    "sigmoid": [torch.sigmoid, F.sigmoid, "sigmoid"],
-    "silu": [F.silu],
-    "mish": [F.mish],
-    "hardswish": [F.hardswish],
-    "hardsigmoid": [F.hardsigmoid],
-    "exp": [torch.exp, "exp"],
-    "log": [torch.log, "log"],
-    "abs": [torch.abs, "abs"],
-    "neg": [torch.neg, operator.neg, "neg"],
-    "sqrt": [torch.sqrt, "sqrt"],
-    "rsqrt": [torch.rsqrt, "rsqrt"],
-}
-_UNARY_MODULES = {nn.ReLU: "relu", nn.Tanh: "tanh", nn.Sigmoid: "sigmoid",
-                  nn.SiLU: "silu", nn.Mish: "mish", nn.Hardswish: "hardswish",
-                  nn.Hardsigmoid: "hardsigmoid"}
-_BINARY = {
-    "add": [torch.add, operator.add, operator.iadd, "add", "__add__"],
-    "sub": [torch.sub, operator.sub, operator.isub, "sub", "__sub__"],
-    "mul": [torch.mul, operator.mul, operator.imul, "mul", "__mul__"],
-    "div": [torch.div, torch.true_divide, operator.truediv, operator.itruediv,
-            "div", "true_divide", "__truediv__"],
-    "maximum": [torch.maximum, "maximum"],
-    "minimum": [torch.minimum, "minimum"],
-    "pow": [torch.pow, operator.pow, "pow", "__pow__"],
-}
-_REDUCE = {"sum": [torch.sum, "sum"], "mean": [torch.mean, "mean"],
-           "max": [torch.amax, "amax"], "min": [torch.amin, "amin"],
-           "logsumexp": [torch.logsumexp, "logsumexp"],
-           "prod": [torch.prod, "prod"]}
+def _reshape_groups(base, view):
+    """The contiguous groups a row-major reshape maps onto each other: a list
+    of (base dims, view dims) with equal products; unit dims alone."""
+    groups, i, j = [], 0, 0
+    while i < len(base) or j < len(view):
+        if i < len(base) and base[i] == 1:
+            groups.append(([i], []))
+            i += 1
+            continue
+        if j < len(view) and view[j] == 1:
+            groups.append(([], [j]))
+            j += 1
+            continue
+        bi, vj = [i], [j]
+        pb, pv = base[i], view[j]
+        i, j = i + 1, j + 1
+        while pb != pv:
+            if pb < pv:
+                pb *= base[i]
+                bi.append(i)
+                i += 1
+            else:
+                pv *= view[j]
+                vj.append(j)
+                j += 1
+        groups.append((bi, vj))
+    return groups
 
 
-def _key(target):
-    return target if isinstance(target, str) else id(target)
+_UNARY = {aten.relu: "relu", aten.tanh: "tanh", aten.sigmoid: "sigmoid",
+          aten.silu: "silu", aten.mish: "mish", aten.hardswish: "hardswish",
+          aten.hardsigmoid: "hardsigmoid", aten.exp: "exp", aten.log: "log",
+          aten.abs: "abs", aten.neg: "neg", aten.sqrt: "sqrt", aten.rsqrt: "rsqrt"}
+_BINARY = {aten.add: "add", aten.sub: "sub", aten.mul: "mul", aten.div: "div",
+           aten.true_divide: "div", aten.maximum: "maximum", aten.minimum: "minimum",
+           aten.pow: "pow"}
+_REDUCE = {aten.sum: "sum", aten.mean: "mean", aten.amax: "max", aten.amin: "min",
+           aten.max: "max", aten.min: "min", aten.logsumexp: "logsumexp",
+           aten.prod: "prod"}
+_IDENTITY = {aten.clone, aten.detach, aten.alias, aten.contiguous, aten.lift_fresh_copy,
+             aten._to_copy, aten.to, aten.type_as}
+_VIEWS = {aten.view, aten._unsafe_view, aten.reshape, aten.flatten, aten.squeeze,
+          aten.unsqueeze}
+# Ops that return a tuple of which Solder computes only item 0.
+_FIRST_RESULT = {aten.native_group_norm, aten.native_layer_norm,
+                 aten._native_batch_norm_legit_no_training,
+                 aten._native_batch_norm_legit_functional, aten._native_batch_norm_legit,
+                 aten.native_batch_norm, aten.max_pool1d_with_indices,
+                 aten.max_pool2d_with_indices, aten.max_pool3d_with_indices}
 
 
 class _Importer:
-    def __init__(self, graph_module, function_name, class_name):
+    def __init__(self, graph_module, function_name, class_name, captured):
         self.gm = graph_module
         self.class_name = class_name
         self.function_name = function_name
-        self.modules = dict(graph_module.named_modules())
+        self.captured = captured
         self.lines = []
-        self.values = {}  # fx node -> Value
+        self.values = {}  # fx node -> Value or View
         self.used_names = set()
-        self.parameters = []  # (Value, CPU copy), in argument order
-        self.parameter_ids = {}  # id(tensor) -> Value
-        self.keyed_tensors = []  # keeps those ids from being reused
+        self.inputs = []  # placeholders that are the caller's inputs, in order
+        self.arguments = []  # (Value, input index, shape)
+        self.argument_values = {}  # (placeholder, shape) -> Value
+        self.parameters = []  # (Value, CPU tensor), in argument order
+        self.parameter_values = {}  # (placeholder, shape) -> Value
         self.constants = {}
         self.notes = []
         self.node = None
-        self._build_tables()
-
-    def _build_tables(self):
-        self.calls = {}
-        def register(targets, handler):
-            for target in targets:
-                self.calls[_key(target)] = handler
-        for op, targets in _UNARY.items():
-            register(targets, lambda a, k, op=op: self.unary(op, _bind(_sig_unary, a, k)))
-        for op, targets in _BINARY.items():
-            register(targets, lambda a, k, op=op: self.binary_call(op, a, k))
-        for kind, targets in _REDUCE.items():
-            register(targets, lambda a, k, kind=kind: self.reduce_call(kind, a, k))
-        register([torch.max, "max"], lambda a, k: self.minmax("max", a, k))
-        register([torch.min, "min"], lambda a, k: self.minmax("min", a, k))
-        register([F.leaky_relu], lambda a, k: self.attr_unary(
-            "leaky_relu", a, k, _sig_leaky_relu, alpha="negative_slope"))
-        register([F.elu], lambda a, k: self.attr_unary("elu", a, k, _sig_elu, alpha="alpha"))
-        register([F.softplus], lambda a, k: self.attr_unary(
-            "softplus", a, k, _sig_softplus, beta="beta", threshold="threshold"))
-        register([F.hardtanh], lambda a, k: self.attr_unary(
-            "hardtanh", a, k, _sig_hardtanh, min="min_val", max="max_val"))
-        register([F.relu6], lambda a, k: self.hardtanh(
-            self.value(_bind(_sig_unary, a, k)["input"]), 0.0, 6.0))
-        register([F.gelu], lambda a, k: self.gelu(_bind(_sig_gelu, a, k)))
-        register([torch.clamp, torch.clip, "clamp", "clip"],
-                 lambda a, k: self.clamp(_bind(_sig_clamp, a, k)))
-        register([torch.clamp_min, "clamp_min"], lambda a, k: self.clamp(
-            {"input": a[0], "min": a[1] if len(a) > 1 else k["min"]}))
-        register([torch.clamp_max, "clamp_max"], lambda a, k: self.clamp(
-            {"input": a[0], "max": a[1] if len(a) > 1 else k["max"]}))
-        register([torch.rsub], lambda a, k: self.rsub(_bind(_sig_binary, a, k)))
-        register([F.dropout, F.dropout1d if hasattr(F, "dropout1d") else F.dropout,
-                  F.dropout2d, F.dropout3d, F.alpha_dropout],
-                 lambda a, k: self.dropout(_bind(_sig_dropout, a, k)))
-        register([torch.square, "square"], lambda a, k: self.binary(
-            "mul", a[0], a[0]))
-        register([torch.reciprocal, "reciprocal"], lambda a, k: self.binary(
-            "div", 1.0, a[0]))
-        register([torch.softmax, F.softmax, "softmax"],
-                 lambda a, k: self.softmax("softmax", _bind(_sig_softmax, a, k)))
-        register([torch.log_softmax, F.log_softmax, "log_softmax"],
-                 lambda a, k: self.softmax("log_softmax", _bind(_sig_softmax, a, k)))
-        register([F.conv1d, F.conv2d, F.conv3d, torch.conv1d, torch.conv2d,
-                  torch.conv3d], lambda a, k: self.conv(_bind(_sig_conv, a, k)))
-        register([F.conv_transpose1d, F.conv_transpose2d, F.conv_transpose3d,
-                  torch.conv_transpose1d, torch.conv_transpose2d,
-                  torch.conv_transpose3d],
-                 lambda a, k: self.conv_transpose(_bind(_sig_conv_transpose, a, k)))
-        register([F.group_norm], lambda a, k: self.group_norm(_bind(_sig_group_norm, a, k)))
-        register([F.layer_norm], lambda a, k: self.layer_norm(_bind(_sig_layer_norm, a, k)))
-        register([F.batch_norm], lambda a, k: self.batch_norm(_bind(_sig_batch_norm, a, k)))
-        register([F.instance_norm],
-                 lambda a, k: self.instance_norm(_bind(_sig_instance_norm, a, k)))
-        register([F.max_pool1d, F.max_pool2d, F.max_pool3d],
-                 lambda a, k: self.pool("max", _bind(_sig_max_pool, a, k)))
-        register([F.avg_pool1d, F.avg_pool2d, F.avg_pool3d],
-                 lambda a, k: self.pool("avg", _bind(_sig_avg_pool, a, k)))
-        register(["contiguous"], lambda a, k: self.value(a[0]))
-        register(["float", "to", "type_as"], lambda a, k: self.cast(a, k))
+        self.handlers = self._handlers()
 
     # -- driving ---------------------------------------------------------
 
-    def run(self, example_inputs):
+    def run(self, output_names=None, is_sequence=None):
         graph = self.gm.graph
-        input_names, input_shapes = [], []
+        output_node = next(n for n in graph.nodes if n.op == "output")
+        returned = output_node.args[0]
+        returned = list(returned) if isinstance(returned, (tuple, list)) else [returned]
+        if output_names is not None:
+            by_name = {n.name: n for n in returned if isinstance(n, torch.fx.Node)}
+            returned = [by_name[name] for name in output_names]
+        if is_sequence is None:
+            is_sequence = isinstance(output_node.args[0], (tuple, list))
         for node in graph.nodes:
-            if node.op == "placeholder":
-                shape = tuple(node.meta["tensor_meta"].shape)
-                value = Value(self.fresh(node.name), shape)
-                self.values[node] = value
-                input_names.append(node.name)
-                input_shapes.append(shape)
-        output_node = None
+            if node.op == "placeholder" and node.name not in self.captured:
+                self.inputs.append(node)
+        needed = self._needed(returned)
         for node in graph.nodes:
-            self.node = node
-            if node.op == "placeholder":
-                continue
             if node.op == "output":
-                output_node = node
                 break
+            self.node = node
+            if node not in needed or node.op == "placeholder":
+                continue
             if node.op == "get_attr":
                 self.values[node] = self.get_attr(node)
                 continue
-            result = self.call(node)
-            self.values[node] = result
+            if node.op != "call_function":
+                raise self.unsupported(f"'{node.op}' node '{node.name}' is not supported")
+            self.values[node] = self.call(node)
         self.node = output_node
-        results = output_node.args[0]
-        is_sequence = isinstance(results, (tuple, list))
-        results = list(results) if is_sequence else [results]
-        result_values = []
-        for result in results:
+        results, output_shapes = [], []
+        for result in returned:
             if not isinstance(result, torch.fx.Node):
                 raise self.unsupported(f"the module returns a {type(result).__name__}; "
                                        "Solder compiles functions that return tensors")
-            value = self.value(result)
-            if value.name in self.argument_names():
+            self.node = result
+            if result.op == "placeholder":
                 raise self.unsupported(
                     f"the module returns its input or parameter '{result.name}' "
                     "unchanged; there is nothing to compile for it")
-            result_values.append(value)
-        arguments = [self.values[n] for n in graph.nodes if n.op == "placeholder"]
+            value = self.values[result]
+            output_shapes.append(value.shape)
+            base = value.base if isinstance(value, View) else value
+            if base.argument is not None:
+                raise self.unsupported(
+                    f"the module returns its input or parameter '{result.name}' "
+                    "unchanged; there is nothing to compile for it")
+            results.append(base)
+        arguments = [value for value, _, _ in self.arguments]
         arguments += [value for value, _ in self.parameters]
         header = (f"func.func @{self.function_name}("
                   + ", ".join(f"%{a.name}: {a.type}" for a in arguments)
                   + ") -> ("
-                  + ", ".join(v.type for v in result_values) + ") {")
+                  + ", ".join(v.type for v in results) + ") {")
         body = ["  " + line for line in self.lines]
-        body.append("  return " + ", ".join(f"%{v.name}" for v in result_values)
-                    + " : " + ", ".join(v.type for v in result_values))
+        body.append("  return " + ", ".join(f"%{v.name}" for v in results)
+                    + " : " + ", ".join(v.type for v in results))
         text = "\n".join([f"// {self.class_name}, imported by solder.import_module.",
                           header] + body + ["}", ""])
         return ImportedModule(
-            mlir=text, function=self.function_name, input_names=input_names,
-            input_shapes=input_shapes,
+            mlir=text, function=self.function_name,
+            input_names=[n.name for n in self.inputs],
+            input_shapes=[self.shape_of(n) for n in self.inputs],
             parameter_names=[v.name for v, _ in self.parameters],
             parameters=[t for _, t in self.parameters],
-            output_shapes=[v.shape for v in result_values],
-            output_is_sequence=is_sequence, notes=self.notes)
+            output_shapes=output_shapes, output_is_sequence=is_sequence,
+            input_arguments=[(index, value.shape) for value, index, _ in self.arguments],
+            result_shapes=[v.shape for v in results], notes=self.notes)
 
-    def argument_names(self):
-        names = {v.name for n, v in self.values.items()
-                 if isinstance(n, torch.fx.Node) and n.op == "placeholder"}
-        return names | {v.name for v in self.parameter_ids.values()}
+    @staticmethod
+    def _needed(returned):
+        """The nodes the returned values depend on: the rest (a training
+        BatchNorm's running-stat updates, say) is not imported."""
+        needed, stack = set(), [n for n in returned if isinstance(n, torch.fx.Node)]
+        while stack:
+            node = stack.pop()
+            if node in needed:
+                continue
+            needed.add(node)
+            stack.extend(node.all_input_nodes)
+        return needed
 
     def call(self, node):
-        if node.op == "call_module":
-            module = self.modules[node.target]
-            return self.call_module(node, module)
-        inplace = self.is_inplace(node)
         target = node.target
-        if inplace and isinstance(target, str):  # x.relu_() means x.relu()
-            target = target[:-1]
-        elif inplace and getattr(target, "__name__", "").endswith("_"):
-            target = getattr(torch, target.__name__[:-1], target)
-        handler = self.calls.get(_key(target))
+        if target is operator.getitem:
+            return self.getitem(node)
+        packet = getattr(target, "overloadpacket", None)
+        if packet in (aten.max, aten.min) and target._overloadname == "dim":
+            return node  # values and indices: getitem 0 emits the values
+        if packet in (aten.max, aten.min) and target._overloadname == "other":
+            return self.elementwise("maximum" if packet is aten.max else "minimum",
+                                    node.args[:2])
+        handler = self.handlers.get(packet)
         if handler is None:
             raise self.unsupported(f"{_describe(node)} is not supported")
-        args, kwargs = node.args, node.kwargs
-        try:
-            result = handler(args, kwargs)
-        except TypeError as error:  # the arguments did not bind
-            raise self.unsupported(f"{_describe(node)} with these arguments: {error}")
-        if inplace:
-            self.mutate(node.args[0], result)
-        return result
+        return handler(node)
 
-    def is_inplace(self, node):
-        if node.op == "call_method":
-            return node.target.endswith("_") and not node.target.endswith("__")
-        name = getattr(node.target, "__name__", "")
-        return (name.endswith("_") and not name.endswith("__")) or \
-            node.target in (operator.iadd, operator.isub, operator.imul,
-                            operator.itruediv) or node.kwargs.get("inplace") is True
+    def _handlers(self):
+        handlers = {}
+        for packet, op in _UNARY.items():
+            handlers[packet] = lambda n, op=op: self.unary(op, n)
+        for packet, op in _BINARY.items():
+            handlers[packet] = lambda n, op=op: self.binary_node(op, n)
+        for packet, kind in _REDUCE.items():
+            handlers[packet] = lambda n, kind=kind: self.reduce(kind, n)
+        for packet in _IDENTITY:
+            handlers[packet] = self.identity
+        for packet in _VIEWS:
+            handlers[packet] = self.view
+        for packet in _FIRST_RESULT:
+            handlers[packet] = lambda n: n  # emitted by getitem 0
+        handlers.update({
+            aten.rsub: self.rsub,
+            aten.reciprocal: lambda n: self.elementwise("div", [1.0, n.args[0]]),
+            aten.square: lambda n: self.elementwise("mul", [n.args[0], n.args[0]]),
+            aten.leaky_relu: lambda n: self.unary(
+                "leaky_relu", n, alpha=_arg(n, 1, "negative_slope", 0.01)),
+            aten.elu: self.elu,
+            aten.softplus: lambda n: self.unary(
+                "softplus", n, beta=_arg(n, 1, "beta", 1.0),
+                threshold=_arg(n, 2, "threshold", 20.0)),
+            aten.hardtanh: lambda n: self.unary(
+                "hardtanh", n, min=_arg(n, 1, "min_val", -1.0), max=_arg(n, 2, "max_val", 1.0)),
+            aten.relu6: lambda n: self.unary("hardtanh", n, min=0.0, max=6.0),
+            aten.gelu: self.gelu,
+            aten.clamp: lambda n: self.clamp(n, _arg(n, 1, "min"), _arg(n, 2, "max")),
+            aten.clip: lambda n: self.clamp(n, _arg(n, 1, "min"), _arg(n, 2, "max")),
+            aten.clamp_min: lambda n: self.clamp(n, _arg(n, 1, "min"), None),
+            aten.clamp_max: lambda n: self.clamp(n, None, _arg(n, 1, "max")),
+            aten._softmax: lambda n: self.softmax("softmax", n),
+            aten.softmax: lambda n: self.softmax("softmax", n),
+            aten._log_softmax: lambda n: self.softmax("log_softmax", n),
+            aten.log_softmax: lambda n: self.softmax("log_softmax", n),
+            aten.dropout: self.dropout,
+            aten.native_dropout: self.dropout,
+            aten.conv1d: self.conv, aten.conv2d: self.conv, aten.conv3d: self.conv,
+            aten.convolution: self.convolution,
+            aten.conv_transpose1d: self.conv_transpose,
+            aten.conv_transpose2d: self.conv_transpose,
+            aten.conv_transpose3d: self.conv_transpose,
+            aten.group_norm: self.group_norm,
+            aten.layer_norm: self.layer_norm,
+            aten.instance_norm: self.instance_norm,
+            aten.batch_norm: self.batch_norm,
+            aten.max_pool1d: lambda n: self.pool("max", n),
+            aten.max_pool2d: lambda n: self.pool("max", n),
+            aten.max_pool3d: lambda n: self.pool("max", n),
+            aten.avg_pool1d: lambda n: self.pool("avg", n),
+            aten.avg_pool2d: lambda n: self.pool("avg", n),
+            aten.avg_pool3d: lambda n: self.pool("avg", n),
+        })
+        return handlers
 
-    def mutate(self, target, result):
-        """An in-place op: later uses of ``target`` see ``result``, as in
-        PyTorch. Inputs and parameters cannot be changed for the caller."""
-        old = self.values.get(target) if isinstance(target, torch.fx.Node) else None
-        if old is None or target.op in ("placeholder", "get_attr") or \
-                old.name in self.argument_names():
-            raise self.unsupported(
-                "an in-place op on the module's input or parameter "
-                f"'{getattr(old, 'name', getattr(target, 'name', target))}' would "
-                "change the caller's tensor, which Solder does not do; use the "
-                "out-of-place form")
-        # Aliases of the tensor (x.contiguous(), nn.Identity, an earlier
-        # in-place result) are the same tensor in PyTorch: they change too.
-        for node, value in list(self.values.items()):
-            if value is old:
-                self.values[node] = result
-
-    def call_module(self, node, module):
-        args, kwargs = node.args, node.kwargs
-        if len(args) != 1 or kwargs:
-            raise self.unsupported(f"{_describe(node, module)} called with "
-                                   f"{len(args)} arguments and {list(kwargs)} keywords")
-        x = self.value(args[0])
-        result = self.module_op(node, module, x)
-        if getattr(module, "inplace", False):
-            self.mutate(args[0], result)
-        return result
-
-    def module_op(self, node, module, x):
-        if type(module) in _UNARY_MODULES:
-            return self.emit_unary(_UNARY_MODULES[type(module)], x)
-        if isinstance(module, nn.ReLU6):
-            return self.hardtanh(x, 0.0, 6.0)
-        if isinstance(module, nn.Hardtanh):
-            return self.hardtanh(x, module.min_val, module.max_val)
-        if isinstance(module, nn.LeakyReLU):
-            return self.emit_unary("leaky_relu", x, alpha=module.negative_slope)
-        if isinstance(module, nn.ELU):
-            return self.emit_unary("elu", x, alpha=module.alpha)
-        if isinstance(module, nn.Softplus):
-            return self.emit_unary("softplus", x, beta=module.beta,
-                                   threshold=module.threshold)
-        if isinstance(module, nn.GELU):
-            return self.emit_gelu(x, getattr(module, "approximate", "none"))
-        if isinstance(module, (nn.Softmax, nn.LogSoftmax)):
-            op = "softmax" if isinstance(module, nn.Softmax) else "log_softmax"
-            return self.softmax(op, {"input": node.args[0], "dim": module.dim})
-        if isinstance(module, nn.Identity):
-            return x
-        if isinstance(module, nn.modules.dropout._DropoutNd):
-            if module.training and module.p > 0:
-                raise self.unsupported(
-                    f"{_describe(node, module)} is random in training mode; call "
-                    "module.eval() before compiling (Solder compiles inference)")
-            return x
-        if isinstance(module, (nn.Conv1d, nn.Conv2d, nn.Conv3d)):
-            if module.padding_mode != "zeros":
-                raise self.unsupported(f"{_describe(node, module)} with padding_mode="
-                                       f"'{module.padding_mode}' (only 'zeros')")
-            return self.emit_conv(x, self.param(module.weight, node.target + ".weight"),
-                                  self.param(module.bias, node.target + ".bias"),
-                                  module.stride, module.padding, module.dilation,
-                                  module.groups, module.weight.shape)
-        if isinstance(module, (nn.ConvTranspose1d, nn.ConvTranspose2d, nn.ConvTranspose3d)):
-            return self.emit_conv_transpose(
-                x, self.param(module.weight, node.target + ".weight"),
-                self.param(module.bias, node.target + ".bias"), module.stride,
-                module.padding, module.output_padding, module.dilation, module.groups)
-        if isinstance(module, nn.GroupNorm):
-            affine = module.affine
-            return self.emit_norm(
-                "group_norm", x, self.param(module.weight if affine else None, node.target + ".weight"),
-                self.param(module.bias if affine else None, node.target + ".bias"),
-                module.eps, f"num_groups = {module.num_groups} ")
-        if isinstance(module, nn.LayerNorm):
-            return self.emit_norm(
-                "layer_norm", x, self.param(module.weight, node.target + ".weight"),
-                self.param(module.bias, node.target + ".bias"), module.eps,
-                f"normalized_shape = {format_list(module.normalized_shape)} ")
-        if isinstance(module, (nn.BatchNorm1d, nn.BatchNorm2d, nn.BatchNorm3d,
-                               nn.InstanceNorm1d, nn.InstanceNorm2d, nn.InstanceNorm3d)):
-            batch = isinstance(module, nn.modules.batchnorm._BatchNorm)
-            stats = module.training or module.running_mean is None
-            op = "batch_norm" if batch else "instance_norm"
-            return self.norm_with_running_stats(
-                op, node.target, x, module.weight if module.affine else None,
-                module.bias if module.affine else None, module.running_mean,
-                module.running_var, use_batch_stats=stats, eps=module.eps)
-        if isinstance(module, (nn.MaxPool1d, nn.MaxPool2d, nn.MaxPool3d)):
-            return self.pool("max", {"input": node.args[0], "kernel_size": module.kernel_size,
-                                     "stride": module.stride, "padding": module.padding,
-                                     "dilation": module.dilation, "ceil_mode": module.ceil_mode,
-                                     "return_indices": module.return_indices})
-        if isinstance(module, (nn.AvgPool1d, nn.AvgPool2d, nn.AvgPool3d)):
-            return self.pool("avg", {"input": node.args[0], "kernel_size": module.kernel_size,
-                                     "stride": module.stride, "padding": module.padding,
-                                     "ceil_mode": module.ceil_mode,
-                                     "count_include_pad": module.count_include_pad,
-                                     "divisor_override": getattr(module, "divisor_override", None)})
-        raise self.unsupported(f"{_describe(node, module)} is not supported")
-
-    # -- errors, names, operands ------------------------------------------
+    # -- errors, names, locations ---------------------------------------
 
     def unsupported(self, message):
-        where = _source_line(self.node) if self.node is not None else None
-        if where:
-            message += f"\n  at {where}"
-        return UnsupportedOperation(message)
+        error = UnsupportedOperation(message + _at(self.node))
+        error.node_name = getattr(self.node, "name", None)
+        return error
 
     def fresh(self, base):
         base = re.sub(r"[^A-Za-z0-9_]", "_", base) or "v"
@@ -616,27 +542,76 @@ class _Importer:
         self.used_names.add(name)
         return name
 
+    def value_name(self, node):
+        """A builtin module's attribute name for the op it ran
+        (``self.conv`` -> %conv), else the ATen node's name."""
+        stack = node.meta.get("nn_module_stack") or {}
+        if stack:
+            path, kind = list(stack.values())[-1]
+            kind = kind if isinstance(kind, str) else \
+                f"{getattr(kind, '__module__', '')}.{getattr(kind, '__qualname__', '')}"
+            if kind.startswith("torch.nn.modules.") and path:
+                path = re.sub(r"^L\['[^']*'\]\.?", "", path)
+                path = re.sub(r"\[['\"]?([^'\"\]]+)['\"]?\]", r".\1", path)
+                if path:
+                    return path.replace(".", "_")
+        # The op, not its ATen variant: native_group_norm -> group_norm.
+        return re.sub(r"^_?(native_)?(.*?)(_legit.*|_with_indices)?(_\d+)?$", r"\2\4",
+                      node.name)
+
+    def location(self):
+        where = source_location(self.node)
+        if where is None:
+            return ""
+        file = where[0].replace("\\", "\\\\").replace('"', '\\"')
+        return f' loc("{file}":{where[1]}:1)'
+
+    def shape_of(self, node):
+        value = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+        if not isinstance(value, torch.Tensor):
+            raise self.unsupported(f"'{getattr(node, 'name', node)}' is not one tensor")
+        if value.dtype != torch.float32:
+            if node.name in self.captured:
+                raise self.unsupported(f"parameter '{self.captured[node.name][0]}' is "
+                                       f"{value.dtype}; Solder compiles float32 models")
+            raise self.unsupported(f"'{node.name}' is {value.dtype}; Solder compiles "
+                                   "float32 chains")
+        return tuple(int(d) for d in value.shape)
+
     def result_shape(self):
-        meta = self.node.meta.get("tensor_meta")
-        if meta is None or not hasattr(meta, "shape"):
+        value = self.node.meta.get("val")
+        if isinstance(value, (tuple, list)):
+            value = value[0]
+        if not isinstance(value, torch.Tensor):
             raise self.unsupported(f"{_describe(self.node)} does not produce one tensor")
-        if meta.dtype != torch.float32:
-            raise self.unsupported(f"{_describe(self.node)} produces {meta.dtype}; "
+        if value.dtype != torch.float32:
+            raise self.unsupported(f"{_describe(self.node)} produces {value.dtype}; "
                                    "Solder compiles float32 chains")
-        return tuple(meta.shape)
+        try:
+            return tuple(int(d) for d in value.shape)
+        except TypeError as error:  # a symbolic size
+            raise self.unsupported(f"{_describe(self.node)} has a dynamic shape "
+                                   f"{tuple(value.shape)}; Solder compiles static "
+                                   "shapes") from error
 
     def emit(self, text, shape=None, name=None):
-        """Appends '%name = text' and returns its Value; ``shape`` defaults to
-        the fx node's."""
+        """Appends '%name = text loc(...)' and returns its Value; ``shape``
+        defaults to the node's."""
         shape = self.result_shape() if shape is None else tuple(shape)
-        value = Value(self.fresh(name or self.node.name), shape)
-        self.lines.append(f"%{value.name} = {text}")
+        value = Value(self.fresh(name or self.value_name(self.node)), shape)
+        self.lines.append(f"%{value.name} = {text}{self.location()}")
         return value
 
-    def value(self, operand):
-        """A tensor operand: an fx node's value or a Python scalar as a
-        rank-0 constant."""
+    # -- operands -------------------------------------------------------
+
+    def operand(self, operand, shape=None):
+        """A tensor operand: a Value, a View, or a Python number as a rank-0
+        constant. Placeholders become arguments (of ``shape`` if given)."""
+        if isinstance(operand, (Value, View)):
+            return operand
         if isinstance(operand, torch.fx.Node):
+            if operand.op == "placeholder":
+                return self.argument(operand, shape or self.shape_of(operand))
             if operand not in self.values:
                 raise self.unsupported(f"operand '{operand.name}' is not a tensor")
             return self.values[operand]
@@ -646,31 +621,49 @@ class _Importer:
                 f"{type(operand).__name__}; Solder takes tensors and Python numbers")
         return self.constant(float(operand))
 
-    def constant(self, number):
-        key = format_float(number)
-        if key not in self.constants:
-            value = Value(self.fresh("cst"), ())
-            self.lines.append(f"%{value.name} = arith.constant dense<{key}> : tensor<f32>")
-            self.constants[key] = value
-        return self.constants[key]
-
-    def param(self, tensor, qualified_name):
-        """A parameter or buffer (or a derived constant): a function argument
-        after the inputs, deduplicated by identity."""
-        if tensor is None:
-            return None
-        if id(tensor) in self.parameter_ids:
-            return self.parameter_ids[id(tensor)]
-        if tensor.dtype != torch.float32:
-            raise self.unsupported(f"parameter '{qualified_name}' is {tensor.dtype}; "
-                                   "Solder compiles float32 models")
-        value = Value(self.fresh(qualified_name.replace(".", "_")), tuple(tensor.shape))
-        self.parameter_ids[id(tensor)] = value
-        self.keyed_tensors.append(tensor)
-        # A copy: the compiled module keeps the values of compile time.
-        self.parameters.append((value, tensor.detach().to(
-            "cpu", torch.float32, copy=True).contiguous()))
+    def value(self, operand):
+        """A materialized tensor operand (a view in the middle of the chain
+        cannot feed this op)."""
+        value = self.operand(operand)
+        if isinstance(value, View):
+            raise self.unsupported(
+                f"{_describe(self.node)} takes a view of '{value.base.name}' as shape "
+                f"{value.shape}; Solder fuses views only into elementwise ops, "
+                "reductions and outputs")
         return value
+
+    def optional_value(self, operand):
+        return None if operand is None else self.value(operand)
+
+    def argument(self, placeholder, shape):
+        """The placeholder as a function argument of ``shape`` (the caller
+        views its tensor): a captured parameter, or a caller's input."""
+        shape = tuple(shape)
+        if placeholder.name in self.captured:
+            key = (placeholder, shape)
+            if key not in self.parameter_values:
+                qualified, tensor = self.captured[placeholder.name]
+                if tensor.dtype != torch.float32:
+                    raise self.unsupported(f"parameter '{qualified}' is {tensor.dtype}; "
+                                           "Solder compiles float32 models")
+                name = qualified.replace(".", "_")
+                value = Value(self.fresh(name if shape == tuple(tensor.shape)
+                                         else f"{name}_view"), shape, placeholder)
+                # A copy: the compiled module keeps the values of compile time.
+                self.parameters.append((value, tensor.detach().to(
+                    "cpu", torch.float32, copy=True).reshape(shape).contiguous()))
+                self.parameter_values[key] = value
+            return self.parameter_values[key]
+        key = (placeholder, shape)
+        if key not in self.argument_values:
+            self.shape_of(placeholder)  # float32, static
+            index = self.inputs.index(placeholder)
+            name = placeholder.name if shape == self.shape_of(placeholder) \
+                else f"{placeholder.name}_view"
+            value = Value(self.fresh(name), shape, placeholder)
+            self.arguments.append((value, index, shape))
+            self.argument_values[key] = value
+        return self.argument_values[key]
 
     def get_attr(self, node):
         tensor = self.gm
@@ -679,111 +672,161 @@ class _Importer:
         if not isinstance(tensor, torch.Tensor):
             raise self.unsupported(f"attribute '{node.target}' is a "
                                    f"{type(tensor).__name__}, not a tensor")
-        return self.param(tensor, node.target)
+        # A get_attr is a captured tensor: treat it as a placeholder of it.
+        self.captured[node.name] = (node.target, tensor)
+        node_shape = tuple(tensor.shape)
+        return self.argument(node, node_shape)
 
-    def tensor_of(self, operand, what):
-        """The concrete tensor behind a get_attr operand (running statistics)."""
-        if operand is None:
-            return None
-        if isinstance(operand, torch.fx.Node) and operand.op == "get_attr":
-            tensor = self.gm
-            for part in operand.target.split("."):
-                tensor = getattr(tensor, part)
-            return tensor
-        raise self.unsupported(f"{_describe(self.node)}: {what} must be a parameter "
-                               "or buffer of the module")
+    def constant(self, number):
+        key = format_float(number)
+        if key not in self.constants:
+            value = Value(self.fresh("cst"), (), is_constant=True)
+            self.lines.append(f"%{value.name} = arith.constant dense<{key}> : tensor<f32>")
+            self.constants[key] = value
+        return self.constants[key]
+
+    # -- views ----------------------------------------------------------
+
+    def view(self, node):
+        shape = self.result_shape()
+        source = node.args[0]
+        if isinstance(source, torch.fx.Node) and source.op == "placeholder":
+            return self.argument(source, shape)
+        value = self.operand(source)
+        if isinstance(value, View):
+            value = value.base
+        if value.argument is not None:  # a view of an argument: another argument
+            return self.argument(value.argument, shape)
+        return value if value.shape == shape else View(value, shape)
+
+    def identity(self, node):
+        value = self.node.meta.get("val")
+        source = node.args[0].meta.get("val") if isinstance(node.args[0], torch.fx.Node) \
+            else None
+        if isinstance(value, torch.Tensor) and isinstance(source, torch.Tensor) and \
+                source.device != value.device:
+            raise self.unsupported(f"{_describe(node)} moves the tensor to {value.device} "
+                                   "inside the module")
+        self.result_shape()  # float32
+        return self.operand(node.args[0])
+
+    def elementwise(self, op, operands, attrs="", name=None):
+        """An elementwise op on tensors and numbers. Views pass through when
+        every tensor operand is a view of the same shape over bases of one
+        shape, or an argument (viewed onto the bases' shape)."""
+        values = [self.operand(o) for o in operands]
+        views = [v for v in values if isinstance(v, View)]
+        if views:
+            view_shape, base_shape = views[0].shape, views[0].base.shape
+            mapped = []
+            for v in values:
+                if isinstance(v, View) and v.shape == view_shape and \
+                        v.base.shape == base_shape:
+                    mapped.append(v.base)
+                elif isinstance(v, Value) and v.shape == ():
+                    mapped.append(v)
+                elif isinstance(v, Value) and v.argument is not None:
+                    mapped.append(self.argument(
+                        v.argument, self.broadcast_onto(v.shape, view_shape, base_shape)))
+                else:
+                    raise self.unsupported(
+                        f"{_describe(self.node)} mixes a view of '{views[0].base.name}' "
+                        f"as {view_shape} with '{v.name if isinstance(v, Value) else v.base.name}'"
+                        f" of shape {v.shape}; Solder cannot fuse that view")
+            result = self.emit_elementwise(op, mapped, attrs, name)
+            return View(result, self.result_shape())
+        return self.emit_elementwise(op, values, attrs, name)
+
+    def broadcast_onto(self, shape, view_shape, base_shape):
+        """The shape in the bases' layout of an operand that broadcasts as
+        ``shape`` against ``view_shape``."""
+        padded = (1,) * (len(view_shape) - len(shape)) + tuple(shape)
+        if len(padded) != len(view_shape):
+            raise self.unsupported(f"{_describe(self.node)}: an operand of shape {shape} "
+                                   f"broadcasts beyond the view {view_shape}")
+        result = [1] * len(base_shape)
+        for base_dims, view_dims in _reshape_groups(base_shape, view_shape):
+            sizes = [padded[d] for d in view_dims]
+            if all(s == 1 for s in sizes):
+                continue
+            if sizes != [view_shape[d] for d in view_dims]:
+                raise self.unsupported(
+                    f"{_describe(self.node)}: an operand of shape {shape} broadcasts "
+                    f"within a group of dims that the view {view_shape} merges")
+            for d in base_dims:
+                result[d] = base_shape[d]
+        return tuple(result)
+
+    def emit_elementwise(self, op, values, attrs="", name=None):
+        """solder.OP on Values (one, or two broadcasting); ``attrs`` is the
+        attribute dictionary's text."""
+        if len(values) == 1:
+            (x,) = values
+            return self.emit(f"solder.{op} %{x.name}{attrs} : {x.type}", x.shape, name)
+        lhs, rhs = values
+        if lhs.is_constant and rhs.is_constant:
+            raise self.unsupported(f"{_describe(self.node)} of two Python numbers")
+        out = tuple(torch.broadcast_shapes(lhs.shape, rhs.shape))
+        types = lhs.type if lhs.shape == rhs.shape else \
+            f"{lhs.type}, {rhs.type} -> {tensor_type(out)}"
+        return self.emit(f"solder.{op} %{lhs.name}, %{rhs.name} : {types}", out, name)
 
     # -- op families ------------------------------------------------------
 
-    def emit_unary(self, op, x, **attrs):
-        attr_text = ", ".join(f"{k} = {format_float(v)} : f32" for k, v in attrs.items()
-                              if v is not None)
-        attr_text = f" {{{attr_text}}}" if attr_text else ""
-        return self.emit(f"solder.{op} %{x.name}{attr_text} : {x.type}", x.shape)
+    def unary(self, op, node, **attrs):
+        for name, number in attrs.items():
+            if number is not None and (isinstance(number, bool)
+                                       or not isinstance(number, (int, float))):
+                raise self.unsupported(f"{_describe(node)}: '{name}' must be a number")
+        text = ", ".join(f"{k} = {format_float(v)} : f32" for k, v in attrs.items()
+                         if v is not None)
+        return self.elementwise(op, [node.args[0]], f" {{{text}}}" if text else "")
 
-    def unary(self, op, bound):
-        return self.emit_unary(op, self.value(bound["input"]))
+    def elu(self, node):
+        if _arg(node, 2, "scale", 1) != 1 or _arg(node, 3, "input_scale", 1) != 1:
+            raise self.unsupported(f"{_describe(node)} with scale or input_scale (selu, celu)")
+        return self.unary("elu", node, alpha=_arg(node, 1, "alpha", 1.0))
 
-    def attr_unary(self, op, args, kwargs, signature, **attr_names):
-        bound = _bind(signature, args, kwargs)
-        attrs = {attr: _default(signature, bound, name) for attr, name in attr_names.items()}
-        for attr, number in attrs.items():
-            if not isinstance(number, (int, float)) or isinstance(number, bool):
-                raise self.unsupported(f"{_describe(self.node)}: '{attr}' must be a number")
-        return self.emit_unary(op, self.value(bound["input"]), **attrs)
-
-    def hardtanh(self, x, low, high):
-        return self.emit_unary("hardtanh", x, min=low, max=high)
-
-    def gelu(self, bound):
-        return self.emit_gelu(self.value(bound["input"]), bound.get("approximate", "none"))
-
-    def emit_gelu(self, x, approximate):
+    def gelu(self, node):
+        approximate = node.kwargs.get("approximate", "none")
         if approximate not in ("none", "tanh"):
             raise self.unsupported(f"gelu with approximate='{approximate}'")
-        attr = "" if approximate == "none" else \
-            " {approximate = #solder.gelu_approximation<tanh>}"
-        return self.emit(f"solder.gelu %{x.name}{attr} : {x.type}", x.shape)
+        return self.elementwise("gelu", [node.args[0]], "" if approximate == "none" else
+                                " {approximate = #solder.gelu_approximation<tanh>}")
 
-    def clamp(self, bound):
-        x = self.value(bound["input"])
-        low, high = bound.get("min"), bound.get("max")
+    def clamp(self, node, low, high):
         if isinstance(low, torch.fx.Node) or isinstance(high, torch.fx.Node):
-            result = x
+            result = node.args[0]
             if low is not None:
-                result = self.binary("maximum", result, low)
+                result = self.elementwise("maximum", [result, low])
             if high is not None:
-                result = self.binary("minimum", result, high)
+                result = self.elementwise("minimum", [result, high])
             return result
         if low is None and high is None:
             raise self.unsupported("clamp needs min or max")
-        return self.emit_unary("clamp", x, min=low, max=high)
+        return self.unary("clamp", node, min=low, max=high)
 
-    def rsub(self, bound):
-        """torch.rsub(input, other, alpha) = other - alpha * input."""
-        return self.binary_call("sub", (bound["other"], bound["input"]),
-                                {"alpha": bound.get("alpha", 1)})
+    def binary_node(self, op, node):
+        lhs, rhs = node.args[0], node.args[1] if len(node.args) > 1 else \
+            node.kwargs.get("other", node.kwargs.get("exponent"))
+        if op == "div" and node.kwargs.get("rounding_mode") is not None:
+            raise self.unsupported(f"division with rounding_mode="
+                                   f"'{node.kwargs['rounding_mode']}'")
+        alpha = _arg(node, 2, "alpha", 1)
+        if op in ("add", "sub") and alpha != 1:
+            if isinstance(rhs, (int, float)):
+                rhs = rhs * alpha
+            else:
+                rhs = self.elementwise("mul", [rhs, alpha],
+                                       name=self.value_name(node) + "_alpha")
+        return self.elementwise(op, [lhs, rhs])
 
-    def dropout(self, bound):
-        if bound.get("training", True) and bound.get("p", 0.5) > 0:
-            raise self.unsupported(
-                f"{_describe(self.node)} with training=True is random; pass "
-                "training=self.training and call module.eval() before compiling")
-        return self.value(bound["input"])
-
-    def binary_call(self, op, args, kwargs):
-        if op == "div":
-            bound = _bind(_sig_div, args, kwargs)
-            if bound.get("rounding_mode") is not None:
-                raise self.unsupported(f"division with rounding_mode="
-                                       f"'{bound['rounding_mode']}'")
-            return self.binary(op, bound["input"], bound["other"])
-        if op == "pow":
-            bound = _bind(_sig_pow, args, kwargs)
-            return self.binary(op, bound["input"], bound["exponent"])
-        if op in ("add", "sub"):
-            bound = _bind(_sig_binary, args, kwargs)
-            other, alpha = bound["other"], bound.get("alpha", 1)
-            if alpha != 1 and isinstance(other, (int, float)):  # torch.sub(x, 2, alpha=3)
-                other = other * alpha
-            elif alpha != 1:
-                other = self.binary("mul", other, alpha, name=f"{self.node.name}_alpha")
-            return self.binary(op, bound["input"], other)
-        bound = _bind(_sig_binary_plain, args, kwargs)
-        return self.binary(op, bound["input"], bound["other"])
-
-    def binary(self, op, lhs, rhs, name=None):
-        if not isinstance(lhs, (torch.fx.Node, Value)) and \
-                not isinstance(rhs, (torch.fx.Node, Value)):
-            raise self.unsupported(f"{_describe(self.node)} of two Python numbers")
-        lhs = lhs if isinstance(lhs, Value) else self.value(lhs)
-        rhs = rhs if isinstance(rhs, Value) else self.value(rhs)
-        shape = tuple(torch.broadcast_shapes(lhs.shape, rhs.shape))
-        if lhs.shape == rhs.shape:
-            types = lhs.type
-        else:
-            types = f"{lhs.type}, {rhs.type} -> {tensor_type(shape)}"
-        return self.emit(f"solder.{op} %{lhs.name}, %{rhs.name} : {types}", shape, name)
+    def rsub(self, node):
+        """aten.rsub(input, other, alpha) = other - alpha * input."""
+        x, other = node.args[0], node.args[1]
+        alpha = _arg(node, 2, "alpha", 1)
+        scaled = x if alpha == 1 else self.elementwise("mul", [x, alpha])
+        return self.elementwise("sub", [other, scaled])
 
     def dims(self, dim, rank):
         if dim is None or dim == () or dim == []:
@@ -791,82 +834,176 @@ class _Importer:
         dims = [dim] if isinstance(dim, int) else list(dim)
         if not all(isinstance(d, int) for d in dims):
             raise self.unsupported(f"{_describe(self.node)}: dim must be integers")
-        if any(not -rank <= d < rank for d in dims):
+        if any(not -max(rank, 1) <= d < max(rank, 1) for d in dims):
             raise self.unsupported(f"{_describe(self.node)}: dim {dim} is out of "
                                    f"range for a rank-{rank} tensor")
-        normalized = sorted({d % rank for d in dims})
+        normalized = sorted({d % max(rank, 1) for d in dims})
         if len(normalized) != len(dims):
             raise self.unsupported(f"{_describe(self.node)}: dim {dim} repeats a dimension")
         return normalized
 
-    def reduce_call(self, kind, args, kwargs):
-        signature = {"max": _sig_amax, "min": _sig_amax, "logsumexp": _sig_reduce_dim,
-                     "prod": _sig_reduce}.get(kind, _sig_reduce)
-        bound = _bind(signature, args, kwargs)
-        if bound.get("dtype") not in (None, torch.float32):
-            raise self.unsupported(f"{_describe(self.node)} with dtype={bound['dtype']}")
-        return self.emit_reduce(kind, self.value(bound["input"]), bound.get("dim"),
-                                bound.get("keepdim", False))
-
-    def emit_reduce(self, kind, x, dim, keepdim):
+    def reduce(self, kind, node):
+        overload = node.target._overloadname
+        dtype = node.kwargs.get("dtype")
+        if dtype not in (None, torch.float32):
+            raise self.unsupported(f"{_describe(node)} with dtype={dtype}")
+        packet = node.target.overloadpacket
+        if overload == "default" and packet in (aten.sum, aten.mean, aten.prod, aten.max,
+                                                aten.min):
+            dim, keepdim = None, False
+        else:
+            dim, keepdim = _arg(node, 1, "dim"), _arg(node, 2, "keepdim", False)
+        x = self.operand(node.args[0])
+        result_shape = self.result_shape()
+        if isinstance(x, View):
+            return self.reduce_view(kind, x, dim, result_shape)
         dims = self.dims(dim, len(x.shape))
-        shape = self.result_shape()
         keep = " keepdim" if keepdim else ""
         return self.emit(f"solder.reduce {kind} %{x.name} dims = {format_list(dims)}{keep}"
-                         f" : {x.type} -> {tensor_type(shape)}", shape)
+                         f" : {x.type} -> {tensor_type(result_shape)}", result_shape)
 
-    def minmax(self, kind, args, kwargs):
-        if len(args) >= 2 and isinstance(args[1], torch.fx.Node) or "other" in kwargs:
-            bound = _bind(_sig_binary_plain, args, kwargs)
-            return self.binary("maximum" if kind == "max" else "minimum",
-                               bound["input"], bound["other"])
-        bound = _bind(_sig_minmax, args, kwargs)
-        if bound.get("dim") is not None:
+    def reduce_view(self, kind, view, dim, result_shape):
+        """A reduction of a view: over the base dims of the reduced view dims
+        (whole groups), keeping them; the result views that."""
+        reduced = set(self.dims(dim, len(view.shape)))
+        base_dims = []
+        for group_base, group_view in _reshape_groups(view.base.shape, view.shape):
+            hit = reduced & set(group_view)
+            if hit and hit != set(group_view):
+                raise self.unsupported(
+                    f"{_describe(self.node)} reduces part of the dims {group_view} that "
+                    f"the view of '{view.base.name}' as {view.shape} regroups")
+            if hit:
+                base_dims += group_base
+        base = view.base
+        if base_dims:
+            shape = tuple(1 if d in base_dims else s for d, s in enumerate(base.shape))
+            base = self.emit(f"solder.reduce {kind} %{base.name} dims = "
+                             f"{format_list(sorted(base_dims))} keepdim : {base.type} -> "
+                             f"{tensor_type(shape)}", shape)
+        return base if base.shape == result_shape else View(base, result_shape)
+
+    def getitem(self, node):
+        source, index = node.args
+        if not isinstance(getattr(source, "target", None), torch._ops.OpOverload):
+            raise self.unsupported(f"item {index} of '{source}' is not supported")
+        if source.target.overloadpacket in (aten.max, aten.min):
+            if index != 0:
+                raise self.unsupported(f"{_describe(source)} returns indices; Solder "
+                                       "computes the values only")
+            self.node = source
+            result = self.reduce(_REDUCE[source.target.overloadpacket], source)
+            self.node = node
+            return result
+        packet = source.target.overloadpacket
+        if packet not in _FIRST_RESULT:
+            raise self.unsupported(f"item {index} of {_describe(source)} is not supported")
+        if index != 0:
+            what = "indices" if "pool" in packet.__name__ else "statistics"
             raise self.unsupported(
-                f"{_describe(self.node)} with dim returns values and indices; use "
-                f"torch.a{kind}(x, dim) for the values")
-        return self.emit_reduce(kind, self.value(bound["input"]), None, False)
+                f"{_describe(source)}'s {what} (result {index}) are used; Solder computes "
+                "its result 0 only" + (" (a training BatchNorm's running statistics "
+                                       "update)" if "batch_norm" in packet.__name__ else ""))
+        self.node = source
+        try:
+            return self.first_result(packet, source)
+        finally:
+            self.node = node
 
-    def softmax(self, op, bound):
-        x = self.value(bound["input"])
-        dim = bound.get("dim")
-        if dim is None:
-            raise self.unsupported(f"{op} without dim (the implicit dim is deprecated)")
-        if bound.get("dtype") not in (None, torch.float32):
-            raise self.unsupported(f"{op} with dtype={bound['dtype']}")
+    def first_result(self, packet, node):
+        a = node.args
+        if packet is aten.native_group_norm:
+            return self.emit_norm("group_norm", a[0], a[1], a[2], a[7],
+                                  f"num_groups = {int(a[6])} ")
+        if packet is aten.native_layer_norm:
+            return self.emit_norm("layer_norm", a[0], a[2], a[3], a[4],
+                                  f"normalized_shape = {format_list(a[1])} ")
+        if packet is aten._native_batch_norm_legit_no_training:
+            return self.running_stats_norm(a[0], a[1], a[2], a[3], a[4], a[6])
+        if packet is aten._native_batch_norm_legit_functional:
+            return self.batch_stats_norm(a[0], a[1], a[2], a[5], a[7])
+        if packet is aten._native_batch_norm_legit:
+            if node.target._overloadname == "no_stats":
+                return self.batch_stats_norm(a[0], a[1], a[2], a[3], a[5])
+            return self.batch_stats_norm(a[0], a[1], a[2], a[5], a[7])
+        if packet is aten.native_batch_norm:
+            if a[5]:
+                return self.batch_stats_norm(a[0], a[1], a[2], True, a[7])
+            return self.running_stats_norm(a[0], a[1], a[2], a[3], a[4], a[7])
+        return self.pool("max", node)  # max_pool*_with_indices
+
+    def softmax(self, op, node):
+        dim = _arg(node, 1, "dim")
+        dtype = node.kwargs.get("dtype")
+        if node.target.overloadpacket in (aten._softmax, aten._log_softmax):
+            dtype = None
+        if dtype not in (None, torch.float32):
+            raise self.unsupported(f"{op} with dtype={dtype}")
+        x = self.operand(node.args[0])
+        if isinstance(x, View):
+            dim = self.dims(dim, len(x.shape))[0]
+            group = next(g for g in _reshape_groups(x.base.shape, x.shape) if dim in g[1])
+            if len(group[0]) != 1 or len(group[1]) != 1:
+                raise self.unsupported(f"{op} over dim {dim} of a view that merges or "
+                                       "splits it")
+            base = x.base
+            result = self.emit(f"solder.{op} %{base.name} dim = {group[0][0]} : "
+                               f"{base.type}", base.shape)
+            return View(result, x.shape)
         dim = self.dims(dim, len(x.shape))[0]
         return self.emit(f"solder.{op} %{x.name} dim = {dim} : {x.type}", x.shape)
 
-    def cast(self, args, kwargs):
-        shape_dtype = self.node.meta.get("tensor_meta")
-        if shape_dtype is None or shape_dtype.dtype != torch.float32:
-            raise self.unsupported(f"{_describe(self.node)} changes the dtype; Solder "
-                                   "compiles float32 chains")
-        if self.node.target == "to" and any(
-                isinstance(a, (str, torch.device)) for a in list(args[1:]) + list(kwargs.values())):
-            raise self.unsupported(".to() with a device inside the module")
-        return self.value(args[0])
+    def dropout(self, node):
+        training = node.target.overloadpacket is aten.native_dropout or \
+            _arg(node, 2, "train", False)
+        if training and _arg(node, 1, "p", 0.5) > 0:
+            raise self.unsupported(
+                f"{_describe(node)} with training=True is random; call module.eval() "
+                "before compiling (Solder compiles inference)")
+        return self.operand(node.args[0])
 
-    def conv(self, bound):
-        x, weight = self.value(bound["input"]), self.value(bound["weight"])
-        bias = self.value(bound["bias"]) if bound.get("bias") is not None else None
-        return self.emit_conv(x, weight, bias, bound.get("stride", 1), bound.get("padding", 0),
-                              bound.get("dilation", 1), bound.get("groups", 1), weight.shape)
-
-    def emit_conv(self, x, weight, bias, stride, padding, dilation, groups, weight_shape):
+    def conv(self, node):
+        x, weight = self.value(node.args[0]), self.value(node.args[1])
+        bias = self.optional_value(_arg(node, 2, "bias"))
         spatial = len(x.shape) - 2
-        dilation = _tuple(dilation, spatial)
+        stride = _arg(node, 3, "stride", 1)
+        padding = _arg(node, 4, "padding", 0)
+        dilation = _tuple(_arg(node, 5, "dilation", 1), spatial)
+        groups = _arg(node, 6, "groups", 1)
         if isinstance(padding, str):
             if padding == "valid":
                 padding = (0,) * spatial
             else:  # 'same'
-                totals = [d * (k - 1) for d, k in zip(dilation, weight_shape[2:])]
+                totals = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
                 if any(t % 2 for t in totals):
                     raise self.unsupported("padding='same' with an even kernel pads "
                                            "unevenly, which solder.conv cannot express")
                 padding = tuple(t // 2 for t in totals)
         return self.emit_convolution("conv", x, weight, bias, [
             ("strides", stride), ("padding", padding), ("dilations", dilation)], groups)
+
+    def conv_transpose(self, node):
+        x, weight = self.value(node.args[0]), self.value(node.args[1])
+        bias = self.optional_value(_arg(node, 2, "bias"))
+        padding = _arg(node, 4, "padding", 0)
+        if isinstance(padding, str):
+            raise self.unsupported(f"conv_transpose with padding='{padding}'")
+        return self.emit_convolution("conv_transpose", x, weight, bias, [
+            ("strides", _arg(node, 3, "stride", 1)), ("padding", padding),
+            ("output_padding", _arg(node, 5, "output_padding", 0)),
+            ("dilations", _arg(node, 7, "dilation", 1))], _arg(node, 6, "groups", 1))
+
+    def convolution(self, node):
+        """aten.convolution: (input, weight, bias, stride, padding, dilation,
+        transposed, output_padding, groups)."""
+        a = node.args
+        x, weight, bias = self.value(a[0]), self.value(a[1]), self.optional_value(a[2])
+        if a[6]:
+            return self.emit_convolution("conv_transpose", x, weight, bias, [
+                ("strides", a[3]), ("padding", a[4]), ("output_padding", a[7]),
+                ("dilations", a[5])], a[8])
+        return self.emit_convolution("conv", x, weight, bias, [
+            ("strides", a[3]), ("padding", a[4]), ("dilations", a[5])], a[8])
 
     def emit_convolution(self, op, x, weight, bias, window, groups):
         """solder.conv or solder.conv_transpose; ``window`` lists the
@@ -881,22 +1018,9 @@ class _Importer:
             + f"{attributes} groups = {int(groups)}"
             f" : ({', '.join(v.type for v in operands)}) -> {tensor_type(shape)}", shape)
 
-    def conv_transpose(self, bound):
-        x, weight = self.value(bound["input"]), self.value(bound["weight"])
-        bias = self.value(bound["bias"]) if bound.get("bias") is not None else None
-        return self.emit_conv_transpose(
-            x, weight, bias, bound.get("stride", 1), bound.get("padding", 0),
-            bound.get("output_padding", 0), bound.get("dilation", 1), bound.get("groups", 1))
-
-    def emit_conv_transpose(self, x, weight, bias, stride, padding, output_padding,
-                            dilation, groups):
-        if isinstance(padding, str):
-            raise self.unsupported(f"conv_transpose with padding='{padding}'")
-        return self.emit_convolution("conv_transpose", x, weight, bias, [
-            ("strides", stride), ("padding", padding),
-            ("output_padding", output_padding), ("dilations", dilation)], groups)
-
     def emit_norm(self, op, x, weight, bias, eps, extra):
+        x = self.value(x)
+        weight, bias = self.optional_value(weight), self.optional_value(bias)
         operands = [x] + [v for v in (weight, bias) if v is not None]
         affine = (f"weight = %{weight.name} " if weight is not None else "") + \
                  (f"bias = %{bias.name} " if bias is not None else "")
@@ -904,99 +1028,101 @@ class _Importer:
             f"solder.{op} %{x.name} {affine}{extra}epsilon = {format_float(eps)}"
             f" : ({', '.join(v.type for v in operands)}) -> {x.type}", x.shape)
 
-    def optional_value(self, operand):
-        return None if operand is None else self.value(operand)
+    def group_norm(self, node):
+        groups = _arg(node, 1, "num_groups")
+        return self.emit_norm("group_norm", node.args[0], _arg(node, 2, "weight"),
+                              _arg(node, 3, "bias"), _arg(node, 4, "eps", 1e-5),
+                              f"num_groups = {int(groups)} ")
 
-    def group_norm(self, bound):
-        groups = bound["num_groups"]
-        if not isinstance(groups, int):
-            raise self.unsupported("group_norm: num_groups must be an integer")
-        return self.emit_norm("group_norm", self.value(bound["input"]),
-                              self.optional_value(bound.get("weight")),
-                              self.optional_value(bound.get("bias")),
-                              bound.get("eps", 1e-5), f"num_groups = {groups} ")
-
-    def layer_norm(self, bound):
-        shape = bound["normalized_shape"]
+    def layer_norm(self, node):
+        shape = _arg(node, 1, "normalized_shape")
         shape = [shape] if isinstance(shape, int) else list(shape)
-        return self.emit_norm("layer_norm", self.value(bound["input"]),
-                              self.optional_value(bound.get("weight")),
-                              self.optional_value(bound.get("bias")),
-                              bound.get("eps", 1e-5),
+        return self.emit_norm("layer_norm", node.args[0], _arg(node, 2, "weight"),
+                              _arg(node, 3, "bias"), _arg(node, 4, "eps", 1e-5),
                               f"normalized_shape = {format_list(shape)} ")
 
-    def batch_norm(self, bound):
-        return self.functional_norm("batch_norm", bound, bound.get("training", False))
+    def instance_norm(self, node):
+        a = node.args
+        if not a[5]:  # use_input_stats=False: running statistics
+            return self.running_stats_norm(a[0], a[1], a[2], a[3], a[4], a[7])
+        return self.emit_norm("instance_norm", a[0], a[1], a[2], a[7], "")
 
-    def instance_norm(self, bound):
-        return self.functional_norm("instance_norm", bound,
-                                    bound.get("use_input_stats", True))
+    def batch_norm(self, node):
+        a = node.args
+        if a[5] or a[3] is None:
+            return self.batch_stats_norm(a[0], a[1], a[2], True, a[7])
+        return self.running_stats_norm(a[0], a[1], a[2], a[3], a[4], a[7])
 
-    def functional_norm(self, op, bound, use_batch_stats):
-        x = self.value(bound["input"])
-        if use_batch_stats:
-            return self.emit_norm(op, x, self.optional_value(bound.get("weight")),
-                                  self.optional_value(bound.get("bias")),
-                                  bound.get("eps", 1e-5), "")
-        mean = self.tensor_of(bound.get("running_mean"), "running_mean")
-        var = self.tensor_of(bound.get("running_var"), "running_var")
-        weight = self.tensor_of(bound.get("weight"), "weight")
-        bias = self.tensor_of(bound.get("bias"), "bias")
-        return self.fold_running_stats(x, self.node.name, weight, bias, mean, var,
-                                       bound.get("eps", 1e-5))
+    def batch_stats_norm(self, x, weight, bias, training, eps):
+        if not training:
+            raise self.unsupported(f"{_describe(self.node)} without running statistics "
+                                   "in eval mode")
+        return self.emit_norm("batch_norm", x, weight, bias, eps, "")
 
-    def norm_with_running_stats(self, op, target, x, weight, bias, mean, var,
-                                use_batch_stats, eps):
-        if use_batch_stats:
-            return self.emit_norm(op, x, self.param(weight, target + ".weight"),
-                                  self.param(bias, target + ".bias"), eps, "")
-        return self.fold_running_stats(x, target, weight, bias, mean, var, eps)
-
-    def fold_running_stats(self, x, target, weight, bias, mean, var, eps):
-        """Eval-mode batch/instance norm: (x - mean) * scale + bias with
-        scale = weight / sqrt(var + eps), computed in float64, per channel."""
-        channels = x.shape[1]
-        spread = (channels,) + (1,) * (len(x.shape) - 2)
-        scale = (var.detach().double() + eps).rsqrt()
+    def running_stats_norm(self, x, weight, bias, mean, var, eps):
+        """Eval-mode batch or instance norm: (x - mean) * scale + bias with
+        scale = weight / sqrt(var + eps), per channel; the per-channel
+        tensors are arguments viewed as (C, 1, ...)."""
+        x = self.value(x)
+        if mean is None or var is None:
+            raise self.unsupported(f"{_describe(self.node)}: running statistics must be "
+                                   "tensors")
+        spread = (x.shape[1],) + (1,) * (len(x.shape) - 2)
+        prefix = self.value_name(self.node)
+        per_channel = lambda node: self.channel_argument(node, spread)  # noqa: E731
+        std = self.emit_elementwise("add", [per_channel(var), self.constant(eps)],
+                                    name=prefix + "_var") if eps else per_channel(var)
+        scale = self.emit(f"solder.rsqrt %{std.name} : {std.type}", spread,
+                          name=prefix + "_rstd")
         if weight is not None:
-            scale = scale * weight.detach().double()
-        derived = lambda t: t.reshape(spread).float().contiguous()
-        prefix = target.replace(".", "_")
-        centered = self.binary("sub", x, self.param(derived(mean.detach()), prefix + ".mean"),
-                               name=prefix + "_centered")
-        result = self.binary("mul", centered, self.param(derived(scale), prefix + ".scale"),
-                             name=prefix + "_scaled" if bias is not None else None)
+            scale = self.emit(f"solder.mul %{scale.name}, %{per_channel(weight).name} : "
+                              f"{scale.type}", spread, name=prefix + "_scale")
+        mean_value = per_channel(mean)
+        centered = self.emit(f"solder.sub %{x.name}, %{mean_value.name} : {x.type}, "
+                             f"{mean_value.type} -> {x.type}", x.shape,
+                             name=prefix + "_centered")
+        result = self.emit(f"solder.mul %{centered.name}, %{scale.name} : {x.type}, "
+                           f"{scale.type} -> {x.type}", x.shape,
+                           name=prefix + ("_scaled" if bias is not None else ""))
         if bias is not None:
-            result = self.binary("add", result,
-                                 self.param(derived(bias.detach()), prefix + ".shift"))
-        self.notes.append(f"{target}: eval-mode normalization folded into a per-channel "
-                          "scale and shift (running statistics)")
+            shift = per_channel(bias)
+            result = self.emit(f"solder.add %{result.name}, %{shift.name} : {x.type}, "
+                               f"{shift.type} -> {x.type}", x.shape, name=prefix)
+        self.notes.append(f"{prefix}: eval-mode normalization with running statistics "
+                          "as a per-channel scale and shift")
         return result
 
-    def pool(self, kind, bound):
-        x = self.value(bound["input"])
+    def channel_argument(self, operand, spread):
+        if not (isinstance(operand, torch.fx.Node) and operand.op in ("placeholder", "get_attr")):
+            raise self.unsupported(f"{_describe(self.node)}: running statistics and affine "
+                                   "parameters must be parameters, buffers or inputs")
+        if operand.op == "get_attr":
+            self.get_attr(operand)
+        return self.argument(operand, spread)
+
+    def pool(self, kind, node):
+        x = self.value(node.args[0])
         spatial = len(x.shape) - 2
-        if bound.get("return_indices"):
-            raise self.unsupported("max pooling with return_indices=True")
-        if bound.get("divisor_override") is not None:
-            raise self.unsupported("avg pooling with divisor_override")
-        kernel = _tuple(bound["kernel_size"], spatial)
-        stride = bound.get("stride")
-        stride = kernel if stride is None or stride == [] or stride == () else _tuple(stride, spatial)
+        kernel = _tuple(_arg(node, 1, "kernel_size"), spatial)
+        stride = _arg(node, 2, "stride", [])
+        stride = kernel if stride is None or list(stride) == [] else _tuple(stride, spatial)
+        padding = _tuple(_arg(node, 3, "padding", 0), spatial)
+        if kind == "max":
+            dilation = _tuple(_arg(node, 4, "dilation", 1), spatial)
+            ceil_mode = _arg(node, 5, "ceil_mode", False)
+        else:
+            dilation = (1,) * spatial
+            ceil_mode = _arg(node, 4, "ceil_mode", False)
+            if _arg(node, 6, "divisor_override") is not None:
+                raise self.unsupported("avg pooling with divisor_override")
         shape = self.result_shape()
         text = (f"solder.pool {kind} %{x.name} kernel = {format_list(kernel)}"
                 f" strides = {format_list(stride)}"
-                f" padding = {format_list(_tuple(bound.get('padding', 0), spatial))}"
-                f" dilations = {format_list(_tuple(bound.get('dilation', 1), spatial))}")
-        if bound.get("ceil_mode"):
+                f" padding = {format_list(padding)}"
+                f" dilations = {format_list(dilation)}")
+        if ceil_mode:
             text += " ceil_mode"
         if kind == "avg":
-            include = "true" if bound.get("count_include_pad", True) else "false"
+            include = "true" if _arg(node, 5, "count_include_pad", True) else "false"
             text += f" {{count_include_pad = {include}}}"
         return self.emit(f"{text} : {x.type} -> {tensor_type(shape)}", shape)
-
-
-def _default(signature, bound, name):
-    if name in bound:
-        return bound[name]
-    return inspect.signature(signature).parameters[name].default

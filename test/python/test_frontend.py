@@ -485,6 +485,52 @@ case("convtranspose_instance_norm_gelu", lambda r: nn.Sequential(
     nn.GELU(), nn.Softmax(dim=1)), (1, 3, 3, 3))
 
 
+# -- torch.export idioms (KernelBench-style forwards) --------------------------
+
+
+class UnpackAndView(nn.Module):
+    """Shape unpacking, view with -1 and a reduction over the merged dims."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv3d(3, 8, 3)
+        self.norm = nn.GroupNorm(4, 8)
+
+    def forward(self, x):
+        x = self.norm(self.conv(x))
+        b, c, d, h, w = x.shape
+        return torch.tanh(x.view(b, c, -1)).mean(-1)
+
+
+class ViewsAtTheEdges(nn.Module):
+    """A viewed parameter, flatten and squeeze at the output, unsqueeze of the
+    input, clone().detach() and in-place ops on intermediates."""
+
+    def __init__(self):
+        super().__init__()
+        self.scale = nn.Parameter(torch.randn(4))
+
+    def forward(self, x):
+        y = x.unsqueeze(0).squeeze(0).clone().detach()
+        y = y * self.scale.view(1, -1, 1, 1)
+        y.relu_()
+        y += 1.0
+        return torch.flatten(y, 1), y.reshape(2, 4, -1).amax(dim=2, keepdim=True).squeeze(-1)
+
+
+case("unpack_shape_view_mean", lambda r: UnpackAndView(), (2, 3, 5, 6, 6))
+case("views_at_the_edges", lambda r: ViewsAtTheEdges(), (2, 4, 3, 5))
+case("view_through_elementwise_softmax", lambda r: Fn(
+    lambda m, x: F.softmax(torch.sigmoid(x.view(2, 3, 20)) * 2, dim=1).view(2, 3, 4, 5)),
+    (2, 3, 4, 5))
+case("max_dim_values_and_pool_indices_item", lambda r: Fn(
+    lambda m, x: torch.max(x, dim=1)[0].sum() + F.max_pool2d(x, 2, return_indices=True)[0]),
+    (2, 3, 4, 4))
+case("train_batch_norm_with_running_stats", lambda r: nn.Sequential(
+    nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4).train(), nn.SiLU()), (4, 3, 6, 6))
+case("eval_instance_norm_running_stats", lambda r: nn.InstanceNorm2d(
+    3, affine=True, track_running_stats=True).eval(), (2, 3, 4, 4), domain="shifted")
+
 @pytest.mark.parametrize("factory,shapes,domain", CASES)
 def test_matches_torch(rng, factory, shapes, domain):
     seed_torch(rng)
@@ -776,9 +822,11 @@ def test_export_w3(tmp_path):
     frontend = json.loads((target / "frontend.json").read_text())
     assert frontend == {
         "function": "w3", "inputs": ["x"], "input_shapes": [[2, 8, 10, 10]],
+        "input_arguments": [[0, [2, 8, 10, 10]]],
         "parameters": ["conv_weight", "conv_bias", "group_norm_weight",
                        "group_norm_bias"],
-        "output_shapes": [[2, 1, 8, 8]], "output_is_sequence": False}
+        "output_shapes": [[2, 1, 8, 8]], "result_shapes": [[2, 1, 8, 8]],
+        "output_is_sequence": False}
     expected = {"conv_weight": module.conv.weight, "conv_bias": module.conv.bias,
                 "group_norm_weight": module.group_norm.weight,
                 "group_norm_bias": module.group_norm.bias}
@@ -822,3 +870,26 @@ def test_cpu_backend_needs_no_solder_compile(tmp_path, monkeypatch):
     module, inputs = workloads.make("w3", small=True)
     compiled = solder.compile(module, inputs, backend="cpu", quiet=True)
     assert_matches(compiled(*inputs), reference(module, inputs))
+
+
+class MaxPoolAfterTanh(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pool = nn.MaxPool2d(2)
+
+    def forward(self, x):
+        y = x.tanh()
+        return self.pool(y)
+
+
+def test_compiler_errors_point_at_the_user_line(tmp_path):
+    """The importer's locations reach solder-compile's diagnostics: the
+    codegen's refusal names this file and line (no nvcc, no GPU needed)."""
+    import inspect
+    lines, start = inspect.getsourcelines(MaxPoolAfterTanh.forward)
+    number = start + next(i for i, line in enumerate(lines) if "self.pool(y)" in line)
+    with pytest.raises(solder.SolderError) as error:
+        solder.export(MaxPoolAfterTanh(), (torch.rand(2, 3, 4, 4),), tmp_path / "bundle",
+                      quiet=True)
+    assert f"{Path(__file__).resolve()}:{number}:1: error: the CUDA code generator runs " \
+        "fusion regions only; 'solder.pool' is outside any" in str(error.value)
