@@ -19,3 +19,21 @@ __version__ = "0.1.0"
 __all__ = ["compile", "export", "load", "import_module", "CompiledModule",
            "ImportedModule", "SolderError", "ToolNotFound",
            "UnsupportedOperation", "cache_dir"]
+
+
+def _register_dynamo_backend():
+    """torch.compile(model, backend="solder"): an installed package is found
+    through its torch_dynamo_backends entry point; from a source tree,
+    importing solder registers it."""
+    from importlib.metadata import entry_points
+    if any(ep.name == "solder" for ep in entry_points(group="torch_dynamo_backends")):
+        return
+    from torch._dynamo import register_backend
+    from .backend import solder_backend
+    try:
+        register_backend(solder_backend, name="solder")
+    except AssertionError:  # registered already (a reload)
+        pass
+
+
+_register_dynamo_backend()

@@ -220,6 +220,8 @@ def export_program(module, example_inputs, class_name=None):
             program = torch.export.export(module, example_inputs, strict=False)
         return program.run_decompositions({})
     except Exception as error:
+        if os.environ.get("SOLDER_DEBUG_EXPORT"):
+            raise
         summary = str(error).strip().splitlines()[0] if str(error).strip() else ""
         hint = " (Solder needs a forward without data-dependent control flow)" \
             if "DataDependent" in type(error).__name__ else ""
@@ -246,6 +248,31 @@ def import_graph(graph_module, function_name, class_name, captured=None, outputs
     (default: all of them)."""
     return _Importer(graph_module, function_name, class_name,
                      captured or {}).run(outputs, output_structure)
+
+
+def is_supported_node(node):
+    """Whether the importer has a rule for ``node``, an ATen call producing
+    float32 (its arguments are checked when its subgraph is imported)."""
+    if node.op != "call_function":
+        return False
+    value = node.meta.get("val")
+    if isinstance(value, (tuple, list)):
+        value = value[0] if value else None
+    if not isinstance(value, torch.Tensor) or value.dtype != torch.float32:
+        return False
+    if node.target is operator.getitem:
+        source = node.args[0]
+        return isinstance(source, torch.fx.Node) and is_supported_node(source)
+    return getattr(node.target, "overloadpacket", None) in _supported_packets()
+
+
+_SUPPORTED = []
+
+
+def _supported_packets():
+    if not _SUPPORTED:
+        _SUPPORTED.append(frozenset(_Importer(None, "", "", {}).handlers))
+    return _SUPPORTED[0]
 
 
 # Frames of torch and of this package are not the user's.
@@ -899,6 +926,7 @@ class _Importer:
         if packet not in _FIRST_RESULT:
             raise self.unsupported(f"item {index} of {_describe(source)} is not supported")
         if index != 0:
+            self.node = source  # the op is what cannot run: blame it
             what = "indices" if "pool" in packet.__name__ else "statistics"
             raise self.unsupported(
                 f"{_describe(source)}'s {what} (result {index}) are used; Solder computes "

@@ -1,0 +1,303 @@
+"""``torch.compile(model, backend="solder")``: Solder as a dynamo backend.
+
+Dynamo hands the backend an FX graph of torch calls and example inputs. The
+backend exports that graph with ``torch.export`` (the user's stack traces kept,
+so locations and messages name the user's lines), lets torch.fx's
+``CapabilityBasedPartitioner`` cut out the largest subgraphs the importer
+knows, compiles each into a bundle (CUDA tensors) or into pipelined IR for the
+reference interpreter (CPU tensors), and leaves every other node to eager
+PyTorch: an unsupported op costs speed, never the model. A subgraph the
+importer refuses on a closer look (a view it cannot fuse, a BatchNorm whose
+running statistics the graph updates) gives that node back to eager and is
+partitioned again.
+
+Shapes are static: the compiled graph is kept per input shapes, and a new
+shape compiles again (dynamo's guards see shape changes; a graph dynamo made
+dynamic is specialized here on each call's shapes). Inference only: a graph
+whose inputs require gradients with grad mode on runs eagerly, with one
+warning. ``SOLDER_LOG=info`` logs one line per subgraph: what was fused into
+how many kernels, and what fell back to eager and why.
+
+Options (``torch.compile(..., options={...})``): ``precision`` ("ieee" or
+"tf32") and ``force`` (the planner's "auto", "materialize", "recompute").
+"""
+
+import copy
+import logging
+import os
+import sys
+import warnings
+from collections import Counter
+
+import torch
+import torch.nn as nn
+
+from .errors import SolderError, UnsupportedOperation
+from .importer import export_program, import_graph, is_supported_node, \
+    source_location
+
+logger = logging.getLogger("solder")
+
+
+def _configure_logging():
+    level = os.environ.get("SOLDER_LOG", "").strip().upper()
+    if level and not logger.handlers:
+        handler = logging.StreamHandler(sys.stderr)
+        handler.setFormatter(logging.Formatter("solder: %(message)s"))
+        logger.addHandler(handler)
+        logger.setLevel(getattr(logging, level, logging.INFO))
+        logger.propagate = False
+
+
+_configure_logging()
+_warned_gradients = False
+
+
+def solder_backend(graph_module, example_inputs, **options):
+    """The dynamo backend: returns a callable that runs ``graph_module``
+    with its supported subgraphs compiled by Solder."""
+    options = {**options.pop("options", {}), **options}
+    precision = options.pop("precision", "ieee")
+    force = options.pop("force", "auto")
+    if options:
+        raise SolderError(f"unknown solder backend options {sorted(options)} "
+                          "(precision, force)")
+    from .api import _check_options
+    _check_options(precision, "cuda", force)
+    if _needs_gradients(example_inputs):
+        global _warned_gradients
+        if not _warned_gradients:
+            warnings.warn("solder: the graph needs gradients (an input requires grad "
+                          "and grad mode is on); Solder compiles inference, so it runs "
+                          "eagerly. Call the model under torch.no_grad() or "
+                          "torch.inference_mode() to use Solder.", stacklevel=2)
+            _warned_gradients = True
+        return graph_module.forward
+    return _ShapeSpecialized(graph_module, precision, force)
+
+
+def _needs_gradients(inputs):
+    return torch.is_grad_enabled() and any(
+        isinstance(t, torch.Tensor) and t.requires_grad for t in inputs)
+
+
+def _key(args):
+    return tuple((tuple(a.shape), a.dtype, a.device) if isinstance(a, torch.Tensor)
+                 else (type(a).__name__, a) for a in args)
+
+
+class _ShapeSpecialized:
+    """The graph compiled for each set of input shapes it is called with, on
+    the first call with them: outside dynamo's tracing, whose guards on the
+    caller's frame must not reach torch.export."""
+
+    def __init__(self, graph_module, precision, force):
+        self.graph_module = graph_module
+        self.precision = precision
+        self.force = force
+        self.compiled = {}
+
+    def __call__(self, *args):
+        key = _key(args)
+        runner = self.compiled.get(key)
+        if runner is None:
+            runner = self.compiled[key] = compile_graph(
+                self.graph_module, args, self.precision, self.force)
+        return runner(*args)
+
+
+class SubgraphReport:
+    """What the backend did with one graph: the subgraphs Solder compiled and
+    the nodes left to eager, with reasons."""
+
+    def __init__(self):
+        self.subgraphs = []  # (name, [op names], kernel count, target)
+        self.fallbacks = []  # (op name, reason)
+
+    def lines(self, graph_name):
+        lines = [f"{graph_name}: subgraph {name}: fused {len(ops)} ops "
+                 f"({_summarize(ops)}) into {kernels} kernel{'s' if kernels != 1 else ''} "
+                 f"({target})" for name, ops, kernels, target in self.subgraphs]
+        if self.fallbacks:
+            lines.append(f"{graph_name}: {len(self.fallbacks)} ops run eagerly: " + "; ".join(
+                f"{op} ({reason})" for op, reason in self.fallbacks))
+        elif not self.subgraphs:
+            lines.append(f"{graph_name}: nothing for Solder to compile")
+        return lines
+
+
+def _summarize(ops):
+    counts = Counter(ops)
+    return ", ".join(f"{op} x{n}" if n > 1 else op for op, n in counts.items())
+
+
+def _op_name(node):
+    target = node.target
+    packet = getattr(target, "overloadpacket", None)
+    return packet.__name__ if packet is not None else getattr(target, "__name__", str(target))
+
+
+def compile_graph(graph_module, args, precision="ieee", force="auto", report=None):
+    """Exports ``graph_module`` on ``args`` (concrete), compiles its supported
+    subgraphs and returns the partitioned module (eager for the rest)."""
+    report = report if report is not None else SubgraphReport()
+    name = _graph_name(graph_module)
+    static, kept = _specialized(graph_module, args)
+    try:
+        with torch.fx.traceback.preserve_node_meta():
+            program = export_program(static, tuple(args[i] for i in kept), name)
+    except SolderError as error:
+        logger.info("%s: runs eagerly: %s", name, error)
+        return graph_module.forward
+    refused = {}  # node name -> reason: given back to eager after a closer look
+    for _ in range(64):
+        module = _unguarded_module(program)
+        partitioned, retry = _partition(module, refused, precision, force, report)
+        if not retry:
+            break
+        report.subgraphs.clear()
+        report.fallbacks.clear()
+    report.subgraphs.sort()
+    for line in report.lines(name):
+        logger.info("%s", line)
+    if len(kept) == len(args):
+        return partitioned
+    return lambda *call_args: partitioned(*(call_args[i] for i in kept))
+
+
+def _specialized(graph_module, args):
+    """A copy of dynamo's graph with its integer inputs (the sizes of a
+    graph dynamo made dynamic) replaced by their values, and which of
+    ``args`` it still takes: export then sees a static graph of tensors."""
+    graph = copy.deepcopy(graph_module.graph)
+    placeholders = [n for n in graph.nodes if n.op == "placeholder"]
+    kept = []
+    for index, (node, value) in enumerate(zip(placeholders, args)):
+        if isinstance(value, torch.Tensor):
+            kept.append(index)
+            continue
+        node.replace_all_uses_with(value)
+        graph.erase_node(node)
+    for node in graph.nodes:  # only what says where the user wrote it
+        node.meta = {k: v for k, v in node.meta.items()
+                     if k in ("stack_trace", "nn_module_stack", "source_fn_stack")}
+    return torch.fx.GraphModule(graph_module, graph), kept
+
+
+def _unguarded_module(program):
+    """The exported program as a module, without export's input guards:
+    _ShapeSpecialized already keys on the shapes, and the guards of a
+    dynamo graph name dynamo's sources, which do not exist here."""
+    import inspect
+    if "check_guards" in inspect.signature(program.module).parameters:
+        return program.module(check_guards=False)
+    return program.module()
+
+
+def _graph_name(graph_module):
+    """'forward at model.py:12': where the graph's first op was written."""
+    for node in graph_module.graph.nodes:
+        where = source_location(node) if node.op == "call_function" else None
+        if where:
+            return f"graph at {os.path.basename(where[0])}:{where[1]}"
+    return "graph"
+
+
+class _Supported(torch.fx.passes.operator_support.OperatorSupportBase):
+    def __init__(self, refused):
+        self.refused = refused
+
+    def is_node_supported(self, submodules, node):
+        return node.name not in self.refused and is_supported_node(node)
+
+
+_NON_COMPUTE = {"view", "_unsafe_view", "reshape", "flatten", "squeeze", "unsqueeze",
+                "clone", "detach", "alias", "contiguous", "getitem", "_to_copy", "to",
+                "dropout", "lift_fresh_copy", "copy_"}
+
+
+def _partition(module, refused, precision, force, report):
+    from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
+    partitioner = CapabilityBasedPartitioner(module, _Supported(refused),
+                                             allows_single_node_partition=True)
+    partitions = [p for p in partitioner.propose_partitions()
+                  if any(_op_name(n) not in _NON_COMPUTE for n in p.nodes)]
+    for node in module.graph.nodes:
+        value = node.meta.get("val")
+        if node.op == "call_function" and not any(node in p.nodes for p in partitions) \
+                and _op_name(node) not in _NON_COMPUTE and \
+                (getattr(value, "dtype", None) == torch.float32 or node.name in refused):
+            reason = refused.get(node.name) or "not supported"
+            where = source_location(node)
+            report.fallbacks.append((f"aten.{_op_name(node)}" + (
+                f" at {os.path.basename(where[0])}:{where[1]}" if where else ""), reason))
+    if not partitions:
+        return module, False
+    names = {n.name for n in module.graph.nodes}
+    fused = partitioner.fuse_partitions(partitions, prefix="solder_")
+    for node in list(fused.graph.nodes):
+        if node.op != "call_module" or not node.target.startswith("solder_"):
+            continue
+        subgraph = getattr(fused, node.target)
+        try:
+            compiled = _compile_subgraph(subgraph, node.target, precision, force)
+        except UnsupportedOperation as error:
+            culprit = getattr(error, "node_name", None)
+            if culprit and culprit not in refused and culprit in names:
+                refused[culprit] = str(error).splitlines()[0]
+                return fused, True
+            _leave_eager(subgraph, node.target, error, report)
+            continue
+        except SolderError as error:
+            _leave_eager(subgraph, node.target, error, report)
+            continue
+        setattr(fused, node.target, compiled)
+        ops = [_op_name(n) for n in subgraph.graph.nodes
+               if n.op == "call_function" and _op_name(n) not in _NON_COMPUTE]
+        report.subgraphs.append((node.target, ops, compiled.kernel_count,
+                                 compiled.target))
+    fused.recompile()
+    return fused, False
+
+
+def _leave_eager(subgraph, name, error, report):
+    report.fallbacks.append((f"subgraph {name}", str(error).splitlines()[0]))
+
+
+def _compile_subgraph(subgraph, name, precision, force):
+    from .api import compile_imported
+    placeholders = [n for n in subgraph.graph.nodes if n.op == "placeholder"]
+    devices = {n.meta["val"].device for n in placeholders
+               if isinstance(n.meta.get("val"), torch.Tensor)}
+    if len(devices) != 1:
+        raise SolderError(f"inputs on {sorted(map(str, devices)) or 'no device'}; "
+                          "Solder compiles a subgraph for one device")
+    device = devices.pop()
+    imported = import_graph(subgraph, name, name)
+    backend = "cuda" if device.type == "cuda" else "cpu"
+    if backend == "cpu" and device.type != "cpu":
+        raise SolderError(f"tensors on {device}; Solder runs CUDA and CPU tensors")
+    compiled = compile_imported(imported, precision, backend, force, True, device)
+    return _CompiledSubgraph(compiled)
+
+
+class _CompiledSubgraph(nn.Module):
+    """A fused subgraph replaced by its compiled chain."""
+
+    def __init__(self, compiled):
+        super().__init__()
+        self.compiled = compiled
+        self.target = f"bundle {compiled.bundle}" if compiled.backend == "cuda" else \
+            "reference interpreter"
+
+    @property
+    def kernel_count(self):
+        compiled = self.compiled
+        if compiled.backend == "cuda":
+            import json
+            manifest = json.loads((compiled.bundle / "manifest.json").read_text())
+            return len(manifest["launches"])
+        return compiled.pipelined.read_text().count("solder.fusion")
+
+    def forward(self, *args):
+        return self.compiled(*args)

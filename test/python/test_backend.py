@@ -1,0 +1,173 @@
+"""torch.compile(model, backend="solder") on CPU tensors: Solder's subgraphs
+run on the reference interpreter, the rest on eager PyTorch. Checked against
+PyTorch in float64 (relative L2 <= 1e-5), with the partitioning, the log
+lines, shape changes, gradients and training-mode BatchNorm.
+"""
+
+import copy
+import logging
+import os
+import subprocess
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+import torch
+import torch.nn as nn
+
+import solder
+from solder import workloads
+
+from test_frontend import assert_matches, randomize
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(autouse=True)
+def fresh_dynamo(tmp_path, monkeypatch):
+    monkeypatch.setenv("SOLDER_CACHE_DIR", str(tmp_path / "cache"))
+    torch._dynamo.reset()
+    yield
+    torch._dynamo.reset()
+
+
+@pytest.fixture
+def solder_log(caplog):
+    caplog.set_level(logging.INFO, logger="solder")
+    return lambda: [r.getMessage() for r in caplog.records if r.name == "solder"]
+
+
+def float64_reference(module, *inputs):
+    twin = copy.deepcopy(module).double()
+    with torch.no_grad():
+        return twin(*[x.double() for x in inputs])
+
+
+class LinearInTheMiddle(nn.Module):
+    """conv -> GroupNorm -> tanh | Linear (not in the dialect) | sigmoid * 2 + 1."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 8, 3)
+        self.norm = nn.GroupNorm(2, 8)
+        self.fc = nn.Linear(6, 6)
+
+    def forward(self, x):
+        y = torch.tanh(self.norm(self.conv(x)))
+        y = self.fc(y)
+        return torch.sigmoid(y) * 2 + 1
+
+
+def test_backend_name_is_registered():
+    assert "solder" in torch._dynamo.list_backends()
+
+
+@pytest.mark.parametrize("name", ["w1", "w2", "w3"])
+def test_workloads_through_the_backend(name, solder_log):
+    module, inputs = workloads.make(name, small=True, seed=5)
+    compiled = torch.compile(module, backend="solder")
+    with torch.no_grad():
+        out = compiled(*inputs)
+    assert_matches(out, float64_reference(module, *inputs))
+    log = solder_log()
+    assert len(log) == 1, log  # one subgraph, nothing eager
+    assert "subgraph solder_0: fused" in log[0] and "(reference interpreter)" in log[0]
+
+
+def test_unsupported_op_splits_the_graph(solder_log):
+    torch.manual_seed(0)
+    module = randomize(LinearInTheMiddle(), __import__("numpy").random.default_rng(1))
+    x = torch.randn(2, 3, 8, 8)
+    compiled = torch.compile(module, backend="solder")
+    with torch.no_grad():
+        out = compiled(x)
+    assert_matches(out, float64_reference(module, x))
+    log = solder_log()
+    assert len(log) == 3, log
+    assert log[0].endswith("subgraph solder_0: fused 3 ops (sigmoid, mul, add) into 1 kernel "
+                           "(reference interpreter)"), log[0]
+    assert log[1].endswith("subgraph solder_1: fused 3 ops (conv2d, group_norm, tanh) "
+                           "into 2 kernels (reference interpreter)"), log[1]
+    this_file = Path(__file__).name
+    line = next(i for i, text in enumerate(Path(__file__).read_text().splitlines(), 1)
+                if "y = self.fc(y)" in text)
+    assert log[2].endswith(f"1 ops run eagerly: aten.linear at {this_file}:{line} "
+                           "(not supported)"), log[2]
+
+
+def test_log_lines_under_solder_log_info():
+    """SOLDER_LOG=info prints the lines on stderr, each prefixed 'solder:'."""
+    script = (
+        "import sys, torch; sys.path.insert(0, 'test/python');"
+        "import solder; from test_backend import LinearInTheMiddle;"
+        "m = LinearInTheMiddle().eval();"
+        "f = torch.compile(m, backend='solder');"
+        "torch.set_grad_enabled(False); f(torch.randn(1, 3, 8, 8))")
+    env = dict(os.environ, SOLDER_LOG="info", PYTHONPATH=str(ROOT / "python"))
+    result = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env,
+                            capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    lines = [line for line in result.stderr.splitlines() if line.startswith("solder: ")]
+    assert len(lines) == 3, result.stderr
+    assert "fused 3 ops (conv2d, group_norm, tanh) into 2 kernels" in lines[1]
+    assert "1 ops run eagerly: aten.linear" in lines[2]
+
+
+@pytest.mark.parametrize("dynamic", [None, False])
+def test_shape_changes_compile_again(dynamic, solder_log):
+    module, _ = workloads.make("w3", small=True, seed=2)
+    compiled = torch.compile(module, backend="solder", dynamic=dynamic)
+    with torch.no_grad():
+        for shape in [(2, 8, 10, 10), (1, 8, 7, 9), (2, 8, 10, 10)]:
+            x = torch.rand(shape)
+            assert_matches(compiled(x), float64_reference(module, x))
+    assert len(solder_log()) == 2  # two shapes, two compilations
+
+
+def test_gradients_fall_back_with_one_warning(solder_log):
+    module, inputs = workloads.make("w3", small=True, seed=4)
+    compiled = torch.compile(module, backend="solder")
+    import solder.backend as backend
+    backend._warned_gradients = False
+    with warnings.catch_warnings(record=True) as caught, torch.enable_grad():
+        warnings.simplefilter("always")
+        out = compiled(*inputs)
+        out.sum().backward()  # eager autograd still works
+        compiled(*inputs)
+    messages = [str(w.message) for w in caught if "solder" in str(w.message)]
+    assert len(messages) == 1, messages
+    assert messages[0].startswith("solder: the graph needs gradients")
+    assert module.conv.weight.grad is not None
+    assert solder_log() == []  # nothing compiled
+
+
+def test_training_batch_norm_updates_running_stats_exactly(solder_log):
+    """The BatchNorm whose running statistics the graph updates runs eagerly
+    (Solder computes its output only): the module's buffers end as eager's."""
+    module = nn.Sequential(nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4), nn.SiLU()).train()
+    twin = copy.deepcopy(module)
+    x = torch.randn(4, 3, 6, 6)
+    compiled = torch.compile(module, backend="solder")
+    with torch.no_grad():
+        out = compiled(x)
+        expected = twin(x)
+    torch.testing.assert_close(out, expected, rtol=1e-5, atol=1e-5)
+    torch.testing.assert_close(module[1].running_mean, twin[1].running_mean)
+    torch.testing.assert_close(module[1].running_var, twin[1].running_var)
+    assert module[1].num_batches_tracked.item() == 1
+    log = solder_log()
+    assert any("_native_batch_norm_legit_functional" in line and
+               "running statistics update" in line for line in log), log
+
+
+def test_options_precision_and_force():
+    module, inputs = workloads.make("w1", small=True, seed=1)
+    compiled = torch.compile(module, backend="solder",
+                             options={"precision": "tf32", "force": "materialize"})
+    with torch.no_grad():
+        assert_matches(compiled(*inputs), float64_reference(module, *inputs))
+    with pytest.raises(Exception, match="unknown solder backend options \\['fast'\\]"):
+        with torch.no_grad():
+            torch._dynamo.reset()
+            torch.compile(module, backend="solder", options={"fast": True})(*inputs)
