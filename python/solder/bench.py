@@ -10,7 +10,8 @@ Each precision mode compares like with like: 'ieee' is Solder's fp32-accurate
 main loops (3xTF32 tensor cores or FMAs) against the peers with TF32 off for
 cuDNN and matmul; 'tf32' is Solder's one-product TF32 main loop against the
 peers with TF32 on. --max-autotune adds
-torch.compile(mode='max-autotune-no-cudagraphs'). Times are medians of
+torch.compile(mode='max-autotune-no-cudagraphs'). The 'backend' column is
+torch.compile(module, backend="solder"): Solder through dynamo. Times are medians of
 CUDA-event timings after warm-up, with the L2 cache flushed before each run.
 Errors are max |out - ref| and ||out - ref|| / ||ref|| against the module run
 in float64 on the same inputs.
@@ -139,6 +140,20 @@ def run_case(case, args, progress):
             progress(f"timing solder ({mode})")
             row[f"solder_{mode}"]["ms"] = time_cuda(lambda: compiled(*inputs),
                                                     args.runs, args.warmup)
+            if not args.no_backend:
+                # The same chain through dynamo: its guards and the
+                # partitioned graph's glue are what this column adds.
+                progress(f"torch.compile(backend='solder') ({mode})")
+                try:
+                    torch._dynamo.reset()
+                    backend = torch.compile(module, backend="solder", options={
+                        "precision": mode, "force": args.force})
+                    out = backend(*inputs)
+                    row[f"backend_{mode}"] = errors(out, reference)
+                    row[f"backend_{mode}"]["ms"] = time_cuda(
+                        lambda: backend(*inputs), args.runs, args.warmup)
+                except Exception as error:  # reported in the table, not hidden
+                    row[f"backend_{mode}"] = {"error": str(error).splitlines()[0][:200]}
             progress(f"eager ({mode})")
             out = module(*inputs)
             row[f"eager_{mode}"] = errors(out, reference)
@@ -172,6 +187,8 @@ def peers(args, mode=None):
     """The peer columns, of one precision mode or of all."""
     names = []
     for m in ([mode] if mode else args.modes):
+        if not args.no_backend:
+            names.append(f"backend_{m}")
         names.append(f"eager_{m}")
         if not args.no_compile:
             names.append(f"compile_{m}")
@@ -257,6 +274,8 @@ def main(argv=None):
                         help="precision modes: Solder compiled with precision=MODE "
                              "against the peers with TF32 off (ieee) or on (tf32)")
     parser.add_argument("--no-compile", action="store_true", help="skip torch.compile")
+    parser.add_argument("--no-backend", action="store_true",
+                        help="skip torch.compile(backend='solder')")
     parser.add_argument("--max-autotune", action="store_true",
                         help="also time torch.compile(mode='max-autotune-no-cudagraphs')")
     parser.add_argument("--force", default="auto", choices=api.FORCE)

@@ -1,6 +1,7 @@
 """Finding the Solder tools and the runtime library.
 
-Looked up, in order: the folder named by ``SOLDER_BIN_DIR``; ``PATH``; the
+Looked up, in order: the folder named by ``SOLDER_BIN_DIR``; the package's
+own ``bin`` (``pip install .`` puts the tools there); ``PATH``; the
 ``build/bin`` of the source tree this package sits in. The runtime library is
 ``../lib/libsolder_runtime.so`` beside the folder the tools were found in.
 """
@@ -16,6 +17,7 @@ from pathlib import Path
 from .errors import SolderError, ToolNotFound
 
 ENV_VAR = "SOLDER_BIN_DIR"
+_PACKAGE_BIN = Path(__file__).resolve().parent / "bin"
 _SOURCE_BUILD = Path(__file__).resolve().parent.parent.parent / "build" / "bin"
 
 
@@ -23,6 +25,7 @@ def _candidates(name):
     if os.environ.get(ENV_VAR):
         yield Path(os.environ[ENV_VAR]) / name
         return  # an explicit choice is not second-guessed
+    yield _PACKAGE_BIN / name
     found = shutil.which(name)
     if found:
         yield Path(found)

@@ -264,3 +264,64 @@ def test_cache_hit_skips_compile():
     first = solder.compile(model, (x,), quiet=True)
     second = solder.compile(model, (x,), quiet=True)
     assert first.bundle == second.bundle
+
+
+# -- torch.compile(backend="solder") on the GPU --------------------------------
+
+
+def check_backend(module, inputs, expect_eager=()):
+    """Through dynamo: correct against float64 and eager float32, twice
+    bitwise equal; returns the log lines."""
+    import logging
+    module = workloads.randomize_norms(module).cuda().eval()
+    inputs = tuple(t.cuda() for t in inputs)
+    records = []
+    handler = logging.Handler()
+    handler.emit = lambda record: records.append(record.getMessage())
+    logger = logging.getLogger("solder")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    torch._dynamo.reset()
+    try:
+        compiled = torch.compile(module, backend="solder")
+        with torch.no_grad():
+            runs = [compiled(*inputs).clone() for _ in range(2)]
+            expected = module(*inputs)
+            reference = copy.deepcopy(module).double()(*[t.double() for t in inputs])
+    finally:
+        logger.removeHandler(handler)
+    got = runs[0]
+    rel = ((got.double() - reference).norm() / reference.norm()).item()
+    assert rel <= REL_L2, f"rel L2 error {rel:.2e} against float64"
+    assert torch.allclose(got, expected, atol=EAGER_TOL, rtol=EAGER_TOL)
+    assert torch.equal(runs[0], runs[1]), "two runs differ"
+    assert any("fused" in line and "bundle" in line for line in records), records
+    for op in expect_eager:
+        assert any(f"run eagerly: aten.{op}" in line for line in records), records
+    return records
+
+
+@pytest.mark.parametrize("name", ["w1", "w2_small", "w3"])
+def test_backend_workload(name):
+    module_class, shape, _ = workloads.WORKLOADS[name]
+    records = check_backend(module_class(), (torch.rand(shape),))
+    assert not any("run eagerly" in line for line in records), records
+
+
+class LinearInTheMiddle(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(8, 32, 3)
+        self.norm = nn.GroupNorm(4, 32)
+        self.fc = nn.Linear(62, 62)
+
+    def forward(self, x):
+        y = torch.tanh(self.norm(self.conv(x)))
+        y = self.fc(y)
+        return torch.sigmoid(y) * 2 + 1
+
+
+def test_backend_with_an_eager_op_between():
+    records = check_backend(LinearInTheMiddle(), (torch.rand(16, 8, 64, 64),),
+                            expect_eager=("linear",))
+    assert sum("fused" in line for line in records) == 2, records

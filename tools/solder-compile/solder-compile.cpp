@@ -101,10 +101,11 @@ static std::string findNvcc() {
   return "";
 }
 
-/// The device templates: --device-include, else the source tree the tool was
-/// built from, else relative to the executable (a build tree at
-/// <repo>/<build>/bin, or an install at <prefix>/bin with share/solder/device),
-/// so a copied build tree or a relocated install still finds them.
+/// The device templates: --device-include, else relative to the executable
+/// (a build tree at <repo>/<build>/bin, or an install at <prefix>/bin with
+/// share/solder/device: an install uses its own templates even where the
+/// source tree it was built from still exists), else that source tree, so a
+/// copied build tree or a relocated install still finds them.
 static std::string findDeviceInclude(const char *argv0) {
   if (!deviceInclude.empty())
     return deviceInclude;
@@ -113,8 +114,6 @@ static std::string findDeviceInclude(const char *argv0) {
     llvm::sys::path::append(probe, "solder", "conv.cuh");
     return llvm::sys::fs::exists(probe);
   };
-  if (hasTemplates(SOLDER_DEVICE_INCLUDE_DIR))
-    return SOLDER_DEVICE_INCLUDE_DIR;
   std::string executable =
       llvm::sys::fs::getMainExecutable(argv0, (void *)&findDeviceInclude);
   StringRef prefix =
@@ -123,7 +122,8 @@ static std::string findDeviceInclude(const char *argv0) {
   llvm::sys::path::append(buildTree, "runtime", "device");
   SmallString<256> install(prefix);
   llvm::sys::path::append(install, "share", "solder", "device");
-  for (StringRef candidate : {StringRef(buildTree), StringRef(install)})
+  for (StringRef candidate : {StringRef(buildTree), StringRef(install),
+                               StringRef(SOLDER_DEVICE_INCLUDE_DIR)})
     if (hasTemplates(candidate))
       return candidate.str();
   return "";
