@@ -149,9 +149,13 @@ def compile_graph(graph_module, args, precision="ieee", force="auto", report=Non
     except SolderError as error:
         logger.info("%s: runs eagerly: %s", name, error)
         return graph_module.forward
+    if program.graph_signature.buffers_to_mutate or getattr(
+            program.graph_signature, "parameters_to_mutate", None):
+        logger.info("%s: runs eagerly: it changes a module's state in place", name)
+        return graph_module.forward
     refused = {}  # node name -> reason: given back to eager after a closer look
     for _ in range(64):
-        module = _unguarded_module(program)
+        module = copy.deepcopy(program.graph_module)
         partitioned, retry = _partition(module, refused, precision, force, report)
         if not retry:
             break
@@ -160,9 +164,52 @@ def compile_graph(graph_module, args, precision="ieee", force="auto", report=Non
     report.subgraphs.sort()
     for line in report.lines(name):
         logger.info("%s", line)
-    if len(kept) == len(args):
-        return partitioned
-    return lambda *call_args: partitioned(*(call_args[i] for i in kept))
+    return _FlatRunner(partitioned, program, kept)
+
+
+class _FlatRunner:
+    """Calls the partitioned graph of an exported program on dynamo's
+    arguments: flat, with lifted constants put in, input mutations (a
+    training BatchNorm's running statistics) written back, and the user
+    outputs in the graph's structure. Cheaper per call than
+    ExportedProgram.module(), whose input checks run in Python."""
+
+    def __init__(self, module, program, kept):
+        self.module = module
+        self.kept = None if len(kept) == max(kept, default=-1) + 1 else kept
+        user_inputs = []
+        self.sources = []  # per placeholder: an argument index or a constant
+        for spec in program.graph_signature.input_specs:
+            if spec.kind.name == "USER_INPUT":
+                self.sources.append(len(user_inputs))
+                user_inputs.append(spec.arg.name)
+            elif spec.kind.name in ("PARAMETER", "BUFFER") and \
+                    spec.target in program.state_dict:
+                self.sources.append(program.state_dict[spec.target])
+            else:
+                self.sources.append(program.constants[spec.target])
+        self.mutations, self.outputs = [], []
+        for position, spec in enumerate(program.graph_signature.output_specs):
+            if spec.kind.name == "USER_INPUT_MUTATION":
+                self.mutations.append((position, user_inputs.index(spec.target)))
+            elif spec.kind.name == "USER_OUTPUT":
+                self.outputs.append(position)
+            else:
+                raise SolderError(f"the graph changes {spec.kind.name.lower()} "
+                                  f"'{spec.target}', which dynamo passes as an input")
+        self.out_spec = program.call_spec.out_spec
+
+    def __call__(self, *args):
+        if self.kept is not None:
+            args = [args[i] for i in self.kept]
+        results = self.module(*[args[s] if isinstance(s, int) else s
+                                for s in self.sources])
+        for position, index in self.mutations:
+            args[index].copy_(results[position])
+        outputs = [results[position] for position in self.outputs]
+        if self.out_spec is None:
+            return tuple(outputs)
+        return torch.utils._pytree.tree_unflatten(outputs, self.out_spec)
 
 
 def _specialized(graph_module, args):
@@ -182,16 +229,6 @@ def _specialized(graph_module, args):
         node.meta = {k: v for k, v in node.meta.items()
                      if k in ("stack_trace", "nn_module_stack", "source_fn_stack")}
     return torch.fx.GraphModule(graph_module, graph), kept
-
-
-def _unguarded_module(program):
-    """The exported program as a module, without export's input guards:
-    _ShapeSpecialized already keys on the shapes, and the guards of a
-    dynamo graph name dynamo's sources, which do not exist here."""
-    import inspect
-    if "check_guards" in inspect.signature(program.module).parameters:
-        return program.module(check_guards=False)
-    return program.module()
 
 
 def _graph_name(graph_module):

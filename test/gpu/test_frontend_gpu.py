@@ -203,6 +203,10 @@ CHAINS = {
         (4, 4, 16, 16)),
     "conv1d_log_softmax_channels": (
         lambda: Chain(nn.Conv1d(8, 16, 5), nn.LogSoftmax(dim=1)), (8, 8, 50)),
+    # torch.export idioms: flatten of the output (a view the caller takes).
+    "conv2d_groupnorm_relu_flatten": (
+        lambda: Chain(nn.Conv2d(8, 16, 3), nn.GroupNorm(4, 16), nn.ReLU(), nn.Flatten()),
+        (8, 8, 12, 12)),
 }
 
 
@@ -213,8 +217,8 @@ def test_chain(name):
 
 
 def test_unsupported_module_names_the_op():
-    model = Chain(nn.Conv2d(3, 8, 3), nn.Flatten()).cuda()
-    with pytest.raises(solder.UnsupportedOperation, match=r"nn\.Flatten"):
+    model = Chain(nn.Conv2d(3, 8, 3), nn.Linear(6, 6)).cuda()
+    with pytest.raises(solder.UnsupportedOperation, match=r"'aten\.linear' is not supported"):
         solder.compile(model, (torch.rand(2, 3, 8, 8, device="cuda"),), quiet=True)
 
 
