@@ -73,7 +73,30 @@ def solder_backend(graph_module, example_inputs, **options):
                           "torch.inference_mode() to use Solder.", stacklevel=2)
             _warned_gradients = True
         return graph_module.forward
+    if all(isinstance(t, torch.Tensor) and not _symbolic(t) for t in example_inputs):
+        return _CompiledOnFirstCall(graph_module, precision, force)
     return _ShapeSpecialized(graph_module, precision, force)
+
+
+def _symbolic(tensor):
+    return any(not isinstance(d, int) for d in tensor.shape)
+
+
+class _CompiledOnFirstCall:
+    """A static graph: dynamo's guards hold its shapes, so it is compiled
+    once, on the first call (outside dynamo's tracing, whose guards on the
+    caller's frame must not reach torch.export), and then called directly."""
+
+    def __init__(self, graph_module, precision, force):
+        self.graph_module = graph_module
+        self.precision = precision
+        self.force = force
+        self.runner = None
+
+    def __call__(self, *args):
+        if self.runner is None:
+            self.runner = compile_graph(self.graph_module, args, self.precision, self.force)
+        return self.runner(*args)
 
 
 def _needs_gradients(inputs):
@@ -87,9 +110,8 @@ def _key(args):
 
 
 class _ShapeSpecialized:
-    """The graph compiled for each set of input shapes it is called with, on
-    the first call with them: outside dynamo's tracing, whose guards on the
-    caller's frame must not reach torch.export."""
+    """A graph dynamo made dynamic, compiled for each set of input shapes it
+    is called with, on the first call with them."""
 
     def __init__(self, graph_module, precision, force):
         self.graph_module = graph_module
