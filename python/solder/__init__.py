@@ -11,9 +11,19 @@ solder.export writes a bundle for another machine and solder.load runs it.
 The tools are found through SOLDER_BIN_DIR, PATH, or this source tree's build.
 """
 
-from .api import CompiledModule, cache_dir, compile, export, load
-from .errors import SolderError, ToolNotFound, UnsupportedOperation
-from .importer import ImportedModule, import_module
+import torch as _torch
+
+# The importer relies on torch.export's ATen graphs as 2.11 writes them:
+# torch 2.6 exports dynamo's graphs not at all and functionalizes aliased
+# in-place ops differently (wrong results), so older versions are refused.
+MINIMUM_TORCH = (2, 11)
+if tuple(int(p) for p in _torch.__version__.split("+")[0].split(".")[:2]) < MINIMUM_TORCH:
+    raise ImportError(f"Solder needs PyTorch {'.'.join(map(str, MINIMUM_TORCH))} or "
+                      f"newer; this is {_torch.__version__}")
+
+from .api import CompiledModule, cache_dir, compile, export, load  # noqa: E402
+from .errors import SolderError, ToolNotFound, UnsupportedOperation  # noqa: E402
+from .importer import ImportedModule, import_module  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["compile", "export", "load", "import_module", "CompiledModule",
