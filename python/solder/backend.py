@@ -73,30 +73,9 @@ def solder_backend(graph_module, example_inputs, **options):
                           "torch.inference_mode() to use Solder.", stacklevel=2)
             _warned_gradients = True
         return graph_module.forward
-    if all(isinstance(t, torch.Tensor) and not _symbolic(t) for t in example_inputs):
-        return _CompiledOnFirstCall(graph_module, precision, force)
-    return _ShapeSpecialized(graph_module, precision, force)
-
-
-def _symbolic(tensor):
-    return any(not isinstance(d, int) for d in tensor.shape)
-
-
-class _CompiledOnFirstCall:
-    """A static graph: dynamo's guards hold its shapes, so it is compiled
-    once, on the first call (outside dynamo's tracing, whose guards on the
-    caller's frame must not reach torch.export), and then called directly."""
-
-    def __init__(self, graph_module, precision, force):
-        self.graph_module = graph_module
-        self.precision = precision
-        self.force = force
-        self.runner = None
-
-    def __call__(self, *args):
-        if self.runner is None:
-            self.runner = compile_graph(self.graph_module, args, self.precision, self.force)
-        return self.runner(*args)
+    dynamic = not all(isinstance(t, torch.Tensor) and
+                      all(isinstance(d, int) for d in t.shape) for t in example_inputs)
+    return _CompiledOnCall(graph_module, precision, force, dynamic)
 
 
 def _needs_gradients(inputs):
@@ -104,28 +83,32 @@ def _needs_gradients(inputs):
         isinstance(t, torch.Tensor) and t.requires_grad for t in inputs)
 
 
-def _key(args):
-    return tuple((tuple(a.shape), a.dtype, a.device) if isinstance(a, torch.Tensor)
-                 else (type(a).__name__, a) for a in args)
+class _CompiledOnCall:
+    """The graph compiled on its first call with given shapes: outside
+    dynamo's tracing, whose guards on the caller's frame must not reach
+    torch.export. A static graph (dynamo's guards hold its shapes) is
+    compiled once and then called directly; a graph dynamo made dynamic is
+    compiled once per set of input shapes."""
 
-
-class _ShapeSpecialized:
-    """A graph dynamo made dynamic, compiled for each set of input shapes it
-    is called with, on the first call with them."""
-
-    def __init__(self, graph_module, precision, force):
+    def __init__(self, graph_module, precision, force, dynamic):
         self.graph_module = graph_module
         self.precision = precision
         self.force = force
+        self.dynamic = dynamic
         self.compiled = {}
 
     def __call__(self, *args):
-        key = _key(args)
+        key = _key(args) if self.dynamic else None
         runner = self.compiled.get(key)
         if runner is None:
             runner = self.compiled[key] = compile_graph(
                 self.graph_module, args, self.precision, self.force)
         return runner(*args)
+
+
+def _key(args):
+    return tuple((tuple(a.shape), a.dtype, a.device) if isinstance(a, torch.Tensor)
+                 else (type(a).__name__, a) for a in args)
 
 
 class SubgraphReport:
@@ -171,9 +154,11 @@ def compile_graph(graph_module, args, precision="ieee", force="auto", report=Non
     except SolderError as error:
         logger.info("%s: runs eagerly: %s", name, error)
         return graph_module.forward
-    if program.graph_signature.buffers_to_mutate or getattr(
-            program.graph_signature, "parameters_to_mutate", None):
-        logger.info("%s: runs eagerly: it changes a module's state in place", name)
+    unusual = {spec.kind.name for spec in program.graph_signature.output_specs} - {
+        "USER_OUTPUT", "USER_INPUT_MUTATION"}
+    if unusual:  # dynamo passes parameters and buffers as inputs: not expected
+        logger.info("%s: runs eagerly: its exported outputs include %s", name,
+                    ", ".join(sorted(unusual)).lower())
         return graph_module.forward
     refused = {}  # node name -> reason: given back to eager after a closer look
     for _ in range(64):
@@ -214,11 +199,8 @@ class _FlatRunner:
         for position, spec in enumerate(program.graph_signature.output_specs):
             if spec.kind.name == "USER_INPUT_MUTATION":
                 self.mutations.append((position, user_inputs.index(spec.target)))
-            elif spec.kind.name == "USER_OUTPUT":
+            else:  # USER_OUTPUT: compile_graph let no other kind through
                 self.outputs.append(position)
-            else:
-                raise SolderError(f"the graph changes {spec.kind.name.lower()} "
-                                  f"'{spec.target}', which dynamo passes as an input")
         self.out_spec = program.call_spec.out_spec
 
     def __call__(self, *args):
@@ -332,11 +314,10 @@ def _compile_subgraph(subgraph, name, precision, force):
         raise SolderError(f"inputs on {sorted(map(str, devices)) or 'no device'}; "
                           "Solder compiles a subgraph for one device")
     device = devices.pop()
-    imported = import_graph(subgraph, name, name)
-    backend = "cuda" if device.type == "cuda" else "cpu"
-    if backend == "cpu" and device.type != "cpu":
+    if device.type not in ("cuda", "cpu"):
         raise SolderError(f"tensors on {device}; Solder runs CUDA and CPU tensors")
-    compiled = compile_imported(imported, precision, backend, force, True, device)
+    imported = import_graph(subgraph, name, name)
+    compiled = compile_imported(imported, precision, device.type, force, True, device)
     return _CompiledSubgraph(compiled)
 
 

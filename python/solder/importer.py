@@ -220,8 +220,6 @@ def export_program(module, example_inputs, class_name=None):
             program = torch.export.export(module, example_inputs, strict=False)
         return program.run_decompositions({})
     except Exception as error:
-        if os.environ.get("SOLDER_DEBUG_EXPORT"):
-            raise
         summary = str(error).strip().splitlines()[0] if str(error).strip() else ""
         hint = " (Solder needs a forward without data-dependent control flow)" \
             if "DataDependent" in type(error).__name__ else ""
