@@ -166,7 +166,6 @@ def import_module(module, example_inputs, function_name=None):
     class_name = type(module).__name__
     program = export_program(module, example_inputs, class_name)
     signature = program.graph_signature
-    placeholders = [n for n in program.graph.nodes if n.op == "placeholder"]
     captured = {}
     for spec in signature.input_specs:
         if spec.kind.name == "USER_INPUT":
@@ -181,10 +180,6 @@ def import_module(module, example_inputs, function_name=None):
             raise UnsupportedOperation(f"{class_name} takes '{spec.target}', which is "
                                        f"a {type(tensor).__name__}, not a tensor")
         captured[spec.arg.name] = (spec.target, tensor)
-    users = [n for n in placeholders if n.name not in captured]
-    if len(users) != len(example_inputs):
-        raise SolderError(f"{class_name}.forward takes {len(users)} tensor inputs, "
-                          f"{len(example_inputs)} example inputs were given")
     mutated = getattr(signature, "user_inputs_to_mutate", {}) or {}
     if mutated:
         output_name, name = next(iter(mutated.items()))
@@ -208,7 +203,7 @@ def import_module(module, example_inputs, function_name=None):
                     if spec.kind.name == "USER_OUTPUT"]
     return import_graph(program.graph_module, function_name or _snake_case(class_name),
                         class_name, captured=captured, outputs=user_outputs,
-                        output_structure=_returns_sequence(program, len(user_outputs)))
+                        returns_sequence=_returns_sequence(program, len(user_outputs)))
 
 
 def export_program(module, example_inputs, class_name=None):
@@ -239,13 +234,14 @@ def _returns_sequence(program, count):
 # -- one importer for both entry points ------------------------------------
 
 def import_graph(graph_module, function_name, class_name, captured=None, outputs=None,
-                 output_structure=None):
+                 returns_sequence=None):
     """Imports an ATen graph. ``captured`` maps placeholder names to
     (qualified name, tensor): those become parameters; the other placeholders
     are the caller's inputs. ``outputs`` names the returned nodes to import
-    (default: all of them)."""
+    (default: all of them); ``returns_sequence`` defaults to whether the
+    graph returns a tuple."""
     return _Importer(graph_module, function_name, class_name,
-                     captured or {}).run(outputs, output_structure)
+                     captured or {}).run(outputs, returns_sequence)
 
 
 def is_supported_node(node):
