@@ -441,6 +441,7 @@ class _Importer:
                     f"the module returns its input or parameter '{result.name}' "
                     "unchanged; there is nothing to compile for it")
             results.append(base)
+        self.arguments.sort(key=lambda argument: argument[1])  # in the caller's order
         arguments = [value for value, _, _ in self.arguments]
         arguments += [value for value, _ in self.parameters]
         header = (f"func.func @{self.function_name}("

@@ -520,6 +520,8 @@ class ViewsAtTheEdges(nn.Module):
 
 case("unpack_shape_view_mean", lambda r: UnpackAndView(), (2, 3, 5, 6, 6))
 case("views_at_the_edges", lambda r: ViewsAtTheEdges(), (2, 4, 3, 5))
+case("viewed_second_input", lambda r: Fn2(
+    lambda m, x, y: x * y.view(1, -1, 1) + x.unsqueeze(1).tanh().squeeze(1)), (2, 3, 4), (3,))
 case("view_through_elementwise_softmax", lambda r: Fn(
     lambda m, x: F.softmax(torch.sigmoid(x.view(2, 3, 20)) * 2, dim=1).view(2, 3, 4, 5)),
     (2, 3, 4, 5))

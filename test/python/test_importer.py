@@ -805,3 +805,57 @@ def test_training_batch_norm_import_leaves_running_stats():
     assert "solder.batch_norm" in imported.mlir
     for key, value in module.state_dict().items():
         assert torch.equal(value, before[key]), key
+
+
+class KernelBenchStyle(nn.Module):
+    """Shape unpacking, view with -1, a viewed parameter, clone().detach()
+    and an in-place op on an intermediate."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv3d(3, 8, 3)
+        self.bias = nn.Parameter(torch.randn(8))
+
+    def forward(self, x):
+        y = self.conv(x).clone().detach()
+        b, c, d, h, w = y.shape
+        y = y + self.bias.view(1, c, 1, 1, 1)
+        y.relu_()
+        return y.view(b, c, -1).mean(-1), torch.flatten(y, 1)
+
+
+def test_kernelbench_idioms_structure(tmp_path):
+    imported = solder.import_module(KernelBenchStyle(), (torch.rand(2, 3, 5, 6, 6),))
+    t = "tensor<2x8x3x4x4xf32>"
+    assert imported.parameter_names == ["conv_weight", "conv_bias", "bias_view"]
+    assert imported.parameters[2].shape == (1, 8, 1, 1, 1)
+    assert body(imported) == [
+        "%conv = solder.conv %x, %conv_weight, %conv_bias strides = [1, 1, 1] padding = "
+        "[0, 0, 0] dilations = [1, 1, 1] groups = 1 : (tensor<2x3x5x6x6xf32>, "
+        f"tensor<8x3x3x3x3xf32>, tensor<8xf32>) -> {t}",
+        f"%add = solder.add %conv, %bias_view : {t}, tensor<1x8x1x1x1xf32> -> {t}",
+        f"%relu = solder.relu %add : {t}",
+        # mean(-1) of the (2, 8, 48) view: a mean over the dims it merges
+        f"%mean = solder.reduce mean %relu dims = [2, 3, 4] keepdim : {t} -> "
+        "tensor<2x8x1x1x1xf32>",
+    ]
+    assert return_line(imported) == (
+        f"return %mean, %relu : tensor<2x8x1x1x1xf32>, {t}")
+    # The caller views the results as the module returns them.
+    assert imported.result_shapes == [(2, 8, 1, 1, 1), (2, 8, 3, 4, 4)]
+    assert imported.output_shapes == [(2, 8), (2, 384)]
+    assert_parses(tmp_path, imported)
+
+
+class ViewedInput(nn.Module):
+    def forward(self, x, scale):
+        return x * scale.view(1, -1, 1), x.unsqueeze(1).tanh()
+
+
+def test_viewed_inputs_become_arguments(tmp_path):
+    imported = solder.import_module(ViewedInput(), (torch.rand(2, 3, 4), torch.rand(3)))
+    assert header(imported) == (
+        "func.func @viewed_input(%x: tensor<2x3x4xf32>, %x_view: tensor<2x1x3x4xf32>, "
+        "%scale_view: tensor<1x3x1xf32>) -> (tensor<2x3x4xf32>, tensor<2x1x3x4xf32>) {")
+    assert imported.input_arguments == [(0, (2, 3, 4)), (0, (2, 1, 3, 4)), (1, (1, 3, 1))]
+    assert_parses(tmp_path, imported)
