@@ -644,9 +644,12 @@ class _Importer:
         return self.constant(float(operand))
 
     def value(self, operand):
-        """A materialized tensor operand (a view in the middle of the chain
-        cannot feed this op)."""
+        """A materialized tensor operand: a view of an argument becomes an
+        argument of the viewed shape; a view in the middle of the chain
+        cannot feed this op."""
         value = self.operand(operand)
+        if isinstance(value, View) and value.base.argument is not None:
+            return self.argument(value.base.argument, value.shape)
         if isinstance(value, View):
             raise self.unsupported(
                 f"{_describe(self.node)} takes a view of '{value.base.name}' as shape "
@@ -710,16 +713,25 @@ class _Importer:
     # -- views ----------------------------------------------------------
 
     def view(self, node):
+        """A View of the viewed tensor (of its base, for a view of a view);
+        consumers decide how to take it."""
         shape = self.result_shape()
         source = node.args[0]
         if isinstance(source, torch.fx.Node) and source.op == "placeholder":
-            return self.argument(source, shape)
-        value = self.operand(source)
+            # Not an argument yet: only the shapes its consumers take are.
+            value = Value(source.name, self.shape_of(source), source)
+        else:
+            value = self.operand(source)
         if isinstance(value, View):
             value = value.base
-        if value.argument is not None:  # a view of an argument: another argument
-            return self.argument(value.argument, shape)
-        return value if value.shape == shape else View(value, shape)
+        if value.shape == shape:
+            return self.operand(source) if value.argument is not None else value
+        return View(value, shape)
+
+    def base_of(self, view):
+        """A view's base as an emitted value (an argument is declared)."""
+        base = view.base
+        return base if base.argument is None else self.argument(base.argument, base.shape)
 
     def identity(self, node):
         value = self.node.meta.get("val")
@@ -733,26 +745,39 @@ class _Importer:
         return self.operand(node.args[0])
 
     def elementwise(self, op, operands, attrs="", name=None):
-        """An elementwise op on tensors and numbers. Views pass through when
-        every tensor operand is a view of the same shape over bases of one
-        shape, or an argument (viewed onto the bases' shape)."""
+        """An elementwise op on tensors and numbers. Views of arguments become
+        arguments of the viewed shape. Views of computed values pass through
+        when every other tensor operand is a view of the same shape over a
+        base of the same shape, a scalar, or an argument (viewed onto the
+        bases' shape)."""
         values = [self.operand(o) for o in operands]
         views = [v for v in values if isinstance(v, View)]
-        if views:
-            view_shape, base_shape = views[0].shape, views[0].base.shape
+        computed = [v for v in views if v.base.argument is None]
+        # Work on the bases where a computed value is viewed, or where every
+        # tensor is an argument viewed alike (the view may feed a reduction).
+        alike = views and all(
+            (isinstance(v, View) and (v.shape, v.base.shape) ==
+             (views[0].shape, views[0].base.shape)) or
+            (isinstance(v, Value) and v.is_constant) for v in values)
+        reference = computed[0] if computed else views[0] if alike else None
+        if reference is None:
+            values = [self.value(v) for v in values]
+        else:
+            view_shape, base_shape = reference.shape, reference.base.shape
             mapped = []
             for v in values:
-                if isinstance(v, View) and v.shape == view_shape and \
+                argument = v.argument if isinstance(v, Value) else v.base.argument
+                if argument is not None:
+                    mapped.append(self.argument(
+                        argument, self.broadcast_onto(v.shape, view_shape, base_shape)))
+                elif isinstance(v, View) and v.shape == view_shape and \
                         v.base.shape == base_shape:
                     mapped.append(v.base)
                 elif isinstance(v, Value) and v.shape == ():
                     mapped.append(v)
-                elif isinstance(v, Value) and v.argument is not None:
-                    mapped.append(self.argument(
-                        v.argument, self.broadcast_onto(v.shape, view_shape, base_shape)))
                 else:
                     raise self.unsupported(
-                        f"{_describe(self.node)} mixes a view of '{views[0].base.name}' "
+                        f"{_describe(self.node)} mixes a view of '{reference.base.name}' "
                         f"as {view_shape} with '{v.name if isinstance(v, Value) else v.base.name}'"
                         f" of shape {v.shape}; Solder cannot fuse that view")
             result = self.emit_elementwise(op, mapped, attrs, name)
@@ -897,7 +922,7 @@ class _Importer:
                     f"the view of '{view.base.name}' as {view.shape} regroups")
             if hit:
                 base_dims += group_base
-        base = view.base
+        base = self.base_of(view)
         if base_dims:
             shape = tuple(1 if d in base_dims else s for d, s in enumerate(base.shape))
             base = self.emit(f"solder.reduce {kind} %{base.name} dims = "
@@ -969,7 +994,7 @@ class _Importer:
             if len(group[0]) != 1 or len(group[1]) != 1:
                 raise self.unsupported(f"{op} over dim {dim} of a view that merges or "
                                        "splits it")
-            base = x.base
+            base = self.base_of(x)
             result = self.emit(f"solder.{op} %{base.name} dim = {group[0][0]} : "
                                f"{base.type}", base.shape)
             return View(result, x.shape)
