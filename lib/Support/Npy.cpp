@@ -38,42 +38,43 @@ bool findHeaderValue(const std::string &header, const std::string &key,
 }
 } // namespace
 
-bool solder::readNpy(const std::string &path, NpyArray &array,
-                     std::string &error) {
+bool solder::parseNpy(const char *data, size_t size, NpyArray &array,
+                      std::string &error) {
   auto fail = [&](const std::string &what) {
-    error = path + ": " + what;
+    error = what;
     return false;
   };
-  std::ifstream file(path, std::ios::binary);
-  if (!file)
-    return fail("cannot open file");
-  char magic[8];
-  if (!file.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0)
+  if (size < 8 || std::memcmp(data, "\x93NUMPY", 6) != 0)
     return fail("not a .npy file (bad magic)");
-  uint32_t headerLength = 0;
-  if (magic[6] == 1) {
-    unsigned char bytes[2];
-    if (!file.read(reinterpret_cast<char *>(bytes), 2))
+  size_t offset = 8;
+  uint64_t headerLength = 0;
+  auto byte = [&](size_t i) { return uint64_t(static_cast<unsigned char>(data[i])); };
+  if (data[6] == 1) {
+    if (size < offset + 2)
       return fail("truncated header");
-    headerLength = bytes[0] | (bytes[1] << 8);
-  } else if (magic[6] == 2 || magic[6] == 3) {
-    unsigned char bytes[4];
-    if (!file.read(reinterpret_cast<char *>(bytes), 4))
+    headerLength = byte(8) | byte(9) << 8;
+    offset += 2;
+  } else if (data[6] == 2 || data[6] == 3) {
+    if (size < offset + 4)
       return fail("truncated header");
-    headerLength = bytes[0] | (bytes[1] << 8) | (bytes[2] << 16) |
-                   (uint32_t(bytes[3]) << 24);
+    headerLength = byte(8) | byte(9) << 8 | byte(10) << 16 | byte(11) << 24;
+    offset += 4;
   } else {
-    return fail("unsupported .npy version " + std::to_string(magic[6]));
+    return fail("unsupported .npy version " + std::to_string(int(data[6])));
   }
-  std::string header(headerLength, '\0');
-  if (!file.read(header.data(), headerLength))
-    return fail("truncated header");
+  // Sizes come from the file: each is checked against what the file holds
+  // before anything is allocated for it.
+  if (headerLength > size - offset)
+    return fail("truncated header: it says " + std::to_string(headerLength) +
+                " bytes, the file has " + std::to_string(size - offset));
+  std::string header(data + offset, headerLength);
+  offset += headerLength;
 
   std::string descr, fortran, shapeText;
   if (!findHeaderValue(header, "descr", descr) ||
       !findHeaderValue(header, "fortran_order", fortran) ||
       !findHeaderValue(header, "shape", shapeText))
-    return fail("malformed header: " + header);
+    return fail("malformed header: " + header.substr(0, 200));
   size_t elementSize;
   if (descr == "'<f4'") {
     array.dtype = NpyDtype::f32;
@@ -82,40 +83,72 @@ bool solder::readNpy(const std::string &path, NpyArray &array,
     array.dtype = NpyDtype::f64;
     elementSize = 8;
   } else {
-    return fail("unsupported dtype " + descr +
+    return fail("unsupported dtype " + descr.substr(0, 40) +
                 " (expected float32 '<f4' or float64 '<f8')");
   }
   if (fortran != "False")
     return fail("Fortran-order arrays are not supported");
 
+  if (shapeText.size() < 2 || shapeText.front() != '(' || shapeText.back() != ')')
+    return fail("malformed shape " + shapeText.substr(0, 80));
   array.shape.clear();
-  std::string dims = shapeText.substr(1, shapeText.size() - 2);
-  std::stringstream stream(dims);
+  uint64_t count = 1;
+  const uint64_t available = (size - offset) / elementSize;
+  std::stringstream stream(shapeText.substr(1, shapeText.size() - 2));
   std::string item;
-  int64_t count = 1;
   while (std::getline(stream, item, ',')) {
-    if (item.find_first_not_of(' ') == std::string::npos)
+    size_t first = item.find_first_not_of(' ');
+    if (first == std::string::npos)
       continue;
-    int64_t dim = std::stoll(item);
-    if (dim < 0)
-      return fail("negative dim in shape " + shapeText);
-    array.shape.push_back(dim);
-    count *= dim;
+    size_t last = item.find_last_not_of(' ');
+    std::string digits = item.substr(first, last - first + 1);
+    if (digits.empty() || digits.size() > 18 ||
+        digits.find_first_not_of("0123456789") != std::string::npos)
+      return fail("malformed shape " + shapeText.substr(0, 80) +
+                  ": dims must be non-negative integers");
+    uint64_t dim = std::stoull(digits);
+    array.shape.push_back(static_cast<int64_t>(dim));
+    if (__builtin_mul_overflow(count, dim, &count))
+      count = UINT64_MAX; // saturated: more than any file holds
   }
-
-  std::vector<char> bytes(count * elementSize);
-  if (!file.read(bytes.data(), bytes.size()))
-    return fail("truncated data: expected " + std::to_string(count) +
-                " elements of shape " + shapeText);
+  uint64_t bytes;
+  if (count > available) {
+    bool overflow = __builtin_mul_overflow(count, uint64_t(elementSize), &bytes);
+    return fail("truncated data: the shape " + shapeText.substr(0, 80) + " needs " +
+                (overflow || count == UINT64_MAX ? std::string("more than 2^64 bytes")
+                                                 : std::to_string(bytes) + " bytes") +
+                ", the file has " + std::to_string(size - offset));
+  }
   array.values.resize(count);
-  for (int64_t i = 0; i < count; ++i) {
+  for (uint64_t i = 0; i < count; ++i) {
+    const char *element = data + offset + i * elementSize;
     if (elementSize == 4) {
       float value;
-      std::memcpy(&value, bytes.data() + 4 * i, 4);
+      std::memcpy(&value, element, 4);
       array.values[i] = value;
     } else {
-      std::memcpy(&array.values[i], bytes.data() + 8 * i, 8);
+      std::memcpy(&array.values[i], element, 8);
     }
+  }
+  return true;
+}
+
+bool solder::readNpy(const std::string &path, NpyArray &array,
+                     std::string &error) {
+  std::ifstream file(path, std::ios::binary | std::ios::ate);
+  if (!file) {
+    error = path + ": cannot open file";
+    return false;
+  }
+  std::string bytes(static_cast<size_t>(file.tellg()), '\0');
+  file.seekg(0);
+  if (!file.read(bytes.data(), bytes.size())) {
+    error = path + ": cannot read file";
+    return false;
+  }
+  if (!parseNpy(bytes.data(), bytes.size(), array, error)) {
+    error = path + ": " + error;
+    return false;
   }
   return true;
 }

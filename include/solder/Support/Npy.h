@@ -9,6 +9,7 @@
 #ifndef SOLDER_SUPPORT_NPY_H
 #define SOLDER_SUPPORT_NPY_H
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -23,6 +24,12 @@ struct NpyArray {
   NpyDtype dtype = NpyDtype::f32;
   std::vector<double> values;
 };
+
+/// Parses the .npy file held in `data`. Every size the header claims is
+/// checked against `size` before anything is allocated; on failure returns
+/// false and sets `error` to a one-line message.
+bool parseNpy(const char *data, size_t size, NpyArray &array,
+              std::string &error);
 
 /// Reads `path`. On failure returns false and sets `error` to a one-line
 /// message naming the file and the problem.
