@@ -2,6 +2,7 @@
 
 #include "solder/Runtime/Manifest.h"
 #include "solder/Runtime/Json.h"
+#include "solder/Support/BundleDigest.h"
 
 #include <fstream>
 #include <sstream>
@@ -51,8 +52,9 @@ public:
     const Value *value = member(object, key, Value::Kind::number, where);
     if (!value)
       return false;
-    if (value->number != static_cast<double>(static_cast<int64_t>(value->number)) ||
-        value->number < minValue)
+    // In range before the cast: casting a double past int64 is undefined.
+    if (!(value->number >= static_cast<double>(minValue) && value->number < 0x1p62) ||
+        value->number != static_cast<double>(static_cast<int64_t>(value->number)))
       return fail(where + key, "must be an integer >= " +
                                    std::to_string(minValue));
     out = static_cast<int64_t>(value->number);
@@ -88,11 +90,15 @@ public:
       const Value *shape = member(entry, "shape", Value::Kind::array, where);
       if (!shape)
         return false;
+      int64_t elements = 1;
       for (const Value &dim : shape->array) {
-        if (dim.kind != Value::Kind::number || dim.number < 1 ||
+        if (dim.kind != Value::Kind::number || !(dim.number >= 1 && dim.number < 0x1p40) ||
             dim.number != static_cast<double>(static_cast<int64_t>(dim.number)))
           return fail(where + "shape", "dims must be positive integers");
         spec.shape.push_back(static_cast<int64_t>(dim.number));
+        if (__builtin_mul_overflow(elements, spec.shape.back(), &elements) ||
+            elements > kMaxTensorElements)
+          return fail(where + "shape", "more than 2^40 elements: larger than any GPU");
       }
       out.push_back(std::move(spec));
     }
@@ -134,6 +140,8 @@ public:
       int64_t shared = 0;
       if (!readInt(entry, "shared_bytes", 0, shared, where))
         return false;
+      if (shared > (int64_t(1) << 30))
+        return fail(where + "shared_bytes", "more than 1 GiB");
       launch.sharedBytes = static_cast<unsigned>(shared);
       const Value *args = member(entry, "args", Value::Kind::array, where);
       if (!args)
@@ -178,6 +186,31 @@ private:
   std::string manifestPath;
   std::string &error;
 };
+
+/// The digest of what the kernels were compiled for (BundleDigest.h), fed in
+/// the order solder-compile feeds it.
+std::string computeDigest(const Manifest &manifest) {
+  BundleDigest digest;
+  for (const std::vector<TensorSpec> *list : {&manifest.inputs, &manifest.outputs})
+    for (const TensorSpec &tensor : *list)
+      digest.tensor(tensor.name, tensor.shape.data(), tensor.shape.size());
+  for (const BufferSpec &buffer : manifest.buffers)
+    digest.buffer(buffer.name, buffer.bytes, buffer.zeroed);
+  for (const Launch &launch : manifest.launches) {
+    int64_t grid[3], block[3];
+    for (int d = 0; d < 3; ++d) {
+      grid[d] = launch.grid[d];
+      block[d] = launch.block[d];
+    }
+    digest.launch(launch.kernel, grid, block, launch.sharedBytes);
+    for (const KernelArg &arg : launch.args)
+      digest.argument(arg.kind == KernelArg::Kind::input    ? "input"
+                      : arg.kind == KernelArg::Kind::output ? "output"
+                                                            : "buffer",
+                      arg.index);
+  }
+  return digest.hex();
+}
 
 bool fileExists(const std::string &path) {
   struct stat info;
@@ -272,5 +305,14 @@ bool solder::loadManifest(const std::string &bundleDir, Manifest &manifest,
   if (const Value *plan = root.get("plan"))
     if (plan->kind == Value::Kind::string)
       manifest.plan = plan->string;
+  std::string digest;
+  if (!reader.readString(root, "digest", digest, ""))
+    return false;
+  std::string expected = computeDigest(manifest);
+  if (digest != expected)
+    return reader.fail("digest", "is " + digest + " but the manifest's tensors, "
+                       "buffers and launches give " + expected + ": it was edited "
+                       "after solder-compile wrote it, and its kernels were "
+                       "compiled for other shapes; recompile the bundle");
   return true;
 }

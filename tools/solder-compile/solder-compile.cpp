@@ -14,6 +14,7 @@
 #include "solder/Codegen/CUDA/EmitCUDA.h"
 #include "solder/InitAllDialects.h"
 #include "solder/ParsedSource.h"
+#include "solder/Support/BundleDigest.h"
 #include "solder/Dialect/Solder/Transforms/Passes.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -181,12 +182,15 @@ static LogicalResult runNvcc(StringRef nvcc, ArrayRef<StringRef> extraArgs,
   return success();
 }
 
-static llvm::json::Array tensorSpecs(TypeRange types, StringRef prefix) {
+static llvm::json::Array tensorSpecs(TypeRange types, StringRef prefix,
+                                     ::solder::BundleDigest &digest) {
   llvm::json::Array specs;
   for (auto [index, type] : llvm::enumerate(types)) {
     auto tensor = cast<RankedTensorType>(type);
+    std::string name = (prefix + Twine(index)).str();
+    digest.tensor(name, tensor.getShape().data(), tensor.getRank());
     specs.push_back(llvm::json::Object{
-        {"name", (prefix + Twine(index)).str()},
+        {"name", name},
         {"shape", llvm::json::Array(tensor.getShape())},
         {"dtype", "f32"}});
   }
@@ -296,19 +300,28 @@ int main(int argc, char **argv) {
       return 1;
   }
 
+  FunctionType type = function.getFunctionType();
+  ::solder::BundleDigest digest;
+  llvm::json::Array inputs = tensorSpecs(type.getInputs(), "input", digest);
+  llvm::json::Array outputs = tensorSpecs(type.getResults(), "output", digest);
   llvm::json::Array buffers, launches;
-  for (const DeviceBuffer &buffer : program->buffers)
+  for (const DeviceBuffer &buffer : program->buffers) {
+    digest.buffer(buffer.name, buffer.bytes, buffer.zeroed);
     buffers.push_back(llvm::json::Object{{"name", buffer.name},
                                          {"bytes", buffer.bytes},
                                          {"zeroed", buffer.zeroed}});
+  }
   for (const KernelLaunch &launch : program->launches) {
+    digest.launch(launch.kernel, launch.grid.data(), launch.block.data(),
+                  launch.sharedBytes);
     llvm::json::Array args;
-    for (const KernelArgRef &arg : launch.args)
-      args.push_back(llvm::json::Object{
-          {"kind", arg.kind == KernelArgRef::Kind::input    ? "input"
-                   : arg.kind == KernelArgRef::Kind::output ? "output"
-                                                            : "buffer"},
-          {"index", arg.index}});
+    for (const KernelArgRef &arg : launch.args) {
+      const char *kind = arg.kind == KernelArgRef::Kind::input    ? "input"
+                         : arg.kind == KernelArgRef::Kind::output ? "output"
+                                                                  : "buffer";
+      digest.argument(kind, arg.index);
+      args.push_back(llvm::json::Object{{"kind", kind}, {"index", arg.index}});
+    }
     llvm::json::Object entry{{"kernel", launch.kernel},
                              {"grid", llvm::json::Array(launch.grid)},
                              {"block", llvm::json::Array(launch.block)},
@@ -318,7 +331,6 @@ int main(int argc, char **argv) {
       entry["mainloop"] = launch.mainLoop;
     launches.push_back(std::move(entry));
   }
-  FunctionType type = function.getFunctionType();
   llvm::json::Object files{{"source", "kernels.cu"}, {"ir", "source.mlir"}};
   if (!emitCudaOnly) {
     files["cubin"] = cubin;
@@ -326,14 +338,15 @@ int main(int argc, char **argv) {
   }
   llvm::json::Object manifest{
       {"format", "solder-bundle"},
-      {"version", 1},
+      {"version", 2},
       {"target", arch.getValue()},
       {"precision", precision.getValue()},
       {"entry", function.getName()},
-      {"inputs", tensorSpecs(type.getInputs(), "input")},
-      {"outputs", tensorSpecs(type.getResults(), "output")},
+      {"inputs", std::move(inputs)},
+      {"outputs", std::move(outputs)},
       {"buffers", std::move(buffers)},
       {"launches", std::move(launches)},
+      {"digest", digest.hex()},
       {"files", std::move(files)}};
   std::string manifestText;
   llvm::raw_string_ostream(manifestText)

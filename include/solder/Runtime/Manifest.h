@@ -16,8 +16,12 @@
 
 namespace solder {
 
-/// The manifest format this runtime reads and solder-compile writes.
-constexpr int kBundleFormatVersion = 1;
+/// The manifest format this runtime reads and solder-compile writes (2: with
+/// the digest of what the kernels were compiled for).
+constexpr int kBundleFormatVersion = 2;
+
+/// No tensor of a bundle is larger (2^40 floats: 4 TiB).
+constexpr int64_t kMaxTensorElements = int64_t(1) << 40;
 
 struct TensorSpec {
   std::string name;

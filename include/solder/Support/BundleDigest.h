@@ -1,0 +1,69 @@
+//===- BundleDigest.h - What a bundle's kernels were compiled for -*- C++ -*-===//
+//
+// Generated kernels bake their tensors' shapes in. solder-compile writes this
+// digest of the manifest's inputs, outputs, buffers and launches, and the
+// runtime recomputes it when it loads a bundle: an edited manifest (a shape
+// changed to 2^31 elements, a grid enlarged) is refused before anything is
+// allocated for it, instead of running kernels on tensors they were not
+// compiled for. FNV-1a, 64 bits: it catches edits and corruption, it is no
+// signature. Plain C++ so the MLIR-free runtime shares it.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_SUPPORT_BUNDLEDIGEST_H
+#define SOLDER_SUPPORT_BUNDLEDIGEST_H
+
+#include <cstdint>
+#include <cstdio>
+#include <string>
+
+namespace solder {
+
+/// Feed the fields in the manifest's order: every tensor (inputs, then
+/// outputs), every buffer, every launch with its arguments.
+class BundleDigest {
+public:
+  void tensor(const std::string &name, const int64_t *dims, size_t rank) {
+    add("t");
+    add(name);
+    for (size_t i = 0; i < rank; ++i)
+      add(std::to_string(dims[i]));
+  }
+  void buffer(const std::string &name, int64_t bytes, bool zeroed) {
+    add("b");
+    add(name);
+    add(std::to_string(bytes));
+    add(zeroed ? "1" : "0");
+  }
+  void launch(const std::string &kernel, const int64_t grid[3],
+              const int64_t block[3], int64_t sharedBytes) {
+    add("l");
+    add(kernel);
+    for (int i = 0; i < 3; ++i)
+      add(std::to_string(grid[i]) + "," + std::to_string(block[i]));
+    add(std::to_string(sharedBytes));
+  }
+  /// kind: "input", "output" or "buffer".
+  void argument(const char *kind, int64_t index) {
+    add(kind);
+    add(std::to_string(index));
+  }
+  std::string hex() const {
+    char text[17];
+    std::snprintf(text, sizeof text, "%016llx",
+                  static_cast<unsigned long long>(state));
+    return text;
+  }
+
+private:
+  void add(const std::string &field) {
+    for (unsigned char c : field)
+      state = (state ^ c) * 1099511628211ull;
+    state = (state ^ 0x1f) * 1099511628211ull; // field separator
+  }
+  uint64_t state = 14695981039346656037ull;
+};
+
+} // namespace solder
+
+#endif // SOLDER_SUPPORT_BUNDLEDIGEST_H
