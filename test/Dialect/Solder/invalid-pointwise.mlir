@@ -25,6 +25,22 @@ func.func @hardtanh_min_above_max(%x: tensor<2x3xf32>) {
 
 // -----
 
+func.func @hardtanh_nan_bound(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'solder.hardtanh' op bounds must not be NaN}}
+  %0 = solder.hardtanh %x {min = 0x7FC00000 : f32, max = 1.5 : f32} : tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @clamp_nan_bound(%x: tensor<2x3xf32>) {
+  // expected-error @+1 {{'solder.clamp' op bounds must not be NaN}}
+  %0 = solder.clamp %x {max = 0x7FC00000 : f32} : tensor<2x3xf32>
+  return
+}
+
+// -----
+
 func.func @clamp_no_bound(%x: tensor<2x3xf32>) {
   // expected-error @+1 {{'solder.clamp' op needs at least one of min and max}}
   %0 = solder.clamp %x : tensor<2x3xf32>
@@ -63,8 +79,8 @@ func.func @binary_result_type(%a: tensor<16x1x1xf32>, %b: tensor<8x16x4x4xf32>) 
 
 // Rules covered, in file order (PointwiseOps.cpp):
 //   1. SoftplusOp::verify: beta != 0
-//   2. HardtanhOp::verify: min <= max
-//   3. ClampOp::verify: min or max given
+//   2. HardtanhOp::verify: bounds not NaN, min <= max
+//   3. ClampOp::verify: min or max given, bounds not NaN
 //   4. inferBroadcastType: lhs and rhs have one element type
 //   5. inferBroadcastType: each aligned pair of sizes is equal or has a 1
 //   6. verifyBinaryOp -> checkResultType: result == broadcast type

@@ -60,6 +60,9 @@ LogicalResult SoftplusOp::verify() {
 }
 
 LogicalResult HardtanhOp::verify() {
+  // NaN compares false with everything: min > max would let it through.
+  if (getMin().isNaN() || getMax().isNaN())
+    return emitOpError("bounds must not be NaN");
   if (getMin().convertToFloat() > getMax().convertToFloat())
     return emitOpError("min (")
            << getMin().convertToFloat() << ") must not exceed max ("
@@ -70,5 +73,7 @@ LogicalResult HardtanhOp::verify() {
 LogicalResult ClampOp::verify() {
   if (!getMin() && !getMax())
     return emitOpError("needs at least one of min and max");
+  if ((getMin() && getMin()->isNaN()) || (getMax() && getMax()->isNaN()))
+    return emitOpError("bounds must not be NaN");
   return success();
 }
