@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Installs what Solder needs to build and test (Debian packages; PyPI for
-# Python tools), then configures and builds it in build/ (or $SOLDER_BUILD_DIR).
+# Python tools), then configures and builds it in build/ (or $SOLDER_BUILD_DIR,
+# configured with $SOLDER_CMAKE_ARGS added: the sanitizer build passes
+# -DSOLDER_SANITIZE=ON).
 # Idempotent: a second run installs nothing and rebuilds only what changed.
 set -euo pipefail
 
@@ -11,6 +13,7 @@ llvm_prefix=/usr/lib/llvm-22
 debian_packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
   libzstd-dev cmake ninja-build python3 python3-venv python3-pip
+  libclang-rt-22-dev
 )
 
 log() { printf '[bootstrap] %s\n' "$*"; }
@@ -89,7 +92,7 @@ if [[ ! -f $build_dir/build.ninja ]]; then
     -DLLVM_USE_LINKER=lld \
     -DMLIR_DIR=$llvm_prefix/lib/cmake/mlir \
     -DLLVM_EXTERNAL_LIT=$llvm_prefix/bin/lit \
-    -DSOLDER_PYTHON="$venv/bin/python"
+    -DSOLDER_PYTHON="$venv/bin/python" ${SOLDER_CMAKE_ARGS:-}
 fi
 
 log "building (ninja, $(nproc) jobs)"

@@ -2,6 +2,7 @@
 
 #include "solder/Runtime/Json.h"
 
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 
@@ -82,13 +83,36 @@ private:
     return parseNumber(value);
   }
 
+  /// JSON's number grammar, -?(0|[1-9][0-9]*)(.[0-9]+)?([eE][+-]?[0-9]+)?,
+  /// checked before strtod, which also takes inf, nan and hex floats; and a
+  /// finite value, so that what write() prints reads back.
   bool parseNumber(Value &value) {
-    const char *start = text.c_str() + pos;
-    char *end = nullptr;
-    double number = std::strtod(start, &end);
-    if (end == start)
+    size_t end = pos;
+    auto digits = [&] {
+      size_t first = end;
+      while (end < text.size() && text[end] >= '0' && text[end] <= '9')
+        ++end;
+      return end > first;
+    };
+    if (end < text.size() && text[end] == '-')
+      ++end;
+    if (end < text.size() && text[end] == '0')
+      ++end;
+    else if (!digits())
       return fail("expected a value");
-    pos += end - start;
+    if (end < text.size() && text[end] == '.' && (++end, !digits()))
+      return fail("expected digits after '.'");
+    if (end < text.size() && (text[end] == 'e' || text[end] == 'E')) {
+      ++end;
+      if (end < text.size() && (text[end] == '+' || text[end] == '-'))
+        ++end;
+      if (!digits())
+        return fail("expected digits in the exponent");
+    }
+    double number = std::strtod(text.substr(pos, end - pos).c_str(), nullptr);
+    if (!std::isfinite(number))
+      return fail("number out of range");
+    pos = end;
     value.kind = Value::Kind::number;
     value.number = number;
     return true;

@@ -3,6 +3,7 @@
 #include "solder/Runtime/Manifest.h"
 #include "solder/Runtime/Json.h"
 #include "solder/Support/BundleDigest.h"
+#include "solder/Support/OneLine.h"
 
 #include <fstream>
 #include <sstream>
@@ -26,7 +27,7 @@ public:
       : manifestPath(std::move(manifestPath)), error(error) {}
 
   bool fail(const std::string &field, const std::string &what) {
-    error = manifestPath + ": " + field + ": " + what;
+    error = oneLine(manifestPath + ": " + field + ": " + what); // quotes the file
     return false;
   }
 
@@ -236,7 +237,7 @@ bool solder::loadManifest(const std::string &bundleDir, Manifest &manifest,
   Value root;
   std::string parseError;
   if (!json::parse(text.str(), root, parseError)) {
-    error = path + ": not valid JSON (truncated?): " + parseError;
+    error = oneLine(path + ": not valid JSON (truncated?): " + parseError);
     return false;
   }
   Reader reader(path, error);

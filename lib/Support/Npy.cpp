@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "solder/Support/Npy.h"
+#include "solder/Support/OneLine.h"
 
 #include <cstring>
 #include <fstream>
@@ -41,7 +42,7 @@ bool findHeaderValue(const std::string &header, const std::string &key,
 bool solder::parseNpy(const char *data, size_t size, NpyArray &array,
                       std::string &error) {
   auto fail = [&](const std::string &what) {
-    error = what;
+    error = oneLine(what); // it quotes the header
     return false;
   };
   if (size < 8 || std::memcmp(data, "\x93NUMPY", 6) != 0)

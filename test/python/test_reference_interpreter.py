@@ -957,7 +957,7 @@ def make_error_inputs(kind, tmp_path, rng):
     if kind == "truncated_npy_data":
         data = b.read_bytes()
         b.write_bytes(data[:-5])
-        return [a, b], [str(b), "truncated data", "expected 3 elements"]
+        return [a, b], [str(b), "truncated data", "the shape (3,) needs 24 bytes, the file has 19"]
     if kind == "truncated_npy_header":
         data = b.read_bytes()
         b.write_bytes(data[:40])

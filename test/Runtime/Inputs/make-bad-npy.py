@@ -30,6 +30,8 @@ files = {
                          b"\0" * 20),
     "dtype.npy": npy("{'descr': '<i8', 'fortran_order': False, 'shape': (2,), }", b"\0" * 16),
     "magic.npy": b"PK\x03\x04 not numpy",
+    # Found by solder-npy-fuzzer: a newline inside a quoted header value.
+    "newline.npy": npy("{'descr': '<f\n4', 'fortran_order': False, 'shape': (2,), }"),
 }
 for name, content in files.items():
     (out / name).write_bytes(content)
