@@ -13,7 +13,7 @@ llvm_prefix=/usr/lib/llvm-22
 debian_packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
   libzstd-dev cmake ninja-build python3 python3-venv python3-pip
-  libclang-rt-22-dev
+  libclang-rt-22-dev nlohmann-json3-dev
 )
 
 log() { printf '[bootstrap] %s\n' "$*"; }
@@ -82,6 +82,13 @@ PY
   echo "$cutlass_version" > "$cutlass_dir/VERSION"
 else
   log "CUTLASS $cutlass_version headers present"
+fi
+
+# nlohmann/json's headers beside CUTLASS's, for the GPU machine's runtime build
+# (it has no Debian package; test/gpu/run_gpu_suite.sh carries third_party).
+if [[ ! -f $root/third_party/nlohmann/include/nlohmann/json.hpp ]]; then
+  mkdir -p "$root/third_party/nlohmann/include"
+  cp -r /usr/include/nlohmann "$root/third_party/nlohmann/include/"
 fi
 
 if [[ ! -f $build_dir/build.ninja ]]; then

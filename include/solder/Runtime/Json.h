@@ -1,8 +1,9 @@
-//===- Json.h - A small JSON reader for bundle manifests --------*- C++ -*-===//
+//===- Json.h - The JSON of bundle manifests --------------------*- C++ -*-===//
 //
-// The runtime must build where only CUDA is (no LLVM), so it carries its own
-// reader: objects, arrays, strings, numbers, true/false/null; errors name the
-// byte offset.
+// The runtime builds where only CUDA is (no LLVM), so LLVM's JSON is out of
+// reach: nlohmann/json (header-only, Debian's nlohmann-json3-dev, carried to
+// the GPU machine beside the CUTLASS headers) parses, into this small tree
+// the manifest reader walks.
 //
 //===----------------------------------------------------------------------===//
 
@@ -29,11 +30,9 @@ struct Value {
   const Value *get(const std::string &key) const;
 };
 
-/// Parses `text`; on failure returns false with `error` naming the offset.
+/// Parses `text`; on failure returns false with `error` naming the line,
+/// column and byte offset. Numbers must be finite, nesting at most 64 deep.
 bool parse(const std::string &text, Value &value, std::string &error);
-
-/// Writes `value` as compact JSON.
-std::string write(const Value &value);
 
 } // namespace solder::json
 
