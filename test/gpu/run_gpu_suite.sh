@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # On the GPU machine, from the repository root, with .gpu-bundles/ (see
-# prepare_bundles.sh), third_party/cutlass (the headers bootstrap unpacks) and
+# prepare_bundles.sh), third_party/ (the CUTLASS and nlohmann/json headers
+# bootstrap puts there) and
 # build-static/bin/solder-compile (a self-contained solder-compile: cmake
 # -DSOLDER_STATIC_LLVM=ON, see docs/BUILDING.md) carried: builds
 # libsolder_runtime and solder-run without MLIR, runs the bundle suite in both
