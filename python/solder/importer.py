@@ -626,14 +626,14 @@ class _Importer:
 
     # -- operands -------------------------------------------------------
 
-    def operand(self, operand, shape=None):
+    def operand(self, operand):
         """A tensor operand: a Value, a View, or a Python number as a rank-0
-        constant. Placeholders become arguments (of ``shape`` if given)."""
+        constant. Placeholders become arguments of their own shape."""
         if isinstance(operand, (Value, View)):
             return operand
         if isinstance(operand, torch.fx.Node):
             if operand.op == "placeholder":
-                return self.argument(operand, shape or self.shape_of(operand))
+                return self.argument(operand, self.shape_of(operand))
             if operand not in self.values:
                 raise self.unsupported(f"operand '{operand.name}' is not a tensor")
             return self.values[operand]
