@@ -241,6 +241,8 @@ func.func @conv_transpose_result_type(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf3
 //   22. ConvTransposeOp::inferResultType: output_padding < max(stride, dilation)
 //   23. ConvTransposeOp::inferResultType -> checkOutputSizes: every output size >= 1
 //   24. ConvTransposeOp::verify checkResultType: result == inferred type
+//   25. ConvOp and ConvTransposeOp::inferResultType: sizes in checked
+//       arithmetic (the cases at the end of the file); output channels too
 
 // -----
 
@@ -256,5 +258,23 @@ func.func @conv_kernel_size_zero(%x: tensor<1x2x4xf32>, %w: tensor<3x2x0xf32>) {
 func.func @conv_output_size_negative(%x: tensor<1x2x1xf32>, %w: tensor<3x2x5xf32>) {
   // expected-error @+1 {{'solder.conv' op output size of spatial dim 0 is -3 for input (1, 2, 1); it must be at least 1}}
   %0 = solder.conv %x, %w strides = [1] padding = [0] dilations = [1] groups = 1 : (tensor<1x2x1xf32>, tensor<3x2x5xf32>) -> tensor<1x3x1xf32>
+  return
+}
+
+// -----
+
+// Sizes and attributes come from the user: 2 * padding past int64 is an
+// error, not a wrapped size.
+func.func @conv_padding_overflow(%x: tensor<1x2x4xf32>, %w: tensor<3x2x3xf32>) {
+  // expected-error @+1 {{'solder.conv' op the size of spatial dim 0 overflows 64-bit arithmetic}}
+  %0 = solder.conv %x, %w strides = [1] padding = [4611686018427387904] dilations = [1] groups = 1 : (tensor<1x2x4xf32>, tensor<3x2x3xf32>) -> tensor<1x3x2xf32>
+  return
+}
+
+// -----
+
+func.func @conv_transpose_stride_overflow(%x: tensor<1x2x5xf32>, %w: tensor<2x3x3xf32>) {
+  // expected-error @+1 {{'solder.conv_transpose' op the size of spatial dim 0 overflows 64-bit arithmetic}}
+  %0 = solder.conv_transpose %x, %w strides = [4611686018427387904] padding = [0] output_padding = [0] dilations = [1] groups = 1 : (tensor<1x2x5xf32>, tensor<2x3x3xf32>) -> tensor<1x3x7xf32>
   return
 }

@@ -226,3 +226,13 @@ func.func @pool_padding_bound_ignores_dilation(%x: tensor<1x1x8xf32>) {
   %0 = solder.pool max %x kernel = [2] strides = [1] padding = [2] dilations = [3] : tensor<1x1x8xf32> -> tensor<1x1x9xf32>
   return
 }
+
+// -----
+
+// A kernel attribute near int64's limit: the window size is an error, not a
+// wrapped number.
+func.func @pool_window_overflow(%x: tensor<1x2x8xf32>) {
+  // expected-error @+1 {{'solder.pool' op the size of spatial dim 0 overflows 64-bit arithmetic}}
+  %0 = solder.pool max %x kernel = [9223372036854775807] strides = [1] padding = [0] dilations = [2] : tensor<1x2x8xf32> -> tensor<1x2x1xf32>
+  return
+}

@@ -93,11 +93,17 @@ FailureOr<RankedTensorType> ConvOp::inferResultType(
   SmallVector<int64_t> shape = {input.getDimSize(0), outChannels};
   for (int64_t i = 0, e = input.getRank() - 2; i < e; ++i) {
     int64_t kernel = weight.getDimSize(i + 2);
-    int64_t extent = input.getDimSize(i + 2) + 2 * padding[i] -
-                     dilations[i] * (kernel - 1) - 1;
+    // in + 2 * padding - dilation * (kernel - 1) - 1, in checked arithmetic:
+    // attributes and sizes come from the user.
+    std::optional<int64_t> extent = checkedSum(
+        {{1, input.getDimSize(i + 2)}, {2, padding[i]},
+         {-dilations[i], kernel - 1}, {-1, 1}});
+    if (!extent)
+      return diag.fail("the size of spatial dim ", i,
+                       " overflows 64-bit arithmetic");
     // Floor division, as PyTorch computes it; a negative extent means no
     // window fits, and the size below 1 is reported.
-    shape.push_back(llvm::divideFloorSigned(extent, strides[i]) + 1);
+    shape.push_back(llvm::divideFloorSigned(*extent, strides[i]) + 1);
   }
   if (failed(checkOutputSizes(diag, ArrayRef(shape).drop_front(2), input)))
     return failure();
@@ -143,7 +149,11 @@ FailureOr<RankedTensorType> ConvTransposeOp::inferResultType(
   if (weight.getDimSize(0) != inChannels)
     return diag.fail("weight dim 0 (", weight.getDimSize(0),
                      ") must equal input channels (", inChannels, ")");
-  int64_t outChannels = weight.getDimSize(1) * groups;
+  std::optional<int64_t> channels = llvm::checkedMul(weight.getDimSize(1), groups);
+  if (!channels)
+    return diag.fail("output channels (weight dim 1 times groups) overflow 64-bit "
+                     "arithmetic");
+  int64_t outChannels = *channels;
   if (failed(checkPerChannelParameter(diag, "bias", bias, outChannels)))
     return failure();
 
@@ -155,9 +165,15 @@ FailureOr<RankedTensorType> ConvTransposeOp::inferResultType(
                        " must be smaller than its stride (", strides[i],
                        ") or its dilation (", dilations[i], ")");
     int64_t kernel = weight.getDimSize(i + 2);
-    shape.push_back((input.getDimSize(i + 2) - 1) * strides[i] -
-                    2 * padding[i] + dilations[i] * (kernel - 1) +
-                    outputPadding[i] + 1);
+    // (in - 1) * stride - 2 * padding + dilation * (kernel - 1)
+    //   + output_padding + 1, in checked arithmetic.
+    std::optional<int64_t> size = checkedSum(
+        {{strides[i], input.getDimSize(i + 2) - 1}, {-2, padding[i]},
+         {dilations[i], kernel - 1}, {1, outputPadding[i]}, {1, 1}});
+    if (!size)
+      return diag.fail("the size of spatial dim ", i,
+                       " overflows 64-bit arithmetic");
+    shape.push_back(*size);
   }
   if (failed(checkOutputSizes(diag, ArrayRef(shape).drop_front(2), input)))
     return failure();

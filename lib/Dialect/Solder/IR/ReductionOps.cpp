@@ -93,13 +93,15 @@ FailureOr<RankedTensorType> PoolOp::inferResultType(
     if (padding[i] > kernel[i] / 2)
       return diag.fail("padding (", padding[i], ") of spatial dim ", i,
                        " must be at most half the kernel (", kernel[i], ")");
-    int64_t window = dilations[i] * (kernel[i] - 1) + 1;
     int64_t input = x.getDimSize(i + 2);
-    int64_t extent = input + 2 * padding[i] - window;
+    std::optional<int64_t> window = checkedSum({{dilations[i], kernel[i] - 1}, {1, 1}});
+    std::optional<int64_t> padded = checkedSum({{1, input}, {2, padding[i]}});
+    if (!window || !padded)
+      return diag.fail("the size of spatial dim ", i, " overflows 64-bit arithmetic");
+    int64_t extent = *padded - *window;
     if (extent < 0)
-      return diag.fail("window (", window, ") of spatial dim ", i,
-                       " does not fit the padded input (",
-                       input + 2 * padding[i], ")");
+      return diag.fail("window (", *window, ") of spatial dim ", i,
+                       " does not fit the padded input (", *padded, ")");
     int64_t size = (ceilMode ? llvm::divideCeil(extent, strides[i])
                              : extent / strides[i]) +
                    1;

@@ -12,7 +12,9 @@
 #include "mlir/IR/BuiltinTypes.h"
 #include "mlir/IR/Diagnostics.h"
 #include "mlir/IR/Operation.h"
+#include "llvm/Support/CheckedArithmetic.h"
 
+#include <optional>
 #include <string>
 
 namespace mlir::solder::detail {
@@ -63,6 +65,22 @@ LogicalResult checkResultType(Operation *op, Type inferred);
 
 /// The type of an optional tensor value, or null.
 RankedTensorType getTensorTypeOrNull(Value value);
+
+/// The sum of factor * value terms, or nothing when a product or a partial
+/// sum overflows int64: output sizes from user attributes and shapes.
+inline std::optional<int64_t>
+checkedSum(std::initializer_list<std::pair<int64_t, int64_t>> terms) {
+  int64_t sum = 0;
+  for (auto [factor, value] : terms) {
+    std::optional<int64_t> product = llvm::checkedMul(factor, value);
+    std::optional<int64_t> next =
+        product ? llvm::checkedAdd(sum, *product) : std::nullopt;
+    if (!next)
+      return std::nullopt;
+    sum = *next;
+  }
+  return sum;
+}
 
 } // namespace mlir::solder::detail
 
