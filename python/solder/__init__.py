@@ -8,7 +8,9 @@ solder.import_module turns an nn.Module into solder IR (torch.export, ATen);
 solder.compile builds a bundle (cached) and returns a callable that runs it
 on torch's CUDA tensors, or on the reference interpreter with backend='cpu';
 solder.export writes a bundle for another machine and solder.load runs it.
-The tools are found through SOLDER_BIN_DIR, PATH, or this source tree's build.
+The tools are found through SOLDER_BIN_DIR, the installed package's own bin,
+PATH, or this source tree's build. torch.compile(model, backend="solder") runs
+Solder's subgraphs and leaves the rest to eager (solder.backend).
 """
 
 import torch as _torch

@@ -142,10 +142,10 @@ def _op_name(node):
     return packet.__name__ if packet is not None else getattr(target, "__name__", str(target))
 
 
-def compile_graph(graph_module, args, precision="ieee", force="auto", report=None):
+def compile_graph(graph_module, args, precision="ieee", force="auto"):
     """Exports ``graph_module`` on ``args`` (concrete), compiles its supported
     subgraphs and returns the partitioned module (eager for the rest)."""
-    report = report if report is not None else SubgraphReport()
+    report = SubgraphReport()
     name = _graph_name(graph_module)
     static, kept = _specialized(graph_module, args)
     try:
@@ -183,6 +183,8 @@ class _FlatRunner:
 
     def __init__(self, module, program, kept):
         self.module = module
+        # The tensor arguments dynamo passes, when integers were folded in;
+        # None when they are a prefix of the arguments (sources index them).
         self.kept = None if len(kept) == max(kept, default=-1) + 1 else kept
         user_inputs = []
         self.sources = []  # per placeholder: an argument index or a constant

@@ -140,33 +140,25 @@ def run_case(case, args, progress):
             progress(f"timing solder ({mode})")
             row[f"solder_{mode}"]["ms"] = time_cuda(lambda: compiled(*inputs),
                                                     args.runs, args.warmup)
-            if not args.no_backend:
-                # The same chain through dynamo: its guards and the
-                # partitioned graph's glue are what this column adds.
-                progress(f"torch.compile(backend='solder') ({mode})")
-                try:
-                    torch._dynamo.reset()
-                    backend = torch.compile(module, backend="solder", options={
-                        "precision": mode, "force": args.force})
-                    out = backend(*inputs)
-                    row[f"backend_{mode}"] = errors(out, reference)
-                    row[f"backend_{mode}"]["ms"] = time_cuda(
-                        lambda: backend(*inputs), args.runs, args.warmup)
-                except Exception as error:  # reported in the table, not hidden
-                    row[f"backend_{mode}"] = {"error": str(error).splitlines()[0][:200]}
             progress(f"eager ({mode})")
             out = module(*inputs)
             row[f"eager_{mode}"] = errors(out, reference)
             row[f"eager_{mode}"]["ms"] = time_cuda(lambda: module(*inputs),
                                                    args.runs, args.warmup)
-            if args.no_compile:
-                continue
-            compile_modes = [("compile", {})]
-            if args.max_autotune:
-                compile_modes.append(
-                    ("autotune", {"mode": "max-autotune-no-cudagraphs"}))
+            # Through torch.compile: Solder's backend (what dynamo's guards
+            # and the partitioned graph's glue add), then Inductor's modes.
+            compile_modes = []
+            if not args.no_backend:
+                compile_modes.append(("backend", {"backend": "solder", "options": {
+                    "precision": mode, "force": args.force}}))
+            if not args.no_compile:
+                compile_modes.append(("compile", {}))
+                if args.max_autotune:
+                    compile_modes.append(
+                        ("autotune", {"mode": "max-autotune-no-cudagraphs"}))
             for peer_name, options in compile_modes:
-                progress(f"torch.compile {options.get('mode', 'default')} ({mode})")
+                label = options.get("backend") or options.get("mode", "default")
+                progress(f"torch.compile {label} ({mode})")
                 try:
                     torch._dynamo.reset()
                     peer = torch.compile(module, **options)

@@ -416,9 +416,8 @@ class _Importer:
             self.node = node
             if node not in needed or node.op == "placeholder":
                 continue
-            if node.op == "get_attr":
-                self.values[node] = self.get_attr(node)
-                continue
+            # torch.export lifts every tensor into a placeholder, and dynamo
+            # passes them as inputs: only ATen calls remain.
             if node.op != "call_function":
                 raise self.unsupported(f"'{node.op}' node '{node.name}' is not supported")
             self.values[node] = self.call(node)
@@ -689,18 +688,6 @@ class _Importer:
             self.arguments.append((value, index, shape))
             self.argument_values[key] = value
         return self.argument_values[key]
-
-    def get_attr(self, node):
-        tensor = self.gm
-        for part in node.target.split("."):
-            tensor = getattr(tensor, part)
-        if not isinstance(tensor, torch.Tensor):
-            raise self.unsupported(f"attribute '{node.target}' is a "
-                                   f"{type(tensor).__name__}, not a tensor")
-        # A get_attr is a captured tensor: treat it as a placeholder of it.
-        self.captured[node.name] = (node.target, tensor)
-        node_shape = tuple(tensor.shape)
-        return self.argument(node, node_shape)
 
     def constant(self, number):
         key = format_float(number)
@@ -1141,11 +1128,9 @@ class _Importer:
         return result
 
     def channel_argument(self, operand, spread):
-        if not (isinstance(operand, torch.fx.Node) and operand.op in ("placeholder", "get_attr")):
+        if not (isinstance(operand, torch.fx.Node) and operand.op == "placeholder"):
             raise self.unsupported(f"{_describe(self.node)}: running statistics and affine "
                                    "parameters must be parameters, buffers or inputs")
-        if operand.op == "get_attr":
-            self.get_attr(operand)
         return self.argument(operand, spread)
 
     def pool(self, kind, node):
