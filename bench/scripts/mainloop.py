@@ -1,6 +1,7 @@
 """Main-loop microbenchmark (device run): each conv of bench/mainloop alone,
 compiled with the plan's main loop in ieee (3xTF32) and tf32, with the FMA
-main loop, and with each tile of the sweep (test/gpu/prepare_bundles.sh),
+main loop, the few-channel convs on the main loops the plan passed over, and
+with each tile of the sweep (test/gpu/prepare_bundles.sh),
 timed by solder-run --bench (CUDA events, L2 flushed,
 median). The time is the whole bundle: the layout conversions (NCDHW ->
 NDHWC, weights -> KTRSC) and the conv kernel with its NCDHW stores.
@@ -25,7 +26,8 @@ def conv_flops(manifest):
 
 def main(bundles, solder_run, out):
     rows = []
-    for variant in ("mainloop-ieee", "mainloop-tf32", "mainloop-fma", "mainloop-tiles"):
+    for variant in ("mainloop-ieee", "mainloop-tf32", "mainloop-fma", "mainloop-alt",
+                    "mainloop-tiles"):
         folder = os.path.join(bundles, variant)
         if not os.path.isdir(folder):
             continue

@@ -6,7 +6,10 @@
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
+#include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
+
+#include <variant>
 
 using namespace mlir;
 using namespace mlir::solder;
@@ -27,6 +30,7 @@ std::optional<MainLoopChoice> mlir::solder::parseMainLoopChoice(StringRef text) 
       .Case("auto", MainLoopChoice::automatic)
       .Case("tensorop", MainLoopChoice::tensorOp)
       .Case("direct", MainLoopChoice::direct)
+      .Case("direct_fma", MainLoopChoice::directFma)
       .Case("fma", MainLoopChoice::fma)
       .Default(std::nullopt);
 }
@@ -55,9 +59,13 @@ constexpr TensorOpTile kTF32Mid = {128, 64, 16, 64, 32, 4, 120.0};
 constexpr TensorOpTile kTF32Narrow = {128, 32, 16, 32, 32, 4, 35.0};
 /// The FMA fallback (runtime/device/solder/conv.cuh): 7-16 TFLOP/s measured.
 constexpr double kFmaTeraFlops = 10.0;
-/// The direct conv (runtime/device/solder/conv_direct.cuh): an estimate
-/// until bench/mainloop measures it.
-constexpr double kDirectTeraFlops = 30.0;
+/// The direct conv on FMAs (runtime/device/solder/conv_direct.cuh): 17
+/// TFLOP/s on W1's conv (bench/mainloop, 2026-11-23).
+constexpr double kDirectFmaTeraFlops = 17.0;
+/// The direct conv on tensor cores (conv_direct_tensorop.cuh): estimates
+/// until bench/mainloop measures them.
+constexpr double kDirectThreeTF32TeraFlops = 45.0;
+constexpr double kDirectTF32TeraFlops = 90.0;
 /// Shared memory TensorOpConv keeps for the problem and the iterators'
 /// parameters (its kContextBytes).
 constexpr int64_t kContextBytes = 512;
@@ -117,6 +125,89 @@ std::string getTensorOpObstacle(Operation *anchor, Precision precision,
 }
 } // namespace
 
+/// The direct conv on tensor cores: the tile and shared memory of
+/// conv_direct_tensorop.cuh's DirectTensorOpConv (the same formulas; the
+/// emitted kernel static_asserts that they agree).
+struct DirectTile {
+  int64_t rows = 0, bm = 0, bn = 0, warps = 0, warpRows = 0, reduction = 0;
+  int64_t sharedBytes = 0;
+};
+/// Its largest reduction (weights of 64 channels in shared memory), widest
+/// output row (a tile holds whole rows) and shared memory per block.
+constexpr int64_t kDirectMaxReduction = 256;
+constexpr int64_t kDirectMaxRowWidth = 256;
+constexpr int64_t kDirectMaxSharedBytes = 100 * 1024;
+
+/// The direct tensor-core tile of `conv`, or the reason it cannot run it.
+std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
+                                                           bool threeTF32) {
+  auto conv = dyn_cast<ConvOp>(anchor);
+  if (!conv)
+    return std::string("conv_transpose");
+  if (conv.getGroups() != 1)
+    return std::string("groups > 1");
+  auto input = cast<RankedTensorType>(conv.getInput().getType());
+  auto weight = cast<RankedTensorType>(conv.getWeight().getType());
+  auto output = cast<RankedTensorType>(conv.getResult().getType());
+  // Spatial dims padded to (D, H, W) as the geometry struct has them.
+  auto pad3 = [](ArrayRef<int64_t> dims, int64_t fill) {
+    std::array<int64_t, 3> padded = {fill, fill, fill};
+    llvm::copy(dims, padded.begin() + (3 - dims.size()));
+    return padded;
+  };
+  std::array<int64_t, 3> out = pad3(output.getShape().drop_front(2), 1),
+                         kernel = pad3(weight.getShape().drop_front(2), 1),
+                         stride = pad3(conv.getStrides(), 1),
+                         dilation = pad3(conv.getDilations(), 1);
+  int64_t inChannels = input.getDimSize(1);
+  int64_t reduction = inChannels * kernel[0] * kernel[1] * kernel[2];
+  if (reduction > kDirectMaxReduction)
+    return llvm::formatv("a reduction of {0} > {1} elements", reduction,
+                         kDirectMaxReduction)
+        .str();
+  if (out[2] > kDirectMaxRowWidth)
+    return llvm::formatv("output rows of {0} > {1} pixels", out[2],
+                         kDirectMaxRowWidth)
+        .str();
+  DirectTile tile;
+  // Whole rows, at most 256 pixels a tile: the fewest rows computed past the
+  // output (W1: 6 of its 30 rows a tile, not 8), tiles of fewer than 128
+  // pixels counted as wasting the rest of the 4 warps; then the most rows.
+  int64_t maxRows = std::max<int64_t>(1, std::min(out[1], kDirectMaxRowWidth / out[2]));
+  double bestScore = 0.0;
+  for (int64_t rows = 1; rows <= maxRows; ++rows) {
+    double score = static_cast<double>(out[1]) / llvm::alignTo(out[1], rows) *
+                   std::min(1.0, rows * out[2] / 128.0);
+    if (score >= bestScore) {
+      bestScore = score;
+      tile.rows = rows;
+    }
+  }
+  int64_t tilePixels = tile.rows * out[2];
+  int64_t mmaRows = llvm::divideCeil(tilePixels, 16);
+  tile.bm = llvm::alignTo(tilePixels, 32);
+  tile.bn = std::min<int64_t>(64, llvm::alignTo(output.getDimSize(1), 8));
+  tile.warps = mmaRows > 12 ? 8 : 4;
+  tile.warpRows = 16 * llvm::divideCeil(mmaRows, tile.warps);
+  tile.reduction = llvm::alignTo(reduction, 8);
+  int64_t weightFloats =
+      (threeTF32 ? 2 : 1) * tile.bn * (tile.reduction + 4);
+  int64_t winD = (kernel[0] - 1) * dilation[0] + 1;
+  int64_t winH = (tile.rows - 1) * stride[1] + (kernel[1] - 1) * dilation[1] + 1;
+  int64_t winW = (out[2] - 1) * stride[2] + (kernel[2] - 1) * dilation[2] + 1;
+  int64_t pitch = llvm::alignTo(winW, 16);
+  if ((pitch / 16) % 2 == 0)
+    pitch += 16;
+  int64_t windowFloats = inChannels * winD * winH * pitch;
+  tile.sharedBytes = std::max((weightFloats + windowFloats) * 4,
+                              tile.bn * (tile.bm + 4) * 4);
+  if (tile.sharedBytes > kDirectMaxSharedBytes)
+    return llvm::formatv("an input window of {0} B > {1} B of shared memory",
+                         tile.sharedBytes, kDirectMaxSharedBytes)
+        .str();
+  return tile;
+}
+
 std::optional<ConvTile> mlir::solder::parseConvTile(StringRef text) {
   SmallVector<StringRef> parts, block, warp;
   text.split(parts, '/');
@@ -159,19 +250,63 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
 
   ConvSchedule schedule;
   int64_t groups = cast<IntegerAttr>(anchor->getAttr("groups")).getInt();
-  // Few input channels (W1's 3): a direct conv, each thread one pixel and
-  // all of a tile's channels, the window walked once. Its weights, the
-  // (channel, tap) window x 32 channels, must fit shared memory.
+  // Few input channels (W1's 3, W3's 8): a short reduction that implicit
+  // GEMM tiles would fill with zeros. The direct conv on tensor cores takes
+  // it whole from an input window in shared memory. It runs 3xTF32 in both
+  // precisions, as cuDNN keeps such convs in fp32 under TF32 too: one TF32
+  // product gave W1 (GroupNorm -> mean, which cancels) a rel L2 error of
+  // 2.5e-3 on an H200, past tf32's 1e-3; one product only when forced.
+  bool threeTF32 =
+      precision == Precision::ieee || choice != MainLoopChoice::direct;
+  std::variant<DirectTile, std::string> direct =
+      getDirectTensorOpTile(anchor, threeTF32);
+  if (auto *tile = std::get_if<DirectTile>(&direct);
+      tile && (choice == MainLoopChoice::direct ||
+               (choice == MainLoopChoice::automatic && inChannels < 16))) {
+    schedule.mainLoop = threeTF32 ? "direct_3xtf32" : "direct_tf32";
+    schedule.reason =
+        choice == MainLoopChoice::direct
+            ? "forced"
+            : llvm::formatv("{0} input channels: a reduction of {1}, whole{2}",
+                            inChannels, inChannels * taps,
+                            precision == Precision::tf32
+                                ? "; 3xTF32 in tf32 too, like cuDNN's fp32"
+                                : "")
+                  .str();
+    schedule.tile = {tile->bm, tile->bn, tile->reduction};
+    schedule.tileRows = tile->rows;
+    schedule.warp = {tile->warpRows, tile->bn};
+    schedule.threads = 32 * tile->warps;
+    int64_t rowTiles = llvm::divideCeil(
+        output.getRank() >= 4 ? output.getDimSize(output.getRank() - 2) : 1,
+        tile->rows);
+    int64_t planes = output.getRank() == 5 ? output.getDimSize(2) : 1;
+    schedule.grid = {planes * rowTiles,
+                     static_cast<int64_t>(llvm::divideCeil(outChannels, tile->bn)),
+                     batch};
+    schedule.sharedBytes = tile->sharedBytes;
+    schedule.paddedInChannels = inChannels;
+    schedule.teraFlops =
+        threeTF32 ? kDirectThreeTF32TeraFlops : kDirectTF32TeraFlops;
+    return schedule;
+  }
+  std::string directObstacle = std::holds_alternative<std::string>(direct)
+                                   ? std::get<std::string>(direct)
+                                   : "";
+  // Otherwise the direct conv on FMAs, each thread one pixel and all of a
+  // tile's channels, the window walked once. Its weights, the (channel,
+  // tap) window x 32 channels, must fit shared memory.
   constexpr int64_t kDirectChannels = 32;
   bool directFits = groups == 1 && isa<ConvOp>(anchor) && inChannels < 8 &&
                     inChannels * taps * kDirectChannels * 4 <= 48 * 1024;
-  if (directFits && (choice == MainLoopChoice::direct ||
+  if (directFits && (choice == MainLoopChoice::directFma ||
                      (choice == MainLoopChoice::automatic))) {
     int64_t tileN = std::min<int64_t>(llvm::alignTo(outChannels, 4), kDirectChannels);
-    schedule.mainLoop = "direct";
-    schedule.reason = choice == MainLoopChoice::direct
+    schedule.mainLoop = "direct_fma";
+    schedule.reason = choice == MainLoopChoice::directFma
                           ? "forced"
-                          : "fewer than 8 input channels";
+                          : "fewer than 8 input channels; not on tensor cores: " +
+                                directObstacle;
     schedule.tile = {128, tileN, 0};
     schedule.threads = 128;
     schedule.grid = {static_cast<int64_t>(llvm::divideCeil(volume, 128)),
@@ -180,13 +315,13 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
     schedule.sharedBytes =
         std::max(inChannels * taps * tileN * 4, tileN * (128 + 4) * 4);
     schedule.paddedInChannels = inChannels;
-    schedule.teraFlops = kDirectTeraFlops;
+    schedule.teraFlops = kDirectFmaTeraFlops;
     return schedule;
   }
   std::string obstacle =
       getTensorOpObstacle(anchor, precision, paddedInChannels, taps);
-  bool tensorOp = obstacle.empty() && choice != MainLoopChoice::fma &&
-                  choice != MainLoopChoice::direct;
+  bool tensorOp = obstacle.empty() && (choice == MainLoopChoice::automatic ||
+                                        choice == MainLoopChoice::tensorOp);
   if (tensorOp) {
     TensorOpTile tile = chooseTile(precision, outChannels, paddedInChannels);
     if (tileOverride)
@@ -225,9 +360,13 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
   int64_t outPerGroup = outChannels / groups;
   int64_t tileN = std::clamp<int64_t>(llvm::alignTo(outPerGroup, 16), 16, 64);
   schedule.mainLoop = "fma";
-  schedule.reason = choice == MainLoopChoice::fma ? "forced"
-                    : obstacle.empty()            ? "the direct conv cannot run it"
-                                                  : obstacle;
+  schedule.reason =
+      choice == MainLoopChoice::fma ? "forced"
+      : choice == MainLoopChoice::direct
+          ? "the direct conv cannot run it: " + directObstacle
+      : choice == MainLoopChoice::directFma || obstacle.empty()
+          ? std::string("the direct conv on FMAs cannot run it")
+          : obstacle;
   schedule.tile = {128, tileN, 16};
   schedule.threads = 256;
   schedule.grid = {static_cast<int64_t>(llvm::divideCeil(volume, 128)),
@@ -243,6 +382,7 @@ void ConvSchedule::addAttributes(Builder &b,
   attributes.push_back(b.getNamedAttr("mainloop", b.getStringAttr(mainLoop)));
   attributes.push_back(b.getNamedAttr("mainloop_reason", b.getStringAttr(reason)));
   attributes.push_back(b.getNamedAttr("tile", b.getDenseI64ArrayAttr(tile)));
+  attributes.push_back(b.getNamedAttr("tile_rows", b.getI64IntegerAttr(tileRows)));
   attributes.push_back(b.getNamedAttr("warp", b.getDenseI64ArrayAttr(warp)));
   attributes.push_back(b.getNamedAttr("stages", b.getI64IntegerAttr(stages)));
   attributes.push_back(b.getNamedAttr("grid", b.getDenseI64ArrayAttr(grid)));
@@ -262,6 +402,7 @@ std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
   auto mainLoop = plan.getAs<StringAttr>("mainloop");
   auto reason = plan.getAs<StringAttr>("mainloop_reason");
   auto tile = plan.getAs<DenseI64ArrayAttr>("tile");
+  auto tileRows = plan.getAs<IntegerAttr>("tile_rows");
   auto warp = plan.getAs<DenseI64ArrayAttr>("warp");
   auto stages = plan.getAs<IntegerAttr>("stages");
   auto grid = plan.getAs<DenseI64ArrayAttr>("grid");
@@ -269,7 +410,7 @@ std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
   auto shared = plan.getAs<IntegerAttr>("shared_bytes");
   auto padded = plan.getAs<IntegerAttr>("padded_in_channels");
   auto conversion = plan.getAs<IntegerAttr>("conversion_bytes");
-  if (!mainLoop || !reason || !tile || tile.size() != 3 || !warp ||
+  if (!mainLoop || !reason || !tile || tile.size() != 3 || !tileRows || !warp ||
       warp.size() != 2 || !stages || !grid || grid.size() != 3 || !block ||
       block.empty() || !shared || !padded || !conversion)
     return std::nullopt;
@@ -277,6 +418,7 @@ std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
   schedule.mainLoop = mainLoop.getValue().str();
   schedule.reason = reason.getValue().str();
   llvm::copy(tile.asArrayRef(), schedule.tile.begin());
+  schedule.tileRows = tileRows.getInt();
   llvm::copy(warp.asArrayRef(), schedule.warp.begin());
   schedule.stages = stages.getInt();
   llvm::copy(grid.asArrayRef(), schedule.grid.begin());

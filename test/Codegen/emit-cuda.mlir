@@ -1,9 +1,10 @@
 // Generated CUDA of the seed workloads: the fused structure of each kernel.
 
-// W1 (3 input channels): the direct conv reads PyTorch's layouts (no
-// conversion kernels) under the same generated epilogue as tensor cores.
+// W1 (3 input channels): the direct conv on tensor cores reads PyTorch's
+// layouts (no conversion kernels) under the same generated epilogue as the
+// implicit GEMM; its tiles are 6 whole output rows (110 per sample).
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W1
-// W1: #include <solder/conv_direct.cuh>
+// W1: #include <solder/conv_direct_tensorop.cuh>
 // W1-NOT: _input_ndhwc
 // W1: struct w1_k0_conv_geometry {
 // W1:   static constexpr int kIn[3] = {24, 32, 32}, kOut[3] = {22, 30, 30};
@@ -14,8 +15,11 @@
 // W1-NOT: out{{[0-9]}}[(i0 * 24L + i1) * 19800L + pixel]
 // W1:     partials.r0.add(conv);
 // W1-NEXT:     partials.r1.add(conv);
-// W1: using w1_k0_conv_mainloop = solder::DirectConv<w1_k0_conv_geometry, 128, 24>;
-// W1: // w1_k0_conv: direct conv with FMAs (fewer than 8 input channels) -> group_stats (partial) -> reduce (partial)
+// W1:     const long slot = (i0 * 110L + pixelTile) * 24L + i1;
+// W1: using w1_k0_conv_mainloop = solder::DirectTensorOpConv<
+// W1-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32>;
+// W1: static_assert(w1_k0_conv_mainloop::BM == 192 && w1_k0_conv_mainloop::kRowTiles * w1_k0_conv_geometry::kOut[0] == 110,
+// W1: // w1_k0_conv: direct conv on tensor cores (direct_3xtf32) -> group_stats (partial) -> reduce (partial)
 // W1:   solder::runConv<w1_k0_conv_mainloop>(
 // W1-NEXT:      in0, in1, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws0, ws1}, shared);
 // W1: w1_k0_conv_finalize(
@@ -26,6 +30,23 @@
 // W1: // w1_k1_pointwise: reduction -> group_normalize -> reduce (one block per output)
 // W1:   solder::MeanAccumulator acc;
 // W1:   acc = solder::combineBlock<256>(acc);
+
+// The direct conv on FMAs, forced: the same epilogue and kernel body.
+// RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline=mainloop=direct_fma | solder-translate --emit-cuda | FileCheck %s --check-prefix=DIRECTFMA
+// DIRECTFMA: #include <solder/conv_direct.cuh>
+// DIRECTFMA: using w1_k0_conv_mainloop = solder::DirectConv<w1_k0_conv_geometry, 128, 24>;
+// DIRECTFMA: // w1_k0_conv: direct conv with FMAs (forced) -> group_stats (partial) -> reduce (partial)
+// DIRECTFMA:   solder::runConv<w1_k0_conv_mainloop>(
+// DIRECTFMA-NEXT:      in0, in1, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws0, ws1}, shared);
+
+// W3 (8 input channels) by default: the direct conv on 3xTF32 tensor cores,
+// 2 whole output rows a tile, 8 warps, all 64 channels.
+// RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W3DIRECT
+// W3DIRECT-NOT: _input_ndhwc
+// W3DIRECT: using w3_k0_conv_mainloop = solder::DirectTensorOpConv<
+// W3DIRECT-NEXT:    w3_k0_conv_geometry, /*Rows=*/2, /*BN=*/64, /*Warps=*/8, solder::TensorMath::k3xTF32>;
+// W3DIRECT:   solder::runConv<w3_k0_conv_mainloop>(
+// W3DIRECT-NEXT:      in0, in1, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws0}, shared);
 
 // The implicit-GEMM FMA fallback (grouped convs, strided conv_transpose),
 // forced on the W1 chain: the same epilogue functor, with Welford partials
@@ -44,11 +65,11 @@
 // FMA:     partials = solder::combineHalfWarp(partials);
 // FMA:       epilogue.storePartials(n, channel, blockIdx.x, partials);
 
-// W3 (8 input channels) on 3xTF32 tensor cores: the layout conversions, the
-// generated epilogue functor (bias, stores, the tile's statistics as shifted
-// moments, written as Welford partials) and the kernel that runs CUTLASS's
-// main loop under it.
-// RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W3
+// W3 forced onto the implicit GEMM on 3xTF32 tensor cores: the layout
+// conversions, the generated epilogue functor (bias, stores, the tile's
+// statistics as shifted moments, written as Welford partials) and the kernel
+// that runs CUTLASS's main loop under it.
+// RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline=mainloop=tensorop | solder-translate --emit-cuda | FileCheck %s --check-prefix=W3
 // W3: #include <solder/conv_tensorop.cuh>
 // W3: // w3_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
 // W3:   solder::toChannelsLast<8, 8, 16384L>(input, inputNdhwc);

@@ -27,6 +27,17 @@ for source in "$root"/bench/mainloop/*.mlir; do
   "$compile" --mainloop=fma "$source" -o "$out/mainloop-fma/$name" > /dev/null
   echo "compiled mainloop-fma/$name"
 done
+# The small-channel convs on the main loops the plan passed over: implicit
+# GEMM on tensor cores (channels padded), W1's on the direct conv's FMAs,
+# and the direct conv forced (in tf32: one TF32 product).
+for precision in ieee tf32; do
+  for choice in w1_conv@tensorop w1_conv@direct_fma w1_conv@direct w3_conv@tensorop w3_conv@direct; do
+    conv=${choice%@*} mainloop=${choice#*@}
+    "$compile" --precision=$precision --mainloop=$mainloop "$root/bench/mainloop/$conv.mlir" \
+      -o "$out/mainloop-alt/$conv@$precision@$mainloop" > /dev/null
+    echo "compiled mainloop-alt/$conv@$precision@$mainloop"
+  done
+done
 # Tile sweep of the main loop (bench/scripts/mainloop.py times it): the
 # measured table in lib/Analysis/ConvSchedule.cpp comes from these.
 if [[ -z ${SOLDER_NO_TILE_SWEEP:-} ]]; then

@@ -1,7 +1,7 @@
 //===- solder-compile.cpp - .mlir to a Solder bundle ----------------------===//
 //
 //   solder-compile chain.mlir -o chain.bundle [--report] [--force=recompute]
-//                  [--precision=ieee|tf32] [--mainloop=auto|tensorop|direct|fma]
+//                  [--precision=ieee|tf32] [--mainloop=auto|tensorop|direct|direct_fma|fma]
 //                  [--arch=sm_90] [--emit-cuda-only]
 //
 // Runs the fusion pipeline, prints each fusion region as CUDA C++, compiles it
@@ -58,8 +58,9 @@ static cl::opt<std::string> precision(
              "TF32 product, like PyTorch's cuDNN default)"));
 static cl::opt<std::string>
     mainLoop("mainloop", cl::init("auto"),
-             cl::desc("conv main loop: auto (the plan's choice), tensorop, "
-                      "direct or fma"));
+             cl::desc("conv main loop: auto (the plan's choice), tensorop "
+                      "(implicit GEMM on tensor cores), direct (direct conv "
+                      "on tensor cores), direct_fma or fma"));
 static cl::opt<std::string> convTile(
     "conv-tile", cl::init("auto"),
     cl::desc("tensor-core conv tile BMxBNxBK/WMxWN/STAGES instead of the "
@@ -285,8 +286,10 @@ int main(int argc, char **argv) {
     std::string source = outputDir + "/kernels.cu";
     std::string cubinPath = outputDir + "/" + cubin;
     std::string ptxPath = outputDir + "/kernels.ptx";
-    if (program->source.find("solder/conv_tensorop.cuh") != std::string::npos &&
-        findCutlassInclude(deviceInclude).empty())
+    bool tensorCores =
+        program->source.find("solder/conv_tensorop.cuh") != std::string::npos ||
+        program->source.find("solder/conv_direct_tensorop.cuh") != std::string::npos;
+    if (tensorCores && findCutlassInclude(deviceInclude).empty())
       return fail("cannot find the CUTLASS headers (cutlass/cutlass.h) the "
                   "tensor-core conv needs; run scripts/bootstrap.sh, give "
                   "--cutlass-include=DIR or set SOLDER_CUTLASS_INCLUDE");

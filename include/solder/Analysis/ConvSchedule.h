@@ -29,19 +29,27 @@ enum class Precision { ieee, tf32 };
 std::optional<Precision> parsePrecision(StringRef text);
 StringRef stringifyPrecision(Precision precision);
 
-/// Which main loop a conv kernel runs: `auto` lets the schedule choose.
-enum class MainLoopChoice { automatic, tensorOp, direct, fma };
+/// Which main loop a conv kernel runs: `auto` lets the schedule choose;
+/// `direct` is the direct conv on tensor cores, `directFma` on FMAs.
+enum class MainLoopChoice { automatic, tensorOp, direct, directFma, fma };
 std::optional<MainLoopChoice> parseMainLoopChoice(StringRef text);
 
 struct ConvSchedule {
-  /// "tensorop_3xtf32", "tensorop_tf32", "direct" (few input channels:
-  /// a direct conv, fp32 FMAs) or "fma" (the implicit-GEMM FMA fallback).
+  /// "tensorop_3xtf32", "tensorop_tf32" (implicit GEMM on tensor cores),
+  /// "direct_3xtf32", "direct_tf32" (short reductions: a direct conv on
+  /// tensor cores over a shared-memory input window), "direct_fma" (the
+  /// direct conv on fp32 FMAs) or "fma" (the implicit-GEMM FMA fallback).
   std::string mainLoop;
   /// Why this main loop (printed by the report).
   std::string reason;
-  /// Tile: BM output pixels x BN output channels x BK reduction elements.
+  /// Tile: BM output pixels x BN output channels x BK reduction elements
+  /// (the direct conv on tensor cores: its whole reduction, padded to 8).
   std::array<int64_t, 3> tile = {0, 0, 0};
-  /// Warp tile (WM x WN) and cp.async stages: tensor-core main loops only.
+  /// The direct conv on tensor cores: whole output rows per tile (BM is
+  /// tileRows x the output width, rounded up to 32); 0 for the others.
+  int64_t tileRows = 0;
+  /// Warp tile (WM x WN): tensor-core main loops only; cp.async stages:
+  /// the implicit GEMM only.
   std::array<int64_t, 2> warp = {0, 0};
   int64_t stages = 0;
   /// (pixel tiles of one sample, channel tiles x groups, samples).
@@ -57,9 +65,13 @@ struct ConvSchedule {
   /// The main loop's rate, from the measured table: the cost model's FLOP rate.
   double teraFlops = 0.0;
 
+  /// Implicit GEMM on tensor cores (reads converted NDHWC / KTRSC operands).
   bool isTensorOp() const { return StringRef(mainLoop).starts_with("tensorop"); }
-  bool isDirect() const { return mainLoop == "direct"; }
-  bool isThreeTF32() const { return mainLoop == "tensorop_3xtf32"; }
+  bool isDirect() const { return StringRef(mainLoop).starts_with("direct"); }
+  bool isDirectTensorOp() const { return isDirect() && !isDirectFma(); }
+  bool isDirectFma() const { return mainLoop == "direct_fma"; }
+  bool usesTensorCores() const { return isTensorOp() || isDirectTensorOp(); }
+  bool isThreeTF32() const { return StringRef(mainLoop).ends_with("3xtf32"); }
 
   /// As attributes of `solder.plan`, and back (nullopt when a key is missing).
   void addAttributes(Builder &builder, SmallVectorImpl<NamedAttribute> &attributes) const;

@@ -283,7 +283,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   std::string summary =
       (schedule->isDirect() ? "direct " : "implicit-GEMM ") +
       anchor->getName().stripDialect().str();
-  summary += schedule->isTensorOp()
+  summary += schedule->usesTensorCores()
                  ? " on tensor cores (" + schedule->mainLoop + ")"
                  : " with FMAs (" + schedule->reason + ")";
   for (Operation *op : pointwise)
@@ -366,6 +366,13 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
           name, schedule->tile[0], schedule->tile[1], schedule->tile[2],
           schedule->warp[0], schedule->warp[1], schedule->stages,
           schedule->isThreeTF32() ? "k3xTF32" : "kTF32");
+    else if (schedule->isDirectTensorOp())
+      os << llvm::formatv(
+          "using {0}_mainloop = solder::DirectTensorOpConv<\n"
+          "    {0}_geometry, /*Rows=*/{1}, /*BN=*/{2}, /*Warps=*/{3}, "
+          "solder::TensorMath::{4}>;\n",
+          name, schedule->tileRows, schedule->tile[1], schedule->threads / 32,
+          schedule->isThreeTF32() ? "k3xTF32" : "kTF32");
     else
       os << llvm::formatv("using {0}_mainloop = solder::DirectConv<{0}_geometry, "
                           "{1}, {2}>;\n",
@@ -375,6 +382,12 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
         "<= {2},\n"
         "              \"the plan's threads and shared memory\");\n\n",
         name, schedule->threads, schedule->sharedBytes);
+    if (schedule->isDirectTensorOp())
+      os << llvm::formatv(
+          "static_assert({0}_mainloop::BM == {1} && {0}_mainloop::kRowTiles * "
+          "{0}_geometry::kOut[0] == {2},\n"
+          "              \"the plan's tile of whole rows\");\n\n",
+          name, schedule->tile[0], schedule->grid[0]);
     beginKernel(fusion, name, summary, schedule->grid, buffers, captureNames,
                 schedule->threads, schedule->sharedBytes);
     program.launches.back().mainLoop = schedule->mainLoop;
@@ -850,17 +863,20 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
      << ". Each kernel below is one solder.fusion region of the planned IR;\n"
      << "// its comment lists the fused ops and what each parameter holds.\n\n"
      << "#include <solder/conv.cuh>\n";
-  bool tensorOp = false, direct = false;
+  bool tensorOp = false, directTensorOp = false, directFma = false;
   function.walk([&](FusionOp fusion) {
     if (auto plan = fusion->getAttrOfType<DictionaryAttr>("solder.plan"))
       if (auto schedule = ConvSchedule::fromPlan(plan)) {
         tensorOp |= schedule->isTensorOp();
-        direct |= schedule->isDirect();
+        directTensorOp |= schedule->isDirectTensorOp();
+        directFma |= schedule->isDirectFma();
       }
   });
   if (tensorOp)
     os << "#include <solder/conv_tensorop.cuh>\n#include <solder/layout.cuh>\n";
-  if (direct)
+  if (directTensorOp)
+    os << "#include <solder/conv_direct_tensorop.cuh>\n";
+  if (directFma)
     os << "#include <solder/conv_direct.cuh>\n";
   os << "#include <solder/pointwise.cuh>\n"
      << "#include <solder/reduce.cuh>\n#include <solder/welford.cuh>\n\n";

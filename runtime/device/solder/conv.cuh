@@ -38,6 +38,22 @@ template <class G> struct ConvShape {
   static constexpr int kOutVolume = G::kOut[0] * G::kOut[1] * G::kOut[2];
 };
 
+/// How a tensor-core main loop multiplies: the plan's precision.
+///   * k3xTF32 (ieee): each fp32 operand split into big and small TF32
+///     parts, three products accumulated in fp32 (fp32 accuracy);
+///   * kTF32: one TF32 product, PyTorch's cuDNN default.
+enum class TensorMath { k3xTF32, kTF32 };
+
+/// The pixel tiles of main loops that cut a sample's output into runs of BM
+/// consecutive (flattened) pixels: tile t starts at t * BM.
+template <class G, int BM> struct LinearPixelTiles {
+  __device__ static int pixelBase(int tile) { return tile * BM; }
+  __device__ static int pixelCount(int tile) {
+    const int left = ConvShape<G>::kOutVolume - tile * BM;
+    return left < BM ? left : BM;
+  }
+};
+
 /// The input position along spatial dim D that output position `out` reads
 /// at kernel tap `tap`; false when it falls outside the input (padding) or,
 /// for conv_transpose, between strided inputs. D is a template parameter so

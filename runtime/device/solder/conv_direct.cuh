@@ -22,7 +22,8 @@ namespace solder {
 
 /// Direct conv of geometry G (groups == 1, not transposed): BM pixels (one
 /// per thread) x BN output channels (a multiple of 4) per block.
-template <class G, int BM_, int BN_> struct DirectConv {
+template <class G, int BM_, int BN_>
+struct DirectConv : LinearPixelTiles<G, BM_> {
   static_assert(G::kGroups == 1 && !G::kTransposed,
                 "the direct conv runs ungrouped convs");
   static_assert(BN_ % 4 == 0 && BM_ % 32 == 0, "the plan's tile");

@@ -1,7 +1,8 @@
 //===- conv_epilogue.cuh - The conv kernels' epilogue driver -------------===//
 //
-// Every tiled conv main loop (tensor cores: conv_tensorop.cuh; direct FMA for
-// few input channels: conv_direct.cuh) leaves its BM x BN tile in shared
+// Every tiled conv main loop (tensor cores: conv_tensorop.cuh; direct on
+// tensor cores or FMAs for few input channels: conv_direct_tensorop.cuh,
+// conv_direct.cuh) leaves its BM x BN tile in shared
 // memory, channel-major ([BN][BM + 4]); a generated epilogue functor then
 // visits it channel by channel, one warp per channel, consecutive lanes on
 // consecutive pixels. Stores to NCDHW are then coalesced, and the per-channel
@@ -20,9 +21,11 @@ namespace solder {
 /// The conv kernel's body: the main loop Conv computes the tile of blockIdx
 /// (x: pixel tile, y: channel tile, z: sample) into shared memory, then the
 /// epilogue visits every valid (channel, pixel) of it. Conv provides
-/// Geometry, BM, BN, kWarps, kTileStride and
+/// Geometry, BM, BN, kWarps, kTileStride,
+///   int pixelBase(tile), pixelCount(tile)   (the flattened output pixels
+///                                           [base, base + count) of tile)
 ///   const float *computeTile(input, weight, n, pixelBase, channelBase, shared)
-/// returning tile[channel * kTileStride + pixel]. Epilogue provides:
+/// returning tile[channel * kTileStride + pixel - pixelBase]. Epilogue provides:
 ///   struct Partials { shuffleDown(offset, width); merge(other); };
 ///   void visit(long n, long channel, int pixel, float acc, Partials &) const;
 ///   void storePartials(long n, long channel, long pixelTile, const Partials &) const;
@@ -36,10 +39,9 @@ __device__ __forceinline__ void runConv(const float *__restrict__ input,
   using G = typename Conv::Geometry;
   constexpr int BM = Conv::BM, BN = Conv::BN;
   static_assert(BM % 32 == 0, "a lane visits BM / 32 pixels of each channel");
-  constexpr int kVolume = ConvShape<G>::kOutVolume;
   constexpr int kChannelsPerStep = BN / Conv::kWarps >= 4 ? 4 : BN / Conv::kWarps;
-  const int n = blockIdx.z, pixelBase = blockIdx.x * BM,
-            channelBase = blockIdx.y * BN;
+  const int n = blockIdx.z, pixelBase = Conv::pixelBase(blockIdx.x),
+            pixels = Conv::pixelCount(blockIdx.x), channelBase = blockIdx.y * BN;
   const float *tile =
       Conv::computeTile(input, weight, n, pixelBase, channelBase, shared);
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
@@ -51,9 +53,9 @@ __device__ __forceinline__ void runConv(const float *__restrict__ input,
       const int channel = channelBase + c0 + u;
 #pragma unroll
       for (int i = 0; i < BM / 32; ++i) {
-        const int pixel = pixelBase + lane + 32 * i;
-        if (c0 + u < BN && channel < G::kOutChannels && pixel < kVolume)
-          epilogue.visit(n, channel, pixel,
+        const int local = lane + 32 * i;
+        if (c0 + u < BN && channel < G::kOutChannels && local < pixels)
+          epilogue.visit(n, channel, pixelBase + local,
                          tile[(c0 + u) * Conv::kTileStride + lane + 32 * i],
                          partials[u]);
       }

@@ -34,9 +34,6 @@
 
 namespace solder {
 
-/// How the main loop multiplies: the plan's precision.
-enum class TensorMath { k3xTF32, kTF32 };
-
 /// The plan's tile: BM pixels x BN channels x BK reduction elements per
 /// stage, warps of WM x WN, Stages-deep cp.async pipeline.
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int Stages_,
@@ -122,7 +119,7 @@ template <> struct CutlassConvDims<3> {
 
 /// Tensor-core conv of geometry G (groups == 1; stride 1 when transposed)
 /// with tile T.
-template <class G, class T> struct TensorOpConv {
+template <class G, class T> struct TensorOpConv : LinearPixelTiles<G, T::BM> {
   static_assert(G::kGroups == 1, "the tensor-core path runs groups == 1");
   static_assert(!G::kTransposed || (G::kStride[0] == 1 && G::kStride[1] == 1 &&
                                     G::kStride[2] == 1),

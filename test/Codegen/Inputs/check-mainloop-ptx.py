@@ -1,6 +1,7 @@
 """Checks each conv kernel of the bundles given against the main loop its
-manifest names: a tensor-core kernel's PTX issues TF32 mma.sync; a direct or
-FMA-fallback kernel issues none. Prints one line per conv kernel.
+manifest names: a tensor-core kernel's PTX (implicit GEMM, or the direct conv
+on tensor cores) issues TF32 mma.sync; the direct conv on FMAs and the FMA
+fallback issue none. Prints one line per conv kernel.
 
     python3 check-mainloop-ptx.py BUNDLE...
 """
@@ -28,7 +29,9 @@ def main(bundles):
             if mainloop is None:
                 continue
             mmas = kernels[launch["kernel"]].count(MMA)
-            ok = mmas > 0 if mainloop.startswith("tensorop") else mmas == 0
+            tensor_cores = mainloop.startswith("tensorop") or mainloop in (
+                "direct_3xtf32", "direct_tf32")
+            ok = mmas > 0 if tensor_cores else mmas == 0
             failures += not ok
             print(f"{'ok' if ok else 'FAIL'} {manifest['precision']} "
                   f"{launch['kernel']} {mainloop}: {mmas} tf32 mma.sync")

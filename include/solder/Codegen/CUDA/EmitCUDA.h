@@ -29,8 +29,8 @@ struct KernelLaunch {
   std::string kernel;
   std::array<int64_t, 3> grid, block;
   int64_t sharedBytes = 0;
-  /// A conv kernel's main loop as the plan chose it ("tensorop_3xtf32",
-  /// "tensorop_tf32", "fma"); empty for other kernels.
+  /// A conv kernel's main loop as the plan chose it (ConvSchedule::mainLoop:
+  /// "tensorop_3xtf32", "direct_tf32", "fma", ...); empty for other kernels.
   std::string mainLoop;
   SmallVector<KernelArgRef> args;
 };

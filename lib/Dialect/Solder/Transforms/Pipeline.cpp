@@ -39,7 +39,7 @@ struct PipelineCommandLineOptions
                                 llvm::cl::desc("ieee or tf32"),
                                 llvm::cl::init("ieee")};
   Option<std::string> mainLoop{*this, "mainloop",
-                               llvm::cl::desc("auto, tensorop, direct or fma"),
+                               llvm::cl::desc("auto, tensorop, direct, direct_fma or fma"),
                                llvm::cl::init("auto")};
   Option<std::string> convTile{*this, "conv-tile",
                                llvm::cl::desc("auto or BMxBNxBK/WMxWN/STAGES"),

@@ -176,7 +176,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
     std::optional<MainLoopChoice> parsedMainLoop = parseMainLoopChoice(mainLoop);
     if (!parsedPrecision || !parsedMainLoop) {
       getOperation().emitError("solder-plan: ")
-          << (parsedPrecision ? "mainloop must be auto, tensorop, direct or fma, got '" +
+          << (parsedPrecision ? "mainloop must be auto, tensorop, direct, direct_fma or fma, got '" +
                                     mainLoop + "'"
                               : "precision must be ieee or tf32, got '" +
                                     precision + "'");
@@ -228,7 +228,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         plan.push_back(b.getNamedAttr(
             "precision", b.getStringAttr(stringifyPrecision(precisionValue))));
         conv->addAttributes(b, plan);
-        schedule = conv->isDirect()
+        schedule = conv->isDirectFma()
                        ? llvm::formatv("{0} {1}x{2}", conv->mainLoop,
                                        conv->tile[0], conv->tile[1])
                              .str()
@@ -238,6 +238,10 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                              .str();
         if (conv->isTensorOp())
           schedule += llvm::formatv(" s{0}", conv->stages).str();
+        if (conv->isDirectTensorOp())
+          schedule += llvm::formatv(" {0} row{1}", conv->tileRows,
+                                    conv->tileRows == 1 ? "" : "s")
+                          .str();
         std::string note = llvm::formatv(
             "{0}: {1} ({2}); grid {3}x{4}x{5}, {6} threads, {7} B shared",
             fusion.getName(), conv->mainLoop, conv->reason, conv->grid[0],

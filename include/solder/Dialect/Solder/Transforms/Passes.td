@@ -159,7 +159,8 @@ def SolderPlan : Pass<"solder-plan", "ModuleOp"> {
     Option<"precision", "precision", "std::string", /*default=*/"\"ieee\"",
            "ieee (fp32 accuracy: 3xTF32 or FMA) or tf32 (one TF32 product)">,
     Option<"mainLoop", "mainloop", "std::string", /*default=*/"\"auto\"",
-           "conv main loop: auto, tensorop, direct or fma">,
+           "conv main loop: auto, tensorop (implicit GEMM on tensor cores), "
+           "direct (direct conv on tensor cores), direct_fma or fma">,
     Option<"convTile", "conv-tile", "std::string", /*default=*/"\"auto\"",
            "tensor-core tile BMxBNxBK/WMxWN/STAGES instead of the measured "
            "table's (benchmarks)">
