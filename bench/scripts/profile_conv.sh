@@ -14,6 +14,6 @@ for bundle in "$@"; do
   ncu --kernel-name regex:'k0_conv$' --launch-count 1 \
     --section SpeedOfLight --section Occupancy --section LaunchStats \
     --section WarpStateStats --section ComputeWorkloadAnalysis \
-    --section MemoryWorkloadAnalysis \
+    --section MemoryWorkloadAnalysis --section InstructionStats --section SourceCounters \
     "$run" "$bundle" --seed=1 > "$out/$name.ncu.txt" 2>&1
 done

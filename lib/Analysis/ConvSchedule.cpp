@@ -62,10 +62,11 @@ constexpr double kFmaTeraFlops = 10.0;
 /// The direct conv on FMAs (runtime/device/solder/conv_direct.cuh): 17
 /// TFLOP/s on W1's conv (bench/mainloop, 2026-11-23).
 constexpr double kDirectFmaTeraFlops = 17.0;
-/// The direct conv on tensor cores (conv_direct_tensorop.cuh): estimates
-/// until bench/mainloop measures them.
-constexpr double kDirectThreeTF32TeraFlops = 45.0;
-constexpr double kDirectTF32TeraFlops = 90.0;
+/// The direct conv on tensor cores (conv_direct_tensorop.cuh), the conv
+/// alone with its output stores (bench/mainloop, H200, 2026-11-23): 3xTF32
+/// 27 TFLOP/s on W1's conv and 40 on W3's; one TF32 product 45 and 59.
+constexpr double kDirectThreeTF32TeraFlops = 33.0;
+constexpr double kDirectTF32TeraFlops = 50.0;
 /// Shared memory TensorOpConv keeps for the problem and the iterators'
 /// parameters (its kContextBytes).
 constexpr int64_t kContextBytes = 512;
@@ -190,16 +191,24 @@ std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
   tile.warps = mmaRows > 12 ? 8 : 4;
   tile.warpRows = 16 * llvm::divideCeil(mmaRows, tile.warps);
   tile.reduction = llvm::alignTo(reduction, 8);
-  int64_t weightFloats =
-      (threeTF32 ? 2 : 1) * tile.bn * (tile.reduction + 4);
+  // Weights in fragment order and the window, each element in its TF32
+  // parts (2 for 3xTF32); window strides in elements: a row pitch of 8 mod
+  // 16, a channel stride of 4 mod 16.
+  int64_t parts = threeTF32 ? 2 : 1;
+  int64_t weightFloats = tile.reduction * tile.bn * parts;
   int64_t winD = (kernel[0] - 1) * dilation[0] + 1;
   int64_t winH = (tile.rows - 1) * stride[1] + (kernel[1] - 1) * dilation[1] + 1;
   int64_t winW = (out[2] - 1) * stride[2] + (kernel[2] - 1) * dilation[2] + 1;
-  int64_t pitch = llvm::alignTo(winW, 16);
-  if ((pitch / 16) % 2 == 0)
-    pitch += 16;
-  int64_t windowFloats = inChannels * winD * winH * pitch;
-  tile.sharedBytes = std::max((weightFloats + windowFloats) * 4,
+  int64_t pitch = llvm::alignTo(winW, 8);
+  if ((pitch / 8) % 2 == 0)
+    pitch += 8;
+  int64_t channelStride = winD * winH * pitch;
+  channelStride += (20 - channelStride % 16) % 16;
+  int64_t windowFloats = inChannels * channelStride * parts;
+  // Each reduction element's window offset, unless channels run fastest
+  // (a multiple of 8: constant offsets).
+  int64_t offsetTable = inChannels % 8 == 0 ? 0 : tile.reduction;
+  tile.sharedBytes = std::max((weightFloats + windowFloats + offsetTable) * 4,
                               tile.bn * (tile.bm + 4) * 4);
   if (tile.sharedBytes > kDirectMaxSharedBytes)
     return llvm::formatv("an input window of {0} B > {1} B of shared memory",

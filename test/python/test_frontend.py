@@ -668,13 +668,24 @@ def test_non_contiguous_input_is_accepted(compiled_two_inputs):
 
 
 def test_export_tf32_bundle_records_its_precision(tmp_path):
-    module, inputs = workloads.make("w3", small=True)
+    # W2's conv_transpose runs the implicit GEMM, one TF32 product in tf32.
+    module, inputs = workloads.make("w2", small=True)
     path = solder.export(module, inputs, tmp_path / "tf32", precision="tf32", quiet=True)
     manifest = json.loads((path / "manifest.json").read_text())
     assert manifest["precision"] == "tf32"
     source = (path / "kernels.cu").read_text()
     assert "solder::TensorMath::kTF32" in source
     assert "solder::TensorMath::k3xTF32" not in source
+
+
+def test_tf32_keeps_few_channel_convs_at_fp32_accuracy(tmp_path):
+    # W3's 8 input channels: the direct conv, 3xTF32 in tf32 too.
+    module, inputs = workloads.make("w3", small=True)
+    path = solder.export(module, inputs, tmp_path / "w3", precision="tf32", quiet=True)
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert [l["mainloop"] for l in manifest["launches"] if l.get("mainloop")] == [
+        "direct_3xtf32"]
+    assert "solder::DirectTensorOpConv<" in (path / "kernels.cu").read_text()
 
 
 @pytest.mark.parametrize("options,message", [

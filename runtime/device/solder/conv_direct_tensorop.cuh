@@ -27,7 +27,6 @@
 #include "solder/conv.cuh"
 #include "solder/conv_epilogue.cuh"
 
-#include <cutlass/arch/memory_sm80.h>
 #include <cutlass/arch/mma_sm80.h>
 #include <cutlass/numeric_conversion.h>
 
@@ -57,27 +56,41 @@ struct DirectTensorOpConv {
   static constexpr int kTaps = ConvShape<G>::kTaps;
   static constexpr int kK = G::kInChannels * kTaps;
   static constexpr int kKSteps = (kK + 7) / 8;
-  /// A row stride of 4 mod 8 words puts a B fragment's 8 channels x 4 k on
-  /// 32 distinct banks.
-  static constexpr int kWeightStride = kKSteps * 8 + 4;
   static constexpr bool kThreeTF32 = Math == TensorMath::k3xTF32;
-  static constexpr int kWeightFloats = (kThreeTF32 ? 2 : 1) * BN * kWeightStride;
+  /// TF32 parts kept of each operand element: big and small, or one.
+  static constexpr int kParts = kThreeTF32 ? 2 : 1;
+  /// With a multiple of 8 input channels the reduction runs channel-fastest
+  /// (k = tap x C + c): fragment column q then reads channel q of the same
+  /// tap, a fixed per-lane offset, and every step's offset is a constant.
+  static constexpr bool kChannelFastest = G::kInChannels % 8 == 0;
 
-  /// The input window of one tile.
+  /// The weights in fragment order: for k-step s, column block j and lane,
+  /// the B fragment (k0 = 8s + lane % 4 and k0 + 4 of channel 8j + lane / 4)
+  /// as {big k0, big k0 + 4, small k0, small k0 + 4}: one 16-byte load.
+  static constexpr int kWeightFragments = kKSteps * kMmaCols * 32;
+  static constexpr int kWeightFloats = kWeightFragments * 2 * kParts;
+
+  /// The input window of one tile, each element split once into its TF32
+  /// parts ({big, small}: one 8-byte load per fragment element).
   static constexpr int kWinD = (G::kKernel[0] - 1) * G::kDilation[0] + 1;
   static constexpr int kWinH =
       (Rows - 1) * G::kStride[1] + (G::kKernel[1] - 1) * G::kDilation[1] + 1;
   static constexpr int kWinW =
       (kOutW - 1) * G::kStride[2] + (G::kKernel[2] - 1) * G::kDilation[2] + 1;
-  /// A row pitch of 16 mod 32 words keeps the 8 pixels of one fragment
-  /// column apart from those of the next row's kernel tap.
+  /// Strides in elements. A row pitch of 8 mod 16 keeps a fragment
+  /// column's pixels apart from those of the next kernel row's tap; a
+  /// channel stride of 4 mod 16 puts the four channels of a channel-fastest
+  /// fragment on distinct banks (8-byte elements: 16 per 32 banks).
   static constexpr int kWinPitch =
-      ((kWinW + 15) / 16 % 2 == 1) ? (kWinW + 15) / 16 * 16 : (kWinW + 15) / 16 * 16 + 16;
+      (kWinW + 7) / 8 % 2 == 1 ? (kWinW + 7) / 8 * 8 : (kWinW + 7) / 8 * 8 + 8;
   static constexpr int kWinPlane = kWinH * kWinPitch;
-  static constexpr int kWinChannel = kWinD * kWinPlane;
-  static constexpr int kWindowFloats = G::kInChannels * kWinChannel;
+  static constexpr int kWinChannel = kWinD * kWinPlane + (20 - kWinD * kWinPlane % 16) % 16;
+  static constexpr int kWindowElements = G::kInChannels * kWinChannel;
 
-  static constexpr int kMainLoopBytes = (kWeightFloats + kWindowFloats) * 4;
+  /// Each reduction element's window offset, unless channel-fastest.
+  static constexpr int kOffsetTableBytes = kChannelFastest ? 0 : kKSteps * 8 * 4;
+  static constexpr int kMainLoopBytes =
+      (kWeightFloats + kWindowElements * kParts) * 4 + kOffsetTableBytes;
   static constexpr int kTileBytes = BN * kTileStride * 4;
   static constexpr int kSharedBytes =
       kMainLoopBytes > kTileBytes ? kMainLoopBytes : kTileBytes;
@@ -91,14 +104,22 @@ struct DirectTensorOpConv {
     return (rows < Rows ? rows : Rows) * kOutW;
   }
 
+  /// Input channel and kernel tap of reduction element k < kK.
+  __device__ static constexpr int reductionChannel(int k) {
+    return kChannelFastest ? k % G::kInChannels : k / kTaps;
+  }
+  __device__ static constexpr int reductionTap(int k) {
+    return kChannelFastest ? k / G::kInChannels : k % kTaps;
+  }
   /// Offset of reduction element k in the window; the padding past kK reads
   /// element 0 (its weights are zero, and the window holds no NaN).
   __device__ static constexpr int reductionOffset(int k) {
     if (k >= kK)
       return 0;
     constexpr int kernelH = G::kKernel[1], kernelW = G::kKernel[2];
-    const int c = k / kTaps, tap = k % kTaps;
-    return c * kWinChannel + tap / (kernelH * kernelW) * G::kDilation[0] * kWinPlane +
+    const int tap = reductionTap(k);
+    return reductionChannel(k) * kWinChannel +
+           tap / (kernelH * kernelW) * G::kDilation[0] * kWinPlane +
            (tap / kernelW) % kernelH * G::kDilation[1] * kWinPitch +
            tap % kernelW * G::kDilation[2];
   }
@@ -115,83 +136,135 @@ struct DirectTensorOpConv {
                                  cutlass::tfloat32_t, cutlass::layout::ColumnMajor,
                                  float, cutlass::layout::RowMajor,
                                  cutlass::arch::OpMultiplyAdd>;
+  /// Both parts rounded to nearest: |small| <= 2^-12 |x|, so the dropped
+  /// small x small product and what small leaves out are both about 2^-24
+  /// relative, fp32's own rounding (CUTLASS's faster split, big toward zero
+  /// and small half-ulp truncated, left W1's GroupNorm -> mean up to 60x
+  /// eager's error). Each element is split once, at staging.
   using BigSmall = cutlass::NumericConverterFastF32<
-      cutlass::FloatRoundStyle::round_toward_zero,
-      cutlass::FloatRoundStyle::round_half_ulp_truncate>;
+      cutlass::FloatRoundStyle::round_to_nearest,
+      cutlass::FloatRoundStyle::round_to_nearest>;
   using Nearest = cutlass::NumericConverter<cutlass::tfloat32_t, float,
                                             cutlass::FloatRoundStyle::round_to_nearest>;
+  /// A window element or a weight, as the MMA takes it.
+  using Parts = cutlass::AlignedArray<cutlass::tfloat32_t, kParts>;
+  using WeightFragment = cutlass::AlignedArray<cutlass::tfloat32_t, 2 * kParts>;
+  __device__ static Parts split(float value) {
+    Parts parts;
+    if constexpr (kThreeTF32) {
+      const auto bigSmall = BigSmall::convert(value);
+      parts[0] = bigSmall[0];
+      parts[1] = bigSmall[1];
+    } else {
+      parts[0] = Nearest::convert(value);
+    }
+    return parts;
+  }
+  /// Loads a batch of kBatch values per thread before splitting and storing
+  /// any, so that each thread has that many loads in flight.
+  static constexpr int kBatch = 8;
 
   __device__ static const float *computeTile(const float *__restrict__ input,
                                              const float *__restrict__ weight,
                                              int n, int pixelBase,
                                              int channelBase, char *shared) {
     constexpr int inD = G::kIn[0], inH = G::kIn[1], inW = G::kIn[2];
-    cutlass::tfloat32_t *weights = reinterpret_cast<cutlass::tfloat32_t *>(shared);
-    float *window = reinterpret_cast<float *>(shared) + kWeightFloats;
+    auto *fragments = reinterpret_cast<WeightFragment *>(shared);
+    Parts *window = reinterpret_cast<Parts *>(shared + kWeightFloats * 4);
+    int *offsets = reinterpret_cast<int *>(window + kWindowElements);
+    if constexpr (!kChannelFastest)
+      for (int k = threadIdx.x; k < kKSteps * 8; k += kThreads)
+        offsets[k] = reductionOffset(k);
 
-    // The input window, zero outside the input (padding, rows past the
-    // last output row), copied asynchronously: every thread's copies are in
-    // flight at once while it stages the weights.
-    const int z = pixelBase / (kOutH * kOutW), y0 = pixelBase / kOutW % kOutH;
-    const float *sample = input + long(n) * G::kInChannels * inD * inH * inW;
-    constexpr int kWindowCopies = G::kInChannels * kWinD * kWinH * kWinW;
-#pragma unroll 4
-    for (int e = threadIdx.x; e < kWindowCopies; e += kThreads) {
-      const int w = e % kWinW, h = e / kWinW % kWinH, d = e / (kWinW * kWinH) % kWinD,
-                c = e / (kWinW * kWinH * kWinD);
-      const int inputD = z * G::kStride[0] - G::kPad[0] + d,
-                inputH = y0 * G::kStride[1] - G::kPad[1] + h, inputW = w - G::kPad[2];
-      const bool inside = inputD >= 0 && inputD < inD && inputH >= 0 &&
-                          inputH < inH && inputW >= 0 && inputW < inW;
-      const float *source =
-          inside ? sample + ((long(c) * inD + inputD) * inH + inputH) * inW + inputW
-                 : sample;
-      cutlass::arch::cp_async_zfill<4>(
-          window + c * kWinChannel + d * kWinPlane + h * kWinPitch + w, source, inside);
-    }
-    cutlass::arch::cp_async_fence();
-
-    // Weights of channels [channelBase, channelBase + BN), split once per
-    // block: [part][channel][k], zero past kK and past the output channels.
-    // All of a thread's loads first, then the splits and stores.
-    constexpr int kWeightElements = BN * kKSteps * 8;
-    constexpr int kWeightLoads = (kWeightElements + kThreads - 1) / kThreads;
-    float values[kWeightLoads];
+    // Weights of channels [channelBase, channelBase + BN) in fragment
+    // order, zero past kK and past the output channels.
+    for (int first = threadIdx.x; first < kWeightFragments; first += kBatch * kThreads) {
+      float values[kBatch][2];
 #pragma unroll
-    for (int i = 0; i < kWeightLoads; ++i) {
-      const int e = threadIdx.x + i * kThreads;
-      const int channel = e / (kKSteps * 8), k = e % (kKSteps * 8);
-      values[i] = e < kWeightElements && channelBase + channel < G::kOutChannels && k < kK
-                      ? __ldg(weight + long(channelBase + channel) * kK + k)
-                      : 0.0f;
-    }
+      for (int b = 0; b < kBatch; ++b) {
+        const int f = first + b * kThreads;
+        const int lane = f % 32, j = f / 32 % kMmaCols, step = f / (32 * kMmaCols);
+        const int channel = channelBase + 8 * j + lane / 4;
 #pragma unroll
-    for (int i = 0; i < kWeightLoads; ++i) {
-      const int e = threadIdx.x + i * kThreads;
-      const int channel = e / (kKSteps * 8), k = e % (kKSteps * 8);
-      if (e >= kWeightElements)
-        continue;
-      if constexpr (kThreeTF32) {
-        const auto parts = BigSmall::convert(values[i]);
-        weights[channel * kWeightStride + k] = parts[0];
-        weights[(BN + channel) * kWeightStride + k] = parts[1];
-      } else {
-        weights[channel * kWeightStride + k] = Nearest::convert(values[i]);
+        for (int half = 0; half < 2; ++half) {
+          const int k = 8 * step + lane % 4 + 4 * half;
+          values[b][half] =
+              f < kWeightFragments && channel < G::kOutChannels && k < kK
+                  ? __ldg(weight + long(channel) * kK +
+                          reductionChannel(k) * kTaps + reductionTap(k))
+                  : 0.0f;
+        }
+      }
+#pragma unroll
+      for (int b = 0; b < kBatch; ++b) {
+        const int f = first + b * kThreads;
+        if (f >= kWeightFragments)
+          break;
+        const Parts lo = split(values[b][0]), hi = split(values[b][1]);
+        auto &fragment = fragments[f];
+#pragma unroll
+        for (int part = 0; part < kParts; ++part) {
+          fragment[2 * part] = lo[part];
+          fragment[2 * part + 1] = hi[part];
+        }
       }
     }
-    cutlass::arch::cp_async_wait<0>();
+    // The input window, zero outside the input (padding, rows past the
+    // last output row): a warp per window row (channel, depth, row), its
+    // lanes along the row, kBatch loads in flight per lane.
+    const int z = pixelBase / (kOutH * kOutW), y0 = pixelBase / kOutW % kOutH;
+    const float *sample = input + long(n) * G::kInChannels * inD * inH * inW;
+    constexpr int kWinRows = G::kInChannels * kWinD * kWinH;
+    constexpr int kRowLoads = (kWinW + 31) / 32;
+    constexpr int kRowsPerBatch = kBatch / kRowLoads > 0 ? kBatch / kRowLoads : 1;
+    const int warpId = threadIdx.x / 32, laneId = threadIdx.x % 32;
+    for (int firstRow = warpId; firstRow < kWinRows; firstRow += kRowsPerBatch * kWarps) {
+      float values[kRowsPerBatch][kRowLoads];
+#pragma unroll
+      for (int r = 0; r < kRowsPerBatch; ++r) {
+        const int row = firstRow + r * kWarps;
+        const int h = row % kWinH, d = row / kWinH % kWinD, c = row / (kWinH * kWinD);
+        const int inputD = z * G::kStride[0] - G::kPad[0] + d,
+                  inputH = y0 * G::kStride[1] - G::kPad[1] + h;
+        const bool rowInside =
+            row < kWinRows && inputD >= 0 && inputD < inD && inputH >= 0 && inputH < inH;
+        const float *source =
+            rowInside ? sample + ((long(c) * inD + inputD) * inH + inputH) * inW : sample;
+#pragma unroll
+        for (int i = 0; i < kRowLoads; ++i) {
+          const int inputW = laneId + 32 * i - G::kPad[2];
+          values[r][i] = rowInside && laneId + 32 * i < kWinW && inputW >= 0 && inputW < inW
+                             ? __ldg(source + inputW)
+                             : 0.0f;
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < kRowsPerBatch; ++r) {
+        const int row = firstRow + r * kWarps;
+        if (row >= kWinRows)
+          break;
+        Parts *destination = window + row / (kWinH * kWinD) * kWinChannel +
+                             row % (kWinH * kWinD) * kWinPitch;
+#pragma unroll
+        for (int i = 0; i < kRowLoads; ++i)
+          if (laneId + 32 * i < kWinW)
+            destination[laneId + 32 * i] = split(values[r][i]);
+      }
+    }
     __syncthreads();
 
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int group = lane / 4, quad = lane % 4; // fragment row / column
-    // This thread's pixels: rows group and group + 8 of each MMA row block.
-    int pixels[kMmaRowsPerWarp][2];
+    // This thread's window elements for rows group and group + 8 of each
+    // MMA row block; channel-fastest, its fragment column's channel too.
+    const Parts *pixels[kMmaRowsPerWarp][2];
 #pragma unroll
     for (int m = 0; m < kMmaRowsPerWarp; ++m)
 #pragma unroll
       for (int half = 0; half < 2; ++half)
         pixels[m][half] =
-            pixelOffset(((warp * kMmaRowsPerWarp + m) * 16) + group + 8 * half);
+            window + pixelOffset((warp * kMmaRowsPerWarp + m) * 16 + group + 8 * half) +
+            (kChannelFastest ? quad * kWinChannel : 0);
 
     typename Mma::FragmentC acc[kMmaRowsPerWarp][kMmaCols];
 #pragma unroll
@@ -203,44 +276,47 @@ struct DirectTensorOpConv {
     Mma mma;
 #pragma unroll
     for (int step = 0; step < kKSteps; ++step) {
-      const int k0 = step * 8 + quad;
-      // B fragments (k0 and k0 + 4 of channel 8j + group) of every column.
-      typename Mma::FragmentB big[kMmaCols], small[kMmaCols];
-#pragma unroll
-      for (int j = 0; j < kMmaCols; ++j) {
-        const cutlass::tfloat32_t *row = weights + (8 * j + group) * kWeightStride + k0;
-        big[j][0] = row[0];
-        big[j][1] = row[4];
-        if constexpr (kThreeTF32) {
-          small[j][0] = row[BN * kWeightStride];
-          small[j][1] = row[BN * kWeightStride + 4];
-        }
-      }
-      const int offsetLo = reductionOffset(k0), offsetHi = reductionOffset(k0 + 4);
+      // Channel-fastest, the step's offsets are constants (channel q of
+      // the step's tap is in the lane's pointer); otherwise the block's
+      // table has them.
+      const int offsetLo = kChannelFastest ? reductionOffset(8 * step)
+                                           : offsets[8 * step + quad];
+      const int offsetHi = kChannelFastest ? reductionOffset(8 * step + 4)
+                                           : offsets[8 * step + quad + 4];
+      // A fragments of every row block: (row group, k0), (group + 8, k0),
+      // (group, k0 + 4), (group + 8, k0 + 4).
+      typename Mma::FragmentA aBig[kMmaRowsPerWarp], aSmall[kMmaRowsPerWarp];
 #pragma unroll
       for (int m = 0; m < kMmaRowsPerWarp; ++m) {
-        if ((warp * kMmaRowsPerWarp + m) >= kMmaRows)
-          continue;
-        const float a[4] = {window[pixels[m][0] + offsetLo], window[pixels[m][1] + offsetLo],
-                            window[pixels[m][0] + offsetHi], window[pixels[m][1] + offsetHi]};
-        typename Mma::FragmentA aBig, aSmall;
+        const Parts a[4] = {pixels[m][0][offsetLo], pixels[m][1][offsetLo],
+                            pixels[m][0][offsetHi], pixels[m][1][offsetHi]};
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
-          if constexpr (kThreeTF32) {
-            const auto parts = BigSmall::convert(a[i]);
-            aBig[i] = parts[0];
-            aSmall[i] = parts[1];
-          } else {
-            aBig[i] = Nearest::convert(a[i]);
-          }
+          aBig[m][i] = a[i][0];
+          if constexpr (kThreeTF32)
+            aSmall[m][i] = a[i][1];
+        }
+      }
+      // Each B fragment once, into every row block.
+#pragma unroll
+      for (int j = 0; j < kMmaCols; ++j) {
+        const WeightFragment b = fragments[(step * kMmaCols + j) * 32 + lane];
+        typename Mma::FragmentB big, small;
+        big[0] = b[0];
+        big[1] = b[1];
+        if constexpr (kThreeTF32) {
+          small[0] = b[2];
+          small[1] = b[3];
         }
 #pragma unroll
-        for (int j = 0; j < kMmaCols; ++j) {
+        for (int m = 0; m < kMmaRowsPerWarp; ++m) {
+          if (warp * kMmaRowsPerWarp + m >= kMmaRows)
+            continue;
           if constexpr (kThreeTF32) {
-            mma(acc[m][j], aSmall, big[j], acc[m][j]);
-            mma(acc[m][j], aBig, small[j], acc[m][j]);
+            mma(acc[m][j], aSmall[m], big, acc[m][j]);
+            mma(acc[m][j], aBig[m], small, acc[m][j]);
           }
-          mma(acc[m][j], aBig, big[j], acc[m][j]);
+          mma(acc[m][j], aBig[m], big, acc[m][j]);
         }
       }
     }
