@@ -119,6 +119,13 @@
 // TF32: solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::kTF32>
 
 // A conv whose samples exceed grid z is refused at the conv, in one line.
+// Statistics over more than 2^24 elements a group: count, mean and M2 in
+// double (a float count stops at 2^24); the reduction below it in float.
+// RUN: solder-opt %S/Inputs/batchnorm-beyond-2-24.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=BIGSTATS
+// BIGSTATS: solder::WelfordDouble acc;
+// BIGSTATS-NEXT: for (long r = threadIdx.x; r < 18874368; r += 256) {
+// RUN: solder-opt %solder_src/test/gpu/cases/groupnorm_silu_sum_no_conv.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=SMALLSTATS
+// SMALLSTATS: solder::Welford acc;
 // RUN: solder-opt %S/Inputs/huge-batch.mlir --solder-pipeline | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=HUGE
 // HUGE: error: the CUDA code generator launches a conv's channel tiles and samples on grid y and z, at most 65535 each; this one needs 1 x 70000
 

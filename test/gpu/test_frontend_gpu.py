@@ -74,6 +74,18 @@ def test_workload_large_offset():
     check(module_class(), (torch.rand(shape) + 1000,))
 
 
+@pytest.mark.parametrize("conv", [False, True], ids=["batchnorm", "conv_batchnorm"])
+def test_batchnorm_statistics_beyond_2_24(conv):
+    """Training BatchNorm over 8 x 1535 x 1537 = 18.9M elements a channel,
+    past a float count's 2^24, uneven per thread: the reduction kernel's
+    statistics (double past 2^24) and the conv epilogue's (per-tile partials
+    merged in double) stay exact. (At x + 100 no float32 BatchNorm meets
+    1e-5: the mean stored in float32 alone costs 2e-5 there.)"""
+    layers = [nn.Conv2d(3, 2, 1)] if conv else []
+    module = Chain(*layers, nn.BatchNorm2d(2), nn.ReLU())
+    check(module, (torch.rand(8, 3 if conv else 2, 1535, 1537),))
+
+
 class Chain(nn.Module):
     def __init__(self, *layers, tail=None):
         super().__init__()

@@ -715,7 +715,10 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
     length = inType.getNumElements() / outputs;
   }
   bool threadPerOutput = outputs >= 2048;
-  std::string accumulator = "Welford";
+  // A float count is exact up to 2^24: statistics over more elements per
+  // group (BatchNorm over a large batch x volume) keep count, mean and M2
+  // in double.
+  std::string accumulator = length >= (int64_t(1) << 24) ? "WelfordDouble" : "Welford";
   if (reduce) {
     switch (reduce.getKind()) {
     case ReduceKind::sum: accumulator = "SumAccumulator"; break;
