@@ -24,7 +24,8 @@ struct CudaDriver {
   X(cuMemFree) X(cuMemcpyHtoD) X(cuMemcpyDtoH) X(cuMemsetD8Async)             \
   X(cuMemsetD32) X(cuStreamSynchronize) X(cuCtxSynchronize) X(cuGetErrorName) \
   X(cuGetErrorString) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)      \
-  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuMemGetInfo)
+  X(cuEventSynchronize) X(cuEventElapsedTime) X(cuMemGetInfo)                 \
+  X(cuStreamWaitEvent)
 #define SOLDER_DECLARE(name) decltype(&::name) name = nullptr;
   SOLDER_DRIVER_FUNCTIONS(SOLDER_DECLARE)
 #undef SOLDER_DECLARE

@@ -7,6 +7,7 @@
 
 #include <fstream>
 #include <memory>
+#include <mutex>
 #include <sstream>
 #include <vector>
 
@@ -37,10 +38,18 @@ struct SolderBundle {
   CUmodule module = nullptr;
   std::vector<CUfunction> functions; // one per launch
   std::vector<CUdeviceptr> buffers;
+  /// One workspace per bundle, so calls take turns: the lock orders calls
+  /// from several host threads, and each call's stream waits for the
+  /// previous call's kernels (recorded in lastUse), whatever stream they ran
+  /// on. Null when the bundle has no workspace.
+  std::mutex mutex;
+  CUevent lastUse = nullptr;
 
   ~SolderBundle() {
     if (!driver)
       return;
+    if (lastUse)
+      driver->cuEventDestroy(lastUse);
     for (CUdeviceptr buffer : buffers)
       if (buffer)
         driver->cuMemFree(buffer);
@@ -147,6 +156,12 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
                                          " bytes): " + driver->describe(result));
     bundle->buffers.push_back(pointer);
   }
+  if (!bundle->buffers.empty()) {
+    result = driver->cuEventCreate(&bundle->lastUse, CU_EVENT_DISABLE_TIMING);
+    if (result != CUDA_SUCCESS)
+      return fail(SOLDER_ERROR_CUDA,
+                  "cannot create the workspace's event: " + driver->describe(result));
+  }
   *bundleOut = bundle.release();
   lastError.clear();
   return SOLDER_OK;
@@ -172,6 +187,15 @@ extern "C" SolderStatus solderRun(SolderBundle *bundle,
       return fail(SOLDER_ERROR_ARGUMENT, "solderRun: output '" +
                                              manifest.outputs[i].name +
                                              "' is null");
+  // The workspace: one call at a time, in stream order (see SolderBundle).
+  std::unique_lock<std::mutex> lock(bundle->mutex, std::defer_lock);
+  if (bundle->lastUse) {
+    lock.lock();
+    CUresult result = driver.cuStreamWaitEvent(cuStream, bundle->lastUse, 0);
+    if (result != CUDA_SUCCESS)
+      return fail(SOLDER_ERROR_CUDA, "waiting for the previous call's workspace: " +
+                                         driver.describe(result));
+  }
   for (size_t i = 0; i < manifest.buffers.size(); ++i)
     if (manifest.buffers[i].zeroed) {
       CUresult result = driver.cuMemsetD8Async(
@@ -208,6 +232,12 @@ extern "C" SolderStatus solderRun(SolderBundle *bundle,
     if (result != CUDA_SUCCESS)
       return fail(SOLDER_ERROR_CUDA, "launch of kernel '" + launch.kernel +
                                          "' failed: " +
+                                         driver.describe(result));
+  }
+  if (bundle->lastUse) {
+    CUresult result = driver.cuEventRecord(bundle->lastUse, cuStream);
+    if (result != CUDA_SUCCESS)
+      return fail(SOLDER_ERROR_CUDA, "recording the workspace's last use: " +
                                          driver.describe(result));
   }
   lastError.clear();

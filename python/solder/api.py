@@ -134,7 +134,8 @@ class CompiledModule:
     On backend 'cuda' inputs must be CUDA tensors on the compiled device; the
     bundle runs on torch's current stream. Parameters were captured when the
     module was compiled: compile again after changing them. One bundle holds
-    one workspace, so calls must not overlap on different streams.
+    one workspace, so calls take turns: calls from several threads or on
+    several streams are safe, and never overlap on the GPU.
     """
 
     def __init__(self, *, backend, input_names, input_shapes, output_shapes,

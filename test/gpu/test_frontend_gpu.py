@@ -7,6 +7,7 @@ bitwise equal. Run by run_gpu_suite.sh on the device (SOLDER_BIN_DIR set).
 
 import copy
 import os
+import re
 import subprocess
 import sys
 
@@ -240,6 +241,74 @@ def test_op_without_kernel_is_refused_by_codegen():
     model = Chain(nn.Conv2d(3, 8, 3), nn.MaxPool2d(2)).cuda()
     with pytest.raises(solder.SolderError, match=r"solder\.pool"):
         solder.compile(model, (torch.rand(2, 3, 10, 10, device="cuda"),), quiet=True)
+
+
+def test_out_of_memory_names_the_buffer_and_frees_it():
+    """A bundle whose workspace does not fit: a one-line error naming the
+    buffer and its size; what the load took is freed; once memory is back,
+    the same module compiles (from the cache) and runs."""
+    module_class, shape, _ = workloads.WORKLOADS["w2"]
+    module = workloads.randomize_norms(module_class()).cuda()
+    x = torch.rand(shape, device="cuda")
+    with torch.no_grad():
+        expected = module(x)
+    torch.cuda.synchronize()
+    torch.cuda.empty_cache()
+    # Leave 64 MB: less than W2's NDHWC input workspace (134 MB).
+    hog = torch.empty(torch.cuda.mem_get_info()[0] - (64 << 20), dtype=torch.uint8,
+                      device="cuda")
+    try:
+        free_before = torch.cuda.mem_get_info()[0]
+        with pytest.raises(solder.SolderError) as error:
+            solder.compile(module, (x,), quiet=True)
+        message = str(error.value)
+        assert "\n" not in message
+        assert re.search(r"cannot allocate workspace buffer '\w+' \(\d+ bytes\): "
+                         r".*out of memory", message, re.IGNORECASE), message
+        # The buffers the failed load took are back (the module image may stay).
+        assert torch.cuda.mem_get_info()[0] >= free_before - (8 << 20)
+    finally:
+        del hog
+        torch.cuda.empty_cache()
+    compiled = solder.compile(module, (x,), quiet=True)
+    got = compiled(x)
+    assert torch.allclose(got, expected, atol=EAGER_TOL, rtol=EAGER_TOL)
+
+
+def test_two_threads_on_two_streams_take_turns():
+    """One compiled module (one workspace) called from two host threads, each
+    on its own stream, with different inputs and no synchronization between
+    them: every output equals eager's for its input."""
+    import threading
+    module_class, shape, _ = workloads.WORKLOADS["w2_small"]
+    module = workloads.randomize_norms(module_class()).cuda()
+    inputs = [torch.rand(shape, device="cuda") * (i + 1) for i in range(6)]
+    compiled = solder.compile(module, (inputs[0],), quiet=True)
+    with torch.no_grad():
+        expected = [module(x) for x in inputs]
+    torch.cuda.synchronize()
+    results, errors = {}, []
+
+    def worker(parity):
+        try:
+            stream = torch.cuda.Stream()
+            with torch.cuda.stream(stream):
+                results[parity] = [(i, compiled(inputs[i]))
+                                   for _ in range(10) for i in range(parity, 6, 2)]
+            stream.synchronize()
+        except Exception as error:  # reported below, in the test's thread
+            errors.append(error)
+
+    threads = [threading.Thread(target=worker, args=(parity,)) for parity in (0, 1)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert not errors, errors
+    for outputs in results.values():
+        for i, got in outputs:
+            assert torch.allclose(got, expected[i], atol=EAGER_TOL, rtol=EAGER_TOL), \
+                f"input {i}: max |solder - eager| = {(got - expected[i]).abs().max():.2e}"
 
 
 def test_wrong_shape_and_device():
