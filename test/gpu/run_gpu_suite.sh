@@ -41,7 +41,7 @@ if [[ -x build-static/bin/solder-compile ]]; then
   export SOLDER_BIN_DIR=$PWD/build-gpu/bin SOLDER_CACHE_DIR=/tmp/solder-cache
   set +e
   PYTHONPATH=$PWD/python python3 -m pytest -q -p no:cacheprovider -rA \
-    test/gpu/test_frontend_gpu.py 2>&1 | tee "$OUT/frontend_pytest.log"
+    test/gpu/test_frontend_gpu.py test/gpu/test_multi_gpu.py 2>&1 | tee "$OUT/frontend_pytest.log"
   frontend=${PIPESTATUS[0]}
   set -e
 else

@@ -186,6 +186,31 @@ func.func @unary_two_operands(%x: tensor<4xf32>) {
   return
 }
 
+// -----
+
+// TensorSizeLimit (every solder op): at most 2^40 elements a tensor, counted
+// without overflow (2^32 x 2^32 wraps to 0 in int64).
+func.func @more_than_2_40_elements(%x: tensor<4294967296x4294967296xf32>) {
+  // expected-error @+1 {{'solder.relu' op takes or yields 'tensor<4294967296x4294967296xf32>': more than 2^40 elements, larger than any GPU}}
+  %0 = solder.relu %x : tensor<4294967296x4294967296xf32>
+  return
+}
+
+// -----
+
+func.func @just_over_2_40_elements(%x: tensor<1024x1024x1024x1025xf32>) {
+  // expected-error @+1 {{'solder.reduce' op takes or yields 'tensor<1024x1024x1024x1025xf32>': more than 2^40 elements, larger than any GPU}}
+  %0 = solder.reduce sum %x dims = [3] : tensor<1024x1024x1024x1025xf32> -> tensor<1024x1024x1024xf32>
+  return
+}
+
+// -----
+
+func.func @exactly_2_40_elements(%x: tensor<1024x1024x1024x1024xf32>) {
+  %0 = solder.relu %x : tensor<1024x1024x1024x1024xf32>
+  return
+}
+
 // Rules covered, in file order:
 //    1. Solder_Tensor: static shape (operand)
 //    2. Solder_Tensor: static shape (result)
@@ -207,3 +232,4 @@ func.func @unary_two_operands(%x: tensor<4xf32>) {
 //   18. DenseI64ArrayAttr: a list is required
 //   19. norm ops: functional-type lists one type per operand
 //   20. unary ops take one operand
+//   21. TensorSizeLimit: more than 2^40 elements (overflowing int64, and just over)

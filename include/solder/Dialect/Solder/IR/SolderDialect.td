@@ -35,8 +35,14 @@ def Solder_Dialect : Dialect {
   let useDefaultAttributePrinterParser = 1;
 }
 
+// Every tensor a solder op takes or yields has at most 2^40 elements
+// (verifyTensorSizes), so no element count or byte size overflows.
+def Solder_TensorSizeLimit : NativeOpTrait<"TensorSizeLimit"> {
+  let cppNamespace = "::mlir::solder";
+}
+
 class Solder_Op<string mnemonic, list<Trait> traits = []>
-    : Op<Solder_Dialect, mnemonic, traits>;
+    : Op<Solder_Dialect, mnemonic, !listconcat(traits, [Solder_TensorSizeLimit])>;
 
 class Solder_Attr<string name, string attrMnemonic, list<Trait> traits = []>
     : AttrDef<Solder_Dialect, name, traits> {

@@ -20,6 +20,19 @@ FailureOr<RankedTensorType>
 inferBroadcastType(RankedTensorType lhs, RankedTensorType rhs,
                    function_ref<InFlightDiagnostic()> emitError);
 
+/// No tensor an op takes or yields holds more than 2^40 elements (4 TiB of
+/// floats: larger than any GPU), so element counts and byte sizes computed
+/// anywhere after verification fit in int64.
+constexpr int64_t kMaxTensorElements = int64_t(1) << 40;
+LogicalResult verifyTensorSizes(Operation *op);
+
+/// The trait every solder op carries (Solder_Op): verifyTensorSizes.
+template <typename ConcreteType>
+class TensorSizeLimit : public OpTrait::TraitBase<ConcreteType, TensorSizeLimit> {
+public:
+  static LogicalResult verifyTrait(Operation *op) { return verifyTensorSizes(op); }
+};
+
 } // namespace mlir::solder
 
 #define GET_OP_CLASSES
