@@ -568,6 +568,18 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
   for (const std::string &member : members)
     epilogue << "  " << (member[0] == 'i' ? "const float" : "float")
              << " *__restrict__ " << member << ";\n";
+  YieldOp yield = fusion.getYield();
+  auto isReduction = [&](Value value) {
+    return llvm::any_of(reductions, [&](const EpilogueReduction &r) {
+      return r.op == value.getDefiningOp();
+    });
+  };
+  bool storesElements = !llvm::all_of(yield.getValues(), isReduction);
+  epilogue << "  // " << (storesElements ? "Stores conv-shaped tensors."
+                                         : "Stores nothing per element: only "
+                                           "partial reductions leave.")
+           << "\n  static constexpr bool kStoresElements = "
+           << (storesElements ? "true" : "false") << ";\n";
   epilogue << "  struct Partials {\n";
   SmallVector<std::string> shuffles, merges;
   for (auto [index, reduction] : llvm::enumerate(reductions)) {
@@ -606,11 +618,8 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
   for (Operation *op : pointwise)
     if (failed(element.emit(op, epilogue, "    ")))
       return failure();
-  YieldOp yield = fusion.getYield();
   for (auto [index, value] : llvm::enumerate(yield.getValues()))
-    if (!llvm::any_of(reductions, [&, yielded = value](const EpilogueReduction &r) {
-          return r.op == yielded.getDefiningOp();
-        }))
+    if (!isReduction(value))
       epilogue << "    out" << index << "[(i0 * " << channels << "L + i1) * "
                << volume << "L + pixel] = " << element.get(value) << ";\n";
   for (auto [index, reduction] : llvm::enumerate(reductions))

@@ -44,6 +44,43 @@ __device__ __forceinline__ void runConv(const float *__restrict__ input,
             pixels = Conv::pixelCount(blockIdx.x), channelBase = blockIdx.y * BN;
   const float *tile =
       Conv::computeTile(input, weight, n, pixelBase, channelBase, shared);
+  using Partials = typename Epilogue::Partials;
+  if constexpr (!Epilogue::kStoresElements && BN <= Conv::kThreads &&
+                sizeof(Partials) * Conv::kThreads <= Conv::kTileBytes) {
+    // Nothing is stored per element (W1: statistics only), so coalescing
+    // does not matter: a thread per (channel, slice of the pixels) keeps
+    // its partial in registers, and the slices merge through shared memory
+    // in a fixed order, instead of a warp combining every channel across
+    // its lanes. Each thread starts its slice at a pixel staggered by its
+    // channel, so a warp's reads of the channel-major tile spread over the
+    // banks.
+    constexpr int kSlices = Conv::kThreads / BN;
+    const int column = threadIdx.x % BN, slice = threadIdx.x / BN;
+    const int channel = channelBase + column;
+    Partials partials;
+    if (slice < kSlices && channel < G::kOutChannels) {
+      const int count = (pixels - slice + kSlices - 1) / kSlices;
+      int j = count > 0 ? column % count : 0;
+      for (int visited = 0; visited < count; ++visited) {
+        const int local = slice + kSlices * j;
+        epilogue.visit(n, channel, pixelBase + local,
+                       tile[column * Conv::kTileStride + local], partials);
+        j = j + 1 == count ? 0 : j + 1;
+      }
+    }
+    __syncthreads(); // the slices' partials reuse the tile
+    Partials *slots = reinterpret_cast<Partials *>(shared);
+    if (slice < kSlices)
+      slots[slice * BN + column] = partials;
+    __syncthreads();
+    if (threadIdx.x < BN && channelBase + int(threadIdx.x) < G::kOutChannels) {
+      Partials merged = slots[threadIdx.x];
+      for (int s = 1; s < kSlices; ++s)
+        merged.merge(slots[s * BN + threadIdx.x]);
+      epilogue.storePartials(n, channelBase + threadIdx.x, blockIdx.x, merged);
+    }
+    return;
+  }
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   for (int c0 = warp * kChannelsPerStep; c0 < BN;
        c0 += Conv::kWarps * kChannelsPerStep) {
