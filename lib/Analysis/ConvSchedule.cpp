@@ -131,6 +131,8 @@ std::string getTensorOpObstacle(Operation *anchor, Precision precision,
 /// emitted kernel static_asserts that they agree).
 struct DirectTile {
   int64_t rows = 0, bm = 0, bn = 0, warps = 0, warpRows = 0, reduction = 0;
+  /// Tiles of one sample: output planes x tiles of `rows` rows.
+  int64_t pixelTiles = 0;
   int64_t sharedBytes = 0;
 };
 /// Its largest reduction (weights of 64 channels in shared memory), widest
@@ -184,6 +186,7 @@ std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
       tile.rows = rows;
     }
   }
+  tile.pixelTiles = out[0] * llvm::divideCeil(out[1], tile.rows);
   int64_t tilePixels = tile.rows * out[2];
   int64_t mmaRows = llvm::divideCeil(tilePixels, 16);
   tile.bm = llvm::alignTo(tilePixels, 32);
@@ -286,11 +289,7 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
     schedule.tileRows = tile->rows;
     schedule.warp = {tile->warpRows, tile->bn};
     schedule.threads = 32 * tile->warps;
-    int64_t rowTiles = llvm::divideCeil(
-        output.getRank() >= 4 ? output.getDimSize(output.getRank() - 2) : 1,
-        tile->rows);
-    int64_t planes = output.getRank() == 5 ? output.getDimSize(2) : 1;
-    schedule.grid = {planes * rowTiles,
+    schedule.grid = {tile->pixelTiles,
                      static_cast<int64_t>(llvm::divideCeil(outChannels, tile->bn)),
                      batch};
     schedule.sharedBytes = tile->sharedBytes;

@@ -86,6 +86,13 @@ struct EpilogueReduction {
   }
 };
 
+/// Whether `value` is the result of one of a conv epilogue's reductions.
+static bool isEpilogueReduction(ArrayRef<EpilogueReduction> reductions, Value value) {
+  return llvm::any_of(reductions, [&](const EpilogueReduction &r) {
+    return r.op == value.getDefiningOp();
+  });
+}
+
 class ProgramEmitter {
 public:
   FailureOr<CudaProgram> run(func::FuncOp function);
@@ -400,9 +407,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     return success();
   YieldOp yield = fusion.getYield();
   auto isReduction = [&](Value value) {
-    return llvm::any_of(reductions, [&](const EpilogueReduction &r) {
-      return r.op == value.getDefiningOp();
-    });
+    return isEpilogueReduction(reductions, value);
   };
 
   // The finalize kernel merges the partials of every pixel tile (and
@@ -570,9 +575,7 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
              << " *__restrict__ " << member << ";\n";
   YieldOp yield = fusion.getYield();
   auto isReduction = [&](Value value) {
-    return llvm::any_of(reductions, [&](const EpilogueReduction &r) {
-      return r.op == value.getDefiningOp();
-    });
+    return isEpilogueReduction(reductions, value);
   };
   bool storesElements = !llvm::all_of(yield.getValues(), isReduction);
   epilogue << "  // " << (storesElements ? "Stores conv-shaped tensors."

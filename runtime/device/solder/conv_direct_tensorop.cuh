@@ -169,6 +169,7 @@ struct DirectTensorOpConv {
                                              int n, int pixelBase,
                                              int channelBase, char *shared) {
     constexpr int inD = G::kIn[0], inH = G::kIn[1], inW = G::kIn[2];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     auto *fragments = reinterpret_cast<WeightFragment *>(shared);
     Parts *window = reinterpret_cast<Parts *>(shared + kWeightFloats * 4);
     int *offsets = reinterpret_cast<int *>(window + kWindowElements);
@@ -183,11 +184,12 @@ struct DirectTensorOpConv {
 #pragma unroll
       for (int b = 0; b < kBatch; ++b) {
         const int f = first + b * kThreads;
-        const int lane = f % 32, j = f / 32 % kMmaCols, step = f / (32 * kMmaCols);
-        const int channel = channelBase + 8 * j + lane / 4;
+        const int fragmentLane = f % 32, j = f / 32 % kMmaCols,
+                  step = f / (32 * kMmaCols);
+        const int channel = channelBase + 8 * j + fragmentLane / 4;
 #pragma unroll
         for (int half = 0; half < 2; ++half) {
-          const int k = 8 * step + lane % 4 + 4 * half;
+          const int k = 8 * step + fragmentLane % 4 + 4 * half;
           values[b][half] =
               f < kWeightFragments && channel < G::kOutChannels && k < kK
                   ? __ldg(weight + long(channel) * kK +
@@ -217,8 +219,7 @@ struct DirectTensorOpConv {
     constexpr int kWinRows = G::kInChannels * kWinD * kWinH;
     constexpr int kRowLoads = (kWinW + 31) / 32;
     constexpr int kRowsPerBatch = kBatch / kRowLoads > 0 ? kBatch / kRowLoads : 1;
-    const int warpId = threadIdx.x / 32, laneId = threadIdx.x % 32;
-    for (int firstRow = warpId; firstRow < kWinRows; firstRow += kRowsPerBatch * kWarps) {
+    for (int firstRow = warp; firstRow < kWinRows; firstRow += kRowsPerBatch * kWarps) {
       float values[kRowsPerBatch][kRowLoads];
 #pragma unroll
       for (int r = 0; r < kRowsPerBatch; ++r) {
@@ -232,8 +233,8 @@ struct DirectTensorOpConv {
             rowInside ? sample + ((long(c) * inD + inputD) * inH + inputH) * inW : sample;
 #pragma unroll
         for (int i = 0; i < kRowLoads; ++i) {
-          const int inputW = laneId + 32 * i - G::kPad[2];
-          values[r][i] = rowInside && laneId + 32 * i < kWinW && inputW >= 0 && inputW < inW
+          const int inputW = lane + 32 * i - G::kPad[2];
+          values[r][i] = rowInside && lane + 32 * i < kWinW && inputW >= 0 && inputW < inW
                              ? __ldg(source + inputW)
                              : 0.0f;
         }
@@ -247,13 +248,12 @@ struct DirectTensorOpConv {
                              row % (kWinH * kWinD) * kWinPitch;
 #pragma unroll
         for (int i = 0; i < kRowLoads; ++i)
-          if (laneId + 32 * i < kWinW)
-            destination[laneId + 32 * i] = split(values[r][i]);
+          if (lane + 32 * i < kWinW)
+            destination[lane + 32 * i] = split(values[r][i]);
       }
     }
     __syncthreads();
 
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int group = lane / 4, quad = lane % 4; // fragment row / column
     // This thread's window elements for rows group and group + 8 of each
     // MMA row block; channel-fastest, its fragment column's channel too.
