@@ -41,3 +41,10 @@ nvcc = shutil.which("nvcc") or ("/usr/local/cuda/bin/nvcc" if os.path.exists("/u
 if nvcc:
     config.available_features.add("nvcc")
     config.substitutions.append(("%nvcc", nvcc))
+
+# A C++ compiler with AddressSanitizer for the generated kernels run on the
+# host (Codegen/run-on-host.test).
+clangxx = shutil.which("clang++", path=config.llvm_tools_dir) or shutil.which("clang++")
+if clangxx:
+    config.available_features.add("clangxx")
+    config.substitutions.append(("%clangxx", clangxx))

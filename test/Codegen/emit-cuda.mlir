@@ -92,14 +92,33 @@
 // W3:   solder::runConv<w3_k0_conv_mainloop>(
 // W3-NEXT:      ws0, ws1, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws2}, shared);
 // W3: // w3_k1_pointwise: reduction -> group_normalize -> tanh -> add -> mul -> div -> add -> reduce (one thread per output)
-// W3:   solder::LogSumExpAccumulator acc;
-// W3:   for (int r = 0; r < 64; ++r) {
-// W3:     const float v1 = tanhf(v0);  // solder.tanh
-// W3-NEXT:     const float v2 = v1 + 3.00000000e+00f;  // solder.add
-// W3-NEXT:     const float v3 = v1 * v2;  // solder.mul
-// W3-NEXT:     const float v4 = v3 / 6.00000000e+00f;  // solder.div
-// W3-NEXT:     const float v5 = in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3] + v4;  // solder.add
-// W3-NEXT:     acc.add(v5);
+// The kept indices once; each chunk of 8 channels loaded and computed
+// before its 8 data-dependent adds.
+// W3:   const int o = blockIdx.x * 256 + threadIdx.x;
+// W3-NEXT:   if (o >= 2032128L)
+// W3-NEXT:     return;
+// W3-NEXT:   {{\[\[maybe_unused\]\]}} const int i0 = (o / 15876);
+// W3-NEXT:   {{\[\[maybe_unused\]\]}} const int i2 = (o / 126) % 126;
+// W3-NEXT:   {{\[\[maybe_unused\]\]}} const int i3 = o % 126;
+// W3-NEXT:   solder::LogSumExpAccumulator acc;
+// W3-NEXT:   for (int r0 = 0; r0 < 64; r0 += 8) {
+// W3-NEXT:     float chunk[8];
+// W3-NEXT: #pragma unroll
+// W3-NEXT:     for (int k = 0; k < 8; ++k) {
+// W3-NEXT:       const int r = r0 + k;
+// W3-NEXT:       {{\[\[maybe_unused\]\]}} const int i1 = r;
+// W3:       const float v1 = tanhf(v0);  // solder.tanh
+// W3-NEXT:       const float v2 = v1 + 3.00000000e+00f;  // solder.add
+// W3-NEXT:       const float v3 = v1 * v2;  // solder.mul
+// W3-NEXT:       const float v4 = v3 / 6.00000000e+00f;  // solder.div
+// W3-NEXT:       const float v5 = in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3] + v4;  // solder.add
+// W3-NEXT:       chunk[k] = v5;
+// W3-NEXT:     }
+// W3-NEXT: #pragma unroll
+// W3-NEXT:     for (int k = 0; k < 8; ++k)
+// W3-NEXT:       acc.add(chunk[k]);
+// W3-NEXT:   }
+// W3-NEXT:   out0[o] = acc.result(64.0f);
 
 // W2 small: conv_transpose of stride 1 runs as a conv with its kernel flipped.
 // RUN: solder-opt %solder_src/examples/w2_small_convtranspose3d_relu_groupnorm.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W2
@@ -110,7 +129,30 @@
 // W2: solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::k3xTF32>
 // W2: // w2_small_k0_conv: implicit-GEMM conv_transpose on tensor cores (tensorop_3xtf32) -> relu -> group_stats (partial)
 // W2: // w2_small_k1_pointwise: elementwise -> group_normalize
-// W2:   for (int e = blockIdx.x * 256 + threadIdx.x; e < 6635520; e += gridDim.x * 256) {
+// Tiles of 4 x 256 elements: a thread loads and computes its 4 before it
+// stores them (6635520 is a whole number of tiles: no bounds checks).
+// W2:   for (int tile = blockIdx.x * 1024; tile < 6635520; tile += gridDim.x * 1024) {
+// W2-NEXT:     float result0[4];
+// W2-NEXT: #pragma unroll
+// W2-NEXT:     for (int k = 0; k < 4; ++k) {
+// W2-NEXT:       const int e = tile + k * 256 + threadIdx.x;
+// W2-NOT:        if (e >=
+// W2:       result0[k] = v0;
+// W2-NEXT:     }
+// W2-NEXT: #pragma unroll
+// W2-NEXT:     for (int k = 0; k < 4; ++k) {
+// W2-NEXT:       const int e = tile + k * 256 + threadIdx.x;
+// W2-NEXT:       out0[e] = result0[k];
+
+// A ragged last tile: each phase stops at the end.
+// RUN: solder-opt %solder_src/test/gpu/cases/conv2d_stride_pad_relu_groupnorm.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=RAGGEDTILE
+// RAGGEDTILE:       const int e = tile + k * 256 + threadIdx.x;
+// RAGGEDTILE-NEXT:  if (e >= [[TOTAL:[0-9]+]])
+// RAGGEDTILE-NEXT:    break;
+// RAGGEDTILE:       const int e = tile + k * 256 + threadIdx.x;
+// RAGGEDTILE-NEXT:  if (e >= [[TOTAL]])
+// RAGGEDTILE-NEXT:    break;
+// RAGGEDTILE-NEXT:  out0[e] = result0[k];
 
 // precision=tf32: the one-product main loop; W1 forced onto it, its 3
 // channels padded to 4.
@@ -121,6 +163,20 @@
 // A conv whose samples exceed grid z is refused at the conv, in one line.
 // Statistics over more than 2^24 elements a group: count, mean and M2 in
 // double (a float count stops at 2^24); the reduction below it in float.
+// A reduction whose length is not a multiple of the chunk: the last chunk
+// stops at the length, and only its loaded elements are added.
+// RUN: solder-opt %S/Inputs/ragged-channel-max.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=RAGGED
+// RAGGED:   for (int r0 = 0; r0 < 13; r0 += 8) {
+// RAGGED-NEXT:     float chunk[8];
+// RAGGED-NEXT: #pragma unroll
+// RAGGED-NEXT:     for (int k = 0; k < 8; ++k) {
+// RAGGED-NEXT:       const int r = r0 + k;
+// RAGGED-NEXT:       if (r >= 13)
+// RAGGED-NEXT:         break;
+// RAGGED:       chunk[k] = v0;
+// RAGGED:     for (int k = 0; k < 8; ++k)
+// RAGGED-NEXT:       if (r0 + k < 13)
+// RAGGED-NEXT:         acc.add(chunk[k]);
 // RUN: solder-opt %S/Inputs/batchnorm-beyond-2-24.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=BIGSTATS
 // BIGSTATS: solder::WelfordDouble acc;
 // BIGSTATS-NEXT: for (long r = threadIdx.x; r < 18874368; r += 256) {

@@ -30,6 +30,10 @@ using namespace mlir::solder;
 
 namespace {
 constexpr int64_t kThreads = 256;
+/// Elements a one-thread-per-output reduction loads before accumulating.
+constexpr int64_t kReductionChunk = 8;
+/// Elements an elementwise kernel's thread loads before storing.
+constexpr int64_t kElementwiseChunk = 4;
 
 int64_t product(ArrayRef<int64_t> values) {
   int64_t result = 1;
@@ -671,18 +675,32 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
   for (Operation &op : fusion.getBodyBlock().without_terminator())
     if (!isa<arith::ConstantOp>(op))
       summary += " -> " + op.getName().stripDialect().str();
-  int64_t blocks = std::min<int64_t>(llvm::divideCeil(total, kThreads), 16384);
+  // Each block walks tiles of kElementwiseChunk x 256 elements, a thread
+  // one element of each 256: it loads and computes its elements of a tile
+  // before storing any, so they are all in flight at once (one at a time
+  // left the kernel latency-bound at 60% of the memory bandwidth).
+  int64_t tileElements = kElementwiseChunk * kThreads;
+  int64_t blocks =
+      std::min<int64_t>(llvm::divideCeil(total, tileElements), 16384);
   beginKernel(fusion, fusion.getName(), summary, {blocks, 1, 1}, {},
               captureNames);
   ElementEmitter element(fusion, captureNames, shape);
-  bool narrow = fitsInt(total + blocks * kThreads);
-  if (narrow)
-    os << "  for (int e = blockIdx.x * " << kThreads << " + threadIdx.x; e < "
-       << total << "; e += gridDim.x * " << kThreads << ") {\n";
-  else
-    os << "  for (long e = blockIdx.x * " << kThreads << "L + threadIdx.x; e < "
-       << total << "L; e += (long)gridDim.x * " << kThreads << ") {\n";
-  emitIndexDecomposition(os, "    ", shape,
+  bool narrow = fitsInt(total + blocks * tileElements);
+  StringRef type = narrow ? "int" : "long", suffix = narrow ? "" : "L";
+  os << "  for (" << type << " tile = blockIdx.x * " << tileElements << suffix
+     << "; tile < " << total << suffix << "; tile += " << (narrow ? "" : "(long)")
+     << "gridDim.x * " << tileElements << ") {\n";
+  unsigned numResults = yield.getNumOperands();
+  for (unsigned index = 0; index < numResults; ++index)
+    os << "    float result" << index << "[" << kElementwiseChunk << "];\n";
+  os << "#pragma unroll\n"
+     << "    for (int k = 0; k < " << kElementwiseChunk << "; ++k) {\n"
+     << "      const " << type << " e = tile + k * " << kThreads
+     << " + threadIdx.x;\n";
+  bool ragged = total % tileElements != 0;
+  if (ragged)
+    os << "      if (e >= " << total << suffix << ")\n        break;\n";
+  emitIndexDecomposition(os, "      ", shape,
                          llvm::to_vector(llvm::seq<int64_t>(0, shape.size())),
                          "e", narrow);
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
@@ -690,12 +708,20 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
         !isa<arith::ConstantOp>(op))
       return op.emitError("the CUDA code generator needs every op of an "
                           "elementwise region to have the region's shape");
-    if (failed(element.emit(&op, os, "    ")))
+    if (failed(element.emit(&op, os, "      ")))
       return failure();
   }
   for (auto [index, value] : llvm::enumerate(yield.getValues()))
-    os << "    out" << index << "[e] = " << element.get(value) << ";\n";
-  os << "  }\n}\n\n";
+    os << "      result" << index << "[k] = " << element.get(value) << ";\n";
+  os << "    }\n#pragma unroll\n"
+     << "    for (int k = 0; k < " << kElementwiseChunk << "; ++k) {\n"
+     << "      const " << type << " e = tile + k * " << kThreads
+     << " + threadIdx.x;\n";
+  if (ragged)
+    os << "      if (e >= " << total << suffix << ")\n        break;\n";
+  for (unsigned index = 0; index < numResults; ++index)
+    os << "      out" << index << "[e] = result" << index << "[k];\n";
+  os << "    }\n  }\n}\n\n";
   return success();
 }
 
@@ -760,16 +786,33 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
   bool narrowLength = !stats && fitsInt(length + kThreads);
   StringRef outputType = narrowOutputs ? "int" : "long";
   StringRef lengthType = narrowLength ? "int" : "long";
-  if (threadPerOutput)
+  // One thread per output walks its reduction in chunks: a chunk's loads
+  // and pointwise ops are independent of the accumulator, so they are all
+  // in flight before its data-dependent adds (one load at a time left the
+  // kernel latency-bound at a third of the memory bandwidth).
+  int64_t chunk = threadPerOutput ? std::min<int64_t>(kReductionChunk, length) : 1;
+  bool ragged = length % chunk != 0;
+  if (threadPerOutput) {
     os << "  const " << outputType << " o = blockIdx.x * " << kThreads
-       << " + threadIdx.x;\n  if (o >= " << outputs << "L)\n    return;\n"
-       << "  solder::" << accumulator << " acc;\n"
-       << "  for (" << lengthType << " r = 0; r < " << length << "; ++r) {\n";
-  else
+       << " + threadIdx.x;\n  if (o >= " << outputs << "L)\n    return;\n";
+    if (!stats)
+      emitIndexDecomposition(os, "  ", shape, keptDims, "o", narrowOutputs);
+    os << "  solder::" << accumulator << " acc;\n"
+       << "  for (" << lengthType << " r0 = 0; r0 < " << length
+       << "; r0 += " << chunk << ") {\n"
+       << "    float chunk[" << chunk << "];\n"
+       << "#pragma unroll\n"
+       << "    for (int k = 0; k < " << chunk << "; ++k) {\n"
+       << "      const " << lengthType << " r = r0 + k;\n";
+    if (ragged)
+      os << "      if (r >= " << length << ")\n        break;\n";
+  } else {
     os << "  const " << outputType << " o = blockIdx.x;\n"
        << "  solder::" << accumulator << " acc;\n"
        << "  for (" << lengthType << " r = threadIdx.x; r < " << length
        << "; r += " << kThreads << ") {\n";
+  }
+  std::string indent = threadPerOutput ? "      " : "    ";
 
   if (stats) {
     // o = (n, g) or g; r runs over the group's channels and spatial dims
@@ -778,18 +821,18 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
     int64_t perGroup = shape[1] / numGroups;
     int64_t volume = product(shape.drop_front(2));
     if (stats.getAcrossBatch())
-      os << "    const long i0 = r / " << perGroup * volume << "L;\n";
+      os << indent << "const long i0 = r / " << perGroup * volume << "L;\n";
     else
-      os << "    const long i0 = o / " << numGroups << "L;\n";
-    os << "    const long i1 = (o % " << numGroups << "L) * " << perGroup
+      os << indent << "const long i0 = o / " << numGroups << "L;\n";
+    os << indent << "const long i1 = (o % " << numGroups << "L) * " << perGroup
        << "L + (r / " << volume << "L) % " << perGroup << "L;\n";
-    emitIndexDecomposition(os, "    ", shape,
+    emitIndexDecomposition(os, indent, shape,
                            llvm::to_vector(llvm::seq<int64_t>(2, shape.size())),
                            "(r % " + std::to_string(volume) + "L)");
   } else {
-    // Declared outside the loop in spirit: the kept indices depend on o only.
-    emitIndexDecomposition(os, "    ", shape, keptDims, "o", narrowOutputs);
-    emitIndexDecomposition(os, "    ", shape, reducedDims, "r", narrowLength);
+    if (!threadPerOutput)
+      emitIndexDecomposition(os, indent, shape, keptDims, "o", narrowOutputs);
+    emitIndexDecomposition(os, indent, shape, reducedDims, "r", narrowLength);
   }
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
     if (&op == reduction)
@@ -798,10 +841,20 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
       return op.emitError("the CUDA code generator needs a reduction region to "
                           "hold pointwise ops and one reduction, not '")
              << op.getName() << "'";
-    if (failed(element.emit(&op, os, "    ")))
+    if (failed(element.emit(&op, os, indent)))
       return failure();
   }
-  os << "    acc.add(" << element.get(reduction->getOperand(0)) << ");\n  }\n";
+  std::string value = element.get(reduction->getOperand(0));
+  if (threadPerOutput) {
+    os << "      chunk[k] = " << value << ";\n    }\n"
+       << "#pragma unroll\n"
+       << "    for (int k = 0; k < " << chunk << "; ++k)\n";
+    if (ragged)
+      os << "      if (r0 + k < " << length << ")\n  ";
+    os << "      acc.add(chunk[k]);\n  }\n";
+  } else {
+    os << "    acc.add(" << value << ");\n  }\n";
+  }
   if (!threadPerOutput)
     os << "  acc = solder::combineBlock<" << kThreads << ">(acc);\n"
        << "  if (threadIdx.x != 0)\n    return;\n";

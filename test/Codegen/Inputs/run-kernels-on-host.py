@@ -1,0 +1,190 @@
+"""Runs a bundle's generated kernels on the CPU and compares its outputs with
+solder-interp's on the same random inputs. CI has no GPU; this executes the
+emitted index math, chunking and bounds checks of elementwise kernels and
+one-thread-per-output reductions. kernels.cu is compiled as C++ against
+host/cuda_host_shim.h, and each launch of the manifest becomes a loop over
+its blocks and threads. Outputs and buffers start as NaN (zeroed buffers as
+zeros), so an element no thread writes shows up, and AddressSanitizer
+stops an access past a tensor's end. Kernels whose threads
+cooperate (block reductions, convs) stop the run with one line.
+
+    run-kernels-on-host.py --cxx CLANG++ --interp SOLDER-INTERP --src ROOT
+        [--positive I,...] BUNDLE WORKDIR
+
+Prints one line per output: "ok|FAIL NAME: rel L2 E, max abs D, NaNs N".
+"""
+
+import argparse
+import json
+import math
+import os
+import random
+import re
+import struct
+import subprocess
+import sys
+
+TOLERANCE = 1e-5
+
+
+def write_npy(path, shape, values):
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (%s), }" % (
+        "".join(f"{d}, " for d in shape))
+    header += " " * ((64 - (10 + len(header) + 1) % 64) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)))
+        f.write(header.encode("latin1"))
+        f.write(struct.pack(f"<{len(values)}f", *values))
+
+
+def read_npy(path):
+    with open(path, "rb") as f:
+        data = f.read()
+    if data[:6] != b"\x93NUMPY":
+        raise SystemExit(f"run-kernels-on-host: {path} is not a .npy file")
+    major = data[6]
+    length_format, offset = ("<H", 8) if major == 1 else ("<I", 8)
+    (length,) = struct.unpack_from(length_format, data, offset)
+    start = offset + struct.calcsize(length_format) + length
+    header = data[offset + struct.calcsize(length_format):start].decode("latin1")
+    code = "f" if "'<f4'" in header else "d" if "'<f8'" in header else None
+    if code is None:
+        raise SystemExit(f"run-kernels-on-host: {path} is not float32 or float64")
+    count = (len(data) - start) // struct.calcsize(code)
+    return list(struct.unpack_from(f"<{count}{code}", data, start))
+
+
+def read_floats(path, count):
+    with open(path, "rb") as f:
+        data = f.read()
+    if len(data) != 4 * count:
+        raise SystemExit(f"run-kernels-on-host: {path} has {len(data)} bytes, "
+                         f"expected {4 * count}")
+    return list(struct.unpack(f"<{count}f", data))
+
+
+def elements(spec):
+    return math.prod(spec["shape"])
+
+
+def driver(manifest):
+    """main(): reads the inputs, poisons outputs and buffers, runs each
+    launch thread by thread, writes the outputs (raw float32)."""
+    lines = ["#include <vector>", "#include <string>", "",
+             "static std::vector<float> readRaw(const std::string &path, size_t count) {",
+             "  std::vector<float> data(count);",
+             "  FILE *file = std::fopen(path.c_str(), \"rb\");",
+             "  if (!file || std::fread(data.data(), 4, count, file) != count) {",
+             "    std::fprintf(stderr, \"cannot read %s\\n\", path.c_str());",
+             "    std::exit(1);",
+             "  }",
+             "  std::fclose(file);",
+             "  return data;",
+             "}", "",
+             "int main(int argc, char **argv) {",
+             "  const std::string dir = argv[1];"]
+    for i, spec in enumerate(manifest["inputs"]):
+        lines.append(f"  std::vector<float> input{i} = readRaw(dir + \"/input{i}.bin\", "
+                     f"{elements(spec)});")
+    for i, spec in enumerate(manifest["outputs"]):
+        lines.append(f"  std::vector<float> output{i}({elements(spec)}, NAN);")
+    for i, spec in enumerate(manifest["buffers"]):
+        fill = "0.0f" if spec.get("zeroed") else "NAN"
+        lines.append(f"  std::vector<float> buffer{i}(({spec['bytes']} + 3) / 4, {fill});")
+    for launch in manifest["launches"]:
+        args = ", ".join(f"{arg['kind']}{arg['index']}.data()" for arg in launch["args"])
+        grid, block = launch["grid"], launch["block"]
+        lines += [
+            f"  gridDim = {{{grid[0]}u, {grid[1]}u, {grid[2]}u}};",
+            f"  blockDim = {{{block[0]}u, {block[1]}u, {block[2]}u}};",
+            f"  for (unsigned bz = 0; bz < {grid[2]}u; ++bz)",
+            f"    for (unsigned by = 0; by < {grid[1]}u; ++by)",
+            f"      for (unsigned bx = 0; bx < {grid[0]}u; ++bx)",
+            f"        for (unsigned tz = 0; tz < {block[2]}u; ++tz)",
+            f"          for (unsigned ty = 0; ty < {block[1]}u; ++ty)",
+            f"            for (unsigned tx = 0; tx < {block[0]}u; ++tx) {{",
+            "              blockIdx = {bx, by, bz};",
+            "              threadIdx = {tx, ty, tz};",
+            f"              {launch['kernel']}({args});",
+            "            }"]
+    for i, spec in enumerate(manifest["outputs"]):
+        lines += [
+            f"  FILE *out{i} = std::fopen((dir + \"/output{i}.bin\").c_str(), \"wb\");",
+            f"  std::fwrite(output{i}.data(), 4, output{i}.size(), out{i});",
+            f"  std::fclose(out{i});"]
+    lines += ["  return 0;", "}", ""]
+    return "\n".join(lines)
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--cxx", required=True)
+    parser.add_argument("--interp", required=True)
+    parser.add_argument("--src", required=True, help="the repository root")
+    parser.add_argument("--positive", default="",
+                        help="inputs drawn from [0.5, 1.5) (e.g. statistics), by index")
+    parser.add_argument("bundle")
+    parser.add_argument("workdir")
+    args = parser.parse_args()
+    os.makedirs(args.workdir, exist_ok=True)
+    manifest = json.load(open(os.path.join(args.bundle, "manifest.json")))
+    positive = {int(i) for i in args.positive.split(",") if i}
+    convs = [launch["kernel"] for launch in manifest["launches"]
+             if launch.get("mainloop")]
+    if convs:
+        raise SystemExit(f"run-kernels-on-host: {manifest['entry']} has conv "
+                         f"kernels ({', '.join(convs)}), which need a GPU")
+
+    generator = random.Random(0)
+    input_paths = []
+    for i, spec in enumerate(manifest["inputs"]):
+        low, high = (0.5, 1.5) if i in positive else (-1.0, 1.0)
+        values = [generator.uniform(low, high) for _ in range(elements(spec))]
+        path = os.path.join(args.workdir, f"input{i}.npy")
+        write_npy(path, spec["shape"], values)
+        input_paths.append(path)
+        with open(os.path.join(args.workdir, f"input{i}.bin"), "wb") as f:
+            f.write(struct.pack(f"<{len(values)}f", *values))
+
+    kernels = open(os.path.join(args.bundle, "kernels.cu")).read()
+    kernels = re.sub(r"^#include <solder/(conv|pointwise|reduce|welford)\.cuh>\n",
+                     "", kernels, flags=re.M)
+    source = os.path.join(args.workdir, "host.cpp")
+    with open(source, "w") as f:
+        f.write('#include "cuda_host_shim.h"\n\n' + kernels + "\n" + driver(manifest))
+    binary = os.path.join(args.workdir, "host")
+    shim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "host")
+    # AddressSanitizer: a read or write past a tensor stops the run.
+    subprocess.run([args.cxx, "-std=c++17", "-O1", "-w", "-fsanitize=address",
+                    f"-I{shim}",
+                    f"-I{os.path.join(args.src, 'runtime', 'device')}", source,
+                    "-o", binary], check=True)
+    subprocess.run([binary, args.workdir], check=True)
+
+    reference = os.path.join(args.workdir, "reference")
+    subprocess.run([args.interp, os.path.join(args.bundle, "source.mlir"),
+                    "--inputs=" + ",".join(input_paths), f"--output-dir={reference}"],
+                   check=True, stdout=subprocess.DEVNULL)
+    failures = 0
+    for i, spec in enumerate(manifest["outputs"]):
+        got = read_floats(os.path.join(args.workdir, f"output{i}.bin"), elements(spec))
+        want = read_npy(os.path.join(reference, f"output{i}.npy"))
+        nans = sum(math.isnan(g) != math.isnan(w) for g, w in zip(got, want))
+        pairs = [(g, w) for g, w in zip(got, want) if not math.isnan(w)]
+        error = math.sqrt(sum((g - w) ** 2 for g, w in pairs))
+        norm = math.sqrt(sum(w * w for _, w in pairs)) or 1.0
+        worst = max((abs(g - w) for g, w in pairs), default=0.0)
+        ok = nans == 0 and error / norm <= TOLERANCE
+        failures += not ok
+        print(f"{'ok' if ok else 'FAIL'} {manifest['entry']} output{i}: rel L2 "
+              f"{error / norm:.1e}, max abs {worst:.1e}, NaNs {nans}")
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    try:
+        sys.exit(main())
+    except subprocess.CalledProcessError as error:
+        # The tool has said why on stderr.
+        sys.exit(f"run-kernels-on-host: {os.path.basename(error.cmd[0])} "
+                 f"exited with {error.returncode}")
