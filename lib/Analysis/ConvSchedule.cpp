@@ -248,7 +248,8 @@ std::optional<ConvTile> mlir::solder::parseConvTile(StringRef text) {
 ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
                                            Precision precision,
                                            MainLoopChoice choice,
-                                           std::optional<ConvTile> tileOverride) {
+                                           std::optional<ConvTile> tileOverride,
+                                           bool cancellingSum) {
   auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
   auto weight = cast<RankedTensorType>(anchor->getOperand(1).getType());
   auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
@@ -264,26 +265,29 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
   int64_t groups = cast<IntegerAttr>(anchor->getAttr("groups")).getInt();
   // Few input channels (W1's 3, W3's 8): a short reduction that implicit
   // GEMM tiles would fill with zeros. The direct conv on tensor cores takes
-  // it whole from an input window in shared memory. It runs 3xTF32 in both
-  // precisions, as cuDNN keeps such convs in fp32 under TF32 too: one TF32
-  // product gave W1 (GroupNorm -> mean, which cancels) a rel L2 error of
-  // 2.5e-3 on an H200, past tf32's 1e-3; one product only when forced.
-  bool threeTF32 =
-      precision == Precision::ieee || choice != MainLoopChoice::direct;
+  // it whole from an input window in shared memory. In tf32 it runs one
+  // TF32 product, unless a sum or mean downstream can cancel (W1, GroupNorm
+  // then mean: rel L2 2.5e-3 with one product on an H200, past tf32's
+  // 1e-3); then 3xTF32, as cuDNN keeps such convs in fp32 under TF32.
+  // `--mainloop=direct` in tf32 forces one product.
+  bool threeTF32 = precision == Precision::ieee ||
+                   (choice != MainLoopChoice::direct && cancellingSum);
   std::variant<DirectTile, std::string> direct =
       getDirectTensorOpTile(anchor, threeTF32);
   if (auto *tile = std::get_if<DirectTile>(&direct);
       tile && (choice == MainLoopChoice::direct ||
                (choice == MainLoopChoice::automatic && inChannels < 16))) {
     schedule.mainLoop = threeTF32 ? "direct_3xtf32" : "direct_tf32";
+    std::string precisionNote;
+    if (precision == Precision::tf32)
+      precisionNote = threeTF32 ? "; 3xTF32 in tf32: a sum or mean downstream "
+                                  "can cancel one product's rounding"
+                                : "; one TF32 product";
     schedule.reason =
         choice == MainLoopChoice::direct
             ? "forced"
             : llvm::formatv("{0} input channels: a reduction of {1}, whole{2}",
-                            inChannels, inChannels * taps,
-                            precision == Precision::tf32
-                                ? "; 3xTF32 in tf32 too, like cuDNN's fp32"
-                                : "")
+                            inChannels, inChannels * taps, precisionNote)
                   .str();
     schedule.tile = {tile->bm, tile->bn, tile->reduction};
     schedule.tileRows = tile->rows;

@@ -14,17 +14,20 @@
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=materialize})' | FileCheck %s --check-prefix=MATERIALIZE
 // solder-plan alone on already fused IR.
 // RUN: solder-opt %s --solder-plan=force=recompute | FileCheck %s --check-prefix=ALONE
-// precision=tf32 takes the one-product TF32 implicit GEMM and its tiles; W1's
-// 3 channels stay on the direct conv's 3xTF32 (cuDNN keeps such convs in
-// fp32 under TF32 too); forcing mainloop=direct in tf32 gives one product
+// precision=tf32 takes the one-product TF32 implicit GEMM and its tiles, and
+// the direct conv's one product for W3 (a logsumexp follows); W1's 3
+// channels stay on 3xTF32, as a mean reads the conv's result and could
+// cancel one product's rounding; forcing mainloop=direct in tf32 gives one product
 // (its weights in shared memory without the small parts); mainloop=fma
 // forces the fallback; mainloop=tensorop puts W1 on implicit GEMM, its 3
 // channels padded to 4; mainloop=direct_fma puts it on the direct conv's FMAs.
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32})' | FileCheck %s --check-prefix=TF32
 // TF32-LABEL: func.func @w1(
-// TF32: solder.fusion "w1_k0_conv" {{.*}}block = array<i64: 128, 1, 1>, {{.*}}grid = array<i64: 110, 1, 128>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 81, whole; 3xTF32 in tf32 too, like cuDNN's fp32", padded_in_channels = 3 : i64, precision = "tf32", shared_bytes = 40384 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 192, 24, 88>, tile_rows = 6 : i64, warp = array<i64: 48, 24>}
+// TF32: solder.fusion "w1_k0_conv" {{.*}}block = array<i64: 128, 1, 1>, {{.*}}grid = array<i64: 110, 1, 128>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 81, whole; 3xTF32 in tf32: a sum or mean downstream can cancel one product's rounding", padded_in_channels = 3 : i64, precision = "tf32", shared_bytes = 40384 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 192, 24, 88>, tile_rows = 6 : i64, warp = array<i64: 48, 24>}
 // TF32-LABEL: func.func @w2(
 // TF32: solder.fusion "w2_k0_conv" {{.*}}mainloop = "tensorop_tf32", {{.*}}shared_bytes = 49664 : i64, stages = 4 : i64, {{.*}}tile = array<i64: 64, 128, 16>, tile_rows = 0 : i64, warp = array<i64: 32, 64>}
+// TF32-LABEL: func.func @w3(
+// TF32: solder.fusion "w3_k0_conv" {{.*}}grid = array<i64: 63, 1, 128>, mainloop = "direct_tf32", mainloop_reason = "8 input channels: a reduction of 72, whole; one TF32 product", padded_in_channels = 8 : i64, precision = "tf32", shared_bytes = 66560 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 256, 64, 72>, tile_rows = 2 : i64, warp = array<i64: 32, 64>}
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32 mainloop=direct})' | FileCheck %s --check-prefix=TF32DIRECT
 // TF32DIRECT-LABEL: func.func @w1(
 // TF32DIRECT: solder.fusion "w1_k0_conv" {{.*}}mainloop = "direct_tf32", mainloop_reason = "forced", padded_in_channels = 3 : i64, precision = "tf32", shared_bytes = 20368 : i64,

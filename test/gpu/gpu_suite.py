@@ -71,6 +71,10 @@ CASES = {
         lambda x, w, b: torch.sigmoid(F.conv2d(x, w, b, padding=1, dilation=2)).mean(
             dim=[2, 3]),
         "x conv_w conv_b"),
+    "conv2d_tanh_logsumexp_13_channels": (
+        lambda x, w, b: torch.logsumexp(torch.tanh(F.conv2d(x, w, b, padding=1)),
+                                        dim=1, keepdim=True),
+        "x conv_w conv_b"),
     "conv3d_scale_leakyrelu_clamp": (
         lambda x, w, b, s: torch.clamp(F.leaky_relu(
             F.conv3d(x, w, b, padding=1) * s, 0.2), -1.0, 1.0),
@@ -84,7 +88,7 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "conv1d_dilated_grouped_gelu_mean",
              "convtranspose2d_stride_outpad_groups_sigmoid_max",
              "groupnorm_silu_sum_no_conv", "conv3d_scale_leakyrelu_clamp",
-             "conv2d_dilated_wide_sigmoid_mean"]
+             "conv2d_dilated_wide_sigmoid_mean", "conv2d_tanh_logsumexp_13_channels"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):

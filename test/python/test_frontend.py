@@ -678,14 +678,23 @@ def test_export_tf32_bundle_records_its_precision(tmp_path):
     assert "solder::TensorMath::k3xTF32" not in source
 
 
-def test_tf32_keeps_few_channel_convs_at_fp32_accuracy(tmp_path):
-    # W3's 8 input channels: the direct conv, 3xTF32 in tf32 too.
-    module, inputs = workloads.make("w3", small=True)
-    path = solder.export(module, inputs, tmp_path / "w3", precision="tf32", quiet=True)
+@pytest.mark.parametrize("workload,mainloop,math", [
+    # W1: a mean reads the conv's result, so one product could cancel away.
+    ("w1", "direct_3xtf32", "k3xTF32"),
+    # W3: a logsumexp; one TF32 product.
+    ("w3", "direct_tf32", "kTF32"),
+])
+def test_tf32_few_channel_convs_keep_3xtf32_only_before_a_sum(
+        tmp_path, workload, mainloop, math):
+    module, inputs = workloads.make(workload, small=True)
+    path = solder.export(module, inputs, tmp_path / workload, precision="tf32",
+                         quiet=True)
     manifest = json.loads((path / "manifest.json").read_text())
     assert [l["mainloop"] for l in manifest["launches"] if l.get("mainloop")] == [
-        "direct_3xtf32"]
-    assert "solder::DirectTensorOpConv<" in (path / "kernels.cu").read_text()
+        mainloop]
+    source = (path / "kernels.cu").read_text()
+    assert "solder::DirectTensorOpConv<" in source
+    assert f"solder::TensorMath::{math}>" in source
 
 
 @pytest.mark.parametrize("options,message", [

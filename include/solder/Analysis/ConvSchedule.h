@@ -88,9 +88,12 @@ std::optional<ConvTile> parseConvTile(StringRef text);
 
 /// The schedule of the conv or conv_transpose `anchor`; `tile` replaces the
 /// measured table's choice when the tensor-core main loop runs.
+/// `cancellingSum`: a sum or mean reads the conv's result downstream, so
+/// tf32's one product could lose every digit; the direct conv keeps 3xTF32.
 ConvSchedule getConvSchedule(Operation *anchor, Precision precision,
                              MainLoopChoice choice = MainLoopChoice::automatic,
-                             std::optional<ConvTile> tile = std::nullopt);
+                             std::optional<ConvTile> tile = std::nullopt,
+                             bool cancellingSum = false);
 
 } // namespace mlir::solder
 
