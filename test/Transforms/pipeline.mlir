@@ -46,7 +46,7 @@
 // CHECK-NEXT:   solder.reduce mean {{.*}} dims = [2, 3, 4] keepdim
 // CHECK-NEXT:   solder.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[K1:.*]] = solder.fusion "w1_k1_pointwise" ({{.*}} = %[[K0]]#1, {{.*}} = %[[K0]]#0, {{.*}}) {{.*}} -> tensor<2xf32> attributes {solder.plan = {{{.*}}grid = array<i64: 2, 1, 1>, template = "reduction"}}
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "w1_k1_pointwise" ({{.*}} = %[[K0]]#1, {{.*}} = %[[K0]]#0, {{.*}}) {{.*}} -> tensor<2xf32> attributes {solder.plan = {{{.*}}chunk = 1 : i64, {{.*}}grid = array<i64: 2, 1, 1>, template = "reduction", walk = "block_per_output"}}
 // CHECK-NEXT:   solder.group_normalize {{.*}} -> tensor<2x8x1x1x1xf32>
 // CHECK-NEXT:   solder.reduce mean {{.*}} dims = [1, 2, 3, 4] : tensor<2x8x1x1x1xf32> -> tensor<2xf32>
 // CHECK-NEXT:   solder.yield
@@ -76,7 +76,7 @@ func.func @w1(%x: tensor<2x3x6x6x6xf32>, %cw: tensor<8x3x3x3x3xf32>, %cb: tensor
 // CHECK-NEXT:   solder.group_stats
 // CHECK-NEXT:   solder.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[K1:.*]] = solder.fusion "w2_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} template = "pointwise"}}
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "w2_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} template = "pointwise", walk = "elementwise"}}
 // CHECK-NEXT:   solder.group_normalize
 // CHECK-NEXT:   solder.yield
 // CHECK-NEXT: }
@@ -108,7 +108,7 @@ func.func @w2(%x: tensor<2x4x3x3x3xf32>, %cw: tensor<4x8x3x3x3xf32>, %nw: tensor
 // CHECK-NEXT:   solder.group_stats
 // CHECK-NEXT:   solder.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[K1:.*]] = solder.fusion "w3_k1_pointwise" (%[[Y:.*]] = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} -> tensor<2x1x6x6xf32> attributes {solder.plan = {{{.*}}grid = array<i64: 72, 1, 1>, template = "reduction"}}
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "w3_k1_pointwise" (%[[Y:.*]] = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} -> tensor<2x1x6x6xf32> attributes {solder.plan = {{{.*}}chunk = 1 : i64, {{.*}}grid = array<i64: 72, 1, 1>, template = "reduction", walk = "block_per_output"}}
 // CHECK-NEXT:   arith.constant
 // CHECK-NEXT:   arith.constant
 // CHECK-NEXT:   solder.group_normalize %[[Y]],

@@ -92,7 +92,7 @@
 // full-size tensor is shared: no decision.
 // AUTO-LABEL: func.func @w1(
 // AUTO: solder.fusion "w1_k0_conv" {{.*}} -> (tensor<128x8x2xf32>, tensor<128x24x1x1x1xf32>) attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 37777088 : i64, conversion_bytes = 0 : i64, estimated_us = 3.078000e+02 : f64, flops = 10157875200 : i64, grid = array<i64: 110, 1, 128>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 81, whole", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 40384 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 192, 24, 88>, tile_rows = 6 : i64, warp = array<i64: 48, 24>}}
-// AUTO: solder.fusion "w1_k1_pointwise" {{.*}} -> tensor<128xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 21184 : i64, estimated_us = 0.000000e+00 : f64, flops = 9216 : i64, grid = array<i64: 128, 1, 1>, template = "reduction"}}
+// AUTO: solder.fusion "w1_k1_pointwise" {{.*}} -> tensor<128xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 21184 : i64, chunk = 1 : i64, estimated_us = 0.000000e+00 : f64, flops = 9216 : i64, grid = array<i64: 128, 1, 1>, template = "reduction", walk = "block_per_output"}}
 func.func @w1(%x: tensor<128x3x24x32x32xf32>, %conv_weight: tensor<24x3x3x3x3xf32>,
               %conv_bias: tensor<24xf32>, %norm_weight: tensor<24xf32>,
               %norm_bias: tensor<24xf32>) -> tensor<128xf32> {
@@ -117,7 +117,7 @@ func.func @w1(%x: tensor<128x3x24x32x32xf32>, %conv_weight: tensor<24x3x3x3x3xf3
 // redoes the 232 GFLOP).
 // AUTO-LABEL: func.func @w2(
 // AUTO: %[[K0:.*]]:2 = solder.fusion "w2_k0_conv" {{.*}} -> (tensor<16x128x34x34x34xf32>, tensor<16x8x2xf32>) attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 727286784 : i64, conversion_bytes = 270204928 : i64, estimated_us = 3.747300e+03 : f64, flops = 232330706944 : i64, grid = array<i64: 615, 1, 16>, mainloop = "tensorop_3xtf32", mainloop_reason = "tensor cores", padded_in_channels = 64 : i64, precision = "ieee", shared_bytes = 49664 : i64, stages = 4 : i64, template = "conv_transpose_implicit_gemm", tile = array<i64: 64, 128, 16>, tile_rows = 0 : i64, warp = array<i64: 32, 64>}}
-// AUTO: solder.fusion "w2_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 643958784 : i64, estimated_us = 1.533000e+02 : f64, flops = 160989184 : i64, grid = array<i64: 78608, 1, 1>, template = "pointwise"}}
+// AUTO: solder.fusion "w2_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 643958784 : i64, chunk = 4 : i64, estimated_us = 1.533000e+02 : f64, flops = 160989184 : i64, grid = array<i64: 16384, 1, 1>, template = "pointwise", walk = "elementwise"}}
 // AUTO-NOT: solder.conv_transpose
 // AUTO: return
 func.func @w2(%x: tensor<16x64x32x32x32xf32>, %conv_weight: tensor<64x128x3x3x3xf32>,
@@ -143,7 +143,7 @@ func.func @w2(%x: tensor<16x64x32x32x32xf32>, %conv_weight: tensor<64x128x3x3x3x
 // its cost; the conv tensor stays a result.
 // AUTO-LABEL: func.func @w3(
 // AUTO: %[[K0:.*]]:2 = solder.fusion "w3_k0_conv" {{.*}} -> (tensor<128x64x126x126xf32>, tensor<128x16x2xf32>) attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 587368704 : i64, conversion_bytes = 0 : i64, estimated_us = 5.833000e+02 : f64, flops = 19248316416 : i64, grid = array<i64: 63, 1, 128>, mainloop = "direct_3xtf32", mainloop_reason = "8 input channels: a reduction of 72, whole", padded_in_channels = 8 : i64, precision = "ieee", shared_bytes = 71936 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 256, 64, 72>, tile_rows = 2 : i64, warp = array<i64: 32, 64>}}
-// AUTO: solder.fusion "w3_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 528370176 : i64, estimated_us = 1.258000e+02 : f64, flops = 2341011458 : i64, grid = array<i64: 2032128, 1, 1>, template = "reduction"}}
+// AUTO: solder.fusion "w3_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 528370176 : i64, chunk = 8 : i64, estimated_us = 1.258000e+02 : f64, flops = 2341011458 : i64, grid = array<i64: 7938, 1, 1>, template = "reduction", walk = "thread_per_output"}}
 // AUTO-NOT: solder.conv
 // AUTO: return
 func.func @w3(%x: tensor<128x8x128x128xf32>, %conv_weight: tensor<64x8x3x3xf32>,
@@ -286,7 +286,7 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 // MATERIALIZE-NEXT:   %[[S:.*]] = solder.group_stats %[[Y]]
 // MATERIALIZE-NEXT:   solder.yield %[[Y]], %[[S]]
 // MATERIALIZE-NEXT: }
-// MATERIALIZE-NEXT: %[[K1:.*]] = solder.fusion "w3_spatial_mean_k1_pointwise" (%[[B0:.*]] = %[[K0]]#0, %[[B1:.*]] = %[[K0]]#1, {{.*}}) : ({{.*}}) -> tensor<2x8xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 2496 : i64, estimated_us = 0.000000e+00 : f64, flops = 8642 : i64, grid = array<i64: 16, 1, 1>, template = "reduction"}} {
+// MATERIALIZE-NEXT: %[[K1:.*]] = solder.fusion "w3_spatial_mean_k1_pointwise" (%[[B0:.*]] = %[[K0]]#0, %[[B1:.*]] = %[[K0]]#1, {{.*}}) : ({{.*}}) -> tensor<2x8xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 2496 : i64, chunk = 1 : i64, estimated_us = 0.000000e+00 : f64, flops = 8642 : i64, grid = array<i64: 16, 1, 1>, template = "reduction", walk = "block_per_output"}} {
 // MATERIALIZE-NOT: solder.conv
 // MATERIALIZE: solder.add %[[B0]],
 // MATERIALIZE: return %[[K1]]

@@ -17,6 +17,7 @@
 
 #include "ElementEmitter.h"
 #include "solder/Analysis/ConvSchedule.h"
+#include "solder/Analysis/RegionLaunch.h"
 #include "solder/Dialect/Solder/Transforms/FusionUtils.h"
 #include "solder/Dialect/Solder/IR/SolderOps.h"
 
@@ -30,10 +31,6 @@ using namespace mlir::solder;
 
 namespace {
 constexpr int64_t kThreads = 256;
-/// Elements a one-thread-per-output reduction loads before accumulating.
-constexpr int64_t kReductionChunk = 8;
-/// Elements an elementwise kernel's thread loads before storing.
-constexpr int64_t kElementwiseChunk = 4;
 
 int64_t product(ArrayRef<int64_t> values) {
   int64_t result = 1;
@@ -675,13 +672,12 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
   for (Operation &op : fusion.getBodyBlock().without_terminator())
     if (!isa<arith::ConstantOp>(op))
       summary += " -> " + op.getName().stripDialect().str();
-  // Each block walks tiles of kElementwiseChunk x 256 elements, a thread
-  // one element of each 256: it loads and computes its elements of a tile
-  // before storing any, so they are all in flight at once (one at a time
-  // left the kernel latency-bound at 60% of the memory bandwidth).
-  int64_t tileElements = kElementwiseChunk * kThreads;
-  int64_t blocks =
-      std::min<int64_t>(llvm::divideCeil(total, tileElements), 16384);
+  // Blocks walk tiles of chunk x 256 elements, a thread one element of each
+  // 256: it loads and computes its elements of a tile before storing any,
+  // so they are all in flight at once.
+  RegionLaunch launch = getRegionLaunch(fusion);
+  const int64_t chunk = launch.chunk, blocks = launch.blocks;
+  int64_t tileElements = chunk * kThreads;
   beginKernel(fusion, fusion.getName(), summary, {blocks, 1, 1}, {},
               captureNames);
   ElementEmitter element(fusion, captureNames, shape);
@@ -692,9 +688,9 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
      << "gridDim.x * " << tileElements << ") {\n";
   unsigned numResults = yield.getNumOperands();
   for (unsigned index = 0; index < numResults; ++index)
-    os << "    float result" << index << "[" << kElementwiseChunk << "];\n";
+    os << "    float result" << index << "[" << chunk << "];\n";
   os << "#pragma unroll\n"
-     << "    for (int k = 0; k < " << kElementwiseChunk << "; ++k) {\n"
+     << "    for (int k = 0; k < " << chunk << "; ++k) {\n"
      << "      const " << type << " e = tile + k * " << kThreads
      << " + threadIdx.x;\n";
   bool ragged = total % tileElements != 0;
@@ -714,7 +710,7 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
   for (auto [index, value] : llvm::enumerate(yield.getValues()))
     os << "      result" << index << "[k] = " << element.get(value) << ";\n";
   os << "    }\n#pragma unroll\n"
-     << "    for (int k = 0; k < " << kElementwiseChunk << "; ++k) {\n"
+     << "    for (int k = 0; k < " << chunk << "; ++k) {\n"
      << "      const " << type << " e = tile + k * " << kThreads
      << " + threadIdx.x;\n";
   if (ragged)
@@ -736,23 +732,14 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
   ArrayRef<int64_t> shape = inType.getShape();
   auto stats = dyn_cast<GroupStatsOp>(reduction);
   auto reduce = dyn_cast<ReduceOp>(reduction);
-
-  // outputs x length: each output reduces `length` elements.
-  int64_t outputs, length;
+  RegionLaunch launch = getRegionLaunch(fusion);
+  const int64_t outputs = launch.outputs, length = launch.length;
+  bool threadPerOutput = launch.kind == RegionLaunch::Kind::threadPerOutput;
   SmallVector<int64_t> keptDims, reducedDims;
-  if (stats) {
-    outputs = (stats.getAcrossBatch() ? 1 : shape[0]) * stats.getNumGroups();
-    length = inType.getNumElements() / outputs;
-  } else {
+  if (reduce)
     for (int64_t d = 0; d < inType.getRank(); ++d)
       (llvm::is_contained(reduce.getDims(), d) ? reducedDims : keptDims)
           .push_back(d);
-    outputs = product(llvm::map_to_vector(keptDims, [&](int64_t d) {
-      return shape[d];
-    }));
-    length = inType.getNumElements() / outputs;
-  }
-  bool threadPerOutput = outputs >= 2048;
   // A float count is exact up to 2^24: statistics over more elements per
   // group (BatchNorm over a large batch x volume) keep count, mean and M2
   // in double.
@@ -775,9 +762,7 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
       summary += " -> " + op.getName().stripDialect().str();
   summary += threadPerOutput ? " (one thread per output)"
                              : " (one block per output)";
-  int64_t blocks =
-      threadPerOutput ? llvm::divideCeil(outputs, kThreads) : outputs;
-  beginKernel(fusion, fusion.getName(), summary, {blocks, 1, 1}, {},
+  beginKernel(fusion, fusion.getName(), summary, {launch.blocks, 1, 1}, {},
               captureNames);
   ElementEmitter element(fusion, captureNames, shape);
   // 32-bit indices where they fit (not for statistics, whose indexing
@@ -790,7 +775,7 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
   // and pointwise ops are independent of the accumulator, so they are all
   // in flight before its data-dependent adds (one load at a time left the
   // kernel latency-bound at a third of the memory bandwidth).
-  int64_t chunk = threadPerOutput ? std::min<int64_t>(kReductionChunk, length) : 1;
+  const int64_t chunk = launch.chunk;
   bool ragged = length % chunk != 0;
   if (threadPerOutput) {
     os << "  const " << outputType << " o = blockIdx.x * " << kThreads

@@ -2,6 +2,7 @@
 
 #include "solder/Analysis/ConvSchedule.h"
 #include "solder/Analysis/CostModel.h"
+#include "solder/Analysis/RegionLaunch.h"
 #include "solder/Dialect/Solder/Transforms/FusionUtils.h"
 #include "solder/Dialect/Solder/Transforms/Passes.h"
 
@@ -151,38 +152,6 @@ std::string getTemplate(FusionOp fusion) {
   return name;
 }
 
-struct LaunchShape {
-  SmallVector<int64_t> block, grid;
-};
-
-/// The kernel shape of a region without a conv (a conv's is its
-/// ConvSchedule).
-LaunchShape getLaunchShape(FusionOp fusion) {
-  LaunchShape shape;
-  shape.block = {256, 1, 1};
-  Operation *lastReduction = nullptr;
-  Value widest;
-  fusion.getBodyBlock().walk([&](Operation *op) {
-    FusionRole role = getFusionRole(op);
-    if (role == FusionRole::reduction)
-      lastReduction = op;
-    for (Value result : op->getResults())
-      if (!widest || getTensorBytes(result) > getTensorBytes(widest))
-        widest = result;
-  });
-  if (lastReduction) {
-    // One block per output of the last reduction.
-    auto result = cast<RankedTensorType>(lastReduction->getResult(0).getType());
-    shape.grid = {result.getNumElements(), 1, 1};
-  } else {
-    auto type = cast<RankedTensorType>(widest.getType());
-    shape.grid = {
-        static_cast<int64_t>(llvm::divideCeil(type.getNumElements(), 256 * 4)),
-        1, 1};
-  }
-  return shape;
-}
-
 struct SharedValueDecision {
   std::string producer;
   unsigned index;
@@ -286,11 +255,15 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                       .str();
         scheduleNotes.push_back(std::move(note));
       } else {
-        LaunchShape launch = getLaunchShape(fusion);
+        RegionLaunch launch = getRegionLaunch(fusion);
+        plan.push_back(b.getNamedAttr(
+            "block", b.getDenseI64ArrayAttr({launch.threads, 1, 1})));
+        plan.push_back(b.getNamedAttr(
+            "grid", b.getDenseI64ArrayAttr({launch.blocks, 1, 1})));
+        plan.push_back(b.getNamedAttr(
+            "walk", b.getStringAttr(launch.getKindName())));
         plan.push_back(
-            b.getNamedAttr("block", b.getDenseI64ArrayAttr(launch.block)));
-        plan.push_back(
-            b.getNamedAttr("grid", b.getDenseI64ArrayAttr(launch.grid)));
+            b.getNamedAttr("chunk", b.getI64IntegerAttr(launch.chunk)));
       }
       fusion->setAttr("solder.plan", b.getDictionaryAttr(plan));
 

@@ -1,0 +1,49 @@
+//===- RegionLaunch.h - Launch of a region without a conv -------*- C++ -*-===//
+//
+// The one place the launch of an elementwise or reduction region is decided
+// (a conv region's is its ConvSchedule): how its threads split the work, how
+// many elements a thread loads before it uses them, and its grid. `plan`
+// stores it in `solder.plan`; emit-cuda generates and launches exactly that.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_ANALYSIS_REGIONLAUNCH_H
+#define SOLDER_ANALYSIS_REGIONLAUNCH_H
+
+#include "solder/Dialect/Solder/IR/SolderOps.h"
+
+#include <cstdint>
+
+namespace mlir::solder {
+
+struct RegionLaunch {
+  enum class Kind {
+    /// Blocks walk tiles of `chunk` x `threads` elements.
+    elementwise,
+    /// Each thread reduces one output, `chunk` elements at a time (2048
+    /// outputs or more: enough threads without splitting a reduction).
+    threadPerOutput,
+    /// Each block reduces one output through a fixed-order tree.
+    blockPerOutput,
+  };
+  Kind kind = Kind::elementwise;
+  /// The region's one reduction (null when elementwise).
+  Operation *reduction = nullptr;
+  /// Reductions: outputs x length elements. Elementwise: the elements.
+  int64_t outputs = 0, length = 0;
+  /// Elements a thread loads and computes before it stores or accumulates
+  /// them, so that many loads are in flight (one at a time left W3's
+  /// logsumexp tail and W2's normalize latency-bound).
+  int64_t chunk = 1;
+  int64_t blocks = 0;
+  int64_t threads = 256;
+
+  StringRef getKindName() const;
+};
+
+/// The launch of `fusion`, which holds no conv and at most one reduction.
+RegionLaunch getRegionLaunch(FusionOp fusion);
+
+} // namespace mlir::solder
+
+#endif // SOLDER_ANALYSIS_REGIONLAUNCH_H

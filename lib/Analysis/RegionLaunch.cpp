@@ -1,0 +1,65 @@
+//===- RegionLaunch.cpp - Launch of a region without a conv ---------------===//
+
+#include "solder/Analysis/RegionLaunch.h"
+
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/MathExtras.h"
+
+using namespace mlir;
+using namespace mlir::solder;
+
+namespace {
+/// Elements an elementwise thread loads before it stores; elements a
+/// thread per output loads before it accumulates.
+constexpr int64_t kElementwiseChunk = 4;
+constexpr int64_t kReductionChunk = 8;
+/// A grid-stride elementwise kernel needs no more blocks than this.
+constexpr int64_t kMaxElementwiseBlocks = 16384;
+} // namespace
+
+StringRef RegionLaunch::getKindName() const {
+  switch (kind) {
+  case Kind::elementwise: return "elementwise";
+  case Kind::threadPerOutput: return "thread_per_output";
+  case Kind::blockPerOutput: return "block_per_output";
+  }
+  llvm_unreachable("unknown region launch kind");
+}
+
+RegionLaunch mlir::solder::getRegionLaunch(FusionOp fusion) {
+  RegionLaunch launch;
+  for (Operation &op : fusion.getBodyBlock().without_terminator())
+    if (isa<ReduceOp, GroupStatsOp>(op))
+      launch.reduction = &op;
+  if (!launch.reduction) {
+    auto type = cast<RankedTensorType>(fusion.getYield().getValues()[0].getType());
+    launch.outputs = type.getNumElements();
+    launch.chunk = kElementwiseChunk;
+    launch.blocks = std::min<int64_t>(
+        llvm::divideCeil(launch.outputs, launch.chunk * launch.threads),
+        kMaxElementwiseBlocks);
+    return launch;
+  }
+  auto inType =
+      cast<RankedTensorType>(launch.reduction->getOperand(0).getType());
+  if (auto stats = dyn_cast<GroupStatsOp>(launch.reduction)) {
+    launch.outputs = (stats.getAcrossBatch() ? 1 : inType.getDimSize(0)) *
+                     stats.getNumGroups();
+  } else {
+    auto reduce = cast<ReduceOp>(launch.reduction);
+    launch.outputs = 1;
+    for (int64_t d = 0; d < inType.getRank(); ++d)
+      if (!llvm::is_contained(reduce.getDims(), d))
+        launch.outputs *= inType.getDimSize(d);
+  }
+  launch.length = inType.getNumElements() / launch.outputs;
+  if (launch.outputs >= 2048) {
+    launch.kind = RegionLaunch::Kind::threadPerOutput;
+    launch.chunk = std::min(kReductionChunk, launch.length);
+    launch.blocks = llvm::divideCeil(launch.outputs, launch.threads);
+  } else {
+    launch.kind = RegionLaunch::Kind::blockPerOutput;
+    launch.blocks = launch.outputs;
+  }
+  return launch;
+}
