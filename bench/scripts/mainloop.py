@@ -4,9 +4,13 @@ main loop, the few-channel convs on the main loops the plan passed over, and
 with each tile of the sweep (test/gpu/prepare_bundles.sh),
 timed by solder-run --bench (CUDA events, L2 flushed,
 median). The time is the whole bundle: the layout conversions (NCDHW ->
-NDHWC, weights -> KTRSC) and the conv kernel with its NCDHW stores.
+NDHWC, weights -> KTRSC) and the conv kernel with its NCDHW stores. With
+CEILINGS.json (bench/ceilings.cu, run just before on the same GPU), each row
+also gives its share of the ceiling of its main loop's instruction: fp32
+FMA for the FMA main loops, TF32 mma.sync for the tensor-core ones (3xTF32
+issues three per product, so its ceiling is a third).
 
-    python3 bench/scripts/mainloop.py .gpu-bundles build-gpu/bin/solder-run OUT.json
+    python3 bench/scripts/mainloop.py .gpu-bundles build-gpu/bin/solder-run OUT.json [CEILINGS.json]
 """
 
 import json
@@ -24,7 +28,16 @@ def conv_flops(manifest):
     return 2.0 * math.prod(y) * in_channels * math.prod(w[2:])
 
 
-def main(bundles, solder_run, out):
+def ceiling_tflops(ceilings, mainloop):
+    """The TFLOP/s the main loop's instruction allows on this GPU."""
+    if "tf32" not in mainloop:
+        return ceilings["fp32_fma_tflops"]
+    mma = ceilings["tf32_mma_sync_tflops"]
+    return mma / 3 if mainloop.endswith("3xtf32") else mma
+
+
+def main(bundles, solder_run, out, ceilings_path=None):
+    ceilings = json.load(open(ceilings_path)) if ceilings_path else None
     rows = []
     for variant in ("mainloop-ieee", "mainloop-tf32", "mainloop-fma", "mainloop-alt",
                     "mainloop-tiles"):
@@ -46,10 +59,14 @@ def main(bundles, solder_run, out):
             else:
                 ms = json.load(open(result_file))["median_ms"]
                 row.update(ms=ms, tflops=conv_flops(manifest) / ms / 1e9)
+                if ceilings:
+                    row["ceiling_tflops"] = ceiling_tflops(ceilings, row["mainloop"])
+                    row["of_ceiling"] = row["tflops"] / row["ceiling_tflops"]
             rows.append(row)
             print(json.dumps(row), flush=True)
-    json.dump(rows, open(out, "w"), indent=2)
+    json.dump({"ceilings": ceilings, "rows": rows} if ceilings else rows,
+              open(out, "w"), indent=2)
 
 
 if __name__ == "__main__":
-    main(*sys.argv[1:4])
+    main(*sys.argv[1:5])

@@ -28,8 +28,12 @@ if [[ -d .gpu-bundles ]]; then
     python3 test/gpu/gpu_suite.py --bundles .gpu-bundles/$precision --build build-gpu \
       --out "$OUT/$precision" "$@" || suite=1
   done
-  python3 bench/scripts/mainloop.py .gpu-bundles build-gpu/bin/solder-run "$OUT/mainloop.json" ||
-    suite=1
+  # The GPU's ceilings first, in the same run: the main loops' TFLOP/s read
+  # against them.
+  nvcc -std=c++17 -O3 -arch=sm_90 -I third_party/cutlass/include bench/ceilings.cu \
+    -o build-gpu/ceilings && build-gpu/ceilings | tee "$OUT/ceilings.json" || suite=1
+  python3 bench/scripts/mainloop.py .gpu-bundles build-gpu/bin/solder-run "$OUT/mainloop.json" \
+    "$OUT/ceilings.json" || suite=1
 else  # a front-end change: the bundles of examples/ are what they were
   echo "no .gpu-bundles carried: bundle suite and main-loop benchmark not run"
 fi
