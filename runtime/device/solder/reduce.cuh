@@ -132,7 +132,7 @@ __device__ __forceinline__ Accumulator combineHalfWarp(Accumulator acc) {
 template <int Threads, class Accumulator>
 __device__ __forceinline__ Accumulator combineBlock(Accumulator acc) {
   // Raw storage: __shared__ variables cannot have constructors.
-  __shared__ alignas(16) unsigned char storage[Threads * sizeof(Accumulator)];
+  alignas(16) __shared__ unsigned char storage[Threads * sizeof(Accumulator)];
   Accumulator *partials = reinterpret_cast<Accumulator *>(storage);
   partials[threadIdx.x] = acc;
   __syncthreads();

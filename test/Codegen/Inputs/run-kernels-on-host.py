@@ -1,12 +1,13 @@
 """Runs a bundle's generated kernels on the CPU and compares its outputs with
 solder-interp's on the same random inputs. CI has no GPU; this executes the
-emitted index math, chunking and bounds checks of elementwise kernels and
-one-thread-per-output reductions. kernels.cu is compiled as C++ against
-host/cuda_host_shim.h, and each launch of the manifest becomes a loop over
-its blocks and threads. Outputs and buffers start as NaN (zeroed buffers as
-zeros), so an element no thread writes shows up, and AddressSanitizer
-stops an access past a tensor's end. Kernels whose threads
-cooperate (block reductions, convs) stop the run with one line.
+emitted kernels: index math, chunking, bounds checks, block reductions,
+the FMA conv main loops and their epilogues, finalize kernels. kernels.cu is
+compiled as C++ against host/cuda_host_shim.h, and each launch of the
+manifest runs block after block, a block's threads as host threads
+(barriers for __syncthreads and warp shuffles). Outputs and buffers start
+as NaN (zeroed buffers as zeros), so an element no thread writes shows up,
+and AddressSanitizer stops an access past a tensor's end. Tensor-core main
+loops (inline PTX) stop the run with one line.
 
     run-kernels-on-host.py --cxx CLANG++ --interp SOLDER-INTERP --src ROOT
         [--positive I,...] BUNDLE WORKDIR
@@ -94,19 +95,9 @@ def driver(manifest):
     for launch in manifest["launches"]:
         args = ", ".join(f"{arg['kind']}{arg['index']}.data()" for arg in launch["args"])
         grid, block = launch["grid"], launch["block"]
-        lines += [
-            f"  gridDim = {{{grid[0]}u, {grid[1]}u, {grid[2]}u}};",
-            f"  blockDim = {{{block[0]}u, {block[1]}u, {block[2]}u}};",
-            f"  for (unsigned bz = 0; bz < {grid[2]}u; ++bz)",
-            f"    for (unsigned by = 0; by < {grid[1]}u; ++by)",
-            f"      for (unsigned bx = 0; bx < {grid[0]}u; ++bx)",
-            f"        for (unsigned tz = 0; tz < {block[2]}u; ++tz)",
-            f"          for (unsigned ty = 0; ty < {block[1]}u; ++ty)",
-            f"            for (unsigned tx = 0; tx < {block[0]}u; ++tx) {{",
-            "              blockIdx = {bx, by, bz};",
-            "              threadIdx = {tx, ty, tz};",
-            f"              {launch['kernel']}({args});",
-            "            }"]
+        lines.append(f"  hostLaunch({{{grid[0]}u, {grid[1]}u, {grid[2]}u}}, "
+                     f"{{{block[0]}u, {block[1]}u, {block[2]}u}}, "
+                     f"[&] {{ {launch['kernel']}({args}); }});")
     for i, spec in enumerate(manifest["outputs"]):
         lines += [
             f"  FILE *out{i} = std::fopen((dir + \"/output{i}.bin\").c_str(), \"wb\");",
@@ -129,11 +120,11 @@ def main():
     os.makedirs(args.workdir, exist_ok=True)
     manifest = json.load(open(os.path.join(args.bundle, "manifest.json")))
     positive = {int(i) for i in args.positive.split(",") if i}
-    convs = [launch["kernel"] for launch in manifest["launches"]
-             if launch.get("mainloop")]
-    if convs:
-        raise SystemExit(f"run-kernels-on-host: {manifest['entry']} has conv "
-                         f"kernels ({', '.join(convs)}), which need a GPU")
+    tensor_cores = [launch["kernel"] for launch in manifest["launches"]
+                    if "tf32" in launch.get("mainloop", "")]
+    if tensor_cores:
+        raise SystemExit(f"run-kernels-on-host: {manifest['entry']} runs tensor "
+                         f"cores ({', '.join(tensor_cores)}), which need a GPU")
 
     generator = random.Random(0)
     input_paths = []
@@ -147,15 +138,16 @@ def main():
             f.write(struct.pack(f"<{len(values)}f", *values))
 
     kernels = open(os.path.join(args.bundle, "kernels.cu")).read()
-    kernels = re.sub(r"^#include <solder/(conv|pointwise|reduce|welford)\.cuh>\n",
-                     "", kernels, flags=re.M)
+    # Dynamic shared memory is the shim's `shared` array.
+    kernels = kernels.replace("extern __shared__ __align__(16) char shared[];",
+                              "extern char shared[];")
     source = os.path.join(args.workdir, "host.cpp")
     with open(source, "w") as f:
         f.write('#include "cuda_host_shim.h"\n\n' + kernels + "\n" + driver(manifest))
     binary = os.path.join(args.workdir, "host")
     shim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "host")
     # AddressSanitizer: a read or write past a tensor stops the run.
-    subprocess.run([args.cxx, "-std=c++17", "-O1", "-w", "-fsanitize=address",
+    subprocess.run([args.cxx, "-std=c++20", "-O1", "-w", "-pthread", "-fsanitize=address",
                     f"-I{shim}",
                     f"-I{os.path.join(args.src, 'runtime', 'device')}", source,
                     "-o", binary], check=True)
