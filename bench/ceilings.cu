@@ -38,6 +38,8 @@ __global__ void __launch_bounds__(kThreads) fmaPeak(float *out, float seed) {
 #pragma unroll
   for (int c = 0; c < kFmaChains; ++c)
     chains[c] = seed + threadIdx.x + c;
+  // Unrolled: loop counting would take FMA issue slots.
+#pragma unroll 16
   for (int i = 0; i < kIterations; ++i)
 #pragma unroll
     for (int c = 0; c < kFmaChains; ++c)
@@ -68,6 +70,7 @@ __global__ void __launch_bounds__(kThreads) mmaPeak(float *out, float seed) {
 #pragma unroll
   for (int c = 0; c < kMmaChains; ++c)
     acc[c].clear();
+#pragma unroll 16
   for (int i = 0; i < kIterations; ++i)
 #pragma unroll
     for (int c = 0; c < kMmaChains; ++c)

@@ -44,7 +44,18 @@ if nvcc:
 
 # A C++ compiler with AddressSanitizer for the generated kernels run on the
 # host (Codegen/run-on-host.test).
+import subprocess
+import tempfile
 clangxx = shutil.which("clang++", path=config.llvm_tools_dir) or shutil.which("clang++")
 if clangxx:
-    config.available_features.add("clangxx")
-    config.substitutions.append(("%clangxx", clangxx))
+    with tempfile.TemporaryDirectory() as scratch:
+        probe = os.path.join(scratch, "probe.cpp")
+        with open(probe, "w") as f:
+            f.write("#include <barrier>\nint main() { std::barrier b(1); b.arrive_and_wait(); }\n")
+        linked = subprocess.run(
+            [clangxx, "-std=c++20", "-pthread", "-fsanitize=address", probe,
+             "-o", os.path.join(scratch, "probe")],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL).returncode == 0
+    if linked:
+        config.available_features.add("clangxx")
+        config.substitutions.append(("%clangxx", clangxx))

@@ -37,7 +37,12 @@ def ceiling_tflops(ceilings, mainloop):
 
 
 def main(bundles, solder_run, out, ceilings_path=None):
-    ceilings = json.load(open(ceilings_path)) if ceilings_path else None
+    ceilings = None
+    if ceilings_path:
+        try:
+            ceilings = json.load(open(ceilings_path))
+        except (OSError, ValueError) as error:
+            print(f"mainloop: no ceilings ({error}); rows without them", flush=True)
     rows = []
     for variant in ("mainloop-ieee", "mainloop-tf32", "mainloop-fma", "mainloop-alt",
                     "mainloop-tiles"):

@@ -182,6 +182,11 @@
 // BIGSTATS-NEXT: for (long r = threadIdx.x; r < 18874368; r += 256) {
 // RUN: solder-opt %solder_src/test/gpu/cases/groupnorm_silu_sum_no_conv.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=SMALLSTATS
 // SMALLSTATS: solder::Welford acc;
+// RUN: solder-opt %S/Inputs/empty-tensor.mlir --solder-pipeline | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=EMPTY
+// EMPTY: error: the CUDA code generator needs every tensor to hold an element; 'tensor<2048x0xf32>' is empty
+// A region's launch is its plan's: a plan edited by hand is refused.
+// RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline | sed 's/chunk = 8 : i64/chunk = 4 : i64/' | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=PLANNED
+// PLANNED: error: the plan of 'w3_k1_pointwise' does not give the launch the CUDA code generator makes (walk = "thread_per_output", chunk = 8, grid = [7938, 1, 1]); run solder-plan again
 // RUN: solder-opt %S/Inputs/huge-batch.mlir --solder-pipeline | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=HUGE
 // HUGE: error: the CUDA code generator launches a conv's channel tiles and samples on grid y and z, at most 65535 each; this one needs 1 x 70000
 

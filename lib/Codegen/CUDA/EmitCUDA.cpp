@@ -74,6 +74,27 @@ void emitIndexDecomposition(raw_ostream &os, StringRef indent,
 /// Whether indices up to `bound` (plus a grid stride) fit 32-bit ints.
 bool fitsInt(int64_t bound) { return bound < (int64_t(1) << 30); }
 
+/// The launch of a region without a conv, which must be the one its plan
+/// recorded (`walk`, `chunk`, `grid`), when it has one: the plan owns it.
+FailureOr<RegionLaunch> getPlannedRegionLaunch(FusionOp fusion) {
+  RegionLaunch launch = getRegionLaunch(fusion);
+  auto plan = fusion->getAttrOfType<DictionaryAttr>("solder.plan");
+  if (!plan)
+    return launch;
+  auto walk = plan.getAs<StringAttr>("walk");
+  auto chunk = plan.getAs<IntegerAttr>("chunk");
+  auto grid = plan.getAs<DenseI64ArrayAttr>("grid");
+  if (!walk || !chunk || !grid || walk.getValue() != launch.getKindName() ||
+      chunk.getInt() != launch.chunk || grid.size() != 3 ||
+      grid[0] != launch.blocks)
+    return fusion.emitError("the plan of '")
+           << fusion.getName() << "' does not give the launch the CUDA code "
+           << "generator makes (walk = \"" << launch.getKindName()
+           << "\", chunk = " << launch.chunk << ", grid = [" << launch.blocks
+           << ", 1, 1]); run solder-plan again";
+  return launch;
+}
+
 /// One reduction computed in a conv epilogue: its partials per (sample,
 /// pixel tile, channel) live in a workspace buffer.
 struct EpilogueReduction {
@@ -675,8 +696,10 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
   // Blocks walk tiles of chunk x 256 elements, a thread one element of each
   // 256: it loads and computes its elements of a tile before storing any,
   // so they are all in flight at once.
-  RegionLaunch launch = getRegionLaunch(fusion);
-  const int64_t chunk = launch.chunk, blocks = launch.blocks;
+  FailureOr<RegionLaunch> planned = getPlannedRegionLaunch(fusion);
+  if (failed(planned))
+    return failure();
+  const int64_t chunk = planned->chunk, blocks = planned->blocks;
   int64_t tileElements = chunk * kThreads;
   beginKernel(fusion, fusion.getName(), summary, {blocks, 1, 1}, {},
               captureNames);
@@ -732,7 +755,10 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
   ArrayRef<int64_t> shape = inType.getShape();
   auto stats = dyn_cast<GroupStatsOp>(reduction);
   auto reduce = dyn_cast<ReduceOp>(reduction);
-  RegionLaunch launch = getRegionLaunch(fusion);
+  FailureOr<RegionLaunch> planned = getPlannedRegionLaunch(fusion);
+  if (failed(planned))
+    return failure();
+  const RegionLaunch &launch = *planned;
   const int64_t outputs = launch.outputs, length = launch.length;
   bool threadPerOutput = launch.kind == RegionLaunch::Kind::threadPerOutput;
   SmallVector<int64_t> keptDims, reducedDims;
@@ -879,6 +905,27 @@ LogicalResult ProgramEmitter::emitFusion(FusionOp fusion) {
 }
 
 FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
+  // Kernels and bundles assume every tensor holds an element (a reduction
+  // over none has no chunk to load, an empty launch no grid).
+  for (Type type : function.getFunctionType().getInputs())
+    if (auto tensor = dyn_cast<RankedTensorType>(type);
+        tensor && llvm::is_contained(tensor.getShape(), 0))
+      return function.emitError("the CUDA code generator needs every tensor "
+                                "to hold an element; ")
+             << type << " is empty";
+  WalkResult empty = function.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (auto tensor = dyn_cast<RankedTensorType>(type);
+          tensor && llvm::is_contained(tensor.getShape(), 0)) {
+        op->emitError("the CUDA code generator needs every tensor to hold an "
+                      "element; ")
+            << type << " is empty";
+        return WalkResult::interrupt();
+      }
+    return WalkResult::advance();
+  });
+  if (empty.wasInterrupted())
+    return failure();
   for (BlockArgument argument : function.getArguments())
     storage[argument] = {KernelArgRef::Kind::input, argument.getArgNumber()};
   for (Operation &op : function.getBody().front().without_terminator()) {

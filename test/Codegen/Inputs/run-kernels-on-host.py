@@ -97,7 +97,7 @@ def driver(manifest):
         grid, block = launch["grid"], launch["block"]
         lines.append(f"  hostLaunch({{{grid[0]}u, {grid[1]}u, {grid[2]}u}}, "
                      f"{{{block[0]}u, {block[1]}u, {block[2]}u}}, "
-                     f"[&] {{ {launch['kernel']}({args}); }});")
+                     f"{launch.get('shared_bytes', 0)}, [&] {{ {launch['kernel']}({args}); }});")
     for i, spec in enumerate(manifest["outputs"]):
         lines += [
             f"  FILE *out{i} = std::fopen((dir + \"/output{i}.bin\").c_str(), \"wb\");",
@@ -140,7 +140,7 @@ def main():
     kernels = open(os.path.join(args.bundle, "kernels.cu")).read()
     # Dynamic shared memory is the shim's `shared` array.
     kernels = kernels.replace("extern __shared__ __align__(16) char shared[];",
-                              "extern char shared[];")
+                              "char *const shared = hostShared;")
     source = os.path.join(args.workdir, "host.cpp")
     with open(source, "w") as f:
         f.write('#include "cuda_host_shim.h"\n\n' + kernels + "\n" + driver(manifest))

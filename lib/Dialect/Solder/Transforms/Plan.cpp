@@ -3,6 +3,7 @@
 #include "solder/Analysis/ConvSchedule.h"
 #include "solder/Analysis/CostModel.h"
 #include "solder/Analysis/RegionLaunch.h"
+#include "solder/Analysis/ValueRange.h"
 #include "solder/Dialect/Solder/Transforms/FusionUtils.h"
 #include "solder/Dialect/Solder/Transforms/Passes.h"
 
@@ -107,10 +108,13 @@ void recomputeInConsumer(RewriterBase &rewriter, FusionOp producer,
   }
 }
 
-/// Whether `anchor`'s result reaches a sum or mean, through any chain of
-/// ops and fusion regions. Such a reduction can cancel: its relative error
-/// is the inputs' times sum|x| / |sum x|, without bound (W1, GroupNorm then
-/// mean: 2.5e-3 with one TF32 product, past tf32's 1e-3).
+/// Whether `anchor`'s result reaches a sum or mean of values of both signs,
+/// through any chain of ops and fusion regions. Such a reduction can
+/// cancel: its relative error is the inputs' times sum|x| / |sum x|,
+/// without bound (W1, GroupNorm then mean: 2.5e-3 with one TF32 product,
+/// past tf32's 1e-3). A heuristic for the precision policy: a sum of values
+/// of one sign (after sigmoid, relu, exp: ValueRange) does not cancel, and
+/// what a caller does with the outputs is not followed.
 bool reachesCancellingSum(Operation *anchor) {
   SmallVector<Value> worklist = {anchor->getResult(0)};
   DenseSet<Value> seen;
@@ -122,8 +126,11 @@ bool reachesCancellingSum(Operation *anchor) {
       Operation *user = use.getOwner();
       if (auto reduce = dyn_cast<ReduceOp>(user))
         if (reduce.getKind() == ReduceKind::sum ||
-            reduce.getKind() == ReduceKind::mean)
-          return true;
+            reduce.getKind() == ReduceKind::mean) {
+          std::optional<ElementRange> range = getElementRange(reduce.getX());
+          if (!range || (range->low < 0.0 && range->high > 0.0))
+            return true;
+        }
       if (auto yield = dyn_cast<YieldOp>(user)) {
         worklist.push_back(
             yield->getParentOp()->getResult(use.getOperandNumber()));

@@ -38,10 +38,10 @@ struct HostDim3 {
 inline thread_local HostDim3 threadIdx, blockIdx;
 inline HostDim3 gridDim, blockDim;
 
-/// Dynamic shared memory (`extern __shared__ char shared[]`).
-extern "C" {
-alignas(16) char shared[256 * 1024];
-}
+/// A launch's dynamic shared memory, exactly its size (run-kernels-on-host.py
+/// points the kernels' `extern __shared__ char shared[]` here), so that
+/// AddressSanitizer stops an access past it.
+inline char *hostShared = nullptr;
 
 /// The barriers and shuffle slots of the block that runs.
 struct HostBlock {
@@ -88,7 +88,10 @@ inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 
 /// Runs every block of a launch, one after another, each block's threads on
 /// one pool of host threads (made once a launch: a thread per GPU thread).
-template <class Kernel> void hostLaunch(HostDim3 grid, HostDim3 block, Kernel kernel) {
+template <class Kernel>
+void hostLaunch(HostDim3 grid, HostDim3 block, size_t sharedBytes, Kernel kernel) {
+  std::vector<char> sharedMemory(sharedBytes);
+  hostShared = sharedMemory.data();
   gridDim = grid;
   blockDim = block;
   const unsigned threads = block.x * block.y * block.z;
@@ -99,7 +102,7 @@ template <class Kernel> void hostLaunch(HostDim3 grid, HostDim3 block, Kernel ke
     for (unsigned first = 0; first < threads; first += 32)
       hostBlock.warps.push_back(
           std::make_unique<std::barrier<>>(std::min(32u, threads - first)));
-    hostBlock.slots.assign(threads, 0);
+    hostBlock.slots.assign((threads + 31) / 32 * 32, 0);
   };
   resetBarriers();
   // Every thread has left the block (and its barriers) before the next
