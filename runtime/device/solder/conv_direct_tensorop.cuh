@@ -131,11 +131,17 @@ struct DirectTensorOpConv {
     return p / kOutW * G::kStride[1] * kWinPitch + p % kOutW * G::kStride[2];
   }
 
+#ifdef SOLDER_HOST_MMA
+  // The CPU run of generated kernels (test/Codegen/Inputs/host) emulates
+  // the warp's mma.sync with the same fragments.
+  using Mma = SOLDER_HOST_MMA;
+#else
   using Mma = cutlass::arch::Mma<cutlass::gemm::GemmShape<16, 8, 8>, 32,
                                  cutlass::tfloat32_t, cutlass::layout::RowMajor,
                                  cutlass::tfloat32_t, cutlass::layout::ColumnMajor,
                                  float, cutlass::layout::RowMajor,
                                  cutlass::arch::OpMultiplyAdd>;
+#endif
   /// Both parts rounded to nearest: |small| <= 2^-12 |x|, so the dropped
   /// small x small product and what small leaves out are both about 2^-24
   /// relative, fp32's own rounding (CUTLASS's faster split, big toward zero

@@ -48,6 +48,7 @@ struct HostBlock {
   std::unique_ptr<std::barrier<>> block;
   std::vector<std::unique_ptr<std::barrier<>>> warps;
   std::vector<unsigned long long> slots;
+  std::vector<float> mmaSlots; // a warp's A and B fragments, 6 floats a lane
 };
 inline HostBlock hostBlock;
 
@@ -81,9 +82,79 @@ template <class T> T __shfl_xor_sync(unsigned, T value, int mask, int width = 32
   });
 }
 template <class T> T __ldg(const T *pointer) { return *pointer; }
+
+#ifdef SOLDER_HOST_CUTLASS
+// CUTLASS's types and converters compile for the host; these few device
+// intrinsics its headers name (in code the kernels do not run) must exist.
+[[noreturn]] inline void hostCannotRun(const char *intrinsic) {
+  std::fprintf(stderr, "run-kernels-on-host: a kernel calls %s\n", intrinsic);
+  std::exit(2);
+}
+inline int __dp4a(int, int, int) { hostCannotRun("__dp4a"); }
+inline unsigned __dp4a(unsigned, unsigned, unsigned) { hostCannotRun("__dp4a"); }
+inline unsigned __byte_perm(unsigned, unsigned, unsigned) { hostCannotRun("__byte_perm"); }
+template <class T> T __hfma2(T, T, T) { hostCannotRun("__hfma2"); }
+#include <cutlass/array.h>
+#include <cutlass/numeric_types.h>
+
+namespace solder_host {
+/// sm80 mma.sync m16n8k8 (TF32 in, fp32 accumulate) for one warp, with
+/// PTX's fragment layout: lane = 4 * group + quad; A (row-major 16 x 8):
+/// a0 (group, quad), a1 (group + 8, quad), a2 (group, quad + 4), a3 (group
+/// + 8, quad + 4); B (column-major 8 x 8): b0 (quad, group), b1 (quad + 4,
+/// group); C and D (16 x 8): c0 (group, 2 quad), c1 (group, 2 quad + 1),
+/// c2 (group + 8, 2 quad), c3 (group + 8, 2 quad + 1). The tensor cores
+/// read the top 19 bits of each operand.
+struct Mma16x8x8 {
+  using FragmentA = cutlass::Array<cutlass::tfloat32_t, 4>;
+  using FragmentB = cutlass::Array<cutlass::tfloat32_t, 2>;
+  using FragmentC = cutlass::Array<float, 4>;
+  static float tf32(cutlass::tfloat32_t value) {
+    unsigned bits;
+    float f = float(value);
+    std::memcpy(&bits, &f, 4);
+    bits &= 0xffffe000u;
+    std::memcpy(&f, &bits, 4);
+    return f;
+  }
+  void operator()(FragmentC &d, const FragmentA &a, const FragmentB &b,
+                  const FragmentC &c) const {
+    unsigned thread = hostLinearThread(), lane = thread % 32;
+    std::barrier<> &warp = *hostBlock.warps[thread / 32];
+    float *mine = &hostBlock.mmaSlots[thread * 6];
+    for (int i = 0; i < 4; ++i)
+      mine[i] = tf32(a[i]);
+    mine[4] = tf32(b[0]);
+    mine[5] = tf32(b[1]);
+    warp.arrive_and_wait();
+    const float *lanes = &hostBlock.mmaSlots[(thread - lane) * 6];
+    auto elementA = [&](int row, int k) {
+      return lanes[(row % 8 * 4 + k % 4) * 6 + (row >= 8) + 2 * (k >= 4)];
+    };
+    auto elementB = [&](int k, int column) {
+      return lanes[(column * 4 + k % 4) * 6 + 4 + (k >= 4)];
+    };
+    const int group = lane / 4, quad = lane % 4;
+    FragmentC result;
+    for (int i = 0; i < 4; ++i) {
+      const int row = group + 8 * (i / 2), column = 2 * quad + i % 2;
+      float sum = c[i];
+      for (int k = 0; k < 8; ++k)
+        sum += elementA(row, k) * elementB(k, column);
+      result[i] = sum;
+    }
+    warp.arrive_and_wait(); // nobody writes a slot before everyone has read it
+    d = result;
+  }
+};
+} // namespace solder_host
+#define SOLDER_HOST_MMA solder_host::Mma16x8x8
+#endif
+#ifndef SOLDER_HOST_CUTLASS // else CUDA's vector_types.h, through CUTLASS
 struct alignas(16) float4 {
   float x, y, z, w;
 };
+#endif
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 
 /// Runs every block of a launch, one after another, each block's threads on
@@ -103,6 +174,7 @@ void hostLaunch(HostDim3 grid, HostDim3 block, size_t sharedBytes, Kernel kernel
       hostBlock.warps.push_back(
           std::make_unique<std::barrier<>>(std::min(32u, threads - first)));
     hostBlock.slots.assign((threads + 31) / 32 * 32, 0);
+    hostBlock.mmaSlots.assign((threads + 31) / 32 * 32 * 6, 0.0f);
   };
   resetBarriers();
   // Every thread has left the block (and its barriers) before the next
