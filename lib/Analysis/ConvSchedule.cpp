@@ -381,7 +381,22 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
           : obstacle;
   schedule.tile = {128, tileN, 16};
   schedule.threads = 256;
-  schedule.grid = {static_cast<int64_t>(llvm::divideCeil(volume, 128)),
+  // A conv_transpose with a stride > 1 runs its output phases (one residue
+  // of the output position mod the stride per dim) in separate tiles, each
+  // over its valid taps only (conv.cuh, Phases): stride^d phases of
+  // ceil(out / stride) positions per dim.
+  int64_t phases = 1, phaseVolume = volume;
+  auto transposed = dyn_cast<ConvTransposeOp>(anchor);
+  if (transposed &&
+      llvm::any_of(transposed.getStrides(), [](int64_t s) { return s > 1; })) {
+    phaseVolume = 1;
+    for (auto [extent, s] :
+         llvm::zip(output.getShape().drop_front(2), transposed.getStrides())) {
+      phases *= s;
+      phaseVolume *= llvm::divideCeil(extent, s);
+    }
+  }
+  schedule.grid = {phases * static_cast<int64_t>(llvm::divideCeil(phaseVolume, 128)),
                    groups * static_cast<int64_t>(llvm::divideCeil(outPerGroup, tileN)),
                    batch};
   schedule.paddedInChannels = inChannels;

@@ -59,7 +59,9 @@
 // FMA-NEXT:     partials.r1.add(conv);
 // FMA:     const solder::Welford stats0 = partials.r0;
 // FMA: // w1_k0_conv: implicit-GEMM conv with FMAs (forced) -> group_stats (partial) -> reduce (partial)
-// FMA:   solder::convTile<G, BM, BN, BK>(in0, in1, n, group, pixelBase,
+// FMA:   constexpr int kTilesPerPhase = (Phases::kVolume + BM - 1) / BM;
+// FMA-NEXT:   static_assert(Phases::kCount * kTilesPerPhase == 155, "the plan's pixel tiles");
+// FMA:   solder::convTile<G, BM, BN, BK>(in0, in1, n, group, phase, pixelBase,
 // FMA:   const w1_k0_conv_epilogue epilogue{in0, in1, in2, out0, out1, ws0, ws1};
 // FMA:         epilogue.visit(n, channel, pixel, acc[i][j], partials);
 // FMA:     partials = solder::combineHalfWarp(partials);
@@ -182,6 +184,13 @@
 // BIGSTATS-NEXT: for (long r = threadIdx.x; r < 18874368; r += 256) {
 // RUN: solder-opt %solder_src/test/gpu/cases/groupnorm_silu_sum_no_conv.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=SMALLSTATS
 // SMALLSTATS: solder::Welford acc;
+// A conv_transpose with strides (2, 3, 1): 6 output phases, each its own
+// tiles of ceil(6 / 2) x ceil(13 / 3) x 7 = 105 positions (one tile each).
+// RUN: solder-opt %solder_src/test/gpu/cases/convtranspose3d_mixed_strides_groupnorm.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=PHASES
+// PHASES: // convtranspose3d_mixed_strides_groupnorm_k0_conv: implicit-GEMM conv_transpose with FMAs (conv_transpose with stride > 1)
+// PHASES: static_assert(Phases::kCount * kTilesPerPhase == 6, "the plan's pixel tiles");
+// PHASES: const int pixel = Phases::outputPixel(phase, pixelBase + threadIdx.x % 16 + 16 * i);
+// PHASES-NEXT: if (channelValid && pixel >= 0)
 // RUN: solder-opt %S/Inputs/empty-tensor.mlir --solder-pipeline | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: error: the CUDA code generator needs every tensor to hold an element; 'tensor<2048x0xf32>' is empty
 // A region's launch is its plan's: a plan edited by hand is refused.

@@ -75,6 +75,15 @@ CASES = {
         lambda x, w, b: torch.logsumexp(torch.tanh(F.conv2d(x, w, b, padding=1)),
                                         dim=1, keepdim=True),
         "x conv_w conv_b"),
+    "convtranspose3d_mixed_strides_groupnorm": (
+        lambda x, w, g, beta: F.relu(F.group_norm(F.conv_transpose3d(
+            x, w, None, stride=(2, 3, 1), padding=(1, 0, 1), output_padding=(1, 2, 0),
+            dilation=(1, 1, 2)), 3, g, beta, 1e-5)),
+        "x convt_w gn_w gn_b"),
+    "convtranspose2d_dilated_stride_sigmoid_mean": (
+        lambda x, w, b: torch.sigmoid(F.conv_transpose2d(
+            x, w, b, stride=2, output_padding=1, dilation=2)).mean(dim=[2, 3]),
+        "x convt_w conv_b"),
     "conv3d_scale_leakyrelu_clamp": (
         lambda x, w, b, s: torch.clamp(F.leaky_relu(
             F.conv3d(x, w, b, padding=1) * s, 0.2), -1.0, 1.0),
@@ -88,7 +97,9 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "conv1d_dilated_grouped_gelu_mean",
              "convtranspose2d_stride_outpad_groups_sigmoid_max",
              "groupnorm_silu_sum_no_conv", "conv3d_scale_leakyrelu_clamp",
-             "conv2d_dilated_wide_sigmoid_mean", "conv2d_tanh_logsumexp_13_channels"]
+             "conv2d_dilated_wide_sigmoid_mean", "conv2d_tanh_logsumexp_13_channels",
+             "convtranspose3d_mixed_strides_groupnorm",
+             "convtranspose2d_dilated_stride_sigmoid_mean"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):

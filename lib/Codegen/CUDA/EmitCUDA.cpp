@@ -361,9 +361,15 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
         "  const int n = blockIdx.z;\n"
         "  const int group = blockIdx.y / kChannelTiles;\n"
         "  const int outInGroupBase = (blockIdx.y % kChannelTiles) * BN;\n"
-        "  const int pixelBase = blockIdx.x * BM;\n"
+        "  // Tiles of one output phase (a conv_transpose with a stride > 1 has\n"
+        "  // stride^d, each with only its valid taps; others have one).\n"
+        "  using Phases = solder::Phases<G>;\n"
+        "  constexpr int kTilesPerPhase = (Phases::kVolume + BM - 1) / BM;\n"
+        "  static_assert(Phases::kCount * kTilesPerPhase == {8}, \"the plan's pixel tiles\");\n"
+        "  const int phase = blockIdx.x / kTilesPerPhase;\n"
+        "  const int pixelBase = blockIdx.x % kTilesPerPhase * BM;\n"
         "  float acc[TM][TN];\n"
-        "  solder::convTile<G, BM, BN, BK>({4}, {5}, n, group, pixelBase,\n"
+        "  solder::convTile<G, BM, BN, BK>({4}, {5}, n, group, phase, pixelBase,\n"
         "                                  outInGroupBase, acc);\n\n"
         "  const {0}_epilogue epilogue{6};\n"
         "#pragma unroll\n"
@@ -374,8 +380,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
         "    {0}_epilogue::Partials partials;\n"
         "#pragma unroll\n"
         "    for (int i = 0; i < TM; ++i) {{\n"
-        "      const int pixel = pixelBase + threadIdx.x % 16 + 16 * i;\n"
-        "      if (channelValid && pixel < {7})\n"
+        "      const int pixel = Phases::outputPixel(phase, pixelBase + threadIdx.x % 16 + 16 * i);\n"
+        "      if (channelValid && pixel >= 0)\n"
         "        epilogue.visit(n, channel, pixel, acc[i][j], partials);\n"
         "    }\n"
         "    // Each channel column is one half-warp: combine it in a fixed\n"
@@ -385,7 +391,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
         "      epilogue.storePartials(n, channel, blockIdx.x, partials);\n"
         "  }\n}\n\n",
         name, tileN, outPerGroup, schedule->grid[1] / groups, mainLoopInput,
-        mainLoopWeight, memberList, volume);
+        mainLoopWeight, memberList, volume, schedule->grid[0]);
   } else {
     if (schedule->isTensorOp())
       os << llvm::formatv(

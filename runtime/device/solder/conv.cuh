@@ -73,19 +73,106 @@ __device__ __forceinline__ bool inputPosition(int out, int tap, int &position) {
   return position >= 0 && position < extent;
 }
 
-/// The input element that output pixel `pixel` reads at reduction index k
-/// (input channel of the group and kernel tap), or 0 outside the input.
+/// The output phases of a conv_transpose with a stride > 1 (gather form).
+/// Output position o along a dim reads input (o + pad - k * dilation) /
+/// stride only at the taps k where that division is exact, and which taps
+/// those are depends on r = (o + pad) % stride alone. So the outputs split
+/// into phases, one residue per dim (stride^d phases), each a strided
+/// sub-grid of the output whose taps are all valid: a tile stays in one
+/// phase and reduces over that phase's taps only, never multiplying the
+/// zeros between strided inputs. A conv, or a stride of 1, is one phase:
+/// the whole output, every tap. Every phase is given the largest phase's
+/// extent, ceil(out / stride) per dim; positions past the output are masked.
+template <class G> struct Phases {
+  static constexpr bool kSplit =
+      G::kTransposed && (G::kStride[0] > 1 || G::kStride[1] > 1 || G::kStride[2] > 1);
+  // Dims are template parameters: device code indexes the geometry's
+  // arrays with constants only.
+  template <int D> static constexpr int kStride = kSplit ? G::kStride[D] : 1;
+  template <int D>
+  static constexpr int kExtent = (G::kOut[D] + kStride<D> - 1) / kStride<D>;
+  static constexpr int kCount = kStride<0> * kStride<1> * kStride<2>;
+  static constexpr int kVolume = kExtent<0> * kExtent<1> * kExtent<2>;
+
+  /// One dim of a phase: its first output position, and its taps: `count`
+  /// of them, from `first` by `step`.
+  struct Dim {
+    int firstOutput, firstTap, tapStep, tapCount;
+  };
+  template <int D> __device__ static Dim dim(int phase) {
+    constexpr int s = kStride<D>, kernel = G::kKernel[D];
+    constexpr int pad = G::kPad[D], dilation = G::kDilation[D];
+    if constexpr (!kSplit)
+      return {0, 0, 1, kernel};
+    const int r = D == 0 ? phase / (kStride<1> * kStride<2>)
+                  : D == 1 ? phase / kStride<2> % kStride<1>
+                           : phase % kStride<2>;
+    Dim result{((r - pad) % s + s) % s, -1, 1, 0};
+    // Taps k with k * dilation = r (mod stride): every step-th from the first.
+#pragma unroll
+    for (int k = 0; k < kernel; ++k)
+      if (k * dilation % s == r) {
+        if (result.firstTap < 0)
+          result.firstTap = k;
+        else if (result.tapCount == 1)
+          result.tapStep = k - result.firstTap;
+        ++result.tapCount;
+      }
+    return result;
+  }
+  /// Taps of a phase.
+  __device__ static int taps(int phase) {
+    return dim<0>(phase).tapCount * dim<1>(phase).tapCount * dim<2>(phase).tapCount;
+  }
+  /// The reduction length of a phase: input channels of a group x its taps.
+  __device__ static int reduction(int phase) {
+    return ConvShape<G>::kInPerGroup * taps(phase);
+  }
+  /// The flattened output pixel of position `local` of a phase; -1 past the
+  /// output.
+  __device__ static int outputPixel(int phase, int local) {
+    if (local >= kVolume)
+      return -1;
+    if constexpr (!kSplit)
+      return local; // one phase: the output's own pixels
+    const int d = dim<0>(phase).firstOutput + kStride<0> * (local / (kExtent<1> * kExtent<2>)),
+              h = dim<1>(phase).firstOutput + kStride<1> * (local / kExtent<2> % kExtent<1>),
+              w = dim<2>(phase).firstOutput + kStride<2> * (local % kExtent<2>);
+    constexpr int outD = G::kOut[0], outH = G::kOut[1], outW = G::kOut[2];
+    if (d >= outD || h >= outH || w >= outW)
+      return -1;
+    return (d * outH + h) * outW + w;
+  }
+  /// The kernel tap (flattened) of a phase's tap index t.
+  __device__ static int tap(int phase, int t) {
+    constexpr int kernelH = G::kKernel[1], kernelW = G::kKernel[2];
+    const Dim x = dim<0>(phase), y = dim<1>(phase), z = dim<2>(phase);
+    const int td = t / (y.tapCount * z.tapCount), th = t / z.tapCount % y.tapCount,
+              tw = t % z.tapCount;
+    return ((x.firstTap + x.tapStep * td) * kernelH + y.firstTap + y.tapStep * th) *
+               kernelW +
+           z.firstTap + z.tapStep * tw;
+  }
+};
+
+/// The input element that position `local` of `phase` reads at reduction
+/// index k (input channel of the group and the phase's tap), or 0 outside
+/// the input.
 template <class G>
 __device__ __forceinline__ float loadPatch(const float *__restrict__ input,
-                                           int n, int group, int pixel, int k) {
+                                           int n, int group, int phase, int local,
+                                           int k) {
   using S = ConvShape<G>;
+  using P = Phases<G>;
   constexpr int kernelH = G::kKernel[1], kernelW = G::kKernel[2];
-  constexpr int outH = G::kOut[1], outW = G::kOut[2];
   constexpr int inH = G::kIn[1], inW = G::kIn[2], inD = G::kIn[0];
-  if (pixel >= S::kOutVolume || k >= S::kK)
+  const int pixel = P::outputPixel(phase, local);
+  const int taps = P::taps(phase);
+  if (pixel < 0 || k >= S::kInPerGroup * taps)
     return 0.0f;
-  int channel = group * S::kInPerGroup + k / S::kTaps;
-  int tap = k % S::kTaps;
+  constexpr int outH = G::kOut[1], outW = G::kOut[2];
+  int channel = group * S::kInPerGroup + k / taps;
+  int tap = P::tap(phase, k % taps);
   int d, h, w;
   if (!inputPosition<G, 0>(pixel / (outH * outW), tap / (kernelH * kernelW), d) ||
       !inputPosition<G, 1>((pixel / outW) % outH, (tap / kernelW) % kernelH, h) ||
@@ -96,15 +183,19 @@ __device__ __forceinline__ float loadPatch(const float *__restrict__ input,
 }
 
 /// The weight of output channel `outChannel` (within its group's tile) at
-/// reduction index k. conv: (Cout, Cin/g, *k); conv_transpose: (Cin, Cout/g, *k).
+/// reduction index k of `phase`. conv: (Cout, Cin/g, *k); conv_transpose:
+/// (Cin, Cout/g, *k).
 template <class G>
 __device__ __forceinline__ float loadWeight(const float *__restrict__ weight,
-                                            int group, int outInGroup, int k) {
+                                            int group, int outInGroup, int phase,
+                                            int k) {
   using S = ConvShape<G>;
-  if (outInGroup >= S::kOutPerGroup || k >= S::kK)
+  using P = Phases<G>;
+  const int taps = P::taps(phase);
+  if (outInGroup >= S::kOutPerGroup || k >= S::kInPerGroup * taps)
     return 0.0f;
-  int inInGroup = k / S::kTaps;
-  int tap = k % S::kTaps;
+  int inInGroup = k / taps;
+  int tap = P::tap(phase, k % taps);
   if (G::kTransposed)
     return weight[((group * S::kInPerGroup + inInGroup) * S::kOutPerGroup +
                    outInGroup) * S::kTaps + tap];
@@ -112,17 +203,19 @@ __device__ __forceinline__ float loadWeight(const float *__restrict__ weight,
                  inInGroup) * S::kTaps + tap];
 }
 
-/// Accumulates the block's tile into acc[TM][TN]. Thread t owns pixels
-/// pixelBase + (t % 16) + 16 * i and channels channelBase + (t / 16) + 16 * j
-/// (strided so neighbouring threads touch neighbouring pixels: coalesced
-/// epilogue stores).
+/// Accumulates the block's tile into acc[TM][TN]: positions pixelBase..
+/// of `phase` (Phases). Thread t owns positions pixelBase + (t % 16) + 16 *
+/// i and channels channelBase + (t / 16) + 16 * j (strided so neighbouring
+/// threads touch neighbouring pixels: coalesced epilogue stores).
 template <class G, int BM, int BN, int BK>
 __device__ __forceinline__ void convTile(const float *__restrict__ input,
                                          const float *__restrict__ weight,
-                                         int n, int group, int pixelBase,
+                                         int n, int group, int phase, int pixelBase,
                                          int outInGroupBase,
                                          float (&acc)[BM / 16][BN / 16]) {
-  using S = ConvShape<G>;
+  if constexpr (!Phases<G>::kSplit)
+    phase = 0; // one phase: every index below folds to constants
+  const int reduction = Phases<G>::reduction(phase);
   constexpr int TM = BM / 16, TN = BN / 16;
   __shared__ float tileA[BK][BM];
   __shared__ float tileB[BK][BN];
@@ -133,14 +226,14 @@ __device__ __forceinline__ void convTile(const float *__restrict__ input,
     for (int j = 0; j < TN; ++j)
       acc[i][j] = 0.0f;
 
-  for (int k0 = 0; k0 < S::kK; k0 += BK) {
+  for (int k0 = 0; k0 < reduction; k0 += BK) {
     for (int e = t; e < BK * BM; e += 256) {
       int kk = e / BM, m = e % BM;
-      tileA[kk][m] = loadPatch<G>(input, n, group, pixelBase + m, k0 + kk);
+      tileA[kk][m] = loadPatch<G>(input, n, group, phase, pixelBase + m, k0 + kk);
     }
     for (int e = t; e < BK * BN; e += 256) {
       int kk = e % BK, c = e / BK;
-      tileB[kk][c] = loadWeight<G>(weight, group, outInGroupBase + c, k0 + kk);
+      tileB[kk][c] = loadWeight<G>(weight, group, outInGroupBase + c, phase, k0 + kk);
     }
     __syncthreads();
 #pragma unroll
