@@ -189,7 +189,8 @@
 // RUN: solder-opt %solder_src/test/gpu/cases/convtranspose3d_mixed_strides_groupnorm.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=PHASES
 // PHASES: // convtranspose3d_mixed_strides_groupnorm_k0_conv: implicit-GEMM conv_transpose with FMAs (conv_transpose with stride > 1)
 // PHASES: static_assert(Phases::kCount * kTilesPerPhase == 6, "the plan's pixel tiles");
-// PHASES: const int pixel = Phases::outputPixel(phase, pixelBase + threadIdx.x % 16 + 16 * i);
+// PHASES: const Phases::Phase phase = Phases::get(blockIdx.x / kTilesPerPhase);
+// PHASES: const int pixel = phase.pixel(pixelBase + threadIdx.x % 16 + 16 * i);
 // PHASES-NEXT: if (channelValid && pixel >= 0)
 // RUN: solder-opt %S/Inputs/empty-tensor.mlir --solder-pipeline | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: error: the CUDA code generator needs every tensor to hold an element; 'tensor<2048x0xf32>' is empty

@@ -365,8 +365,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
         "  // stride^d, each with only its valid taps; others have one).\n"
         "  using Phases = solder::Phases<G>;\n"
         "  constexpr int kTilesPerPhase = (Phases::kVolume + BM - 1) / BM;\n"
-        "  static_assert(Phases::kCount * kTilesPerPhase == {8}, \"the plan's pixel tiles\");\n"
-        "  const int phase = blockIdx.x / kTilesPerPhase;\n"
+        "  static_assert(Phases::kCount * kTilesPerPhase == {7}, \"the plan's pixel tiles\");\n"
+        "  const Phases::Phase phase = Phases::get(blockIdx.x / kTilesPerPhase);\n"
         "  const int pixelBase = blockIdx.x % kTilesPerPhase * BM;\n"
         "  float acc[TM][TN];\n"
         "  solder::convTile<G, BM, BN, BK>({4}, {5}, n, group, phase, pixelBase,\n"
@@ -380,7 +380,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
         "    {0}_epilogue::Partials partials;\n"
         "#pragma unroll\n"
         "    for (int i = 0; i < TM; ++i) {{\n"
-        "      const int pixel = Phases::outputPixel(phase, pixelBase + threadIdx.x % 16 + 16 * i);\n"
+        "      const int pixel = phase.pixel(pixelBase + threadIdx.x % 16 + 16 * i);\n"
         "      if (channelValid && pixel >= 0)\n"
         "        epilogue.visit(n, channel, pixel, acc[i][j], partials);\n"
         "    }\n"
@@ -391,7 +391,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
         "      epilogue.storePartials(n, channel, blockIdx.x, partials);\n"
         "  }\n}\n\n",
         name, tileN, outPerGroup, schedule->grid[1] / groups, mainLoopInput,
-        mainLoopWeight, memberList, volume, schedule->grid[0]);
+        mainLoopWeight, memberList, schedule->grid[0]);
   } else {
     if (schedule->isTensorOp())
       os << llvm::formatv(
@@ -718,13 +718,16 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
   unsigned numResults = yield.getNumOperands();
   for (unsigned index = 0; index < numResults; ++index)
     os << "    float result" << index << "[" << chunk << "];\n";
-  os << "#pragma unroll\n"
-     << "    for (int k = 0; k < " << chunk << "; ++k) {\n"
-     << "      const " << type << " e = tile + k * " << kThreads
-     << " + threadIdx.x;\n";
-  bool ragged = total % tileElements != 0;
-  if (ragged)
-    os << "      if (e >= " << total << suffix << ")\n        break;\n";
+  // Both loops walk the thread's elements of the tile, stopping at the end.
+  auto beginElementLoop = [&] {
+    os << "#pragma unroll\n"
+       << "    for (int k = 0; k < " << chunk << "; ++k) {\n"
+       << "      const " << type << " e = tile + k * " << kThreads
+       << " + threadIdx.x;\n";
+    if (total % tileElements != 0)
+      os << "      if (e >= " << total << suffix << ")\n        break;\n";
+  };
+  beginElementLoop();
   emitIndexDecomposition(os, "      ", shape,
                          llvm::to_vector(llvm::seq<int64_t>(0, shape.size())),
                          "e", narrow);
@@ -738,12 +741,8 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
   }
   for (auto [index, value] : llvm::enumerate(yield.getValues()))
     os << "      result" << index << "[k] = " << element.get(value) << ";\n";
-  os << "    }\n#pragma unroll\n"
-     << "    for (int k = 0; k < " << chunk << "; ++k) {\n"
-     << "      const " << type << " e = tile + k * " << kThreads
-     << " + threadIdx.x;\n";
-  if (ragged)
-    os << "      if (e >= " << total << suffix << ")\n        break;\n";
+  os << "    }\n";
+  beginElementLoop();
   for (unsigned index = 0; index < numResults; ++index)
     os << "      out" << index << "[e] = result" << index << "[k];\n";
   os << "    }\n  }\n}\n\n";
@@ -913,21 +912,22 @@ LogicalResult ProgramEmitter::emitFusion(FusionOp fusion) {
 FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
   // Kernels and bundles assume every tensor holds an element (a reduction
   // over none has no chunk to load, an empty launch no grid).
+  auto refuseEmpty = [](Type type, function_ref<InFlightDiagnostic()> emitError) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !llvm::is_contained(tensor.getShape(), 0))
+      return success();
+    emitError() << "the CUDA code generator needs every tensor to hold an "
+                   "element; "
+                << type << " is empty";
+    return failure();
+  };
   for (Type type : function.getFunctionType().getInputs())
-    if (auto tensor = dyn_cast<RankedTensorType>(type);
-        tensor && llvm::is_contained(tensor.getShape(), 0))
-      return function.emitError("the CUDA code generator needs every tensor "
-                                "to hold an element; ")
-             << type << " is empty";
+    if (failed(refuseEmpty(type, [&] { return function.emitError(); })))
+      return failure();
   WalkResult empty = function.walk([&](Operation *op) {
     for (Type type : op->getResultTypes())
-      if (auto tensor = dyn_cast<RankedTensorType>(type);
-          tensor && llvm::is_contained(tensor.getShape(), 0)) {
-        op->emitError("the CUDA code generator needs every tensor to hold an "
-                      "element; ")
-            << type << " is empty";
+      if (failed(refuseEmpty(type, [&] { return op->emitError(); })))
         return WalkResult::interrupt();
-      }
     return WalkResult::advance();
   });
   if (empty.wasInterrupted())

@@ -33,7 +33,6 @@ template <class G> struct ConvShape {
   static constexpr int kInPerGroup = G::kInChannels / G::kGroups;
   static constexpr int kOutPerGroup = G::kOutChannels / G::kGroups;
   static constexpr int kTaps = G::kKernel[0] * G::kKernel[1] * G::kKernel[2];
-  static constexpr int kK = kInPerGroup * kTaps;
   static constexpr int kInVolume = G::kIn[0] * G::kIn[1] * G::kIn[2];
   static constexpr int kOutVolume = G::kOut[0] * G::kOut[1] * G::kOut[2];
 };
@@ -120,38 +119,47 @@ template <class G> struct Phases {
       }
     return result;
   }
-  /// Taps of a phase.
-  __device__ static int taps(int phase) {
-    return dim<0>(phase).tapCount * dim<1>(phase).tapCount * dim<2>(phase).tapCount;
-  }
-  /// The reduction length of a phase: input channels of a group x its taps.
-  __device__ static int reduction(int phase) {
-    return ConvShape<G>::kInPerGroup * taps(phase);
-  }
-  /// The flattened output pixel of position `local` of a phase; -1 past the
-  /// output.
-  __device__ static int outputPixel(int phase, int local) {
-    if (local >= kVolume)
-      return -1;
+
+  /// One phase, its dims worked out once (per tile, not per element).
+  struct Phase {
+    Dim x, y, z;
+    /// Taps of the phase.
+    __device__ int taps() const { return x.tapCount * y.tapCount * z.tapCount; }
+    /// The reduction length: input channels of a group x the phase's taps.
+    __device__ int reduction() const { return ConvShape<G>::kInPerGroup * taps(); }
+    /// The output position (d, h, w) of position `local` of the phase;
+    /// false past the output.
+    __device__ bool position(int local, int &d, int &h, int &w) const {
+      constexpr int outD = G::kOut[0], outH = G::kOut[1], outW = G::kOut[2];
+      if (local >= kVolume)
+        return false;
+      d = x.firstOutput + kStride<0> * (local / (kExtent<1> * kExtent<2>));
+      h = y.firstOutput + kStride<1> * (local / kExtent<2> % kExtent<1>);
+      w = z.firstOutput + kStride<2> * (local % kExtent<2>);
+      return d < outD && h < outH && w < outW;
+    }
+    /// The flattened output pixel of position `local`; -1 past the output.
+    __device__ int pixel(int local) const {
+      constexpr int outH = G::kOut[1], outW = G::kOut[2];
+      int d, h, w;
+      return position(local, d, h, w) ? (d * outH + h) * outW + w : -1;
+    }
+    /// The kernel tap (flattened) of the phase's tap index t.
+    __device__ int tap(int t) const {
+      constexpr int kernelH = G::kKernel[1], kernelW = G::kKernel[2];
+      const int td = t / (y.tapCount * z.tapCount), th = t / z.tapCount % y.tapCount,
+                tw = t % z.tapCount;
+      return ((x.firstTap + x.tapStep * td) * kernelH + y.firstTap + y.tapStep * th) *
+                 kernelW +
+             z.firstTap + z.tapStep * tw;
+    }
+  };
+  /// Phase `phase` (0 for a conv or a stride of 1: every index then folds
+  /// to constants).
+  __device__ static Phase get(int phase) {
     if constexpr (!kSplit)
-      return local; // one phase: the output's own pixels
-    const int d = dim<0>(phase).firstOutput + kStride<0> * (local / (kExtent<1> * kExtent<2>)),
-              h = dim<1>(phase).firstOutput + kStride<1> * (local / kExtent<2> % kExtent<1>),
-              w = dim<2>(phase).firstOutput + kStride<2> * (local % kExtent<2>);
-    constexpr int outD = G::kOut[0], outH = G::kOut[1], outW = G::kOut[2];
-    if (d >= outD || h >= outH || w >= outW)
-      return -1;
-    return (d * outH + h) * outW + w;
-  }
-  /// The kernel tap (flattened) of a phase's tap index t.
-  __device__ static int tap(int phase, int t) {
-    constexpr int kernelH = G::kKernel[1], kernelW = G::kKernel[2];
-    const Dim x = dim<0>(phase), y = dim<1>(phase), z = dim<2>(phase);
-    const int td = t / (y.tapCount * z.tapCount), th = t / z.tapCount % y.tapCount,
-              tw = t % z.tapCount;
-    return ((x.firstTap + x.tapStep * td) * kernelH + y.firstTap + y.tapStep * th) *
-               kernelW +
-           z.firstTap + z.tapStep * tw;
+      phase = 0;
+    return {dim<0>(phase), dim<1>(phase), dim<2>(phase)};
   }
 };
 
@@ -160,23 +168,22 @@ template <class G> struct Phases {
 /// the input.
 template <class G>
 __device__ __forceinline__ float loadPatch(const float *__restrict__ input,
-                                           int n, int group, int phase, int local,
-                                           int k) {
+                                           int n, int group,
+                                           const typename Phases<G>::Phase &phase,
+                                           int local, int k) {
   using S = ConvShape<G>;
-  using P = Phases<G>;
   constexpr int kernelH = G::kKernel[1], kernelW = G::kKernel[2];
   constexpr int inH = G::kIn[1], inW = G::kIn[2], inD = G::kIn[0];
-  const int pixel = P::outputPixel(phase, local);
-  const int taps = P::taps(phase);
-  if (pixel < 0 || k >= S::kInPerGroup * taps)
+  const int taps = phase.taps();
+  int outD, outH, outW;
+  if (k >= S::kInPerGroup * taps || !phase.position(local, outD, outH, outW))
     return 0.0f;
-  constexpr int outH = G::kOut[1], outW = G::kOut[2];
   int channel = group * S::kInPerGroup + k / taps;
-  int tap = P::tap(phase, k % taps);
+  int tap = phase.tap(k % taps);
   int d, h, w;
-  if (!inputPosition<G, 0>(pixel / (outH * outW), tap / (kernelH * kernelW), d) ||
-      !inputPosition<G, 1>((pixel / outW) % outH, (tap / kernelW) % kernelH, h) ||
-      !inputPosition<G, 2>(pixel % outW, tap % kernelW, w))
+  if (!inputPosition<G, 0>(outD, tap / (kernelH * kernelW), d) ||
+      !inputPosition<G, 1>(outH, (tap / kernelW) % kernelH, h) ||
+      !inputPosition<G, 2>(outW, tap % kernelW, w))
     return 0.0f;
   return input[(((long)(n * G::kInChannels + channel) * inD + d) * inH + h) * inW +
                w];
@@ -187,15 +194,15 @@ __device__ __forceinline__ float loadPatch(const float *__restrict__ input,
 /// (Cin, Cout/g, *k).
 template <class G>
 __device__ __forceinline__ float loadWeight(const float *__restrict__ weight,
-                                            int group, int outInGroup, int phase,
+                                            int group, int outInGroup,
+                                            const typename Phases<G>::Phase &phase,
                                             int k) {
   using S = ConvShape<G>;
-  using P = Phases<G>;
-  const int taps = P::taps(phase);
+  const int taps = phase.taps();
   if (outInGroup >= S::kOutPerGroup || k >= S::kInPerGroup * taps)
     return 0.0f;
   int inInGroup = k / taps;
-  int tap = P::tap(phase, k % taps);
+  int tap = phase.tap(k % taps);
   if (G::kTransposed)
     return weight[((group * S::kInPerGroup + inInGroup) * S::kOutPerGroup +
                    outInGroup) * S::kTaps + tap];
@@ -210,12 +217,11 @@ __device__ __forceinline__ float loadWeight(const float *__restrict__ weight,
 template <class G, int BM, int BN, int BK>
 __device__ __forceinline__ void convTile(const float *__restrict__ input,
                                          const float *__restrict__ weight,
-                                         int n, int group, int phase, int pixelBase,
-                                         int outInGroupBase,
+                                         int n, int group,
+                                         const typename Phases<G>::Phase &phase,
+                                         int pixelBase, int outInGroupBase,
                                          float (&acc)[BM / 16][BN / 16]) {
-  if constexpr (!Phases<G>::kSplit)
-    phase = 0; // one phase: every index below folds to constants
-  const int reduction = Phases<G>::reduction(phase);
+  const int reduction = phase.reduction();
   constexpr int TM = BM / 16, TN = BN / 16;
   __shared__ float tileA[BK][BM];
   __shared__ float tileB[BK][BN];
