@@ -12,10 +12,50 @@ namespace {
 /// Elements an elementwise thread loads before it stores; elements a
 /// thread per output loads before it accumulates.
 constexpr int64_t kElementwiseChunk = 4;
+constexpr int64_t kVectorChunk = 2;
 constexpr int64_t kReductionChunk = 8;
 /// A grid-stride elementwise kernel needs no more blocks than this.
-constexpr int64_t kMaxElementwiseBlocks = 16384;
+constexpr int64_t kMaxElementwiseBlocks = 65536;
+constexpr int64_t kVectorWidth = 4;
 } // namespace
+
+bool mlir::solder::isReadPerElement(BlockArgument argument) {
+  return llvm::any_of(argument.getUses(), [](OpOperand &use) {
+    return !isa<GroupNormalizeOp>(use.getOwner()) || use.getOperandNumber() == 0;
+  });
+}
+
+std::optional<int64_t> mlir::solder::getVectorTailStart(FusionOp fusion,
+                                                        ArrayRef<int64_t> shape) {
+  int64_t rank = shape.size();
+  for (int64_t start = rank - 1; start >= 0; --start) {
+    int64_t tail = 1;
+    for (int64_t d = start; d < rank; ++d)
+      tail *= shape[d];
+    if (tail % kVectorWidth != 0)
+      continue;
+    // Every tensor read per element is dense over the tail (its last
+    // rank - start dims are the iteration's) or broadcast along all of it.
+    bool dense = llvm::all_of(
+        fusion.getBodyBlock().getArguments(), [&](BlockArgument argument) {
+          if (!isReadPerElement(argument))
+            return true;
+          ArrayRef<int64_t> dims =
+              cast<RankedTensorType>(argument.getType()).getShape();
+          int64_t offset = rank - static_cast<int64_t>(dims.size());
+          bool full = true, broadcast = true;
+          for (int64_t d = start; d < rank; ++d) {
+            int64_t size = d - offset >= 0 ? dims[d - offset] : 1;
+            full &= size == shape[d];
+            broadcast &= size == 1;
+          }
+          return full || broadcast;
+        });
+    if (dense)
+      return start;
+  }
+  return std::nullopt;
+}
 
 StringRef RegionLaunch::getKindName() const {
   switch (kind) {
@@ -34,9 +74,12 @@ RegionLaunch mlir::solder::getRegionLaunch(FusionOp fusion) {
   if (!launch.reduction) {
     auto type = cast<RankedTensorType>(fusion.getYield().getValues()[0].getType());
     launch.outputs = type.getNumElements();
-    launch.chunk = kElementwiseChunk;
+    if (getVectorTailStart(fusion, type.getShape()))
+      launch.vector = kVectorWidth;
+    launch.chunk = launch.vector > 1 ? kVectorChunk : kElementwiseChunk;
     launch.blocks = std::min<int64_t>(
-        llvm::divideCeil(launch.outputs, launch.chunk * launch.threads),
+        llvm::divideCeil(launch.outputs,
+                         launch.vector * launch.chunk * launch.threads),
         kMaxElementwiseBlocks);
     return launch;
   }

@@ -5,6 +5,7 @@
 #include "CudaDriver.h"
 #include "solder/Runtime/Manifest.h"
 
+#include <cstdint>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -178,15 +179,31 @@ extern "C" SolderStatus solderRun(SolderBundle *bundle,
   const Manifest &manifest = bundle->manifest;
   auto cuStream = static_cast<CUstream>(stream);
 
-  for (size_t i = 0; i < manifest.inputs.size(); ++i)
+  // Kernels load and store float4 vectors: every tensor starts on 16 bytes
+  // (cudaMalloc and PyTorch's allocator give 256 or more; a view at an odd
+  // offset does not).
+  auto misaligned = [](const void *pointer) {
+    return reinterpret_cast<uintptr_t>(pointer) % 16 != 0;
+  };
+  for (size_t i = 0; i < manifest.inputs.size(); ++i) {
     if (!inputs[i])
       return fail(SOLDER_ERROR_ARGUMENT,
                   "solderRun: input '" + manifest.inputs[i].name + "' is null");
-  for (size_t i = 0; i < manifest.outputs.size(); ++i)
+    if (misaligned(inputs[i]))
+      return fail(SOLDER_ERROR_ARGUMENT, "solderRun: input '" +
+                                             manifest.inputs[i].name +
+                                             "' is not 16-byte aligned");
+  }
+  for (size_t i = 0; i < manifest.outputs.size(); ++i) {
     if (!outputs[i])
       return fail(SOLDER_ERROR_ARGUMENT, "solderRun: output '" +
                                              manifest.outputs[i].name +
                                              "' is null");
+    if (misaligned(outputs[i]))
+      return fail(SOLDER_ERROR_ARGUMENT, "solderRun: output '" +
+                                             manifest.outputs[i].name +
+                                             "' is not 16-byte aligned");
+  }
   // The workspace: one call at a time, in stream order (see SolderBundle).
   std::unique_lock<std::mutex> lock(bundle->mutex, std::defer_lock);
   if (bundle->lastUse) {

@@ -194,7 +194,10 @@ class CompiledModule:
             if self.backend == "cuda" and tensor.device != self.device:
                 raise SolderError(f"{label} is on {tensor.device}; the module was "
                                   f"compiled for {self.device}")
-            checked.append(tensor.contiguous())
+            tensor = tensor.contiguous()
+            if tensor.data_ptr() % 16:  # a view at an odd offset: kernels load float4
+                tensor = tensor.clone()
+            checked.append(tensor)
         return checked
 
     def __call__(self, *inputs, out=None):
@@ -237,6 +240,9 @@ class CompiledModule:
                 raise SolderError(
                     f"out[{index}] must be a contiguous torch.float32 tensor of shape "
                     f"{shape} on {self.device}")
+            if self.backend == "cuda" and tensor.data_ptr() % 16:
+                raise SolderError(f"out[{index}] must start on 16 bytes (Solder's "
+                                  "kernels store float4); it is a view at an odd offset")
         return outputs
 
     def _interpret(self, arguments):

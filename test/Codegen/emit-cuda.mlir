@@ -94,9 +94,21 @@
 // W3:   solder::runConv<w3_k0_conv_mainloop>(
 // W3-NEXT:      ws0, ws1, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws2}, shared);
 // W3: // w3_k1_pointwise: reduction -> group_normalize -> tanh -> add -> mul -> div -> add -> reduce (one thread per output)
-// The kept indices once; each chunk of 8 channels loaded and computed
-// before its 8 data-dependent adds.
-// W3:   const int o = blockIdx.x * 256 + threadIdx.x;
+// GroupNorm's (scale, shift) of the block's two samples into shared memory
+// first; the kept indices once; each chunk of 8 channels loaded and
+// computed before the accumulator takes it whole; hardswish's / 6 a
+// multiply.
+// W3:   const int firstSample = blockIdx.x * 256 / 15876;
+// W3:   __shared__ float2 normalize0_coefficients[128];
+// W3-NEXT:   for (int t = threadIdx.x; t < 128; t += 256) {
+// W3-NEXT:     {{\[\[maybe_unused\]\]}} const int i0 = min(firstSample + t / 64, 127);
+// W3-NEXT:     const int i1 = t % 64;
+// W3-NEXT:     const float c_scale = in1[(i0 * 16 + i1 / 4) * 2 + 1] * in2[i1];
+// W3-NEXT:     const float c_shift = in3[i1] - in1[(i0 * 16 + i1 / 4) * 2] * c_scale;
+// W3-NEXT:     normalize0_coefficients[t] = make_float2(c_scale, c_shift);
+// W3-NEXT:   }
+// W3-NEXT:   __syncthreads();
+// W3-NEXT:   const int o = blockIdx.x * 256 + threadIdx.x;
 // W3-NEXT:   if (o >= 2032128L)
 // W3-NEXT:     return;
 // W3-NEXT:   {{\[\[maybe_unused\]\]}} const int i0 = (o / 15876);
@@ -109,16 +121,16 @@
 // W3-NEXT:     for (int k = 0; k < 8; ++k) {
 // W3-NEXT:       const int r = r0 + k;
 // W3-NEXT:       {{\[\[maybe_unused\]\]}} const int i1 = r;
-// W3:       const float v1 = tanhf(v0);  // solder.tanh
+// W3-NEXT:       const float2 v0_coefficients = normalize0_coefficients[(i0 - firstSample) * 64 + i1];
+// W3-NEXT:       const float v0 = in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3] * v0_coefficients.x + v0_coefficients.y;  // solder.group_normalize
+// W3-NEXT:       const float v1 = tanhf(v0);  // solder.tanh
 // W3-NEXT:       const float v2 = v1 + 3.00000000e+00f;  // solder.add
 // W3-NEXT:       const float v3 = v1 * v2;  // solder.mul
-// W3-NEXT:       const float v4 = v3 / 6.00000000e+00f;  // solder.div
+// W3-NEXT:       const float v4 = v3 * 1.66666672e-01f;  // solder.div
 // W3-NEXT:       const float v5 = in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3] + v4;  // solder.add
 // W3-NEXT:       chunk[k] = v5;
 // W3-NEXT:     }
-// W3-NEXT: #pragma unroll
-// W3-NEXT:     for (int k = 0; k < 8; ++k)
-// W3-NEXT:       acc.add(chunk[k]);
+// W3-NEXT:     solder::addChunk(acc, chunk);
 // W3-NEXT:   }
 // W3-NEXT:   out0[o] = acc.result(64.0f);
 
@@ -130,31 +142,46 @@
 // W2-NEXT:     out0[(i0 * 128L + i1) * 3240L + pixel] = v0;
 // W2: solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::k3xTF32>
 // W2: // w2_small_k0_conv: implicit-GEMM conv_transpose on tensor cores (tensorop_3xtf32) -> relu -> group_stats (partial)
-// W2: // w2_small_k1_pointwise: elementwise -> group_normalize
-// Tiles of 4 x 256 elements: a thread loads and computes its 4 before it
-// stores them (6635520 is a whole number of tiles: no bounds checks).
-// W2:   for (int tile = blockIdx.x * 1024; tile < 6635520; tile += gridDim.x * 1024) {
-// W2-NEXT:     float result0[4];
+// W2: // w2_small_k1_pointwise: elementwise -> group_normalize (float4)
+// Tiles of 2 x 256 float4 vectors along the last two dims (18 x 18 = 324
+// floats, 18 alone is no multiple of 4): a thread loads and computes its 2
+// before it stores them (1658880 vectors are a whole number of tiles: no
+// bounds checks); the statistics once per vector, the element per lane.
+// W2:   for (int tile = blockIdx.x * 512; tile < 1658880; tile += gridDim.x * 512) {
+// W2-NEXT:     float4 result0[2];
 // W2-NEXT: #pragma unroll
-// W2-NEXT:     for (int k = 0; k < 4; ++k) {
-// W2-NEXT:       const int e = tile + k * 256 + threadIdx.x;
-// W2-NOT:        if (e >=
-// W2:       result0[k] = v0;
+// W2-NEXT:     for (int k = 0; k < 2; ++k) {
+// W2-NEXT:       const int v = tile + k * 256 + threadIdx.x;
+// W2-NEXT:       {{\[\[maybe_unused\]\]}} const int i0 = ((v / 81) / 1280);
+// W2-NEXT:       {{\[\[maybe_unused\]\]}} const int i1 = ((v / 81) / 10) % 128;
+// W2-NEXT:       {{\[\[maybe_unused\]\]}} const int i2 = (v / 81) % 10;
+// W2-NEXT:       const int tailBase = (v % 81) * 4;
+// W2:         const float4 loaded = *reinterpret_cast<const float4 *>(in0 + i0 * 414720L + i1 * 3240L + i2 * 324L + i3 * 18L + i4);
+// W2:       for (int lane = 0; lane < 4; ++lane) {
+// W2-NEXT:         {{\[\[maybe_unused\]\]}} const int i3 = ((tailBase + lane) / 18);
+// W2-NEXT:         {{\[\[maybe_unused\]\]}} const int i4 = (tailBase + lane) % 18;
+// W2-NEXT:         const float v0_scale = in1[(i0 * 8 + i1 / 16) * 2 + 1] * in2[i1];
+// W2-NEXT:         const float v0_shift = in3[i1] - in1[(i0 * 8 + i1 / 16) * 2] * v0_scale;
+// W2-NEXT:         const float v0 = in0_lanes[lane] * v0_scale + v0_shift;  // solder.group_normalize
+// W2-NEXT:         result0_lanes[lane] = v0;
+// W2-NEXT:       }
+// W2-NEXT:       result0[k] = make_float4(result0_lanes[0], result0_lanes[1], result0_lanes[2], result0_lanes[3]);
 // W2-NEXT:     }
 // W2-NEXT: #pragma unroll
-// W2-NEXT:     for (int k = 0; k < 4; ++k) {
-// W2-NEXT:       const int e = tile + k * 256 + threadIdx.x;
-// W2-NEXT:       out0[e] = result0[k];
+// W2-NEXT:     for (int k = 0; k < 2; ++k) {
+// W2-NEXT:       const int v = tile + k * 256 + threadIdx.x;
+// W2-NOT:        if (v >=
+// W2-NEXT:       reinterpret_cast<float4 *>(out0)[v] = result0[k];
 
 // A ragged last tile: each phase stops at the end.
 // RUN: solder-opt %solder_src/test/gpu/cases/conv2d_stride_pad_relu_groupnorm.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=RAGGEDTILE
-// RAGGEDTILE:       const int e = tile + k * 256 + threadIdx.x;
-// RAGGEDTILE-NEXT:  if (e >= [[TOTAL:[0-9]+]])
+// RAGGEDTILE:       const int v = tile + k * 256 + threadIdx.x;
+// RAGGEDTILE-NEXT:  if (v >= [[TOTAL:[0-9]+]])
 // RAGGEDTILE-NEXT:    break;
-// RAGGEDTILE:       const int e = tile + k * 256 + threadIdx.x;
-// RAGGEDTILE-NEXT:  if (e >= [[TOTAL]])
+// RAGGEDTILE:       const int v = tile + k * 256 + threadIdx.x;
+// RAGGEDTILE-NEXT:  if (v >= [[TOTAL]])
 // RAGGEDTILE-NEXT:    break;
-// RAGGEDTILE-NEXT:  out0[e] = result0[k];
+// RAGGEDTILE-NEXT:  reinterpret_cast<float4 *>(out0)[v] = result0[k];
 
 // precision=tf32: the one-product main loop; W1 forced onto it, its 3
 // channels padded to 4.
@@ -176,9 +203,13 @@
 // RAGGED-NEXT:       if (r >= 13)
 // RAGGED-NEXT:         break;
 // RAGGED:       chunk[k] = v0;
-// RAGGED:     for (int k = 0; k < 8; ++k)
-// RAGGED-NEXT:       if (r0 + k < 13)
+// RAGGED-NEXT:     }
+// RAGGED-NEXT:     if (r0 + 8 > 13) {
+// RAGGED-NEXT:       for (int k = 0; r0 + k < 13; ++k)
 // RAGGED-NEXT:         acc.add(chunk[k]);
+// RAGGED-NEXT:       break;
+// RAGGED-NEXT:     }
+// RAGGED-NEXT:     solder::addChunk(acc, chunk);
 // RUN: solder-opt %S/Inputs/batchnorm-beyond-2-24.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=BIGSTATS
 // BIGSTATS: solder::WelfordDouble acc;
 // BIGSTATS-NEXT: for (long r = threadIdx.x; r < 18874368; r += 256) {
@@ -196,7 +227,7 @@
 // EMPTY: error: the CUDA code generator needs every tensor to hold an element; 'tensor<2048x0xf32>' is empty
 // A region's launch is its plan's: a plan edited by hand is refused.
 // RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline | sed 's/chunk = 8 : i64/chunk = 4 : i64/' | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=PLANNED
-// PLANNED: error: the plan of 'w3_k1_pointwise' does not give the launch the CUDA code generator makes (walk = "thread_per_output", chunk = 8, grid = [7938, 1, 1]); run solder-plan again
+// PLANNED: error: the plan of 'w3_k1_pointwise' does not give the launch the CUDA code generator makes (walk = "thread_per_output", chunk = 8, vector = 1, grid = [7938, 1, 1]); run solder-plan again
 // RUN: solder-opt %S/Inputs/huge-batch.mlir --solder-pipeline | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=HUGE
 // HUGE: error: the CUDA code generator launches a conv's channel tiles and samples on grid y and z, at most 65535 each; this one needs 1 x 70000
 

@@ -76,7 +76,7 @@ func.func @w1(%x: tensor<2x3x6x6x6xf32>, %cw: tensor<8x3x3x3x3xf32>, %cb: tensor
 // CHECK-NEXT:   solder.group_stats
 // CHECK-NEXT:   solder.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[K1:.*]] = solder.fusion "w2_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} template = "pointwise", walk = "elementwise"}}
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "w2_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} template = "pointwise", vector = 4 : i64, walk = "elementwise"}}
 // CHECK-NEXT:   solder.group_normalize
 // CHECK-NEXT:   solder.yield
 // CHECK-NEXT: }

@@ -117,7 +117,7 @@ func.func @w1(%x: tensor<128x3x24x32x32xf32>, %conv_weight: tensor<24x3x3x3x3xf3
 // redoes the 232 GFLOP).
 // AUTO-LABEL: func.func @w2(
 // AUTO: %[[K0:.*]]:2 = solder.fusion "w2_k0_conv" {{.*}} -> (tensor<16x128x34x34x34xf32>, tensor<16x8x2xf32>) attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 727286784 : i64, conversion_bytes = 270204928 : i64, estimated_us = 3.747300e+03 : f64, flops = 232330706944 : i64, grid = array<i64: 615, 1, 16>, mainloop = "tensorop_3xtf32", mainloop_reason = "tensor cores", padded_in_channels = 64 : i64, precision = "ieee", shared_bytes = 49664 : i64, stages = 4 : i64, template = "conv_transpose_implicit_gemm", tile = array<i64: 64, 128, 16>, tile_rows = 0 : i64, warp = array<i64: 32, 64>}}
-// AUTO: solder.fusion "w2_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 643958784 : i64, chunk = 4 : i64, estimated_us = 1.533000e+02 : f64, flops = 160989184 : i64, grid = array<i64: 16384, 1, 1>, template = "pointwise", walk = "elementwise"}}
+// AUTO: solder.fusion "w2_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 643958784 : i64, chunk = 2 : i64, estimated_us = 1.533000e+02 : f64, flops = 160989184 : i64, grid = array<i64: 39304, 1, 1>, template = "pointwise", vector = 4 : i64, walk = "elementwise"}}
 // AUTO-NOT: solder.conv_transpose
 // AUTO: return
 func.func @w2(%x: tensor<16x64x32x32x32xf32>, %conv_weight: tensor<64x128x3x3x3xf32>,

@@ -74,6 +74,42 @@ __global__ void rowKernel(const float *x, int rows, int length, float *out) {
     out[row] = acc.result(length);
 }
 
+/// A thread per row of 8, added as two chunks of 4 (solder::addChunk, as
+/// the generated thread-per-output reductions do).
+template <class Accumulator>
+__global__ void chunkedRowKernel(const float *x, int rows, float *out) {
+  int row = blockIdx.x * blockDim.x + threadIdx.x;
+  if (row >= rows)
+    return;
+  Accumulator acc;
+  for (int c = 0; c < 2; ++c) {
+    float chunk[4];
+    for (int k = 0; k < 4; ++k)
+      chunk[k] = x[row * 8 + c * 4 + k];
+    solder::addChunk(acc, chunk);
+  }
+  out[row] = acc.result(8);
+}
+
+/// torch.logsumexp of a row: NaN if any is, else +inf if any is, else
+/// m + log(sum(exp(x - m))) (-inf when all are -inf).
+static double referenceLogSumExp(const float *x, int length) {
+  double top = -INFINITY;
+  bool nan = false;
+  for (int i = 0; i < length; ++i) {
+    nan |= std::isnan(x[i]);
+    top = std::max(top, double(x[i]));
+  }
+  if (nan)
+    return NAN;
+  if (std::isinf(top))
+    return top;
+  double sum = 0;
+  for (int i = 0; i < length; ++i)
+    sum += std::exp(double(x[i]) - top);
+  return top + std::log(sum);
+}
+
 static int failures = 0;
 static void expect(bool ok, const char *what, double got, double want) {
   std::printf("%-58s %s (got %.9g, want %.9g)\n", what, ok ? "PASS" : "FAIL",
@@ -187,6 +223,39 @@ int main() {
   for (int r = 0; r < numRows; ++r) {
     std::snprintf(label, sizeof(label), "MaxAccumulator, row %s", names[r]);
     expect(same(results[r], maxima[r], 0), label, results[r], maxima[r]);
+  }
+
+  // The chunked logsumexp against torch's, with the special values in either
+  // chunk and a max that grows from one chunk to the next.
+  std::vector<float> chunkRows = {
+      1, 2, 3, 4, 5, 6, 7, 8,                 // finite
+      -50, -40, -30, -20, 60, 70, 80, 90,     // the max grows past exp's range
+      90, 80, 70, 60, -20, -30, -40, -50,     // the max stays
+      1, nan, 2, 3, 4, 5, 6, 7,               // NaN in the first chunk
+      1, nan, 2, 3, inf, 5, 6, 7,             // NaN, then +inf: NaN
+      inf, 1, 2, 3, nan, 5, 6, 7,             // +inf, then NaN: NaN
+      1, 2, 3, 4, 5, inf, 6, 7,               // +inf in the second chunk
+      inf, 1, 2, 3, 4, 5, 6, 7,               // +inf, then finite
+      -inf, -inf, -inf, -inf, -inf, -inf, -inf, -inf,  // all -inf
+      -inf, -inf, -inf, -inf, 1, -inf, 2, -inf,        // -inf chunk, then finite
+      3, -inf, 1, 2, -inf, -inf, -inf, -inf,           // finite, then a -inf chunk
+  };
+  const char *chunkNames[] = {"finite", "growing max", "shrinking values", "NaN",
+                              "NaN then +inf", "+inf then NaN", "+inf second",
+                              "+inf first", "all -inf", "-inf chunk first",
+                              "-inf chunk second"};
+  const int chunkRowCount = chunkRows.size() / 8;
+  CHECK_CUDA(cudaMemcpy(x, chunkRows.data(), chunkRows.size() * sizeof(float),
+                        cudaMemcpyHostToDevice));
+  chunkedRowKernel<solder::LogSumExpAccumulator><<<1, 32>>>(x, chunkRowCount, out);
+  CHECK_CUDA(cudaGetLastError());
+  std::vector<float> chunkResults(chunkRowCount);
+  CHECK_CUDA(cudaMemcpy(chunkResults.data(), out, chunkRowCount * sizeof(float),
+                        cudaMemcpyDeviceToHost));
+  for (int r = 0; r < chunkRowCount; ++r) {
+    double want = referenceLogSumExp(&chunkRows[r * 8], 8);
+    std::snprintf(label, sizeof(label), "LogSumExp addChunk, %s", chunkNames[r]);
+    expect(same(chunkResults[r], want, 1e-6), label, chunkResults[r], want);
   }
   CHECK_CUDA(cudaDeviceSynchronize());
   std::printf("device templates: %d failed\n", failures);

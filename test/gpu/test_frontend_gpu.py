@@ -321,6 +321,22 @@ def test_wrong_shape_and_device():
         compiled(torch.rand(small))
 
 
+def test_views_at_odd_offsets():
+    """Kernels load float4: an input view 4 bytes into its storage is copied
+    (same result as the aligned tensor), an out= view there is refused."""
+    module = Chain(nn.GroupNorm(2, 4), nn.SiLU())
+    module = workloads.randomize_norms(module).cuda()
+    shape = (2, 4, 6, 8)
+    storage = torch.rand(2 * 4 * 6 * 8 + 4, device="cuda")
+    view = storage[1:1 + 2 * 4 * 6 * 8].view(shape)
+    assert view.data_ptr() % 16 == 4
+    compiled = solder.compile(module, (view,), quiet=True)
+    assert torch.equal(compiled(view), compiled(view.clone()))
+    out = torch.empty(storage.shape, device="cuda")[1:1 + view.numel()].view(shape)
+    with pytest.raises(solder.SolderError, match=r"out\[0\] must start on 16 bytes"):
+        compiled(view, out=out)
+
+
 def test_export_then_load_in_a_fresh_process(tmp_path):
     """A bundle exported once and loaded by another process (as on a machine
     that did not compile it) gives the module's results."""

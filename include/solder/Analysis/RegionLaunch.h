@@ -13,6 +13,7 @@
 #include "solder/Dialect/Solder/IR/SolderOps.h"
 
 #include <cstdint>
+#include <optional>
 
 namespace mlir::solder {
 
@@ -35,6 +36,10 @@ struct RegionLaunch {
   /// them, so that many loads are in flight (one at a time left W3's
   /// logsumexp tail and W2's normalize latency-bound).
   int64_t chunk = 1;
+  /// Elementwise: elements a thread loads and stores as one vector (4:
+  /// float4, where getVectorTailStart finds a tail; W2's normalize went
+  /// from 2.8 to 4.1 TB/s). `chunk` then counts vectors.
+  int64_t vector = 1;
   int64_t blocks = 0;
   int64_t threads = 256;
 
@@ -43,6 +48,18 @@ struct RegionLaunch {
 
 /// The launch of `fusion`, which holds no conv and at most one reduction.
 RegionLaunch getRegionLaunch(FusionOp fusion);
+
+/// For an elementwise region over `shape`: the first of the innermost dims
+/// along which it can load and store float4 vectors. Their flattened size
+/// (the tail) is a multiple of 4 and every tensor the region reads per
+/// element is dense over them or broadcast along all of them, so a vector's
+/// 4 elements are 4 consecutive floats at an offset that is a multiple of 4.
+/// The innermost such tail; none when no tail qualifies.
+std::optional<int64_t> getVectorTailStart(FusionOp fusion, ArrayRef<int64_t> shape);
+
+/// Whether a region's `argument` is read per element (group_normalize's
+/// statistics, weight and bias are read per (sample, channel)).
+bool isReadPerElement(BlockArgument argument);
 
 } // namespace mlir::solder
 

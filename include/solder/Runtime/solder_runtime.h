@@ -43,7 +43,8 @@ void solderFreeBundle(SolderBundle *bundle);
 
 /* Runs the bundle. `inputs` and `outputs` hold device pointers, in the order
  * of the manifest, each to a dense row-major f32 tensor of the manifest's
- * shape. Asynchronous on `stream`. */
+ * shape starting on 16 bytes (kernels load and store float4). Asynchronous
+ * on `stream`. */
 SolderStatus solderRun(SolderBundle *bundle, const void *const *inputs,
                        void *const *outputs, void *stream);
 

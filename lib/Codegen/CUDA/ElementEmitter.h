@@ -40,6 +40,19 @@ public:
   /// Prints `op` (pointwise) as `const float vN = ...;` at `indent`.
   LogicalResult emit(Operation *op, raw_ostream &os, StringRef indent);
 
+  /// Prints `const float <name>_scale, <name>_shift` of `normalize` at
+  /// (i0, i1): x * scale + shift is its result.
+  LogicalResult emitCoefficients(GroupNormalizeOp normalize, raw_ostream &os,
+                                 StringRef indent, StringRef name);
+
+  /// `normalize` reads (scale, shift) from the float2 table `table` at
+  /// `index` (an expression of i0, i1) instead of computing them per
+  /// element.
+  void useCoefficientTable(GroupNormalizeOp normalize, std::string table,
+                           std::string index) {
+    coefficientTables[normalize] = {std::move(table), std::move(index)};
+  }
+
   /// The offset of element (i0, i1, ...) in a dense tensor of `shape`
   /// broadcast to the iteration shape.
   std::string getOffset(ArrayRef<int64_t> shape) const;
@@ -49,6 +62,7 @@ private:
   ArrayRef<std::string> captureNames;
   ArrayRef<int64_t> iterationShape;
   DenseMap<Value, std::string> names;
+  DenseMap<Operation *, std::pair<std::string, std::string>> coefficientTables;
   unsigned nextId = 0;
 };
 

@@ -84,14 +84,15 @@ FailureOr<RegionLaunch> getPlannedRegionLaunch(FusionOp fusion) {
   auto walk = plan.getAs<StringAttr>("walk");
   auto chunk = plan.getAs<IntegerAttr>("chunk");
   auto grid = plan.getAs<DenseI64ArrayAttr>("grid");
+  auto vector = plan.getAs<IntegerAttr>("vector");
   if (!walk || !chunk || !grid || walk.getValue() != launch.getKindName() ||
       chunk.getInt() != launch.chunk || grid.size() != 3 ||
-      grid[0] != launch.blocks)
+      grid[0] != launch.blocks || (vector ? vector.getInt() : 1) != launch.vector)
     return fusion.emitError("the plan of '")
            << fusion.getName() << "' does not give the launch the CUDA code "
            << "generator makes (walk = \"" << launch.getKindName()
-           << "\", chunk = " << launch.chunk << ", grid = [" << launch.blocks
-           << ", 1, 1]); run solder-plan again";
+           << "\", chunk = " << launch.chunk << ", vector = " << launch.vector
+           << ", grid = [" << launch.blocks << ", 1, 1]); run solder-plan again";
   return launch;
 }
 
@@ -124,6 +125,13 @@ private:
   LogicalResult emitConvKernel(FusionOp fusion, Operation *anchor);
   LogicalResult emitElementwiseKernel(FusionOp fusion);
   LogicalResult emitReductionKernel(FusionOp fusion, Operation *reduction);
+  /// In a thread-per-output reduction whose outputs keep the batch dim:
+  /// each group_normalize's (scale, shift) for the block's samples, into
+  /// shared memory at the kernel's start (W3's tail read them per element:
+  /// 0.21 -> 0.17 ms).
+  void emitCoefficientTables(FusionOp fusion, ElementEmitter &element,
+                             ArrayRef<int64_t> keptDims, ArrayRef<int64_t> shape,
+                             int64_t outputs, bool narrow);
 
   /// Prints the kernel's comment, signature and opening brace; records its
   /// launch with arguments: captures, results, then `buffers`.
@@ -693,60 +701,176 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
     if (cast<RankedTensorType>(value.getType()).getShape() != shape)
       return fusion.emitError("the CUDA code generator needs every result of "
                               "an elementwise region to have one shape");
+  for (Operation &op : fusion.getBodyBlock().without_terminator())
+    if (cast<RankedTensorType>(op.getResult(0).getType()).getShape() != shape &&
+        !isa<arith::ConstantOp>(op))
+      return op.emitError("the CUDA code generator needs every op of an "
+                          "elementwise region to have the region's shape");
   int64_t total = shapeType.getNumElements();
   SmallVector<std::string> captureNames;
   std::string summary = "elementwise";
   for (Operation &op : fusion.getBodyBlock().without_terminator())
     if (!isa<arith::ConstantOp>(op))
       summary += " -> " + op.getName().stripDialect().str();
-  // Blocks walk tiles of chunk x 256 elements, a thread one element of each
-  // 256: it loads and computes its elements of a tile before storing any,
-  // so they are all in flight at once.
+  // Blocks walk tiles of chunk x 256 items (elements, or float4 vectors of
+  // 4 consecutive elements), a thread one item of each 256: it loads and
+  // computes its items of a tile before storing any, so they are all in
+  // flight at once.
   FailureOr<RegionLaunch> planned = getPlannedRegionLaunch(fusion);
   if (failed(planned))
     return failure();
-  const int64_t chunk = planned->chunk, blocks = planned->blocks;
-  int64_t tileElements = chunk * kThreads;
+  const int64_t chunk = planned->chunk, blocks = planned->blocks,
+                width = planned->vector;
+  const int64_t items = total / width, tileItems = chunk * kThreads;
+  if (width > 1)
+    summary += " (float" + std::to_string(width) + ")";
   beginKernel(fusion, fusion.getName(), summary, {blocks, 1, 1}, {},
               captureNames);
   ElementEmitter element(fusion, captureNames, shape);
-  bool narrow = fitsInt(total + blocks * tileElements);
+  bool narrow = fitsInt(total + blocks * tileItems * width);
   StringRef type = narrow ? "int" : "long", suffix = narrow ? "" : "L";
-  os << "  for (" << type << " tile = blockIdx.x * " << tileElements << suffix
-     << "; tile < " << total << suffix << "; tile += " << (narrow ? "" : "(long)")
-     << "gridDim.x * " << tileElements << ") {\n";
+  std::string itemType = width > 1 ? "float" + std::to_string(width) : "float";
+  os << "  for (" << type << " tile = blockIdx.x * " << tileItems << suffix
+     << "; tile < " << items << suffix << "; tile += " << (narrow ? "" : "(long)")
+     << "gridDim.x * " << tileItems << ") {\n";
   unsigned numResults = yield.getNumOperands();
   for (unsigned index = 0; index < numResults; ++index)
-    os << "    float result" << index << "[" << chunk << "];\n";
-  // Both loops walk the thread's elements of the tile, stopping at the end.
-  auto beginElementLoop = [&] {
+    os << "    " << itemType << " result" << index << "[" << chunk << "];\n";
+  // Both loops walk the thread's items of the tile, stopping at the end.
+  StringRef item = width > 1 ? "v" : "e";
+  auto beginItemLoop = [&] {
     os << "#pragma unroll\n"
        << "    for (int k = 0; k < " << chunk << "; ++k) {\n"
-       << "      const " << type << " e = tile + k * " << kThreads
+       << "      const " << type << " " << item << " = tile + k * " << kThreads
        << " + threadIdx.x;\n";
-    if (total % tileElements != 0)
-      os << "      if (e >= " << total << suffix << ")\n        break;\n";
+    if (items % tileItems != 0)
+      os << "      if (" << item << " >= " << items << suffix
+         << ")\n        break;\n";
   };
-  beginElementLoop();
-  emitIndexDecomposition(os, "      ", shape,
-                         llvm::to_vector(llvm::seq<int64_t>(0, shape.size())),
-                         "e", narrow);
-  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
-    if (cast<RankedTensorType>(op.getResult(0).getType()).getShape() != shape &&
-        !isa<arith::ConstantOp>(op))
-      return op.emitError("the CUDA code generator needs every op of an "
-                          "elementwise region to have the region's shape");
-    if (failed(element.emit(&op, os, "      ")))
+  beginItemLoop();
+  auto emitBody = [&](StringRef indent) -> LogicalResult {
+    for (Operation &op : fusion.getBodyBlock().without_terminator())
+      if (failed(element.emit(&op, os, indent)))
+        return failure();
+    return success();
+  };
+  auto allDims = llvm::to_vector(llvm::seq<int64_t>(0, shape.size()));
+  if (width == 1) {
+    emitIndexDecomposition(os, "      ", shape, allDims, "e", narrow);
+    if (failed(emitBody("      ")))
       return failure();
+    for (auto [index, value] : llvm::enumerate(yield.getValues()))
+      os << "      result" << index << "[k] = " << element.get(value) << ";\n";
+  } else {
+    // The dims before the tail are the vector's (its 4 elements share
+    // them); the tail's dims are each lane's, from its position in the
+    // tail: tailBase + lane.
+    int64_t tailStart = *getVectorTailStart(fusion, shape);
+    int64_t tail = product(shape.drop_front(tailStart));
+    auto outerDims = ArrayRef(allDims).take_front(tailStart);
+    auto tailDims = ArrayRef(allDims).drop_front(tailStart);
+    emitIndexDecomposition(os, "      ", shape, outerDims,
+                           llvm::formatv("(v / {0}{1})", tail / width, suffix).str(),
+                           narrow);
+    os << "      const " << type << " tailBase = (v % " << tail / width << suffix
+       << ") * " << width << ";\n";
+    // Captures read per element and dense over the tail: one vector load at
+    // the first lane's offset, then a lane at a time.
+    for (BlockArgument argument : fusion.getBodyBlock().getArguments()) {
+      ArrayRef<int64_t> dims = cast<RankedTensorType>(argument.getType()).getShape();
+      if (!isReadPerElement(argument) ||
+          llvm::all_of(dims.take_back(std::min<int64_t>(dims.size(), tailDims.size())),
+                       [](int64_t size) { return size == 1; }))
+        continue; // broadcast along the tail: the same element for every lane
+      const std::string &name = captureNames[argument.getArgNumber()];
+      os << "      float " << name << "_lanes[" << width << "];\n"
+         << "      {\n";
+      emitIndexDecomposition(os, "        ", shape, tailDims, "tailBase", narrow);
+      os << "        const " << itemType << " loaded = *reinterpret_cast<const "
+         << itemType << " *>(" << name << " + " << element.getOffset(dims)
+         << ");\n";
+      for (int64_t lane = 0; lane < width; ++lane)
+        os << "        " << name << "_lanes[" << lane << "] = loaded."
+           << "xyzw"[lane] << ";\n";
+      os << "      }\n";
+      element.bind(argument, name + "_lanes[lane]");
+    }
+    for (unsigned index = 0; index < numResults; ++index)
+      os << "      float result" << index << "_lanes[" << width << "];\n";
+    os << "#pragma unroll\n"
+       << "      for (int lane = 0; lane < " << width << "; ++lane) {\n";
+    emitIndexDecomposition(os, "        ", shape, tailDims, "(tailBase + lane)",
+                           narrow);
+    if (failed(emitBody("        ")))
+      return failure();
+    for (auto [index, value] : llvm::enumerate(yield.getValues()))
+      os << "        result" << index << "_lanes[lane] = " << element.get(value)
+         << ";\n";
+    os << "      }\n";
+    for (unsigned index = 0; index < numResults; ++index) {
+      os << "      result" << index << "[k] = make_" << itemType << "(";
+      for (int64_t lane = 0; lane < width; ++lane)
+        os << (lane ? ", " : "") << "result" << index << "_lanes[" << lane << "]";
+      os << ");\n";
+    }
   }
-  for (auto [index, value] : llvm::enumerate(yield.getValues()))
-    os << "      result" << index << "[k] = " << element.get(value) << ";\n";
   os << "    }\n";
-  beginElementLoop();
+  beginItemLoop();
   for (unsigned index = 0; index < numResults; ++index)
-    os << "      out" << index << "[e] = result" << index << "[k];\n";
+    if (width == 1)
+      os << "      out" << index << "[e] = result" << index << "[k];\n";
+    else
+      os << "      reinterpret_cast<" << itemType << " *>(out" << index << ")[v] = result"
+         << index << "[k];\n";
   os << "    }\n  }\n}\n\n";
   return success();
+}
+
+void ProgramEmitter::emitCoefficientTables(FusionOp fusion,
+                                           ElementEmitter &element,
+                                           ArrayRef<int64_t> keptDims,
+                                           ArrayRef<int64_t> shape,
+                                           int64_t outputs, bool narrow) {
+  // A thread per output keeps the batch index of its output: a block's
+  // outputs span at most two samples when a sample has 256 outputs or more.
+  int64_t perSample = outputs / shape[0];
+  bool batchKept = !keptDims.empty() && keptDims.front() == 0;
+  if (!batchKept || perSample < kThreads)
+    return;
+  StringRef type = narrow ? "int" : "long", suffix = narrow ? "" : "L";
+  unsigned index = 0;
+  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+    auto normalize = dyn_cast<GroupNormalizeOp>(op);
+    if (!normalize)
+      continue;
+    int64_t channels = normalize.getInput().getType().getDimSize(1);
+    bool acrossBatch = normalize.getStats().getType().getDimSize(0) == 1;
+    int64_t samples = acrossBatch ? 1 : 2;
+    if (samples * channels * 8 > 16 * 1024)
+      continue;
+    std::string table = "normalize" + std::to_string(index++) + "_coefficients";
+    if (index == 1 && !acrossBatch)
+      os << "  const " << type << " firstSample = blockIdx.x * " << kThreads
+         << suffix << " / " << perSample << ";\n";
+    os << "  // group_normalize's (scale, shift) for each channel of the block's\n"
+       << "  // samples, computed once instead of at every element.\n"
+       << "  __shared__ float2 " << table << "[" << samples * channels << "];\n"
+       << "  for (int t = threadIdx.x; t < " << samples * channels << "; t += "
+       << kThreads << ") {\n";
+    if (acrossBatch)
+      os << "    [[maybe_unused]] const " << type << " i0 = 0;\n";
+    else
+      os << "    [[maybe_unused]] const " << type << " i0 = min(firstSample + t / "
+         << channels << ", " << shape[0] - 1 << suffix << ");\n";
+    os << "    const " << type << " i1 = t % " << channels << ";\n";
+    (void)element.emitCoefficients(normalize, os, "    ", "c");
+    os << "    " << table << "[t] = make_float2(c_scale, c_shift);\n  }\n";
+    element.useCoefficientTable(
+        normalize, table,
+        acrossBatch ? "i1" : "(i0 - firstSample) * " + std::to_string(channels) + " + i1");
+  }
+  if (index)
+    os << "  __syncthreads();\n";
 }
 
 LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
@@ -808,6 +932,8 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
   // kernel latency-bound at a third of the memory bandwidth).
   const int64_t chunk = launch.chunk;
   bool ragged = length % chunk != 0;
+  if (threadPerOutput && reduce)
+    emitCoefficientTables(fusion, element, keptDims, shape, outputs, narrowOutputs);
   if (threadPerOutput) {
     os << "  const " << outputType << " o = blockIdx.x * " << kThreads
        << " + threadIdx.x;\n  if (o >= " << outputs << "L)\n    return;\n";
@@ -862,12 +988,15 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
   }
   std::string value = element.get(reduction->getOperand(0));
   if (threadPerOutput) {
-    os << "      chunk[k] = " << value << ";\n    }\n"
-       << "#pragma unroll\n"
-       << "    for (int k = 0; k < " << chunk << "; ++k)\n";
+    os << "      chunk[k] = " << value << ";\n    }\n";
+    // The last chunk of a ragged reduction adds its valid elements one by
+    // one; whole chunks go to the accumulator at once (solder::addChunk).
     if (ragged)
-      os << "      if (r0 + k < " << length << ")\n  ";
-    os << "      acc.add(chunk[k]);\n  }\n";
+      os << "    if (r0 + " << chunk << " > " << length << ") {\n"
+         << "      for (int k = 0; r0 + k < " << length << "; ++k)\n"
+         << "        acc.add(chunk[k]);\n"
+         << "      break;\n    }\n";
+    os << "    solder::addChunk(acc, chunk);\n  }\n";
   } else {
     os << "    acc.add(" << value << ");\n  }\n";
   }

@@ -86,6 +86,29 @@ struct LogSumExpAccumulator {
       sum += expf(x - max);
     }
   }
+  /// A chunk at once: one max and one exp per element, the exps independent
+  /// of each other (element at a time, each exp waited on the previous
+  /// compare). Infinities, NaN and a running +inf take the element path;
+  /// a NaN among finite elements turns the sum, then the max, into NaN.
+  template <int K> __device__ __forceinline__ void addChunk(const float (&x)[K]) {
+    float top = x[0];
+#pragma unroll
+    for (int k = 1; k < K; ++k)
+      top = fmaxf(top, x[k]);
+    if (!isfinite(top) || !(max < CUDART_INF_F)) {
+#pragma unroll
+      for (int k = 0; k < K; ++k)
+        add(x[k]);
+      return;
+    }
+    top = fmaxf(max, top);
+    float scaled = sum * expf(max - top); // 0 while max is -inf
+#pragma unroll
+    for (int k = 0; k < K; ++k)
+      scaled += expf(x[k] - top);
+    sum = scaled;
+    max = isnan(scaled) ? CUDART_NAN_F : top;
+  }
   __device__ __forceinline__ void merge(const LogSumExpAccumulator &o) {
     if (isnan(o.max) || isnan(max)) {
       max = CUDART_NAN_F;
@@ -107,6 +130,19 @@ struct LogSumExpAccumulator {
   }
 };
 
+
+/// Adds a chunk of elements in order; accumulators with a faster way to take
+/// a whole chunk overload it.
+template <class Accumulator, int K>
+__device__ __forceinline__ void addChunk(Accumulator &acc, const float (&x)[K]) {
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    acc.add(x[k]);
+}
+template <int K>
+__device__ __forceinline__ void addChunk(LogSumExpAccumulator &acc, const float (&x)[K]) {
+  acc.addChunk(x);
+}
 
 /// Merges the accumulators of each segment of `Width` lanes in a fixed
 /// order; the first lane of each segment returns the total. Every lane of

@@ -151,10 +151,17 @@ struct Mma16x8x8 {
 #define SOLDER_HOST_MMA solder_host::Mma16x8x8
 #endif
 #ifndef SOLDER_HOST_CUTLASS // else CUDA's vector_types.h, through CUTLASS
+struct alignas(8) float2 {
+  float x, y;
+};
 struct alignas(16) float4 {
   float x, y, z, w;
 };
+inline float2 make_float2(float x, float y) { return {x, y}; }
+inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z, w}; }
 #endif
+using std::max;
+using std::min;
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
 
 /// Runs every block of a launch, one after another, each block's threads on
