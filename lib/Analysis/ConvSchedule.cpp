@@ -298,6 +298,11 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
                      batch};
     schedule.sharedBytes = tile->sharedBytes;
     schedule.paddedInChannels = inChannels;
+    // The weights split into fragments once a call, for every channel
+    // tile (DirectTensorOpConv::prepareWeights): read, then written.
+    schedule.conversionBytes =
+        outChannels * inChannels * taps * 4 +
+        schedule.grid[1] * tile->reduction * tile->bn * (threeTF32 ? 2 : 1) * 4;
     schedule.teraFlops =
         threeTF32 ? kDirectThreeTF32TeraFlops : kDirectTF32TeraFlops;
     return schedule;

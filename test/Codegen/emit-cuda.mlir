@@ -1,8 +1,9 @@
 // Generated CUDA of the seed workloads: the fused structure of each kernel.
 
 // W1 (3 input channels): the direct conv on tensor cores reads PyTorch's
-// layouts (no conversion kernels) under the same generated epilogue as the
-// implicit GEMM; its tiles are 6 whole output rows (110 per sample).
+// input layout (no input conversion) under the same generated epilogue as
+// the implicit GEMM; its tiles are 6 whole output rows (110 per sample); a
+// kernel before it splits the weights into the main loop's fragments once.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W1
 // W1: #include <solder/conv_direct_tensorop.cuh>
 // W1-NOT: _input_ndhwc
@@ -19,9 +20,14 @@
 // W1: using w1_k0_conv_mainloop = solder::DirectTensorOpConv<
 // W1-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32>;
 // W1: static_assert(w1_k0_conv_mainloop::BM == 192 && w1_k0_conv_mainloop::kRowTiles * w1_k0_conv_geometry::kOut[0] == 110,
+// W1: static_assert(w1_k0_conv_mainloop::kPreparedWeightBytes == 16896L,
+// W1: // w1_k0_conv_weight_fragments: the conv weights, split into TF32 parts, in the main loop's fragment order
+// W1:   w1_k0_conv_mainloop::prepareWeights(
+// W1-NEXT:      weight, reinterpret_cast<w1_k0_conv_mainloop::WeightFragment *>(prepared));
 // W1: // w1_k0_conv: direct conv on tensor cores (direct_3xtf32) -> group_stats (partial) -> reduce (partial)
+// W1:   //   ws0: w1_k0_conv_weight_fragments
 // W1:   solder::runConv<w1_k0_conv_mainloop>(
-// W1-NEXT:      in0, in1, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws0, ws1}, shared);
+// W1-NEXT:      in0, ws0, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1, ws2}, shared);
 // W1: w1_k0_conv_finalize(
 // W1:   if (blockIdx.x < 1024L) {  // solder.group_stats: a block per statistic
 // W1:     stats = solder::combineBlock<256>(stats);
@@ -46,7 +52,7 @@
 // W3DIRECT: using w3_k0_conv_mainloop = solder::DirectTensorOpConv<
 // W3DIRECT-NEXT:    w3_k0_conv_geometry, /*Rows=*/2, /*BN=*/64, /*Warps=*/8, solder::TensorMath::k3xTF32>;
 // W3DIRECT:   solder::runConv<w3_k0_conv_mainloop>(
-// W3DIRECT-NEXT:      in0, in1, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws0}, shared);
+// W3DIRECT-NEXT:      in0, ws0, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1}, shared);
 
 // The implicit-GEMM FMA fallback (grouped convs, strided conv_transpose),
 // forced on the W1 chain: the same epilogue functor, with Welford partials

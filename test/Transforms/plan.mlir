@@ -91,7 +91,7 @@
 // conversion. The tail is a reduction, one block per output sample. No
 // full-size tensor is shared: no decision.
 // AUTO-LABEL: func.func @w1(
-// AUTO: solder.fusion "w1_k0_conv" {{.*}} -> (tensor<128x8x2xf32>, tensor<128x24x1x1x1xf32>) attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 37777088 : i64, conversion_bytes = 0 : i64, estimated_us = 3.078000e+02 : f64, flops = 10157875200 : i64, grid = array<i64: 110, 1, 128>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 81, whole", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 40384 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 192, 24, 88>, tile_rows = 6 : i64, warp = array<i64: 48, 24>}}
+// AUTO: solder.fusion "w1_k0_conv" {{.*}} -> (tensor<128x8x2xf32>, tensor<128x24x1x1x1xf32>) attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 37801760 : i64, conversion_bytes = 24672 : i64, estimated_us = 3.078000e+02 : f64, flops = 10157875200 : i64, grid = array<i64: 110, 1, 128>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 81, whole", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 40384 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 192, 24, 88>, tile_rows = 6 : i64, warp = array<i64: 48, 24>}}
 // AUTO: solder.fusion "w1_k1_pointwise" {{.*}} -> tensor<128xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 21184 : i64, chunk = 1 : i64, estimated_us = 0.000000e+00 : f64, flops = 9216 : i64, grid = array<i64: 128, 1, 1>, template = "reduction", walk = "block_per_output"}}
 func.func @w1(%x: tensor<128x3x24x32x32xf32>, %conv_weight: tensor<24x3x3x3x3xf32>,
               %conv_bias: tensor<24xf32>, %norm_weight: tensor<24xf32>,
@@ -142,7 +142,7 @@ func.func @w2(%x: tensor<16x64x32x32x32xf32>, %conv_weight: tensor<64x128x3x3x3x
 // channels, which a conv epilogue cannot: recompute is impossible, whatever
 // its cost; the conv tensor stays a result.
 // AUTO-LABEL: func.func @w3(
-// AUTO: %[[K0:.*]]:2 = solder.fusion "w3_k0_conv" {{.*}} -> (tensor<128x64x126x126xf32>, tensor<128x16x2xf32>) attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 587368704 : i64, conversion_bytes = 0 : i64, estimated_us = 5.833000e+02 : f64, flops = 19248316416 : i64, grid = array<i64: 63, 1, 128>, mainloop = "direct_3xtf32", mainloop_reason = "8 input channels: a reduction of 72, whole", padded_in_channels = 8 : i64, precision = "ieee", shared_bytes = 71936 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 256, 64, 72>, tile_rows = 2 : i64, warp = array<i64: 32, 64>}}
+// AUTO: %[[K0:.*]]:2 = solder.fusion "w3_k0_conv" {{.*}} -> (tensor<128x64x126x126xf32>, tensor<128x16x2xf32>) attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 587424000 : i64, conversion_bytes = 55296 : i64, estimated_us = 5.833000e+02 : f64, flops = 19248316416 : i64, grid = array<i64: 63, 1, 128>, mainloop = "direct_3xtf32", mainloop_reason = "8 input channels: a reduction of 72, whole", padded_in_channels = 8 : i64, precision = "ieee", shared_bytes = 71936 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 256, 64, 72>, tile_rows = 2 : i64, warp = array<i64: 32, 64>}}
 // AUTO: solder.fusion "w3_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 528370176 : i64, chunk = 8 : i64, estimated_us = 1.258000e+02 : f64, flops = 2341011458 : i64, grid = array<i64: 7938, 1, 1>, template = "reduction", walk = "thread_per_output"}}
 // AUTO-NOT: solder.conv
 // AUTO: return
@@ -202,7 +202,7 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 // REPORT-NEXT: {{^  w1_k0_conv +conv_implicit_gemm direct_3xtf32 192x24x88 6 rows conv, group_stats, reduce +37.8 +10.16 +307.8$}}
 // REPORT-NEXT: {{^  w1_k1_pointwise +reduction +- +group_normalize, reduce +0.0 +0.00 +0.0$}}
 // REPORT-NEXT: {{^  total: 2 kernels, est. 307.8 us$}}
-// REPORT-NEXT: {{^  w1_k0_conv: direct_3xtf32 \(3 input channels: a reduction of 81, whole\); grid 110x1x128, 128 threads, 40384 B shared$}}
+// REPORT-NEXT: {{^  w1_k0_conv: direct_3xtf32 \(3 input channels: a reduction of 81, whole\); grid 110x1x128, 128 threads, 40384 B shared; weights -> split TF32 fragments: 0.02 MB$}}
 // REPORT-NOT: shared w1
 // REPORT-LABEL: Solder plan for @w2 (precision ieee;
 // REPORT-NEXT: {{^  kernel +template +main loop +ops +MB moved +GFLOP +est. us$}}
@@ -216,7 +216,7 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 // REPORT-NEXT: {{^  w3_k0_conv +conv_implicit_gemm direct_3xtf32 256x64x72 2 rows conv, group_stats +587.4 +19.25 +583.3$}}
 // REPORT-NEXT: {{^  w3_k1_pointwise +reduction +- +group_normalize, tanh, add, mul, div, add, reduce +528.4 +2.34 +125.8$}}
 // REPORT-NEXT: {{^  total: 2 kernels, est. 709.1 us$}}
-// REPORT-NEXT: {{^  w3_k0_conv: direct_3xtf32 \(8 input channels: a reduction of 72, whole\); grid 63x1x128, 256 threads, 71936 B shared$}}
+// REPORT-NEXT: {{^  w3_k0_conv: direct_3xtf32 \(8 input channels: a reduction of 72, whole\); grid 63x1x128, 256 threads, 71936 B shared; weights -> split TF32 fragments: 0.06 MB$}}
 // REPORT-NEXT: {{^  shared w3_k0_conv#0 tensor<128x64x126x126xf32> \(520.2 MB\) -> w3_k1_pointwise: materialize \(recompute impossible: .*reduces across channels.*; materialize 709.1 us, recompute 1221.7 us\)$}}
 // REPORT-LABEL: Solder plan for @grouped_conv
 // REPORT-NEXT: {{^  kernel +template +main loop +ops}}
@@ -260,12 +260,12 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 // it where it read the capture (the normalize and the residual add).
 // RECOMPUTE-LABEL: func.func @w3_spatial_mean(
 // RECOMPUTE-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x8x8xf32>, %[[CW:[a-z0-9]+]]: tensor<8x3x3x3xf32>, %[[CB:[a-z0-9]+]]: tensor<8xf32>, %[[NW:[a-z0-9]+]]: tensor<8xf32>, %[[NB:[a-z0-9]+]]: tensor<8xf32>)
-// RECOMPUTE-NEXT: %[[K0:.*]] = solder.fusion "w3_spatial_mean_k0_conv" (%[[A0:.*]] = %[[X]], %[[A1:.*]] = %[[CW]], %[[A2:.*]] = %[[CB]]) : ({{.*}}) -> tensor<2x4x2xf32> attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 2496 : i64, conversion_bytes = 0 : i64, estimated_us = 0.000000e+00 : f64, flops = 33408 : i64, grid = array<i64: 1, 1, 2>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 27, whole", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 3808 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 64, 8, 32>, tile_rows = 6 : i64, warp = array<i64: 16, 8>}} {
+// RECOMPUTE-NEXT: %[[K0:.*]] = solder.fusion "w3_spatial_mean_k0_conv" (%[[A0:.*]] = %[[X]], %[[A1:.*]] = %[[CW]], %[[A2:.*]] = %[[CB]]) : ({{.*}}) -> tensor<2x4x2xf32> attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 5408 : i64, conversion_bytes = 2912 : i64, estimated_us = 0.000000e+00 : f64, flops = 33408 : i64, grid = array<i64: 1, 1, 2>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 27, whole", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 3808 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 64, 8, 32>, tile_rows = 6 : i64, warp = array<i64: 16, 8>}} {
 // RECOMPUTE-NEXT:   %[[Y:.*]] = solder.conv %[[A0]], %[[A1]], %[[A2]]
 // RECOMPUTE-NEXT:   %[[S:.*]] = solder.group_stats %[[Y]]
 // RECOMPUTE-NEXT:   solder.yield %[[S]] : tensor<2x4x2xf32>
 // RECOMPUTE-NEXT: }
-// RECOMPUTE-NEXT: %[[K1:.*]] = solder.fusion "w3_spatial_mean_k1_pointwise" (%[[B0:.*]] = %[[K0]], %[[B1:.*]] = %[[NW]], %[[B2:.*]] = %[[NB]], %[[B3:.*]] = %[[X]], %[[B4:.*]] = %[[CW]], %[[B5:.*]] = %[[CB]]) : (tensor<2x4x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<2x3x8x8xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<2x8xf32> attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 2624 : i64, conversion_bytes = 0 : i64, estimated_us = 0.000000e+00 : f64, flops = 39746 : i64, grid = array<i64: 1, 1, 2>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 27, whole", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 3808 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 64, 8, 32>, tile_rows = 6 : i64, warp = array<i64: 16, 8>}} {
+// RECOMPUTE-NEXT: %[[K1:.*]] = solder.fusion "w3_spatial_mean_k1_pointwise" (%[[B0:.*]] = %[[K0]], %[[B1:.*]] = %[[NW]], %[[B2:.*]] = %[[NB]], %[[B3:.*]] = %[[X]], %[[B4:.*]] = %[[CW]], %[[B5:.*]] = %[[CB]]) : (tensor<2x4x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<2x3x8x8xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<2x8xf32> attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 5536 : i64, conversion_bytes = 2912 : i64, estimated_us = 0.000000e+00 : f64, flops = 39746 : i64, grid = array<i64: 1, 1, 2>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 27, whole", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 3808 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 64, 8, 32>, tile_rows = 6 : i64, warp = array<i64: 16, 8>}} {
 // RECOMPUTE-NEXT:   %[[Y2:.*]] = solder.conv %[[B3]], %[[B4]], %[[B5]] {{.*}} -> tensor<2x8x6x6xf32>
 // RECOMPUTE-NEXT:   arith.constant
 // RECOMPUTE-NEXT:   arith.constant
@@ -281,7 +281,7 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 // RECOMPUTE-NEXT: return %[[K1]]
 // force=materialize: the conv tensor stays a result and is read back.
 // MATERIALIZE-LABEL: func.func @w3_spatial_mean(
-// MATERIALIZE-NEXT: %[[K0:.*]]:2 = solder.fusion "w3_spatial_mean_k0_conv" ({{.*}}) : ({{.*}}) -> (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>) attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 4800 : i64, conversion_bytes = 0 : i64, estimated_us = 0.000000e+00 : f64, flops = 33408 : i64, grid = array<i64: 1, 1, 2>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 27, whole", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 3808 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 64, 8, 32>, tile_rows = 6 : i64, warp = array<i64: 16, 8>}} {
+// MATERIALIZE-NEXT: %[[K0:.*]]:2 = solder.fusion "w3_spatial_mean_k0_conv" ({{.*}}) : ({{.*}}) -> (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>) attributes {solder.plan = {block = array<i64: 128, 1, 1>, bytes = 7712 : i64, conversion_bytes = 2912 : i64, estimated_us = 0.000000e+00 : f64, flops = 33408 : i64, grid = array<i64: 1, 1, 2>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 27, whole", padded_in_channels = 3 : i64, precision = "ieee", shared_bytes = 3808 : i64, stages = 0 : i64, template = "conv_implicit_gemm", tile = array<i64: 64, 8, 32>, tile_rows = 6 : i64, warp = array<i64: 16, 8>}} {
 // MATERIALIZE-NEXT:   %[[Y:.*]] = solder.conv
 // MATERIALIZE-NEXT:   %[[S:.*]] = solder.group_stats %[[Y]]
 // MATERIALIZE-NEXT:   solder.yield %[[Y]], %[[S]]

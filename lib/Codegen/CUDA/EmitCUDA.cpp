@@ -341,6 +341,15 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     mainLoopInput = "ws0";
     mainLoopWeight = "ws1";
   }
+  // The direct conv on tensor cores reads its weights split into TF32
+  // fragments, written once a call by a kernel before it.
+  int64_t preparedWeightBytes = 0;
+  if (schedule->isDirectTensorOp()) {
+    preparedWeightBytes = schedule->conversionBytes -
+                          cast<RankedTensorType>(weight.getType()).getNumElements() * 4;
+    buffers.push_back(addBuffer(name + "_weight_fragments", preparedWeightBytes, false));
+    mainLoopWeight = "ws0";
+  }
   unsigned firstReductionBuffer = buffers.size();
   for (const EpilogueReduction &reduction : reductions)
     buffers.push_back(reduction.buffer);
@@ -425,12 +434,32 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
         "<= {2},\n"
         "              \"the plan's threads and shared memory\");\n\n",
         name, schedule->threads, schedule->sharedBytes);
-    if (schedule->isDirectTensorOp())
+    if (schedule->isDirectTensorOp()) {
       os << llvm::formatv(
           "static_assert({0}_mainloop::BM == {1} && {0}_mainloop::kRowTiles * "
           "{0}_geometry::kOut[0] == {2},\n"
-          "              \"the plan's tile of whole rows\");\n\n",
+          "              \"the plan's tile of whole rows\");\n",
           name, schedule->tile[0], schedule->grid[0]);
+      os << llvm::formatv("static_assert({0}_mainloop::kPreparedWeightBytes == {1}L,\n"
+                          "              \"the plan's weight fragments\");\n\n",
+                          name, preparedWeightBytes);
+      int64_t fragmentBytes = schedule->isThreeTF32() ? 16 : 8;
+      beginHelperKernel(
+          name + "_weight_fragments",
+          "the conv weights, split into TF32 parts, in the main loop's fragment order",
+          {static_cast<int64_t>(llvm::divideCeil(preparedWeightBytes / fragmentBytes,
+                                                 kThreads)),
+           1, 1},
+          {{"const float *__restrict__ weight",
+            storage.lookup(fusion.getCaptures()[cast<BlockArgument>(weight).getArgNumber()])},
+           {"float *__restrict__ prepared", {KernelArgRef::Kind::buffer, buffers[0]}}});
+      os << llvm::formatv("  {0}_mainloop::prepareWeights(\n"
+                          "      weight, reinterpret_cast<{0}_mainloop::WeightFragment *>(prepared));\n"
+                          "}\n\n",
+                          name);
+    } else {
+      os << "\n";
+    }
     beginKernel(fusion, name, summary, schedule->grid, buffers, captureNames,
                 schedule->threads, schedule->sharedBytes);
     program.launches.back().mainLoop = schedule->mainLoop;

@@ -5,8 +5,9 @@
 // input must first be converted to NDHWC. Here a block stages the input
 // window of whole output rows (one output plane, Rows rows, every column)
 // in shared memory as PyTorch lays it out (channel, depth, row, column, zero
-// where the window leaves the input), and the weights as [channel][k] with
-// k = (input channel, kd, kh, kw), PyTorch's own order. The reduction is
+// where the window leaves the input), and the weights as B fragments over
+// k = (input channel, kd, kh, kw), PyTorch's own order (split into TF32
+// parts once a call by prepareWeights, a kernel before the conv). The reduction is
 // then walked in 8-deep steps of sm80 mma.sync TF32 (CUTLASS's
 // arch::Mma 16x8x8): an A fragment element (pixel p, reduction index k) is
 // window[pixelOffset(p) + reductionOffset(k)], one shared-memory load, with
@@ -170,6 +171,44 @@ struct DirectTensorOpConv {
   /// any, so that each thread has that many loads in flight.
   static constexpr int kBatch = 8;
 
+  /// Every channel tile's weights in fragment order, split: what
+  /// prepareWeights writes once a call and computeTile copies.
+  static constexpr int kChannelTiles = (G::kOutChannels + BN - 1) / BN;
+  static constexpr long kPreparedWeightBytes =
+      long(kChannelTiles) * kWeightFragments * sizeof(WeightFragment);
+
+  /// A thread per fragment of every channel tile (channels past the output
+  /// channels and reduction elements past kK are zero). Run once before the
+  /// conv: each of its thousands of blocks then copies its channel tile's
+  /// fragments instead of gathering and splitting the weights itself (as
+  /// much work as staging its input window).
+  __device__ static void prepareWeights(const float *__restrict__ weight,
+                                        WeightFragment *__restrict__ prepared) {
+    const long index = long(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (index >= long(kChannelTiles) * kWeightFragments)
+      return;
+    const int f = index % kWeightFragments, channelTile = index / kWeightFragments;
+    const int fragmentLane = f % 32, j = f / 32 % kMmaCols, step = f / (32 * kMmaCols);
+    const int channel = channelTile * BN + 8 * j + fragmentLane / 4;
+    Parts halves[2];
+#pragma unroll
+    for (int half = 0; half < 2; ++half) {
+      const int k = 8 * step + fragmentLane % 4 + 4 * half;
+      halves[half] = split(channel < G::kOutChannels && k < kK
+                               ? weight[long(channel) * kK + reductionChannel(k) * kTaps +
+                                        reductionTap(k)]
+                               : 0.0f);
+    }
+    WeightFragment fragment;
+#pragma unroll
+    for (int part = 0; part < kParts; ++part) {
+      fragment[2 * part] = halves[0][part];
+      fragment[2 * part + 1] = halves[1][part];
+    }
+    prepared[index] = fragment;
+  }
+
+  /// `weight` is what prepareWeights wrote.
   __device__ static const float *computeTile(const float *__restrict__ input,
                                              const float *__restrict__ weight,
                                              int n, int pixelBase,
@@ -183,39 +222,20 @@ struct DirectTensorOpConv {
       for (int k = threadIdx.x; k < kKSteps * 8; k += kThreads)
         offsets[k] = reductionOffset(k);
 
-    // Weights of channels [channelBase, channelBase + BN) in fragment
-    // order, zero past kK and past the output channels.
+    // This channel tile's prepared weight fragments, kBatch loads in
+    // flight per thread.
+    const WeightFragment *prepared = reinterpret_cast<const WeightFragment *>(weight) +
+                                     long(channelBase / BN) * kWeightFragments;
     for (int first = threadIdx.x; first < kWeightFragments; first += kBatch * kThreads) {
-      float values[kBatch][2];
+      WeightFragment loaded[kBatch];
 #pragma unroll
-      for (int b = 0; b < kBatch; ++b) {
-        const int f = first + b * kThreads;
-        const int fragmentLane = f % 32, j = f / 32 % kMmaCols,
-                  step = f / (32 * kMmaCols);
-        const int channel = channelBase + 8 * j + fragmentLane / 4;
+      for (int b = 0; b < kBatch; ++b)
+        if (first + b * kThreads < kWeightFragments)
+          loaded[b] = prepared[first + b * kThreads];
 #pragma unroll
-        for (int half = 0; half < 2; ++half) {
-          const int k = 8 * step + fragmentLane % 4 + 4 * half;
-          values[b][half] =
-              f < kWeightFragments && channel < G::kOutChannels && k < kK
-                  ? __ldg(weight + long(channel) * kK +
-                          reductionChannel(k) * kTaps + reductionTap(k))
-                  : 0.0f;
-        }
-      }
-#pragma unroll
-      for (int b = 0; b < kBatch; ++b) {
-        const int f = first + b * kThreads;
-        if (f >= kWeightFragments)
-          break;
-        const Parts lo = split(values[b][0]), hi = split(values[b][1]);
-        auto &fragment = fragments[f];
-#pragma unroll
-        for (int part = 0; part < kParts; ++part) {
-          fragment[2 * part] = lo[part];
-          fragment[2 * part + 1] = hi[part];
-        }
-      }
+      for (int b = 0; b < kBatch; ++b)
+        if (first + b * kThreads < kWeightFragments)
+          fragments[first + b * kThreads] = loaded[b];
     }
     // The input window, zero outside the input (padding, rows past the
     // last output row): a warp per window row (channel, depth, row), its

@@ -254,7 +254,11 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
             "{0}: {1} ({2}); grid {3}x{4}x{5}, {6} threads, {7} B shared",
             fusion.getName(), conv->mainLoop, conv->reason, conv->grid[0],
             conv->grid[1], conv->grid[2], conv->threads, conv->sharedBytes);
-        if (conv->conversionBytes)
+        if (conv->conversionBytes && conv->isDirect())
+          note += llvm::formatv("; weights -> split TF32 fragments: {0:F2} MB",
+                                conv->conversionBytes / 1e6)
+                      .str();
+        else if (conv->conversionBytes)
           note += llvm::formatv("; layout conversions (input NCDHW -> NDHWC "
                                 "with {0} channels, weights -> KTRSC): {1:F1} MB",
                                 conv->paddedInChannels,
