@@ -125,9 +125,11 @@ def SolderPlan : Pass<"solder-plan", "ModuleOp"> {
     For each `solder.fusion`: the kernel template, its tile, block and grid
     (for a conv: the main loop, tensor-core or FMA, its tile, warps, stages
     and shared memory, from `getConvSchedule`, with the layout conversions
-    it needs; otherwise, from `getRegionLaunch`, how the threads walk it,
-    `walk` = `elementwise`, `thread_per_output` or `block_per_output`, and
-    the `chunk` of elements a thread loads before it uses them),
+    and weight preparation it needs; otherwise, from `getRegionLaunch`, how
+    the threads walk it, `walk` = `elementwise`, `thread_per_output` or
+    `block_per_output`, the `chunk` of items a thread loads before it uses
+    them and, for `elementwise`, the `vector` width of an item: 4 where
+    float4 loads and stores fit, else 1),
     and the bytes moved and FLOPs done, estimated with a roofline cost model
     (time = max(bytes / bandwidth, flops / rate); the GPU's numbers are
     options). For each full-size tensor that a conv region yields to a later
