@@ -867,20 +867,31 @@ void ProgramEmitter::emitCoefficientTables(FusionOp fusion,
   if (!batchKept || perSample < kThreads)
     return;
   StringRef type = narrow ? "int" : "long", suffix = narrow ? "" : "L";
+  // Tables take at most 16 KB of static shared memory together; a
+  // group_normalize past that, or whose statistics, weight or bias are not
+  // captures (emitCoefficients refuses those), computes per element.
+  constexpr int64_t kTableBytes = 16 * 1024;
+  int64_t tableBytes = 0;
   unsigned index = 0;
+  bool firstSampleDeclared = false;
+  auto isCapture = [](Value value) { return !value || isa<BlockArgument>(value); };
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
     auto normalize = dyn_cast<GroupNormalizeOp>(op);
-    if (!normalize)
+    if (!normalize || !isCapture(normalize.getStats()) ||
+        !isCapture(normalize.getWeight()) || !isCapture(normalize.getBias()))
       continue;
     int64_t channels = normalize.getInput().getType().getDimSize(1);
     bool acrossBatch = normalize.getStats().getType().getDimSize(0) == 1;
     int64_t samples = acrossBatch ? 1 : 2;
-    if (samples * channels * 8 > 16 * 1024)
+    if (tableBytes + samples * channels * 8 > kTableBytes)
       continue;
+    tableBytes += samples * channels * 8;
     std::string table = "normalize" + std::to_string(index++) + "_coefficients";
-    if (index == 1 && !acrossBatch)
+    if (!acrossBatch && !firstSampleDeclared) {
       os << "  const " << type << " firstSample = blockIdx.x * " << kThreads
          << suffix << " / " << perSample << ";\n";
+      firstSampleDeclared = true;
+    }
     os << "  // group_normalize's (scale, shift) for each channel of the block's\n"
        << "  // samples, computed once instead of at every element.\n"
        << "  __shared__ float2 " << table << "[" << samples * channels << "];\n"
@@ -892,7 +903,7 @@ void ProgramEmitter::emitCoefficientTables(FusionOp fusion,
       os << "    [[maybe_unused]] const " << type << " i0 = min(firstSample + t / "
          << channels << ", " << shape[0] - 1 << suffix << ");\n";
     os << "    const " << type << " i1 = t % " << channels << ";\n";
-    (void)element.emitCoefficients(normalize, os, "    ", "c");
+    (void)element.emitCoefficients(normalize, os, "    ", "c"); // captures: succeeds
     os << "    " << table << "[t] = make_float2(c_scale, c_shift);\n  }\n";
     element.useCoefficientTable(
         normalize, table,
