@@ -25,6 +25,30 @@ bool mlir::solder::isReadPerElement(BlockArgument argument) {
   });
 }
 
+namespace {
+enum class TailAccess { dense, broadcast, mixed };
+
+/// How a tensor of `dims`, broadcast to `shape`, covers the dims of `shape`
+/// from `start` on: all of them (dense), none (broadcast), or some.
+TailAccess getTailAccess(ArrayRef<int64_t> dims, ArrayRef<int64_t> shape,
+                         int64_t start) {
+  int64_t rank = shape.size();
+  int64_t offset = rank - static_cast<int64_t>(dims.size());
+  bool full = true, broadcast = true;
+  for (int64_t d = start; d < rank; ++d) {
+    int64_t size = d - offset >= 0 ? dims[d - offset] : 1;
+    full &= size == shape[d];
+    broadcast &= size == 1;
+  }
+  return full ? TailAccess::dense
+              : broadcast ? TailAccess::broadcast : TailAccess::mixed;
+}
+
+ArrayRef<int64_t> getShape(BlockArgument argument) {
+  return cast<RankedTensorType>(argument.getType()).getShape();
+}
+} // namespace
+
 std::optional<int64_t> mlir::solder::getVectorTailStart(FusionOp fusion,
                                                         ArrayRef<int64_t> shape) {
   int64_t rank = shape.size();
@@ -34,27 +58,21 @@ std::optional<int64_t> mlir::solder::getVectorTailStart(FusionOp fusion,
       tail *= shape[d];
     if (tail % kVectorWidth != 0)
       continue;
-    // Every tensor read per element is dense over the tail (its last
-    // rank - start dims are the iteration's) or broadcast along all of it.
-    bool dense = llvm::all_of(
-        fusion.getBodyBlock().getArguments(), [&](BlockArgument argument) {
-          if (!isReadPerElement(argument))
-            return true;
-          ArrayRef<int64_t> dims =
-              cast<RankedTensorType>(argument.getType()).getShape();
-          int64_t offset = rank - static_cast<int64_t>(dims.size());
-          bool full = true, broadcast = true;
-          for (int64_t d = start; d < rank; ++d) {
-            int64_t size = d - offset >= 0 ? dims[d - offset] : 1;
-            full &= size == shape[d];
-            broadcast &= size == 1;
-          }
-          return full || broadcast;
-        });
-    if (dense)
+    // Every tensor read per element is dense over the tail or broadcast
+    // along all of it.
+    if (llvm::all_of(fusion.getBodyBlock().getArguments(), [&](BlockArgument argument) {
+          return !isReadPerElement(argument) ||
+                 getTailAccess(getShape(argument), shape, start) != TailAccess::mixed;
+        }))
       return start;
   }
   return std::nullopt;
+}
+
+bool mlir::solder::isBroadcastAlongTail(BlockArgument argument,
+                                        ArrayRef<int64_t> shape,
+                                        int64_t tailStart) {
+  return getTailAccess(getShape(argument), shape, tailStart) == TailAccess::broadcast;
 }
 
 StringRef RegionLaunch::getKindName() const {

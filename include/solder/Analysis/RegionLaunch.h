@@ -57,6 +57,12 @@ RegionLaunch getRegionLaunch(FusionOp fusion);
 /// The innermost such tail; none when no tail qualifies.
 std::optional<int64_t> getVectorTailStart(FusionOp fusion, ArrayRef<int64_t> shape);
 
+/// Whether `argument`, for the tail of `shape` from `tailStart` on, is the
+/// same element for every lane of a vector (broadcast along the whole
+/// tail) rather than dense over it.
+bool isBroadcastAlongTail(BlockArgument argument, ArrayRef<int64_t> shape,
+                          int64_t tailStart);
+
 /// Whether a region's `argument` is read per element (group_normalize's
 /// statistics, weight and bias are read per (sample, channel)).
 bool isReadPerElement(BlockArgument argument);

@@ -159,6 +159,12 @@ private:
                    ArrayRef<EpilogueReduction> reductions,
                    unsigned firstReductionBuffer, int64_t pixelTiles,
                    bool shiftedMoments);
+  /// The launch argument of the capture that region value `value` (a block
+  /// argument of `fusion`) stands for.
+  KernelArgRef getCaptureArg(FusionOp fusion, Value value) {
+    return storage.lookup(
+        fusion.getCaptures()[cast<BlockArgument>(value).getArgNumber()]);
+  }
   unsigned addBuffer(std::string name, int64_t bytes, bool zeroed) {
     program.buffers.push_back({std::move(name), bytes, zeroed});
     return program.buffers.size() - 1;
@@ -450,8 +456,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
           {static_cast<int64_t>(llvm::divideCeil(preparedWeightBytes / fragmentBytes,
                                                  kThreads)),
            1, 1},
-          {{"const float *__restrict__ weight",
-            storage.lookup(fusion.getCaptures()[cast<BlockArgument>(weight).getArgNumber()])},
+          {{"const float *__restrict__ weight", getCaptureArg(fusion, weight)},
            {"float *__restrict__ prepared", {KernelArgRef::Kind::buffer, buffers[0]}}});
       os << llvm::formatv("  {0}_mainloop::prepareWeights(\n"
                           "      weight, reinterpret_cast<{0}_mainloop::WeightFragment *>(prepared));\n"
@@ -571,10 +576,6 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
   int64_t taps = product(cast<RankedTensorType>(anchor->getOperand(1).getType())
                              .getShape()
                              .drop_front(2));
-  auto captureOf = [&](Value value) {
-    return storage.lookup(
-        fusion.getCaptures()[cast<BlockArgument>(value).getArgNumber()]);
-  };
   unsigned inputBuffer = addBuffer(name + "_input_ndhwc",
                                    batch * inVolume * paddedIn * 4, false);
   unsigned weightBuffer =
@@ -589,7 +590,7 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
                 .str(),
       {static_cast<int64_t>(llvm::divideCeil(inVolume, 32)),
        static_cast<int64_t>(llvm::divideCeil(paddedIn, 32)), batch},
-      {{"const float *__restrict__ input", captureOf(anchor->getOperand(0))},
+      {{"const float *__restrict__ input", getCaptureArg(fusion, anchor->getOperand(0))},
        {"float *__restrict__ inputNdhwc",
         {KernelArgRef::Kind::buffer, inputBuffer}}});
   os << llvm::formatv("  solder::toChannelsLast<{0}, {1}, {2}L>(input, "
@@ -602,7 +603,7 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
           : "the conv weights to KTRSC",
       {static_cast<int64_t>(llvm::divideCeil(channels * taps * paddedIn, kThreads)),
        1, 1},
-      {{"const float *__restrict__ weight", captureOf(anchor->getOperand(1))},
+      {{"const float *__restrict__ weight", getCaptureArg(fusion, anchor->getOperand(1))},
        {"float *__restrict__ weightKtrsc",
         {KernelArgRef::Kind::buffer, weightBuffer}}});
   os << llvm::formatv("  solder::weightsToKtrsc<{0}_geometry, {1}>(weight, "
@@ -806,11 +807,9 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
     // Captures read per element and dense over the tail: one vector load at
     // the first lane's offset, then a lane at a time.
     for (BlockArgument argument : fusion.getBodyBlock().getArguments()) {
+      if (!isReadPerElement(argument) || isBroadcastAlongTail(argument, shape, tailStart))
+        continue; // the same element for every lane
       ArrayRef<int64_t> dims = cast<RankedTensorType>(argument.getType()).getShape();
-      if (!isReadPerElement(argument) ||
-          llvm::all_of(dims.take_back(std::min<int64_t>(dims.size(), tailDims.size())),
-                       [](int64_t size) { return size == 1; }))
-        continue; // broadcast along the tail: the same element for every lane
       const std::string &name = captureNames[argument.getArgNumber()];
       os << "      float " << name << "_lanes[" << width << "];\n"
          << "      {\n";
