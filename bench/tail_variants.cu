@@ -338,6 +338,35 @@ double maxRelativeDifference(const std::vector<float> &a, const std::vector<floa
   return worst;
 }
 
+struct Variant {
+  const char *name;
+  Kernel kernel;
+  int blocks;
+};
+
+/// Times each variant on the same inputs into `out` (`outputs` floats,
+/// poisoned with NaN first) and prints a JSON row each: its time, the
+/// `bytes` it moves over that time, and its largest relative difference
+/// from the first variant's output.
+void runVariants(const std::vector<Variant> &variants, const float *in0,
+                 const float *in1, const float *in2, const float *in3,
+                 float *out, size_t outputs, double bytes, float *flush,
+                 size_t flushFloats) {
+  std::vector<float> reference;
+  for (const Variant &variant : variants) {
+    CHECK(cudaMemset(out, 0xff, outputs * sizeof(float)));
+    float ms = medianMs(variant.kernel, variant.blocks, in0, in1, in2, in3, out,
+                        flush, flushFloats);
+    std::vector<float> values = download(out, outputs);
+    if (reference.empty())
+      reference = values;
+    std::printf("  {\"variant\": \"%s\", \"ms\": %.4f, \"gb_per_s\": %.0f, "
+                "\"max_rel_vs_current\": %.2e},\n",
+                variant.name, ms, bytes / ms / 1e6,
+                maxRelativeDifference(values, reference));
+  }
+}
+
 } // namespace
 
 int main() {
@@ -350,33 +379,19 @@ int main() {
   std::printf("[\n");
   {
     float *y = upload(random(size_t(kN) * kC * kHW, -3.0f, 3.0f, 1));
-    std::vector<float> stats = random(kN * kGroups * 2, 0.5f, 1.5f, 2);
-    float *s = upload(stats), *w = upload(random(kC, 0.5f, 1.5f, 3)),
+    float *s = upload(random(kN * kGroups * 2, 0.5f, 1.5f, 2)), *w = upload(random(kC, 0.5f, 1.5f, 3)),
           *b = upload(random(kC, -0.5f, 0.5f, 4));
     float *out;
     CHECK(cudaMalloc(&out, kOutputs * sizeof(float)));
     const int blocks = (kOutputs + 255) / 256;
-    std::vector<float> reference;
-    struct { const char *name; Kernel kernel; } variants[] = {
-        {"w3_current", w3Current},
-        {"w3_chunked_lse", w3Chunked<false, true, false>},
-        {"w3_chunked_lse_reciprocal", w3Chunked<true, true, false>},
-        {"w3_chunked_lse_reciprocal_int", w3Chunked<true, true, true>},
-        {"w3_hoisted_coefficients", w3Hoisted},
-        {"w3_without_tanh (not equivalent)", w3Chunked<true, false, true>},
-        {"w3_read_floor (not equivalent)", w3ReadFloor},
-    };
-    for (auto &variant : variants) {
-      CHECK(cudaMemset(out, 0xff, kOutputs * sizeof(float)));
-      float ms = medianMs(variant.kernel, blocks, y, s, w, b, out, flush, flushFloats);
-      std::vector<float> values = download(out, kOutputs);
-      if (reference.empty())
-        reference = values;
-      std::printf("  {\"variant\": \"%s\", \"ms\": %.4f, \"gb_per_s\": %.0f, "
-                  "\"max_rel_vs_current\": %.2e},\n",
-                  variant.name, ms, size_t(kN) * kC * kHW * 4.0 / ms / 1e6,
-                  maxRelativeDifference(values, reference));
-    }
+    runVariants({{"w3_current", w3Current, blocks},
+                 {"w3_chunked_lse", w3Chunked<false, true, false>, blocks},
+                 {"w3_chunked_lse_reciprocal", w3Chunked<true, true, false>, blocks},
+                 {"w3_chunked_lse_reciprocal_int", w3Chunked<true, true, true>, blocks},
+                 {"w3_hoisted_coefficients", w3Hoisted, blocks},
+                 {"w3_without_tanh (not equivalent)", w3Chunked<true, false, true>, blocks},
+                 {"w3_read_floor (not equivalent)", w3ReadFloor, blocks}},
+                y, s, w, b, out, kOutputs, size_t(kN) * kC * kHW * 4.0, flush, flushFloats);
     CHECK(cudaFree(y));
     CHECK(cudaFree(out));
   }
@@ -388,27 +403,14 @@ int main() {
     CHECK(cudaMalloc(&out, size_t(kTotal2) * sizeof(float)));
     int sms = 0;
     CHECK(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-    std::vector<float> reference;
-    struct { const char *name; Kernel kernel; int blocks; } variants[] = {
-        {"w2_current", w2Current, (kTotal2 + 1023) / 1024},
-        {"w2_identity_offset", w2Identity, (kTotal2 + 1023) / 1024},
-        {"w2_float4_x1", w2Vector<1>, (kTotal2 / 4 + 255) / 256},
-        {"w2_float4_x2", w2Vector<2>, (kTotal2 / 4 + 511) / 512},
-        {"w2_float4_x4", w2Vector<4>, (kTotal2 / 4 + 1023) / 1024},
-        {"w2_float4_x2_grid_8_per_sm", w2Vector<2>, 8 * sms},
-        {"w2_copy_floor (not equivalent)", w2CopyFloor, 8 * sms},
-    };
-    for (auto &variant : variants) {
-      CHECK(cudaMemset(out, 0xff, size_t(kTotal2) * sizeof(float)));
-      float ms = medianMs(variant.kernel, variant.blocks, x, s, w, b, out, flush, flushFloats);
-      std::vector<float> values = download(out, kTotal2);
-      if (reference.empty())
-        reference = values;
-      std::printf("  {\"variant\": \"%s\", \"ms\": %.4f, \"gb_per_s\": %.0f, "
-                  "\"max_rel_vs_current\": %.2e},\n",
-                  variant.name, ms, kTotal2 * 8.0 / ms / 1e6,
-                  maxRelativeDifference(values, reference));
-    }
+    runVariants({{"w2_current", w2Current, (kTotal2 + 1023) / 1024},
+                 {"w2_identity_offset", w2Identity, (kTotal2 + 1023) / 1024},
+                 {"w2_float4_x1", w2Vector<1>, (kTotal2 / 4 + 255) / 256},
+                 {"w2_float4_x2", w2Vector<2>, (kTotal2 / 4 + 511) / 512},
+                 {"w2_float4_x4", w2Vector<4>, (kTotal2 / 4 + 1023) / 1024},
+                 {"w2_float4_x2_grid_8_per_sm", w2Vector<2>, 8 * sms},
+                 {"w2_copy_floor (not equivalent)", w2CopyFloor, 8 * sms}},
+                x, s, w, b, out, kTotal2, kTotal2 * 8.0, flush, flushFloats);
   }
   std::printf("  {}\n]\n");
   return 0;
