@@ -67,9 +67,6 @@ constexpr double kDirectFmaTeraFlops = 17.0;
 /// 27 TFLOP/s on W1's conv and 40 on W3's; one TF32 product 45 and 59.
 constexpr double kDirectThreeTF32TeraFlops = 33.0;
 constexpr double kDirectTF32TeraFlops = 50.0;
-/// Shared memory TensorOpConv keeps for the problem and the iterators'
-/// parameters (its kContextBytes).
-constexpr int64_t kContextBytes = 512;
 TensorOpTile chooseTile(Precision precision, int64_t outChannels,
                         int64_t inChannels) {
   TensorOpTile tile;
@@ -360,8 +357,7 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
     int64_t mainLoopBytes =
         tile.stages * (tile.bm * tile.bk + tile.bk * tile.bn) * 4;
     int64_t epilogueTileBytes = tile.bn * (tile.bm + 4) * 4;
-    schedule.sharedBytes =
-        std::max(mainLoopBytes, epilogueTileBytes) + kContextBytes;
+    schedule.sharedBytes = std::max(mainLoopBytes, epilogueTileBytes);
     schedule.paddedInChannels = paddedInChannels;
     schedule.conversionBytes =
         batch * inVolume * (inChannels + paddedInChannels) * 4 +

@@ -210,6 +210,8 @@ std::string computeDigest(const Manifest &manifest) {
                                                             : "buffer",
                       arg.index);
   }
+  for (const ModuleConstant &constant : manifest.constants)
+    digest.constant(constant.symbol, constant.builder);
   return digest.hex();
 }
 
@@ -281,6 +283,22 @@ bool solder::loadManifest(const std::string &bundleDir, Manifest &manifest,
   }
   if (!reader.readLaunches(root, manifest))
     return false;
+  if (const Value *constants = root.get("constants")) {
+    if (constants->kind != Value::Kind::array)
+      return reader.fail("constants", "must be an array");
+    for (size_t i = 0; i < constants->array.size(); ++i) {
+      std::string where = "constants[" + std::to_string(i) + "].";
+      const Value &entry = constants->array[i];
+      ModuleConstant constant;
+      if (entry.kind != Value::Kind::object)
+        return reader.fail("constants[" + std::to_string(i) + "]",
+                           "must be an object");
+      if (!reader.readString(entry, "symbol", constant.symbol, where) ||
+          !reader.readString(entry, "builder", constant.builder, where))
+        return false;
+      manifest.constants.push_back(std::move(constant));
+    }
+  }
   const Value *files = reader.member(root, "files", Value::Kind::object, "");
   if (!files)
     return false;
@@ -312,7 +330,7 @@ bool solder::loadManifest(const std::string &bundleDir, Manifest &manifest,
   std::string expected = computeDigest(manifest);
   if (digest != expected)
     return reader.fail("digest", "is " + digest + " but the manifest's tensors, "
-                       "buffers and launches give " + expected + ": it was edited "
+                       "buffers, launches and constants give " + expected + ": it was edited "
                        "after solder-compile wrote it, and its kernels were "
                        "compiled for other shapes; recompile the bundle");
   return true;

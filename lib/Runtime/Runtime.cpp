@@ -157,6 +157,38 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
                                          " bytes): " + driver->describe(result));
     bundle->buffers.push_back(pointer);
   }
+  // Constants the kernels read from the constant bank, built once here by
+  // their builder kernels (TensorOpConv's CUTLASS parameters).
+  for (const ModuleConstant &constant : manifest.constants) {
+    CUdeviceptr symbol = 0;
+    size_t bytes = 0;
+    CUfunction builder;
+    if (driver->cuModuleGetGlobal(&symbol, &bytes, bundle->module,
+                                  constant.symbol.c_str()) != CUDA_SUCCESS ||
+        driver->cuModuleGetFunction(&builder, bundle->module,
+                                    constant.builder.c_str()) != CUDA_SUCCESS)
+      return fail(SOLDER_ERROR_BUNDLE, std::string(path) + ": constant '" +
+                                           constant.symbol + "' or its builder '" +
+                                           constant.builder +
+                                           "' is not in the binary");
+    CUdeviceptr built = 0;
+    result = driver->cuMemAlloc(&built, bytes);
+    if (result == CUDA_SUCCESS) {
+      void *args[] = {&built};
+      result = driver->cuLaunchKernel(builder, 1, 1, 1, 1, 1, 1, 0, nullptr,
+                                      args, nullptr);
+      if (result == CUDA_SUCCESS)
+        result = driver->cuMemcpyDtoD(symbol, built, bytes);
+      if (result == CUDA_SUCCESS)
+        result = driver->cuStreamSynchronize(nullptr);
+      CUresult freed = driver->cuMemFree(built);
+      if (result == CUDA_SUCCESS)
+        result = freed;
+    }
+    if (result != CUDA_SUCCESS)
+      return fail(SOLDER_ERROR_CUDA, "cannot build constant '" + constant.symbol +
+                                         "': " + driver->describe(result));
+  }
   if (!bundle->buffers.empty()) {
     result = driver->cuEventCreate(&bundle->lastUse, CU_EVENT_DISABLE_TIMING);
     if (result != CUDA_SUCCESS)

@@ -75,8 +75,9 @@
 
 // W3 forced onto the implicit GEMM on 3xTF32 tensor cores: the layout
 // conversions, the generated epilogue functor (bias, stores, the tile's
-// statistics as shifted moments, written as Welford partials) and the kernel
-// that runs CUTLASS's main loop under it.
+// statistics as shifted moments, written as Welford partials), CUTLASS's
+// parameters in the constant bank with the kernel that builds them, and the
+// kernel that runs CUTLASS's main loop under the epilogue.
 // RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline=mainloop=tensorop | solder-translate --emit-cuda | FileCheck %s --check-prefix=W3
 // W3: #include <solder/conv_tensorop.cuh>
 // W3: // w3_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
@@ -95,10 +96,14 @@
 // W3-NEXT:     const solder::Welford stats0 = partials.r0.welford();
 // W3: using w3_k0_conv_mainloop = solder::TensorOpConv<
 // W3-NEXT:    w3_k0_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::k3xTF32>>;
+// W3: __constant__ w3_k0_conv_mainloop::ContextStorage w3_k0_conv_context;
+// W3-NEXT: extern "C" __global__ void __launch_bounds__(1)
+// W3-NEXT: w3_k0_conv_build_context(w3_k0_conv_mainloop::ContextStorage *context) {
+// W3-NEXT:   w3_k0_conv_mainloop::buildContext(context);
 // W3: // w3_k0_conv: implicit-GEMM conv on tensor cores (tensorop_3xtf32) -> group_stats (partial)
 // W3: extern "C" __global__ void __launch_bounds__(128)
 // W3:   solder::runConv<w3_k0_conv_mainloop>(
-// W3-NEXT:      ws0, ws1, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws2}, shared);
+// W3-NEXT:      ws0, ws1, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws2}, shared, w3_k0_conv_context);
 // W3: // w3_k1_pointwise: reduction -> group_normalize -> tanh -> add -> mul -> div -> add -> reduce (one thread per output)
 // GroupNorm's (scale, shift) of the block's two samples into shared memory
 // first; the kept indices once; each chunk of 8 channels loaded and

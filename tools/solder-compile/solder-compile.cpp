@@ -14,6 +14,7 @@
 #include "solder/Codegen/CUDA/EmitCUDA.h"
 #include "solder/InitAllDialects.h"
 #include "solder/ParsedSource.h"
+#include "solder/Runtime/Manifest.h"
 #include "solder/Support/BundleDigest.h"
 #include "solder/Dialect/Solder/Transforms/Passes.h"
 
@@ -334,6 +335,12 @@ int main(int argc, char **argv) {
       entry["mainloop"] = launch.mainLoop;
     launches.push_back(std::move(entry));
   }
+  llvm::json::Array constants;
+  for (const ModuleConstant &constant : program->constants) {
+    digest.constant(constant.symbol, constant.builder);
+    constants.push_back(llvm::json::Object{{"symbol", constant.symbol},
+                                           {"builder", constant.builder}});
+  }
   llvm::json::Object files{{"source", "kernels.cu"}, {"ir", "source.mlir"}};
   if (!emitCudaOnly) {
     files["cubin"] = cubin;
@@ -341,7 +348,7 @@ int main(int argc, char **argv) {
   }
   llvm::json::Object manifest{
       {"format", "solder-bundle"},
-      {"version", 2},
+      {"version", ::solder::kBundleFormatVersion},
       {"target", arch.getValue()},
       {"precision", precision.getValue()},
       {"entry", function.getName()},
@@ -349,6 +356,7 @@ int main(int argc, char **argv) {
       {"outputs", std::move(outputs)},
       {"buffers", std::move(buffers)},
       {"launches", std::move(launches)},
+      {"constants", std::move(constants)},
       {"digest", digest.hex()},
       {"files", std::move(files)}};
   std::string manifestText;

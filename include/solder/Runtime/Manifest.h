@@ -17,8 +17,9 @@
 namespace solder {
 
 /// The manifest format this runtime reads and solder-compile writes (2: with
-/// the digest of what the kernels were compiled for).
-constexpr int kBundleFormatVersion = 2;
+/// the digest of what the kernels were compiled for; 3: with the constants
+/// built at load).
+constexpr int kBundleFormatVersion = 3;
 
 /// No tensor of a bundle is larger (2^40 floats: 4 TiB).
 constexpr int64_t kMaxTensorElements = int64_t(1) << 40;
@@ -54,6 +55,14 @@ struct Launch {
   std::vector<KernelArg> args;
 };
 
+/// A __constant__ variable of the binary that a kernel builds on the device:
+/// when it loads the bundle, the runtime runs `builder` (one thread; its one
+/// argument a device buffer of the symbol's size) and copies the buffer to
+/// `symbol`.
+struct ModuleConstant {
+  std::string symbol, builder;
+};
+
 struct Manifest {
   int version = 0;
   std::string target; // e.g. "sm_90"
@@ -61,6 +70,7 @@ struct Manifest {
   std::vector<TensorSpec> inputs, outputs;
   std::vector<BufferSpec> buffers;
   std::vector<Launch> launches;
+  std::vector<ModuleConstant> constants;
   std::string cubinFile, ptxFile, sourceFile, sourceIRFile;
   std::string plan;
 };

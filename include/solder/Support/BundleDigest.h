@@ -20,7 +20,7 @@
 namespace solder {
 
 /// Feed the fields in the manifest's order: every tensor (inputs, then
-/// outputs), every buffer, every launch with its arguments.
+/// outputs), every buffer, every launch with its arguments, every constant.
 class BundleDigest {
 public:
   void tensor(const std::string &name, const int64_t *dims, size_t rank) {
@@ -47,6 +47,11 @@ public:
   void argument(const char *kind, int64_t index) {
     add(kind);
     add(std::to_string(index));
+  }
+  void constant(const std::string &symbol, const std::string &builder) {
+    add("c");
+    add(symbol);
+    add(builder);
   }
   std::string hex() const {
     char text[17];

@@ -440,6 +440,21 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
         "<= {2},\n"
         "              \"the plan's threads and shared memory\");\n\n",
         name, schedule->threads, schedule->sharedBytes);
+    std::string mainLoopArgs;
+    if (schedule->isTensorOp()) {
+      os << llvm::formatv(
+          "// {0}_context: CUTLASS's problem and iterator parameters, in the constant\n"
+          "// bank like a stock kernel's parameters; {0}_build_context fills it\n"
+          "// once, when the runtime loads the bundle.\n"
+          "__constant__ {0}_mainloop::ContextStorage {0}_context;\n"
+          "extern \"C\" __global__ void __launch_bounds__(1)\n"
+          "{0}_build_context({0}_mainloop::ContextStorage *context) {{\n"
+          "  {0}_mainloop::buildContext(context);\n"
+          "}\n\n",
+          name);
+      program.constants.push_back({name + "_context", name + "_build_context"});
+      mainLoopArgs = ", " + name + "_context";
+    }
     if (schedule->isDirectTensorOp()) {
       os << llvm::formatv(
           "static_assert({0}_mainloop::BM == {1} && {0}_mainloop::kRowTiles * "
@@ -471,7 +486,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     os << "  extern __shared__ __align__(16) char shared[];\n"
        << "  solder::runConv<" << name << "_mainloop>(\n"
        << "      " << mainLoopInput << ", " << mainLoopWeight << ", " << name
-       << "_epilogue" << memberList << ", shared);\n}\n\n";
+       << "_epilogue" << memberList << ", shared" << mainLoopArgs << ");\n}\n\n";
   }
   if (reductions.empty())
     return success();

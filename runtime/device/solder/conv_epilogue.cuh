@@ -24,18 +24,22 @@ namespace solder {
 /// Geometry, BM, BN, kWarps, kTileStride,
 ///   int pixelBase(tile), pixelCount(tile)   (the flattened output pixels
 ///                                           [base, base + count) of tile)
-///   const float *computeTile(input, weight, n, pixelBase, channelBase, shared)
-/// returning tile[channel * kTileStride + pixel - pixelBase]. Epilogue provides:
+///   const float *computeTile(input, weight, n, pixelBase, channelBase, shared,
+///                            mainLoopArgs...)
+/// returning tile[channel * kTileStride + pixel - pixelBase] (mainLoopArgs:
+/// what that main loop needs besides, e.g. TensorOpConv's constants). Epilogue
+/// provides:
 ///   struct Partials { shuffleDown(offset, width); merge(other); };
 ///   void visit(long n, long channel, int pixel, float acc, Partials &) const;
 ///   void storePartials(long n, long channel, long pixelTile, const Partials &) const;
 /// Each warp takes kChannelsPerStep channels at a time, so that their
 /// independent stores and lane combines overlap (one channel at a time left
 /// the epilogue latency-bound).
-template <class Conv, class Epilogue>
+template <class Conv, class Epilogue, class... MainLoopArgs>
 __device__ __forceinline__ void runConv(const float *__restrict__ input,
                                         const float *__restrict__ weight,
-                                        const Epilogue &epilogue, char *shared) {
+                                        const Epilogue &epilogue, char *shared,
+                                        const MainLoopArgs &...mainLoopArgs) {
   using G = typename Conv::Geometry;
   constexpr int BM = Conv::BM, BN = Conv::BN;
   static_assert(BM % 32 == 0, "a lane visits BM / 32 pixels of each channel");
@@ -43,7 +47,8 @@ __device__ __forceinline__ void runConv(const float *__restrict__ input,
   const int n = blockIdx.z, pixelBase = Conv::pixelBase(blockIdx.x),
             pixels = Conv::pixelCount(blockIdx.x), channelBase = blockIdx.y * BN;
   const float *tile =
-      Conv::computeTile(input, weight, n, pixelBase, channelBase, shared);
+      Conv::computeTile(input, weight, n, pixelBase, channelBase, shared,
+                        mainLoopArgs...);
   using Partials = typename Epilogue::Partials;
   if constexpr (!Epilogue::kStoresElements && BN <= Conv::kThreads &&
                 sizeof(Partials) * Conv::kThreads <= Conv::kTileBytes) {

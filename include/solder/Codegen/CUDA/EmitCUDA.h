@@ -41,10 +41,19 @@ struct DeviceBuffer {
   bool zeroed; // cleared before each run
 };
 
+/// A __constant__ variable of the generated code that a kernel builds on
+/// the device: the runtime runs `builder` (one thread, its one argument a
+/// device buffer of the variable's size) once when it loads the bundle, and
+/// copies the result to `symbol`. TensorOpConv's CUTLASS parameters.
+struct ModuleConstant {
+  std::string symbol, builder;
+};
+
 struct CudaProgram {
   std::string source;
   SmallVector<KernelLaunch> launches;
   SmallVector<DeviceBuffer> buffers;
+  SmallVector<ModuleConstant> constants;
 };
 
 /// Emits `function`, which must be planned (solder-pipeline): every op a
