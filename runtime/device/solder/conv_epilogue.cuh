@@ -4,9 +4,9 @@
 // tensor cores or FMAs for few input channels: conv_direct_tensorop.cuh,
 // conv_direct.cuh) leaves its BM x BN tile in shared
 // memory, channel-major ([BN][BM + 4]); a generated epilogue functor then
-// visits it channel by channel, one warp per channel, consecutive lanes on
-// consecutive pixels. Stores to NCDHW are then coalesced, and the per-channel
-// partial reductions combine across the warp in a fixed order.
+// visits it, eight lanes a channel on consecutive pixels. Stores to NCDHW
+// then fill whole 32-byte sectors, and the per-channel partial reductions
+// combine across the eight lanes in a fixed order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -32,9 +32,6 @@ namespace solder {
 ///   struct Partials { shuffleDown(offset, width); merge(other); };
 ///   void visit(long n, long channel, int pixel, float acc, Partials &) const;
 ///   void storePartials(long n, long channel, long pixelTile, const Partials &) const;
-/// Each warp takes kChannelsPerStep channels at a time, so that their
-/// independent stores and lane combines overlap (one channel at a time left
-/// the epilogue latency-bound).
 template <class Conv, class Epilogue, class... MainLoopArgs>
 __device__ __forceinline__ void runConv(const float *__restrict__ input,
                                         const float *__restrict__ weight,
@@ -42,8 +39,7 @@ __device__ __forceinline__ void runConv(const float *__restrict__ input,
                                         const MainLoopArgs &...mainLoopArgs) {
   using G = typename Conv::Geometry;
   constexpr int BM = Conv::BM, BN = Conv::BN;
-  static_assert(BM % 32 == 0, "a lane visits BM / 32 pixels of each channel");
-  constexpr int kChannelsPerStep = BN / Conv::kWarps >= 4 ? 4 : BN / Conv::kWarps;
+  static_assert(BM % 32 == 0, "a lane visits BM / 8 pixels of each channel");
   const int n = blockIdx.z, pixelBase = Conv::pixelBase(blockIdx.x),
             pixels = Conv::pixelCount(blockIdx.x), channelBase = blockIdx.y * BN;
   const float *tile =
@@ -86,30 +82,40 @@ __device__ __forceinline__ void runConv(const float *__restrict__ input,
     }
     return;
   }
+  // Eight lanes a channel, on eight consecutive pixels: each store is four
+  // whole 32-byte sectors, and each lane adds BM / 8 pixels of two channels
+  // before three shuffle levels combine them (a warp on 32 pixels of a
+  // channel spent more on combining than on visiting at BM = 64: W2). The
+  // four channels of a step are two apart: with the tile's stride of BM + 4
+  // floats their runs of eight pixels fall on distinct banks.
+  constexpr int kLanesPerChannel = 8, kChannelsPerStep = 8;
+  static_assert(Conv::kTileStride % 32 == 4, "the bank spread assumes BM + 4");
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  const int laneGroup = lane / kLanesPerChannel, laneInGroup = lane % kLanesPerChannel;
   for (int c0 = warp * kChannelsPerStep; c0 < BN;
        c0 += Conv::kWarps * kChannelsPerStep) {
-    typename Epilogue::Partials partials[kChannelsPerStep];
+    Partials partials[2];
 #pragma unroll
-    for (int u = 0; u < kChannelsPerStep; ++u) {
-      const int channel = channelBase + c0 + u;
+    for (int h = 0; h < 2; ++h) {
+      const int local = c0 + 2 * laneGroup + h, channel = channelBase + local;
 #pragma unroll
-      for (int i = 0; i < BM / 32; ++i) {
-        const int local = lane + 32 * i;
-        if (c0 + u < BN && channel < G::kOutChannels && local < pixels)
-          epilogue.visit(n, channel, pixelBase + local,
-                         tile[(c0 + u) * Conv::kTileStride + lane + 32 * i],
-                         partials[u]);
+      for (int i = 0; i < BM / kLanesPerChannel; ++i) {
+        const int pixel = laneInGroup + kLanesPerChannel * i;
+        if (local < BN && channel < G::kOutChannels && pixel < pixels)
+          epilogue.visit(n, channel, pixelBase + pixel,
+                         tile[local * Conv::kTileStride + pixel], partials[h]);
       }
     }
 #pragma unroll
-    for (int u = 0; u < kChannelsPerStep; ++u)
-      partials[u] = combineLanes<32>(partials[u]);
-    if (lane == 0)
+    for (int h = 0; h < 2; ++h)
+      partials[h] = combineLanes<kLanesPerChannel>(partials[h]);
+    if (laneInGroup == 0)
 #pragma unroll
-      for (int u = 0; u < kChannelsPerStep; ++u)
-        if (c0 + u < BN && channelBase + c0 + u < G::kOutChannels)
-          epilogue.storePartials(n, channelBase + c0 + u, blockIdx.x, partials[u]);
+      for (int h = 0; h < 2; ++h) {
+        const int local = c0 + 2 * laneGroup + h;
+        if (local < BN && channelBase + local < G::kOutChannels)
+          epilogue.storePartials(n, channelBase + local, blockIdx.x, partials[h]);
+      }
   }
 }
 
