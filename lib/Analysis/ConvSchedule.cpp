@@ -39,22 +39,23 @@ namespace {
 /// A tensor-core tile and its rate as measured on an H200 (TFLOP/s, the
 /// conv alone with its layout conversions, L2 flushed, full K steps):
 /// bench/scripts/mainloop.py over test/gpu/prepare_bundles.sh's tile sweep,
-/// 2026-11-22 (docs/PERFORMANCE.md). Each precision's tiles are the best of
-/// the sweep for the output channels they serve.
+/// 2026-11-23, with CUTLASS's parameters in the constant bank
+/// (docs/PERFORMANCE.md). Each precision's tiles are the best of the sweep
+/// for the output channels they serve.
 struct TensorOpTile {
   int64_t bm, bn, bk, wm, wn, stages;
   double teraFlops;
 };
 
-// 3xTF32 at 128 x 128 spills (24 TFLOP/s): the widest ieee tile is 64 x 128
-// (63 on the 3x3 256 -> 256 conv, 61 on W2's).
-constexpr TensorOpTile kThreeTF32Wide = {64, 128, 16, 32, 64, 4, 62.0};
-constexpr TensorOpTile kThreeTF32Mid = {128, 64, 16, 64, 32, 4, 60.0};
+// 3xTF32 at 128 x 128 spills (26 TFLOP/s): the widest ieee tile is 64 x 128
+// (66.5 on the 3x3 256 -> 256 conv, 64 on W2's).
+constexpr TensorOpTile kThreeTF32Wide = {64, 128, 16, 32, 64, 4, 65.0};
+constexpr TensorOpTile kThreeTF32Mid = {128, 64, 16, 64, 32, 4, 61.0};
 constexpr TensorOpTile kThreeTF32Narrow = {128, 32, 16, 32, 32, 4, 30.0};
-// TF32: 128 x 128 x 32 wins with 256 input channels (172) and loses with 64
-// (W2: 91 against 125 for 64 x 128 x 16).
-constexpr TensorOpTile kTF32Large = {128, 128, 32, 64, 64, 3, 172.0};
-constexpr TensorOpTile kTF32Wide = {64, 128, 16, 32, 64, 4, 125.0};
+// TF32: 128 x 128 x 32 wins with 256 input channels (190) and loses with 64
+// (W2: 113 against 147 for 64 x 128 x 16).
+constexpr TensorOpTile kTF32Large = {128, 128, 32, 64, 64, 3, 190.0};
+constexpr TensorOpTile kTF32Wide = {64, 128, 16, 32, 64, 4, 147.0};
 constexpr TensorOpTile kTF32Mid = {128, 64, 16, 64, 32, 4, 120.0};
 constexpr TensorOpTile kTF32Narrow = {128, 32, 16, 32, 32, 4, 35.0};
 /// The FMA fallback (runtime/device/solder/conv.cuh): 7-16 TFLOP/s measured.
