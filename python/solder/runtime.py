@@ -57,7 +57,7 @@ class LoadedBundle:
         the device pointers of ``inputs`` and ``outputs`` (torch tensors)."""
         ins = (ctypes.c_void_p * len(inputs))(*[t.data_ptr() for t in inputs])
         outs = (ctypes.c_void_p * len(outputs))(*[t.data_ptr() for t in outputs])
-        if self._lib.solderRun(self._handle, ins, outs, ctypes.c_void_p(stream)) != 0:
+        if self._lib.solderRun(self._handle, ins, outs, stream) != 0:
             raise SolderError(f"running bundle {self.path}: {self._last_error()}")
 
     def __del__(self):
