@@ -25,7 +25,8 @@ struct CudaDriver {
   X(cuMemsetD32) X(cuStreamSynchronize) X(cuCtxSynchronize) X(cuGetErrorName) \
   X(cuGetErrorString) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)      \
   X(cuEventSynchronize) X(cuEventElapsedTime) X(cuMemGetInfo)                 \
-  X(cuStreamWaitEvent) X(cuModuleGetGlobal) X(cuMemcpyDtoD)
+  X(cuStreamWaitEvent) X(cuModuleGetGlobal) X(cuMemcpyDtoD)                 \
+  X(cuStreamIsCapturing)
 #define SOLDER_DECLARE(name) decltype(&::name) name = nullptr;
   SOLDER_DRIVER_FUNCTIONS(SOLDER_DECLARE)
 #undef SOLDER_DECLARE

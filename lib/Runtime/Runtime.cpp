@@ -236,10 +236,21 @@ extern "C" SolderStatus solderRun(SolderBundle *bundle,
                                              manifest.outputs[i].name +
                                              "' is not 16-byte aligned");
   }
+  // A call captured into a CUDA graph (torch.cuda.graph) neither waits on
+  // nor records lastUse, an event outside the capture: the capture would
+  // fail (CUDA_ERROR_STREAM_CAPTURE_ISOLATION). Its replays are ordered by
+  // the stream they replay on, as the graph's other work is.
+  CUstreamCaptureStatus capture = CU_STREAM_CAPTURE_STATUS_NONE;
+  if (CUresult result = driver.cuStreamIsCapturing(cuStream, &capture);
+      result != CUDA_SUCCESS)
+    return fail(SOLDER_ERROR_CUDA, "solderRun: cannot query the stream: " +
+                                       driver.describe(result));
+  const bool ordered = bundle->lastUse && capture == CU_STREAM_CAPTURE_STATUS_NONE;
   // The workspace: one call at a time, in stream order (see SolderBundle).
   std::unique_lock<std::mutex> lock(bundle->mutex, std::defer_lock);
-  if (bundle->lastUse) {
+  if (bundle->lastUse)
     lock.lock();
+  if (ordered) {
     CUresult result = driver.cuStreamWaitEvent(cuStream, bundle->lastUse, 0);
     if (result != CUDA_SUCCESS)
       return fail(SOLDER_ERROR_CUDA, "waiting for the previous call's workspace: " +
@@ -283,7 +294,7 @@ extern "C" SolderStatus solderRun(SolderBundle *bundle,
                                          "' failed: " +
                                          driver.describe(result));
   }
-  if (bundle->lastUse) {
+  if (ordered) {
     CUresult result = driver.cuEventRecord(bundle->lastUse, cuStream);
     if (result != CUDA_SUCCESS)
       return fail(SOLDER_ERROR_CUDA, "recording the workspace's last use: " +
