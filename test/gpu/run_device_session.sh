@@ -19,10 +19,10 @@ SOLDER_BIN_DIR=$PWD/build-gpu/bin PYTHONPATH=$PWD/python timeout 300 \
   python3 -m solder.bench --workloads "$workloads" --runs 20 --warmup 5 --no-backend \
   --json "$OUT/session/bench.json" --png "$OUT/session/bench.png" > "$OUT/session/bench.log" 2>&1
 echo "bench exit $?" | tee -a "$OUT/session/bench.log"
+tail -3 "$OUT/session/suite.log"
+tail -25 "$OUT/session/bench.log"
 # The suite wrote its own files beside session/: pack them all, and leave
 # only the archive (the device tool returns a few files: loose ones beside
 # it crowded results.tgz out).
 (cd "$OUT" && tar czf /tmp/results.tgz --exclude=results.tgz . &&
   find . -mindepth 1 -delete && mv /tmp/results.tgz .)
-tail -3 "$OUT/session/suite.log"
-tail -25 "$OUT/session/bench.log"
