@@ -283,9 +283,10 @@ bool solder::loadManifest(const std::string &bundleDir, Manifest &manifest,
   }
   if (!reader.readLaunches(root, manifest))
     return false;
-  if (const Value *constants = root.get("constants")) {
-    if (constants->kind != Value::Kind::array)
-      return reader.fail("constants", "must be an array");
+  // Required: a tensor-core conv whose constants were left out would read
+  // a zeroed __constant__ context.
+  if (const Value *constants =
+          reader.member(root, "constants", Value::Kind::array, "")) {
     for (size_t i = 0; i < constants->array.size(); ++i) {
       std::string where = "constants[" + std::to_string(i) + "].";
       const Value &entry = constants->array[i];
@@ -298,6 +299,8 @@ bool solder::loadManifest(const std::string &bundleDir, Manifest &manifest,
         return false;
       manifest.constants.push_back(std::move(constant));
     }
+  } else {
+    return false;
   }
   const Value *files = reader.member(root, "files", Value::Kind::object, "");
   if (!files)

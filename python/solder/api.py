@@ -216,8 +216,11 @@ class CompiledModule:
         if tensor.dtype != torch.float32:
             raise SolderError(f"{label} is {tensor.dtype}; the module was "
                               "compiled for torch.float32")
-        raise SolderError(f"{label} is on {tensor.device}; the module was "
-                          f"compiled for {self.device}")
+        if tensor.device != self.device:
+            raise SolderError(f"{label} is on {tensor.device}; the module was "
+                              f"compiled for {self.device}")
+        raise SolderError(f"{label} does not match the compiled input: shape "
+                          f"{shape}, torch.float32 on {self.device}")
 
     def __call__(self, *inputs, out=None):
         """Runs the chain. ``out`` (a tensor, or a tuple for several outputs)

@@ -4,9 +4,10 @@
 // tensor cores or FMAs for few input channels: conv_direct_tensorop.cuh,
 // conv_direct.cuh) leaves its BM x BN tile in shared
 // memory, channel-major ([BN][BM + 4]); a generated epilogue functor then
-// visits it, eight lanes a channel on consecutive pixels. Stores to NCDHW
-// then fill whole 32-byte sectors, and the per-channel partial reductions
-// combine across the eight lanes in a fixed order.
+// visits it, eight lanes a channel on consecutive pixels (32 when the tile
+// has fewer than eight channels a warp). Stores to NCDHW then go in runs of
+// 32 bytes or more, and the per-channel partial reductions combine across
+// the channel's lanes in a fixed order.
 //
 //===----------------------------------------------------------------------===//
 
@@ -83,12 +84,15 @@ __device__ __forceinline__ void runConv(const float *__restrict__ input,
     return;
   }
   // Eight lanes a channel, on eight consecutive pixels: each store is four
-  // whole 32-byte sectors, and each lane adds BM / 8 pixels of two channels
-  // before three shuffle levels combine them (a warp on 32 pixels of a
-  // channel spent more on combining than on visiting at BM = 64: W2). The
-  // four channels of a step are two apart: with the tile's stride of BM + 4
-  // floats their runs of eight pixels fall on distinct banks.
-  constexpr int kLanesPerChannel = 8, kChannelsPerStep = 8;
+  // 32-byte runs, and each lane adds BM / 8 pixels of two channels before
+  // three shuffle levels combine them (a warp on 32 pixels of a channel
+  // spent more on combining than on visiting at BM = 64: W2). The four
+  // channels of a step are two apart: with the tile's stride of BM + 4
+  // floats their runs of eight pixels fall on distinct banks. A tile of
+  // fewer than eight channels a warp keeps 32 lanes a channel, so that
+  // every warp has channels to visit.
+  constexpr int kLanesPerChannel = BN >= 8 * Conv::kWarps ? 8 : 32;
+  constexpr int kChannelsPerStep = 2 * (32 / kLanesPerChannel);
   static_assert(Conv::kTileStride % 32 == 4, "the bank spread assumes BM + 4");
   const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
   const int laneGroup = lane / kLanesPerChannel, laneInGroup = lane % kLanesPerChannel;

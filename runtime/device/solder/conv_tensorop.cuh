@@ -188,11 +188,11 @@ template <class G, class T> struct TensorOpConv : LinearPixelTiles<G, T::BM> {
   /// sample n and channels [channelBase, channelBase + BN), and leaves the
   /// result in shared memory: tile[channel * kTileStride + pixel].
   /// `constants` is the generated __constant__ ContextStorage.
-  __device__ static const float *computeTile(const float *__restrict__ inputNdhwc,
-                                             const float *__restrict__ weightKtrsc,
-                                             int n, int pixelBase,
-                                             int channelBase, char *shared,
-                                             const ContextStorage &constants) {
+  /// Inlined, so that the constants' loads stay in the constant space.
+  __device__ __forceinline__ static const float *
+  computeTile(const float *__restrict__ inputNdhwc,
+              const float *__restrict__ weightKtrsc, int n, int pixelBase,
+              int channelBase, char *shared, const ContextStorage &constants) {
     const Context &context = *reinterpret_cast<const Context *>(constants.bytes);
     const typename Dims::ProblemSize &size = context.size;
     const int warp = cutlass::canonical_warp_idx_sync();

@@ -1,7 +1,9 @@
 """Checks each conv kernel of the bundles given against the main loop its
 manifest names: a tensor-core kernel's PTX (implicit GEMM, or the direct conv
 on tensor cores) issues TF32 mma.sync; the direct conv on FMAs and the FMA
-fallback issue none. Prints one line per conv kernel.
+fallback issue none; the implicit GEMM reads CUTLASS's parameters (the
+bundle's constants) with constant-space loads, never shared or generic ones
+(cvta.const). Prints one line per conv kernel.
 
     python3 check-mainloop-ptx.py BUNDLE...
 """
@@ -32,9 +34,15 @@ def main(bundles):
             tensor_cores = mainloop.startswith("tensorop") or mainloop in (
                 "direct_3xtf32", "direct_tf32")
             ok = mmas > 0 if tensor_cores else mmas == 0
+            text = kernels[launch["kernel"]]
+            context = launch["kernel"] + "_context"
+            constant_loads = len(re.findall(rf"ld\.const\S*\s+\S+,\s*\[{context}", text))
+            if mainloop.startswith("tensorop"):
+                ok = ok and constant_loads > 0 and "cvta.const" not in text
             failures += not ok
             print(f"{'ok' if ok else 'FAIL'} {manifest['precision']} "
-                  f"{launch['kernel']} {mainloop}: {mmas} tf32 mma.sync")
+                  f"{launch['kernel']} {mainloop}: {mmas} tf32 mma.sync, "
+                  f"{constant_loads} constant loads of {context}")
     return 1 if failures else 0
 
 
