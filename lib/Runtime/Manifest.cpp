@@ -285,22 +285,19 @@ bool solder::loadManifest(const std::string &bundleDir, Manifest &manifest,
     return false;
   // Required: a tensor-core conv whose constants were left out would read
   // a zeroed __constant__ context.
-  if (const Value *constants =
-          reader.member(root, "constants", Value::Kind::array, "")) {
-    for (size_t i = 0; i < constants->array.size(); ++i) {
-      std::string where = "constants[" + std::to_string(i) + "].";
-      const Value &entry = constants->array[i];
-      ModuleConstant constant;
-      if (entry.kind != Value::Kind::object)
-        return reader.fail("constants[" + std::to_string(i) + "]",
-                           "must be an object");
-      if (!reader.readString(entry, "symbol", constant.symbol, where) ||
-          !reader.readString(entry, "builder", constant.builder, where))
-        return false;
-      manifest.constants.push_back(std::move(constant));
-    }
-  } else {
+  const Value *constants = reader.member(root, "constants", Value::Kind::array, "");
+  if (!constants)
     return false;
+  for (size_t i = 0; i < constants->array.size(); ++i) {
+    std::string entryName = "constants[" + std::to_string(i) + "]";
+    const Value &entry = constants->array[i];
+    ModuleConstant constant;
+    if (entry.kind != Value::Kind::object)
+      return reader.fail(entryName, "must be an object");
+    if (!reader.readString(entry, "symbol", constant.symbol, entryName + ".") ||
+        !reader.readString(entry, "builder", constant.builder, entryName + "."))
+      return false;
+    manifest.constants.push_back(std::move(constant));
   }
   const Value *files = reader.member(root, "files", Value::Kind::object, "");
   if (!files)
