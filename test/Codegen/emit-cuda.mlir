@@ -28,13 +28,26 @@
 // W1:   //   ws0: w1_k0_conv_weight_fragments
 // W1:   solder::runConv<w1_k0_conv_mainloop>(
 // W1-NEXT:      in0, ws0, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1, ws2}, shared);
-// W1: w1_k0_conv_finalize(
+// The group statistics and channel means the last kernel subtracts are
+// handed over in double (at x + 1000 both sit near 1000) and subtracted in
+// double; float tensors elsewhere.
+// W1: w1_k0_conv_finalize(const float *__restrict__ ws0,
+// W1-NEXT:    const float *__restrict__ ws1,
+// W1-NEXT:    double *__restrict__ out0,
+// W1-NEXT:    double *__restrict__ out1) {
 // W1:   if (blockIdx.x < 1024L) {  // solder.group_stats: a block per statistic
 // W1:     stats = solder::combineBlock<256>(stats);
+// W1:       out0[o * 2] = stats.mean;
 // W1:       out0[o * 2 + 1] = stats.rstd(9.99999975e-06f);
-// W1:     out1[t] = float(sum / 19800.0);
+// W1:     out1[t] = sum / 19800.0;
 // W1: // w1_k1_pointwise: reduction -> group_normalize -> reduce (one block per output)
+// W1: w1_k1_pointwise(const double *__restrict__ in0,
+// W1-NEXT:    const double *__restrict__ in1,
+// W1-NEXT:    const float *__restrict__ in2,
+// W1-NEXT:    const float *__restrict__ in3,
+// W1-NEXT:    float *__restrict__ out0) {
 // W1:   solder::MeanAccumulator acc;
+// W1:     const float v0 = float((in0[i0 * 24L + i1] - in1[(i0 * 8 + i1 / 3) * 2]) * in1[(i0 * 8 + i1 / 3) * 2 + 1] * in2[i1] + in3[i1]);  // solder.group_normalize, centered in double
 // W1:   acc = solder::combineBlock<256>(acc);
 
 // The direct conv on FMAs, forced: the same epilogue and kernel body.

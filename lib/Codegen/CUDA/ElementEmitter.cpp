@@ -85,36 +85,61 @@ static std::string clampNaN(const std::string &x, double low, double high) {
          formatFloat(high) + ")";
 }
 
-LogicalResult ElementEmitter::emitCoefficients(GroupNormalizeOp normalize,
-                                               raw_ostream &os, StringRef indent,
-                                               StringRef name) {
-  // a = rstd * weight[c], b = bias[c] - mean * a, with the statistics of
-  // sample n (or of the whole batch) and group g = c / (C / G). Statistics
-  // and affine parameters come from outside the region (reduction barrier).
+bool ElementEmitter::isCentered(GroupNormalizeOp normalize) const {
+  auto isDouble = [&](Value value) {
+    auto argument = dyn_cast<BlockArgument>(value);
+    return argument && argument.getArgNumber() < doubleCaptures.size() &&
+           doubleCaptures[argument.getArgNumber()];
+  };
+  return isDouble(normalize.getInput()) && isDouble(normalize.getStats());
+}
+
+namespace {
+/// The capture parameters group_normalize reads and where its (n, group)
+/// statistics sit: stats[index] is the mean, stats[index + 1] the rstd.
+struct NormalizeOperands {
+  std::string stats, weight, bias, index;
+};
+} // namespace
+
+static FailureOr<NormalizeOperands>
+getNormalizeOperands(GroupNormalizeOp normalize, ArrayRef<std::string> captureNames) {
+  // Statistics and affine parameters come from outside the region
+  // (reduction barrier).
   auto pointer = [&](Value value) -> std::string {
     auto argument = dyn_cast_or_null<BlockArgument>(value);
     return argument ? captureNames[argument.getArgNumber()] : "";
   };
-  std::string stats = pointer(normalize.getStats());
-  std::string weight = pointer(normalize.getWeight());
-  std::string bias = pointer(normalize.getBias());
-  if (stats.empty() || (normalize.getWeight() && weight.empty()) ||
-      (normalize.getBias() && bias.empty()))
+  NormalizeOperands operands{pointer(normalize.getStats()),
+                             pointer(normalize.getWeight()),
+                             pointer(normalize.getBias()), ""};
+  if (operands.stats.empty() || (normalize.getWeight() && operands.weight.empty()) ||
+      (normalize.getBias() && operands.bias.empty()))
     return normalize.emitError("the CUDA code generator needs the statistics, "
                                "weight and bias of group_normalize to be captures");
   int64_t channels = normalize.getInput().getType().getDimSize(1);
   int64_t groups = normalize.getNumGroups();
   bool acrossBatch = normalize.getStats().getType().getDimSize(0) == 1;
-  std::string statsIndex =
-      llvm::formatv("({0} * {1} + i1 / {2}) * 2", acrossBatch ? "0" : "i0",
-                    groups, channels / groups)
-          .str();
-  os << indent << "const float " << name << "_scale = " << stats << "["
-     << statsIndex << " + 1]" << (weight.empty() ? "" : " * " + weight + "[i1]")
-     << ";\n";
+  operands.index = llvm::formatv("({0} * {1} + i1 / {2}) * 2", acrossBatch ? "0" : "i0",
+                                 groups, channels / groups)
+                       .str();
+  return operands;
+}
+
+LogicalResult ElementEmitter::emitCoefficients(GroupNormalizeOp normalize,
+                                               raw_ostream &os, StringRef indent,
+                                               StringRef name) {
+  // a = rstd * weight[c], b = bias[c] - mean * a, with the statistics of
+  // sample n (or of the whole batch) and group g = c / (C / G).
+  FailureOr<NormalizeOperands> operands = getNormalizeOperands(normalize, captureNames);
+  if (failed(operands))
+    return failure();
+  const auto &[stats, weight, bias, index] = *operands;
+  os << indent << "const float " << name << "_scale = " << stats << "[" << index
+     << " + 1]" << (weight.empty() ? "" : " * " + weight + "[i1]") << ";\n";
   os << indent << "const float " << name << "_shift = "
-     << (bias.empty() ? "" : bias + "[i1] ") << "- " << stats << "["
-     << statsIndex << "] * " << name << "_scale;\n";
+     << (bias.empty() ? "" : bias + "[i1] ") << "- " << stats << "[" << index
+     << "] * " << name << "_scale;\n";
   return success();
 }
 
@@ -127,7 +152,19 @@ LogicalResult ElementEmitter::emit(Operation *op, raw_ostream &os,
 
   if (auto normalize = dyn_cast<GroupNormalizeOp>(op)) {
     auto table = coefficientTables.find(op);
-    if (table != coefficientTables.end()) {
+    if (isCentered(normalize)) {
+      // Input and mean near the same large value cancel: subtract them in
+      // double, where they were computed.
+      FailureOr<NormalizeOperands> operands = getNormalizeOperands(normalize, captureNames);
+      if (failed(operands))
+        return failure();
+      const auto &[stats, weight, bias, index] = *operands;
+      os << indent << "const float " << name << " = float((" << operand(0) << " - "
+         << stats << "[" << index << "]) * " << stats << "[" << index << " + 1]"
+         << (weight.empty() ? "" : " * " + weight + "[i1]")
+         << (bias.empty() ? "" : " + " + bias + "[i1]")
+         << ");  // solder.group_normalize, centered in double\n";
+    } else if (table != coefficientTables.end()) {
       os << indent << "const float2 " << name << "_coefficients = "
          << table->second.first << "[" << table->second.second << "];\n"
          << indent << "const float " << name << " = " << operand(0) << " * "

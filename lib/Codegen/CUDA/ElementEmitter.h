@@ -23,11 +23,13 @@ std::string formatFloat(double value);
 
 class ElementEmitter {
 public:
-  /// `captureNames[i]` is the kernel parameter holding capture i.
+  /// `captureNames[i]` is the kernel parameter holding capture i, a
+  /// `const double *` where `doubleCaptures[i]` (see
+  /// findCancellingStatistics in EmitCUDA.cpp), else `const float *`.
   ElementEmitter(FusionOp fusion, ArrayRef<std::string> captureNames,
-                 ArrayRef<int64_t> iterationShape)
+                 ArrayRef<int64_t> iterationShape, SmallVector<bool> doubleCaptures)
       : fusion(fusion), captureNames(captureNames),
-        iterationShape(iterationShape) {}
+        iterationShape(iterationShape), doubleCaptures(std::move(doubleCaptures)) {}
 
   /// Binds `value` to an expression (e.g. the conv accumulator).
   void bind(Value value, std::string expression) {
@@ -53,6 +55,10 @@ public:
     coefficientTables[normalize] = {std::move(table), std::move(index)};
   }
 
+  /// Whether `normalize` reads its input and statistics in double: it then
+  /// takes (x - mean) in double, not x * scale + shift in float.
+  bool isCentered(GroupNormalizeOp normalize) const;
+
   /// The offset of element (i0, i1, ...) in a dense tensor of `shape`
   /// broadcast to the iteration shape.
   std::string getOffset(ArrayRef<int64_t> shape) const;
@@ -63,6 +69,7 @@ private:
   ArrayRef<int64_t> iterationShape;
   DenseMap<Value, std::string> names;
   DenseMap<Operation *, std::pair<std::string, std::string>> coefficientTables;
+  SmallVector<bool> doubleCaptures;
   unsigned nextId = 0;
 };
 

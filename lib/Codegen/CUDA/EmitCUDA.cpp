@@ -96,6 +96,47 @@ FailureOr<RegionLaunch> getPlannedRegionLaunch(FusionOp fusion) {
   return launch;
 }
 
+/// Statistics handed between kernels in double. simplify turns a mean of a
+/// GroupNorm into the GroupNorm of channel means, so a later kernel takes a
+/// group mean from a channel mean, both near the data's mean: in float each
+/// carries half an ulp of it (3e-5 at 1000), which the difference does not
+/// cancel (W1 at x + 1000 strayed 1.4e-5 from float64). A conv's finalize
+/// kernel holds both sums in double: it stores them in double when they are
+/// a group_normalize's input and statistics and not returned, and the
+/// group_normalize subtracts them in double (ElementEmitter::isCentered).
+static DenseSet<Value> findCancellingStatistics(func::FuncOp function) {
+  // A value a conv region's epilogue reduces (its finalize kernel stores it).
+  auto finalizedBy = [](Value value, auto reductionOp) {
+    auto producer = value.getDefiningOp<FusionOp>();
+    if (!producer ||
+        llvm::none_of(producer.getBodyBlock(), llvm::IsaPred<ConvOp, ConvTransposeOp>))
+      return false;
+    Value yielded =
+        producer.getYield().getValues()[cast<OpResult>(value).getResultNumber()];
+    return isa_and_present<decltype(reductionOp)>(yielded.getDefiningOp());
+  };
+  Operation *terminator = function.getBody().front().getTerminator();
+  DenseSet<Value> result;
+  function.walk([&](GroupNormalizeOp normalize) {
+    auto fusion = normalize->getParentOfType<FusionOp>();
+    auto input = dyn_cast<BlockArgument>(normalize.getInput());
+    auto stats = dyn_cast<BlockArgument>(normalize.getStats());
+    if (!fusion || !input || !stats || input.getOwner() != &fusion.getBodyBlock() ||
+        stats.getOwner() != &fusion.getBodyBlock())
+      return;
+    Value means = fusion.getCaptures()[input.getArgNumber()];
+    Value statistics = fusion.getCaptures()[stats.getArgNumber()];
+    if (finalizedBy(means, ReduceOp()) && finalizedBy(statistics, GroupStatsOp()) &&
+        !llvm::is_contained(terminator->getOperands(), means) &&
+        !llvm::is_contained(terminator->getOperands(), statistics))
+    {
+      result.insert(means);
+      result.insert(statistics);
+    }
+  });
+  return result;
+}
+
 /// One reduction computed in a conv epilogue: its partials per (sample,
 /// pixel tile, channel) live in a workspace buffer.
 struct EpilogueReduction {
@@ -169,11 +210,21 @@ private:
     program.buffers.push_back({std::move(name), bytes, zeroed});
     return program.buffers.size() - 1;
   }
+  /// The element type a kernel reads or writes `tensor` in: double for the
+  /// statistics of findCancellingStatistics, else float.
+  std::string getElementType(Value tensor) const {
+    return doubleStorage.contains(tensor) ? "double" : "float";
+  }
+  SmallVector<bool> getDoubleCaptures(FusionOp fusion) const {
+    return llvm::to_vector(llvm::map_range(
+        fusion.getCaptures(), [&](Value capture) { return doubleStorage.contains(capture); }));
+  }
 
   CudaProgram program;
   std::string source;
   llvm::raw_string_ostream os{source};
   DenseMap<Value, KernelArgRef> storage;
+  DenseSet<Value> doubleStorage;
 };
 } // namespace
 
@@ -192,12 +243,12 @@ void ProgramEmitter::beginKernel(FusionOp fusion, StringRef kernel,
   for (auto [index, capture] : llvm::enumerate(fusion.getCaptures())) {
     std::string name = "in" + std::to_string(index);
     captureNames.push_back(name);
-    params.push_back("const float *__restrict__ " + name);
+    params.push_back("const " + getElementType(capture) + " *__restrict__ " + name);
     launch.args.push_back(storage.lookup(capture));
     os << "//   " << name << ": " << typeString(capture.getType()) << "\n";
   }
   for (auto [index, result] : llvm::enumerate(fusion.getResults())) {
-    params.push_back("float *__restrict__ out" + std::to_string(index));
+    params.push_back(getElementType(result) + " *__restrict__ out" + std::to_string(index));
     launch.args.push_back(storage.lookup(result));
     os << "//   out" << index << ": " << typeString(result.getType()) << "\n";
   }
@@ -522,7 +573,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   }
   for (auto [index, value] : llvm::enumerate(yield.getValues()))
     if (isReduction(value)) {
-      params.push_back("float *__restrict__ out" + std::to_string(index));
+      params.push_back(getElementType(fusion.getResult(index)) + " *__restrict__ out" +
+                       std::to_string(index));
       launch.args.push_back(storage.lookup(fusion.getResult(index)));
     }
   os << "extern \"C\" __global__ void __launch_bounds__(" << kThreads << ")\n"
@@ -560,17 +612,21 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
           formatFloat(stats.getEpsilon().convertToDouble()), kThreads);
     } else {
       auto reduce = cast<ReduceOp>(reduction.op);
-      bool mean = reduce.getKind() == ReduceKind::mean;
+      std::string result = "sum";
+      if (reduce.getKind() == ReduceKind::mean)
+        result += " / " + std::to_string(volume) + ".0";
+      if (!doubleStorage.contains(fusion.getResult(out)))
+        result = "float(" + result + ")";
       os << llvm::formatv(
           "  if (t < {0}L) {{  // {1} over the spatial dims\n"
           "    const long n = t / {2}L, c = t % {2}L;\n"
           "    double sum = 0.0;  // as solder::SumAccumulator\n"
           "    for (long p = 0; p < {3}L; ++p)\n"
           "      sum += ws{4}[(n * {3}L + p) * {2}L + c];\n"
-          "    out{5}[t] = float(sum{6});\n"
+          "    out{5}[t] = {6};\n"
           "  }\n",
           batch * channels, reduce->getName(), channels, pixelTiles, index,
-          out, mean ? " / " + std::to_string(volume) + ".0" : "");
+          out, result);
     }
   }
   os << "}\n\n";
@@ -651,9 +707,16 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
   epilogue << "// " << name << "_epilogue: what " << name
            << " does with each accumulator (conv output element).\n"
            << "struct " << name << "_epilogue {\n";
-  for (const std::string &member : members)
-    epilogue << "  " << (member[0] == 'i' ? "const float" : "float")
-             << " *__restrict__ " << member << ";\n";
+  for (auto [index, member] : llvm::enumerate(members)) {
+    size_t captures = fusion.getCaptures().size(), results = fusion.getNumResults();
+    if (index < captures)
+      epilogue << "  const " << getElementType(fusion.getCaptures()[index]);
+    else if (index < captures + results)
+      epilogue << "  " << getElementType(fusion.getResult(index - captures));
+    else
+      epilogue << "  float";
+    epilogue << " *__restrict__ " << member << ";\n";
+  }
   YieldOp yield = fusion.getYield();
   auto isReduction = [&](Value value) {
     return isEpilogueReduction(reductions, value);
@@ -684,7 +747,7 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
 
   SmallVector<std::string> captureNames = llvm::to_vector(
       llvm::make_range(members.begin(), members.begin() + fusion.getCaptures().size()));
-  ElementEmitter element(fusion, captureNames, outShape);
+  ElementEmitter element(fusion, captureNames, outShape, getDoubleCaptures(fusion));
   element.bind(anchor->getResult(0), "conv");
   Value bias = anchor->getNumOperands() > 2 ? anchor->getOperand(2) : Value();
   epilogue << "  __device__ void visit(const long i0, const long i1, const int "
@@ -771,7 +834,7 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
     summary += " (float" + std::to_string(width) + ")";
   beginKernel(fusion, fusion.getName(), summary, {blocks, 1, 1}, {},
               captureNames);
-  ElementEmitter element(fusion, captureNames, shape);
+  ElementEmitter element(fusion, captureNames, shape, getDoubleCaptures(fusion));
   bool narrow = fitsInt(total + blocks * tileItems * width);
   StringRef type = narrow ? "int" : "long", suffix = narrow ? "" : "L";
   std::string itemType = width > 1 ? "float" + std::to_string(width) : "float";
@@ -892,7 +955,8 @@ void ProgramEmitter::emitCoefficientTables(FusionOp fusion,
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
     auto normalize = dyn_cast<GroupNormalizeOp>(op);
     if (!normalize || !isCapture(normalize.getStats()) ||
-        !isCapture(normalize.getWeight()) || !isCapture(normalize.getBias()))
+        !isCapture(normalize.getWeight()) || !isCapture(normalize.getBias()) ||
+        element.isCentered(normalize))
       continue;
     int64_t channels = normalize.getInput().getType().getDimSize(1);
     bool acrossBatch = normalize.getStats().getType().getDimSize(0) == 1;
@@ -973,7 +1037,7 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
                              : " (one block per output)";
   beginKernel(fusion, fusion.getName(), summary, {launch.blocks, 1, 1}, {},
               captureNames);
-  ElementEmitter element(fusion, captureNames, shape);
+  ElementEmitter element(fusion, captureNames, shape, getDoubleCaptures(fusion));
   // 32-bit indices where they fit (not for statistics, whose indexing
   // below is in 64 bits).
   bool narrowOutputs = !stats && fitsInt(outputs + kThreads);
@@ -1137,6 +1201,7 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
     storage[value] = {KernelArgRef::Kind::output,
                       static_cast<unsigned>(index)};
   }
+  doubleStorage = findCancellingStatistics(function);
   for (FusionOp fusion : function.getBody().front().getOps<FusionOp>()) {
     for (auto [index, result] : llvm::enumerate(fusion.getResults()))
       if (!storage.count(result))
@@ -1144,7 +1209,7 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
             KernelArgRef::Kind::buffer,
             addBuffer(fusion.getName().str() + "_result" + std::to_string(index),
                       cast<RankedTensorType>(result.getType()).getNumElements() *
-                          4,
+                          (doubleStorage.contains(result) ? 8 : 4),
                       false)};
   }
 

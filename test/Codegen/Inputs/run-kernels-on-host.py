@@ -10,7 +10,7 @@ and AddressSanitizer stops an access past a tensor's end. Tensor-core main
 loops (inline PTX) stop the run with one line.
 
     run-kernels-on-host.py --cxx CLANG++ --interp SOLDER-INTERP --src ROOT
-        [--positive I,...] BUNDLE WORKDIR
+        [--positive I,...] [--offset I:V] [--seed S] BUNDLE WORKDIR
 
 Prints one line per output: "ok|FAIL NAME: rel L2 E, max abs D, NaNs N".
 """
@@ -74,6 +74,11 @@ def driver(manifest):
     """main(): reads the inputs, poisons outputs and buffers, runs each
     launch thread by thread, writes the outputs (raw float32)."""
     lines = ["#include <vector>", "#include <string>", "",
+             "// Buffers are raw storage: a kernel may hand statistics over in double.",
+             "struct AnyPointer {",
+             "  void *p;",
+             "  template <class T> operator T *() const { return static_cast<T *>(p); }",
+             "};", "",
              "static std::vector<float> readRaw(const std::string &path, size_t count) {",
              "  std::vector<float> data(count);",
              "  FILE *file = std::fopen(path.c_str(), \"rb\");",
@@ -95,7 +100,8 @@ def driver(manifest):
         fill = "0.0f" if spec.get("zeroed") else "NAN"
         lines.append(f"  std::vector<float> buffer{i}(({spec['bytes']} + 3) / 4, {fill});")
     for launch in manifest["launches"]:
-        args = ", ".join(f"{arg['kind']}{arg['index']}.data()" for arg in launch["args"])
+        args = ", ".join(f"AnyPointer{{{arg['kind']}{arg['index']}.data()}}"
+                         for arg in launch["args"])
         grid, block = launch["grid"], launch["block"]
         lines.append(f"  hostLaunch({{{grid[0]}u, {grid[1]}u, {grid[2]}u}}, "
                      f"{{{block[0]}u, {block[1]}u, {block[2]}u}}, "
@@ -117,6 +123,9 @@ def main():
     parser.add_argument("--cuda-include", default="/usr/local/cuda/include")
     parser.add_argument("--positive", default="",
                         help="inputs drawn from [0.5, 1.5) (e.g. statistics), by index")
+    parser.add_argument("--offset", default="",
+                        help="I:V adds V to input I (statistics at a large mean)")
+    parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("bundle")
     parser.add_argument("workdir")
     args = parser.parse_args()
@@ -129,11 +138,14 @@ def main():
         raise SystemExit(f"run-kernels-on-host: {manifest['entry']} runs CUTLASS's "
                          f"implicit GEMM ({', '.join(implicit_gemm)}), which needs a GPU")
 
-    generator = random.Random(0)
+    offsets = {int(i): float(v) for i, v in
+               (item.split(":") for item in args.offset.split(",") if item)}
+    generator = random.Random(args.seed)
     input_paths = []
     for i, spec in enumerate(manifest["inputs"]):
         low, high = (0.5, 1.5) if i in positive else (-1.0, 1.0)
-        values = [generator.uniform(low, high) for _ in range(elements(spec))]
+        values = [generator.uniform(low, high) + offsets.get(i, 0.0)
+                  for _ in range(elements(spec))]
         path = os.path.join(args.workdir, f"input{i}.npy")
         write_npy(path, spec["shape"], values)
         input_paths.append(path)
