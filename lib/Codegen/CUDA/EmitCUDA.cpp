@@ -659,8 +659,9 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
                           "zero-padded to {1}",
                           inChannels, paddedIn)
                 .str(),
-      {static_cast<int64_t>(llvm::divideCeil(inVolume, 32)),
-       static_cast<int64_t>(llvm::divideCeil(paddedIn, 32)), batch},
+      // solder::kChannelsLastTile (64) channels x pixels a block.
+      {static_cast<int64_t>(llvm::divideCeil(inVolume, 64)),
+       static_cast<int64_t>(llvm::divideCeil(paddedIn, 64)), batch},
       {{"const float *__restrict__ input", getCaptureArg(fusion, anchor->getOperand(0))},
        {"float *__restrict__ inputNdhwc",
         {KernelArgRef::Kind::buffer, inputBuffer}}});
