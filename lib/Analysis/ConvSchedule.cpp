@@ -138,6 +138,13 @@ struct DirectTile {
 constexpr int64_t kDirectMaxReduction = 256;
 constexpr int64_t kDirectMaxRowWidth = 256;
 constexpr int64_t kDirectMaxSharedBytes = 100 * 1024;
+/// sm_90 (the cubin's target; the rates above are an H200's): shared memory
+/// an SM gives blocks, the driver's reserve per block, registers an SM.
+constexpr int64_t kSharedBytesPerSM = 228 * 1024;
+constexpr int64_t kSharedBytesPerBlockReserved = 1024;
+constexpr int64_t kRegistersPerSM = 64 * 1024;
+/// Registers a thread of the one-product direct conv may take.
+constexpr int64_t kDirectTF32Registers = 80;
 
 /// The direct tensor-core tile of `conv`, or the reason it cannot run it.
 std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
@@ -295,6 +302,15 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
                      static_cast<int64_t>(llvm::divideCeil(outChannels, tile->bn)),
                      batch};
     schedule.sharedBytes = tile->sharedBytes;
+    // One TF32 product keeps a fragment of each operand, not two: bound the
+    // registers so that as many blocks run as shared memory allows, up to
+    // 80 registers a thread (W3: 94 -> 80 registers, 20 bytes spilled, 2 ->
+    // 3 blocks an SM, its conv 353 -> 322 us on an H200). 3xTF32 spills
+    // past 100 KB at such bounds (W3: 788 bytes at 80): no bound.
+    if (!threeTF32)
+      schedule.blocksPerSM =
+          std::min(kSharedBytesPerSM / (tile->sharedBytes + kSharedBytesPerBlockReserved),
+                   kRegistersPerSM / (schedule.threads * kDirectTF32Registers));
     schedule.paddedInChannels = inChannels;
     // The weights split into fragments once a call, for every channel
     // tile (DirectTensorOpConv::prepareWeights): read, then written.
@@ -419,6 +435,8 @@ void ConvSchedule::addAttributes(Builder &b,
       "block", b.getDenseI64ArrayAttr({threads, 1, 1})));
   attributes.push_back(
       b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(sharedBytes)));
+  attributes.push_back(
+      b.getNamedAttr("blocks_per_sm", b.getI64IntegerAttr(blocksPerSM)));
   attributes.push_back(b.getNamedAttr(
       "padded_in_channels", b.getI64IntegerAttr(paddedInChannels)));
   attributes.push_back(
@@ -437,11 +455,12 @@ std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
   auto grid = plan.getAs<DenseI64ArrayAttr>("grid");
   auto block = plan.getAs<DenseI64ArrayAttr>("block");
   auto shared = plan.getAs<IntegerAttr>("shared_bytes");
+  auto blocksPerSM = plan.getAs<IntegerAttr>("blocks_per_sm");
   auto padded = plan.getAs<IntegerAttr>("padded_in_channels");
   auto conversion = plan.getAs<IntegerAttr>("conversion_bytes");
   if (!mainLoop || !reason || !tile || tile.size() != 3 || !tileRows || !warp ||
       warp.size() != 2 || !stages || !grid || grid.size() != 3 || !block ||
-      block.empty() || !shared || !padded || !conversion)
+      block.empty() || !shared || !blocksPerSM || !padded || !conversion)
     return std::nullopt;
   ConvSchedule schedule;
   schedule.mainLoop = mainLoop.getValue().str();
@@ -453,6 +472,7 @@ std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
   llvm::copy(grid.asArrayRef(), schedule.grid.begin());
   schedule.threads = block[0];
   schedule.sharedBytes = shared.getInt();
+  schedule.blocksPerSM = blocksPerSM.getInt();
   schedule.paddedInChannels = padded.getInt();
   schedule.conversionBytes = conversion.getInt();
   return schedule;

@@ -67,6 +67,12 @@
 // W3DIRECT:   solder::runConv<w3_k0_conv_mainloop>(
 // W3DIRECT-NEXT:      in0, ws0, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1}, shared);
 
+// In tf32 (one product) the plan bounds the registers for 3 blocks an SM.
+// RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline=precision=tf32 | solder-translate --emit-cuda | FileCheck %s --check-prefix=W3TF32
+// W3TF32: solder::TensorMath::kTF32>;
+// W3TF32: extern "C" __global__ void __launch_bounds__(256, 3)
+// W3TF32-NEXT: w3_k0_conv(
+
 // The implicit-GEMM FMA fallback (grouped convs, strided conv_transpose),
 // forced on the W1 chain: the same epilogue functor, with Welford partials
 // per element, called per accumulator and combined per half-warp column.

@@ -56,6 +56,9 @@ struct ConvSchedule {
   std::array<int64_t, 3> grid = {0, 0, 0};
   int64_t threads = 0;
   int64_t sharedBytes = 0;
+  /// Blocks an SM the kernel's registers must allow (the second argument
+  /// of __launch_bounds__); 0: no bound, the compiler's choice.
+  int64_t blocksPerSM = 0;
   /// Input channels as the main loop reads them (padded to 4 for NDHWC).
   int64_t paddedInChannels = 0;
   /// Bytes read + written by the layout conversions (NCDHW -> NDHWC input,

@@ -179,7 +179,8 @@ private:
   void beginKernel(FusionOp fusion, StringRef kernel, StringRef summary,
                    std::array<int64_t, 3> grid, ArrayRef<unsigned> buffers,
                    SmallVectorImpl<std::string> &captureNames,
-                   int64_t threads = kThreads, int64_t sharedBytes = 0);
+                   int64_t threads = kThreads, int64_t sharedBytes = 0,
+                   int64_t blocksPerSM = 0);
   /// The launch of a kernel outside any region's signature (layout
   /// conversions, finalize): its parameters and arguments.
   void beginHelperKernel(StringRef kernel, StringRef comment,
@@ -232,7 +233,8 @@ void ProgramEmitter::beginKernel(FusionOp fusion, StringRef kernel,
                                  StringRef summary, std::array<int64_t, 3> grid,
                                  ArrayRef<unsigned> buffers,
                                  SmallVectorImpl<std::string> &captureNames,
-                                 int64_t threads, int64_t sharedBytes) {
+                                 int64_t threads, int64_t sharedBytes,
+                                 int64_t blocksPerSM) {
   KernelLaunch launch;
   launch.kernel = kernel.str();
   launch.grid = grid;
@@ -257,7 +259,8 @@ void ProgramEmitter::beginKernel(FusionOp fusion, StringRef kernel,
     launch.args.push_back({KernelArgRef::Kind::buffer, buffer});
     os << "//   ws" << index << ": " << program.buffers[buffer].name << "\n";
   }
-  os << "extern \"C\" __global__ void __launch_bounds__(" << threads << ")\n"
+  os << "extern \"C\" __global__ void __launch_bounds__(" << threads
+     << (blocksPerSM ? ", " + std::to_string(blocksPerSM) : "") << ")\n"
      << kernel << "(" << llvm::join(params, ",\n    ") << ") {\n";
   program.launches.push_back(std::move(launch));
 }
@@ -532,7 +535,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       os << "\n";
     }
     beginKernel(fusion, name, summary, schedule->grid, buffers, captureNames,
-                schedule->threads, schedule->sharedBytes);
+                schedule->threads, schedule->sharedBytes, schedule->blocksPerSM);
     program.launches.back().mainLoop = schedule->mainLoop;
     os << "  extern __shared__ __align__(16) char shared[];\n"
        << "  solder::runConv<" << name << "_mainloop>(\n"

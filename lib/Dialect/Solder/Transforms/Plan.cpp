@@ -254,6 +254,10 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
             "{0}: {1} ({2}); grid {3}x{4}x{5}, {6} threads, {7} B shared",
             fusion.getName(), conv->mainLoop, conv->reason, conv->grid[0],
             conv->grid[1], conv->grid[2], conv->threads, conv->sharedBytes);
+        if (conv->blocksPerSM)
+          note += llvm::formatv(" (registers bounded for {0} blocks an SM)",
+                                conv->blocksPerSM)
+                      .str();
         if (conv->conversionBytes && conv->isDirect())
           note += llvm::formatv("; weights -> split TF32 fragments: {0:F2} MB",
                                 conv->conversionBytes / 1e6)
