@@ -294,6 +294,13 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
             : llvm::formatv("{0} input channels: a reduction of {1}, whole{2}",
                             inChannels, inChannels * taps, precisionNote)
                   .str();
+    // A cancelling sum downstream also sees the bias of the tensor cores'
+    // truncating accumulation (up to 13x eager's error in small W1's
+    // mean): each step's products summed apart.
+    schedule.stepSums = threeTF32 && cancellingSum;
+    if (schedule.stepSums)
+      schedule.reason += "; each step's products summed apart (a sum downstream "
+                         "cancels the tensor cores' truncation bias)";
     schedule.tile = {tile->bm, tile->bn, tile->reduction};
     schedule.tileRows = tile->rows;
     schedule.warp = {tile->warpRows, tile->bn};
@@ -437,6 +444,7 @@ void ConvSchedule::addAttributes(Builder &b,
       b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(sharedBytes)));
   attributes.push_back(
       b.getNamedAttr("blocks_per_sm", b.getI64IntegerAttr(blocksPerSM)));
+  attributes.push_back(b.getNamedAttr("step_sums", b.getBoolAttr(stepSums)));
   attributes.push_back(b.getNamedAttr(
       "padded_in_channels", b.getI64IntegerAttr(paddedInChannels)));
   attributes.push_back(
@@ -456,11 +464,12 @@ std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
   auto block = plan.getAs<DenseI64ArrayAttr>("block");
   auto shared = plan.getAs<IntegerAttr>("shared_bytes");
   auto blocksPerSM = plan.getAs<IntegerAttr>("blocks_per_sm");
+  auto stepSums = plan.getAs<BoolAttr>("step_sums");
   auto padded = plan.getAs<IntegerAttr>("padded_in_channels");
   auto conversion = plan.getAs<IntegerAttr>("conversion_bytes");
   if (!mainLoop || !reason || !tile || tile.size() != 3 || !tileRows || !warp ||
       warp.size() != 2 || !stages || !grid || grid.size() != 3 || !block ||
-      block.empty() || !shared || !blocksPerSM || !padded || !conversion)
+      block.empty() || !shared || !blocksPerSM || !stepSums || !padded || !conversion)
     return std::nullopt;
   ConvSchedule schedule;
   schedule.mainLoop = mainLoop.getValue().str();
@@ -473,6 +482,7 @@ std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
   schedule.threads = block[0];
   schedule.sharedBytes = shared.getInt();
   schedule.blocksPerSM = blocksPerSM.getInt();
+  schedule.stepSums = stepSums.getValue();
   schedule.paddedInChannels = padded.getInt();
   schedule.conversionBytes = conversion.getInt();
   return schedule;

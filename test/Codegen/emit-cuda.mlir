@@ -18,7 +18,7 @@
 // W1-NEXT:     partials.r1.add(conv);
 // W1:     const long slot = (i0 * 110L + pixelTile) * 24L + i1;
 // W1: using w1_k0_conv_mainloop = solder::DirectTensorOpConv<
-// W1-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32>;
+// W1-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32, /*StepSums=*/true>;
 // W1: static_assert(w1_k0_conv_mainloop::BM == 192 && w1_k0_conv_mainloop::kRowTiles * w1_k0_conv_geometry::kOut[0] == 110,
 // W1: static_assert(w1_k0_conv_mainloop::kPreparedWeightBytes == 16896L,
 // W1: // w1_k0_conv_weight_fragments: the conv weights, split into TF32 parts, in the main loop's fragment order

@@ -56,6 +56,10 @@ struct ConvSchedule {
   std::array<int64_t, 3> grid = {0, 0, 0};
   int64_t threads = 0;
   int64_t sharedBytes = 0;
+  /// The direct conv in 3xTF32 under a cancelling sum: each reduction
+  /// step's products summed apart, then added in fp32 (tensor cores
+  /// truncate what they accumulate).
+  bool stepSums = false;
   /// Blocks an SM the kernel's registers must allow (the second argument
   /// of __launch_bounds__); 0: no bound, the compiler's choice.
   int64_t blocksPerSM = 0;

@@ -489,9 +489,10 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       os << llvm::formatv(
           "using {0}_mainloop = solder::DirectTensorOpConv<\n"
           "    {0}_geometry, /*Rows=*/{1}, /*BN=*/{2}, /*Warps=*/{3}, "
-          "solder::TensorMath::{4}>;\n",
+          "solder::TensorMath::{4}{5}>;\n",
           name, schedule->tileRows, schedule->tile[1], schedule->threads / 32,
-          schedule->isThreeTF32() ? "k3xTF32" : "kTF32");
+          schedule->isThreeTF32() ? "k3xTF32" : "kTF32",
+          schedule->stepSums ? ", /*StepSums=*/true" : "");
     else
       os << llvm::formatv("using {0}_mainloop = solder::DirectConv<{0}_geometry, "
                           "{1}, {2}>;\n",

@@ -13,9 +13,9 @@
 // window[pixelOffset(p) + reductionOffset(k)], one shared-memory load, with
 // no im2col, no layout conversion and the whole K dense (81 = 10.1 steps
 // for W1, 72 = 9 for W3).
-//   * ieee: 3xTF32 as CUTLASS's OpMultiplyAddFastF32 does it (big part
-//     rounded toward zero, small part the rest; small x big + big x small +
-//     big x big, accumulated in fp32);
+//   * ieee: 3xTF32 (both parts rounded to nearest; small x big + big x
+//     small + big x big accumulated in fp32; where a sum downstream
+//     cancels, each step's three products summed apart first: StepSums);
 //   * tf32: one TF32 product of operands rounded to nearest.
 // The accumulators leave through the channel-major shared tile that
 // solder::runConv's generated epilogue visits (conv_epilogue.cuh).
@@ -35,8 +35,10 @@ namespace solder {
 
 /// Direct tensor-core conv of geometry G (groups == 1, not transposed): a
 /// block computes Rows whole output rows of one output plane of one sample
-/// by BN output channels (a multiple of 8), with Warps warps.
-template <class G, int Rows, int BN_, int Warps, TensorMath Math>
+/// by BN output channels (a multiple of 8), with Warps warps. StepSums
+/// (3xTF32, for outputs a sum downstream cancels): each reduction step's
+/// products go into a fresh fragment, added to the accumulator in fp32.
+template <class G, int Rows, int BN_, int Warps, TensorMath Math, bool StepSums = false>
 struct DirectTensorOpConv {
   static_assert(G::kGroups == 1 && !G::kTransposed,
                 "the direct conv runs ungrouped convs");
@@ -338,11 +340,30 @@ struct DirectTensorOpConv {
         for (int m = 0; m < kMmaRowsPerWarp; ++m) {
           if (warp * kMmaRowsPerWarp + m >= kMmaRows)
             continue;
-          if constexpr (kThreeTF32) {
-            mma(acc[m][j], aSmall[m], big, acc[m][j]);
-            mma(acc[m][j], aBig[m], small, acc[m][j]);
+          if constexpr (kThreeTF32 && StepSums) {
+            // The step's three products into a fresh fragment, then one
+            // fp32 add into the accumulator: tensor cores truncate what
+            // they accumulate, so into the running sum every MMA added a
+            // bias of up to an ulp of it, which a cancelling sum
+            // downstream exposes (small W1: up to 13x eager's error on an
+            // H200); here one truncation of the step's sum, and the adds
+            // round to nearest (up to 2.6x, median 0.6x). More registers
+            // and instructions: W1's conv 0.367 -> 0.416 ms.
+            typename Mma::FragmentC products;
+            products.clear();
+            mma(products, aSmall[m], big, products);
+            mma(products, aBig[m], small, products);
+            mma(products, aBig[m], big, products);
+#pragma unroll
+            for (int i = 0; i < 4; ++i)
+              acc[m][j][i] += products[i];
+          } else {
+            if constexpr (kThreeTF32) {
+              mma(acc[m][j], aSmall[m], big, acc[m][j]);
+              mma(acc[m][j], aBig[m], small, acc[m][j]);
+            }
+            mma(acc[m][j], aBig[m], big, acc[m][j]);
           }
-          mma(acc[m][j], aBig[m], big, acc[m][j]);
         }
       }
     }
