@@ -69,20 +69,6 @@ std::optional<int64_t> mlir::solder::getVectorTailStart(FusionOp fusion,
   return std::nullopt;
 }
 
-std::optional<int64_t> mlir::solder::getReductionVectorTailStart(FusionOp fusion) {
-  ReduceOp reduce;
-  for (Operation &op : fusion.getBodyBlock().without_terminator())
-    if (auto candidate = dyn_cast<ReduceOp>(op))
-      reduce = candidate;
-  if (!reduce)
-    return std::nullopt;
-  std::optional<int64_t> start =
-      getVectorTailStart(fusion, reduce.getX().getType().getShape());
-  if (!start || llvm::any_of(reduce.getDims(), [&](int64_t dim) { return dim >= *start; }))
-    return std::nullopt;
-  return start;
-}
-
 bool mlir::solder::isBroadcastAlongTail(BlockArgument argument,
                                         ArrayRef<int64_t> shape,
                                         int64_t tailStart) {
@@ -131,9 +117,7 @@ RegionLaunch mlir::solder::getRegionLaunch(FusionOp fusion) {
   if (launch.outputs >= 2048) {
     launch.kind = RegionLaunch::Kind::threadPerOutput;
     launch.chunk = std::min(kReductionChunk, launch.length);
-    if (getReductionVectorTailStart(fusion))
-      launch.vector = kVectorWidth;
-    launch.blocks = llvm::divideCeil(launch.outputs, launch.vector * launch.threads);
+    launch.blocks = llvm::divideCeil(launch.outputs, launch.threads);
   } else {
     launch.kind = RegionLaunch::Kind::blockPerOutput;
     launch.blocks = launch.outputs;

@@ -144,7 +144,7 @@ func.func @w2(%x: tensor<16x64x32x32x32xf32>, %conv_weight: tensor<64x128x3x3x3x
 // its cost; the conv tensor stays a result.
 // AUTO-LABEL: func.func @w3(
 // AUTO: %[[K0:.*]]:2 = solder.fusion "w3_k0_conv" {{.*}} -> (tensor<128x64x126x126xf32>, tensor<128x16x2xf32>) attributes {solder.plan = {block = array<i64: 256, 1, 1>, blocks_per_sm = 0 : i64, bytes = 587424000 : i64, conversion_bytes = 55296 : i64, estimated_us = 5.833000e+02 : f64, flops = 19248316416 : i64, grid = array<i64: 63, 1, 128>, mainloop = "direct_3xtf32", mainloop_reason = "8 input channels: a reduction of 72, whole", padded_in_channels = 8 : i64, precision = "ieee", shared_bytes = 71936 : i64, stages = 0 : i64, step_sums = false, template = "conv_implicit_gemm", tile = array<i64: 256, 64, 72>, tile_rows = 2 : i64, warp = array<i64: 32, 64>}}
-// AUTO: solder.fusion "w3_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 528370176 : i64, chunk = 8 : i64, estimated_us = 1.258000e+02 : f64, flops = 2341011458 : i64, grid = array<i64: 1985, 1, 1>, template = "reduction", vector = 4 : i64, walk = "thread_per_output"}}
+// AUTO: solder.fusion "w3_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 528370176 : i64, chunk = 8 : i64, estimated_us = 1.258000e+02 : f64, flops = 2341011458 : i64, grid = array<i64: 7938, 1, 1>, template = "reduction", walk = "thread_per_output"}}
 // AUTO-NOT: solder.conv
 // AUTO: return
 func.func @w3(%x: tensor<128x8x128x128xf32>, %conv_weight: tensor<64x8x3x3xf32>,

@@ -38,10 +38,7 @@ struct RegionLaunch {
   int64_t chunk = 1;
   /// Elementwise: elements a thread loads and stores as one vector (4:
   /// float4, where getVectorTailStart finds a tail; W2's normalize went
-  /// from 2.8 to 4.1 TB/s). `chunk` then counts vectors. Thread per
-  /// output: outputs a thread reduces side by side, loading float4 (where
-  /// getReductionVectorTailStart finds a tail; `chunk` still counts
-  /// reduction steps).
+  /// from 2.8 to 4.1 TB/s). `chunk` then counts vectors.
   int64_t vector = 1;
   int64_t blocks = 0;
   int64_t threads = 256;
@@ -59,12 +56,6 @@ RegionLaunch getRegionLaunch(FusionOp fusion);
 /// 4 elements are 4 consecutive floats at an offset that is a multiple of 4.
 /// The innermost such tail; none when no tail qualifies.
 std::optional<int64_t> getVectorTailStart(FusionOp fusion, ArrayRef<int64_t> shape);
-
-/// For a region whose reduce keeps the innermost dims of its input: the
-/// first of those dims along which 4 consecutive outputs read 4 consecutive
-/// floats of every tensor read per element (getVectorTailStart over the
-/// input, with every reduced dim before it).
-std::optional<int64_t> getReductionVectorTailStart(FusionOp fusion);
 
 /// Whether `argument`, for the tail of `shape` from `tailStart` on, is the
 /// same element for every lane of a vector (broadcast along the whole

@@ -172,14 +172,7 @@ private:
   /// 0.21 -> 0.17 ms).
   void emitCoefficientTables(FusionOp fusion, ElementEmitter &element,
                              ArrayRef<int64_t> keptDims, ArrayRef<int64_t> shape,
-                             int64_t outputs, int64_t outputsPerBlock, bool narrow);
-  /// The body of a thread-per-output reduction whose threads each reduce
-  /// `launch.vector` consecutive outputs from float4 loads.
-  LogicalResult emitVectorReduction(FusionOp fusion, ReduceOp reduce,
-                                    ElementEmitter &element,
-                                    ArrayRef<std::string> captureNames,
-                                    const RegionLaunch &launch,
-                                    StringRef accumulator, bool narrow);
+                             int64_t outputs, bool narrow);
 
   /// Prints the kernel's comment, signature and opening brace; records its
   /// launch with arguments: captures, results, then `buffers`.
@@ -948,16 +941,13 @@ void ProgramEmitter::emitCoefficientTables(FusionOp fusion,
                                            ElementEmitter &element,
                                            ArrayRef<int64_t> keptDims,
                                            ArrayRef<int64_t> shape,
-                                           int64_t outputs, int64_t outputsPerBlock,
-                                           bool narrow) {
+                                           int64_t outputs, bool narrow) {
   // A thread per output keeps the batch index of its output: a block's
-  // outputs span at most this many samples.
+  // outputs span at most two samples when a sample has 256 outputs or more.
   int64_t perSample = outputs / shape[0];
   bool batchKept = !keptDims.empty() && keptDims.front() == 0;
-  if (!batchKept)
+  if (!batchKept || perSample < kThreads)
     return;
-  int64_t spannedSamples =
-      std::min<int64_t>(shape[0], llvm::divideCeil(outputsPerBlock - 1, perSample) + 1);
   StringRef type = narrow ? "int" : "long", suffix = narrow ? "" : "L";
   // Tables take at most 16 KB of static shared memory together; a
   // group_normalize past that, or whose statistics, weight or bias are not
@@ -975,13 +965,13 @@ void ProgramEmitter::emitCoefficientTables(FusionOp fusion,
       continue;
     int64_t channels = normalize.getInput().getType().getDimSize(1);
     bool acrossBatch = normalize.getStats().getType().getDimSize(0) == 1;
-    int64_t samples = acrossBatch ? 1 : spannedSamples;
+    int64_t samples = acrossBatch ? 1 : 2;
     if (tableBytes + samples * channels * 8 > kTableBytes)
       continue;
     tableBytes += samples * channels * 8;
     std::string table = "normalize" + std::to_string(index++) + "_coefficients";
     if (!acrossBatch && !firstSampleDeclared) {
-      os << "  const " << type << " firstSample = blockIdx.x * " << outputsPerBlock
+      os << "  const " << type << " firstSample = blockIdx.x * " << kThreads
          << suffix << " / " << perSample << ";\n";
       firstSampleDeclared = true;
     }
@@ -1066,11 +1056,7 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
   const int64_t chunk = launch.chunk;
   bool ragged = length % chunk != 0;
   if (threadPerOutput && reduce)
-    emitCoefficientTables(fusion, element, keptDims, shape, outputs,
-                          launch.vector * kThreads, narrowOutputs);
-  if (launch.vector > 1)
-    return emitVectorReduction(fusion, reduce, element, captureNames, launch,
-                               accumulator, narrowOutputs && narrowLength);
+    emitCoefficientTables(fusion, element, keptDims, shape, outputs, narrowOutputs);
   if (threadPerOutput) {
     os << "  const " << outputType << " o = blockIdx.x * " << kThreads
        << " + threadIdx.x;\n  if (o >= " << outputs << "L)\n    return;\n";
@@ -1146,89 +1132,6 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
   else
     os << "  out0[o] = acc.result(" << length << ".0f);\n";
   os << "}\n\n";
-  return success();
-}
-
-LogicalResult ProgramEmitter::emitVectorReduction(
-    FusionOp fusion, ReduceOp reduce, ElementEmitter &element,
-    ArrayRef<std::string> captureNames, const RegionLaunch &launch,
-    StringRef accumulator, bool narrow) {
-  // Thread t reduces outputs 4t .. 4t + 3, which differ only in the tail
-  // (the innermost kept dims): each reduction step loads a float4 of every
-  // tensor read per element and runs the chain a lane at a time (W3's
-  // logsumexp tail: four times the bytes in flight a thread).
-  ArrayRef<int64_t> shape = reduce.getX().getType().getShape();
-  const int64_t width = launch.vector, chunk = launch.chunk, length = launch.length;
-  const int64_t tailStart = *getReductionVectorTailStart(fusion);
-  const int64_t tail = product(shape.drop_front(tailStart));
-  StringRef type = narrow ? "int" : "long", suffix = narrow ? "" : "L";
-  SmallVector<int64_t> outerKept, reducedDims, tailDims;
-  for (int64_t d = 0; d < static_cast<int64_t>(shape.size()); ++d)
-    (d >= tailStart                          ? tailDims
-     : llvm::is_contained(reduce.getDims(), d) ? reducedDims
-                                               : outerKept)
-        .push_back(d);
-  os << "  const " << type << " v = blockIdx.x * " << kThreads
-     << " + threadIdx.x;  // outputs 4v .. 4v + 3\n"
-     << "  if (v >= " << launch.outputs / width << suffix << ")\n    return;\n";
-  emitIndexDecomposition(os, "  ", shape, outerKept,
-                         llvm::formatv("(v / {0}{1})", tail / width, suffix).str(), narrow);
-  os << "  const " << type << " tailBase = (v % " << tail / width << suffix << ") * "
-     << width << ";\n"
-     << "  solder::" << accumulator << " acc[" << width << "];\n"
-     << "  for (" << type << " r0 = 0; r0 < " << length << "; r0 += " << chunk
-     << ") {\n"
-     << "    float chunk[" << width << "][" << chunk << "];\n"
-     << "#pragma unroll\n"
-     << "    for (int k = 0; k < " << chunk << "; ++k) {\n"
-     << "      const " << type << " r = r0 + k;\n";
-  bool ragged = length % chunk != 0;
-  if (ragged)
-    os << "      if (r >= " << length << ")\n        break;\n";
-  emitIndexDecomposition(os, "      ", shape, reducedDims, "r", narrow);
-  for (BlockArgument argument : fusion.getBodyBlock().getArguments()) {
-    if (!isReadPerElement(argument) || isBroadcastAlongTail(argument, shape, tailStart))
-      continue; // the same element for every lane
-    ArrayRef<int64_t> dims = cast<RankedTensorType>(argument.getType()).getShape();
-    const std::string &name = captureNames[argument.getArgNumber()];
-    os << "      float " << name << "_lanes[" << width << "];\n      {\n";
-    emitIndexDecomposition(os, "        ", shape, tailDims, "tailBase", narrow);
-    os << "        const float4 loaded = *reinterpret_cast<const float4 *>(" << name
-       << " + " << element.getOffset(dims) << ");\n";
-    for (int64_t lane = 0; lane < width; ++lane)
-      os << "        " << name << "_lanes[" << lane << "] = loaded." << "xyzw"[lane]
-         << ";\n";
-    os << "      }\n";
-    element.bind(argument, name + "_lanes[lane]");
-  }
-  os << "#pragma unroll\n"
-     << "      for (int lane = 0; lane < " << width << "; ++lane) {\n";
-  emitIndexDecomposition(os, "        ", shape, tailDims, "(tailBase + lane)", narrow);
-  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
-    if (&op == reduce.getOperation())
-      continue;
-    if (!isElementwise(&op))
-      return op.emitError("the CUDA code generator needs a reduction region to "
-                          "hold pointwise ops and one reduction, not '")
-             << op.getName() << "'";
-    if (failed(element.emit(&op, os, "        ")))
-      return failure();
-  }
-  os << "        chunk[lane][k] = " << element.get(reduce.getX()) << ";\n"
-     << "      }\n    }\n";
-  if (ragged)
-    os << "    if (r0 + " << chunk << " > " << length << ") {\n"
-       << "      for (int lane = 0; lane < " << width << "; ++lane)\n"
-       << "        for (int k = 0; r0 + k < " << length << "; ++k)\n"
-       << "          acc[lane].add(chunk[lane][k]);\n"
-       << "      break;\n    }\n";
-  os << "#pragma unroll\n"
-     << "    for (int lane = 0; lane < " << width << "; ++lane)\n"
-     << "      solder::addChunk(acc[lane], chunk[lane]);\n  }\n"
-     << "  reinterpret_cast<float4 *>(out0)[v] = make_float4(";
-  for (int64_t lane = 0; lane < width; ++lane)
-    os << (lane ? ", " : "") << "acc[" << lane << "].result(" << length << ".0f)";
-  os << ");\n}\n\n";
   return success();
 }
 

@@ -279,7 +279,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
             "walk", b.getStringAttr(launch.getKindName())));
         plan.push_back(
             b.getNamedAttr("chunk", b.getI64IntegerAttr(launch.chunk)));
-        if (launch.kind == RegionLaunch::Kind::elementwise || launch.vector > 1)
+        if (launch.kind == RegionLaunch::Kind::elementwise)
           plan.push_back(
               b.getNamedAttr("vector", b.getI64IntegerAttr(launch.vector)));
       }
