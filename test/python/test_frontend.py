@@ -679,8 +679,9 @@ def test_export_tf32_bundle_records_its_precision(tmp_path):
 
 
 @pytest.mark.parametrize("workload,mainloop,math", [
-    # W1: a mean reads the conv's result, so one product could cancel away.
-    ("w1", "direct_3xtf32", "k3xTF32"),
+    # W1: a mean reads the conv's result, so one product could cancel away;
+    # 3xTF32 with each step's products summed apart.
+    ("w1", "direct_3xtf32", "k3xTF32, /*StepSums=*/true"),
     # W3: a logsumexp; one TF32 product.
     ("w3", "direct_tf32", "kTF32"),
 ])
