@@ -31,6 +31,9 @@ using namespace mlir::solder;
 
 namespace {
 constexpr int64_t kThreads = 256;
+/// Channels and pixels of a toChannelsLast block (layout.cuh's
+/// kChannelsLastTile; the generated kernel asserts they agree).
+constexpr int64_t kChannelsLastTile = 64;
 
 int64_t product(ArrayRef<int64_t> values) {
   int64_t result = 1;
@@ -105,15 +108,16 @@ FailureOr<RegionLaunch> getPlannedRegionLaunch(FusionOp fusion) {
 /// a group_normalize's input and statistics and not returned, and the
 /// group_normalize subtracts them in double (ElementEmitter::isCentered).
 static DenseSet<Value> findCancellingStatistics(func::FuncOp function) {
-  // A value a conv region's epilogue reduces (its finalize kernel stores it).
-  auto finalizedBy = [](Value value, auto reductionOp) {
+  // The op computing `value` in a conv region's epilogue, whose finalize
+  // kernel stores it; null for values of other regions.
+  auto getEpilogueOp = [](Value value) -> Operation * {
     auto producer = value.getDefiningOp<FusionOp>();
     if (!producer ||
         llvm::none_of(producer.getBodyBlock(), llvm::IsaPred<ConvOp, ConvTransposeOp>))
-      return false;
-    Value yielded =
-        producer.getYield().getValues()[cast<OpResult>(value).getResultNumber()];
-    return isa_and_present<decltype(reductionOp)>(yielded.getDefiningOp());
+      return nullptr;
+    return producer.getYield()
+        .getValues()[cast<OpResult>(value).getResultNumber()]
+        .getDefiningOp();
   };
   Operation *terminator = function.getBody().front().getTerminator();
   DenseSet<Value> result;
@@ -126,7 +130,8 @@ static DenseSet<Value> findCancellingStatistics(func::FuncOp function) {
       return;
     Value means = fusion.getCaptures()[input.getArgNumber()];
     Value statistics = fusion.getCaptures()[stats.getArgNumber()];
-    if (finalizedBy(means, ReduceOp()) && finalizedBy(statistics, GroupStatsOp()) &&
+    if (isa_and_present<ReduceOp>(getEpilogueOp(means)) &&
+        isa_and_present<GroupStatsOp>(getEpilogueOp(statistics)) &&
         !llvm::is_contained(terminator->getOperands(), means) &&
         !llvm::is_contained(terminator->getOperands(), statistics))
     {
@@ -216,6 +221,16 @@ private:
   std::string getElementType(Value tensor) const {
     return doubleStorage.contains(tensor) ? "double" : "float";
   }
+  /// A region kernel's parameter for capture `index` (`const T *inN`) and
+  /// for result `index` (`T *outN`); the conv epilogue's members are these.
+  std::string getCaptureParameter(FusionOp fusion, unsigned index) const {
+    return "const " + getElementType(fusion.getCaptures()[index]) + " *__restrict__ in" +
+           std::to_string(index);
+  }
+  std::string getResultParameter(FusionOp fusion, unsigned index) const {
+    return getElementType(fusion.getResult(index)) + " *__restrict__ out" +
+           std::to_string(index);
+  }
   SmallVector<bool> getDoubleCaptures(FusionOp fusion) const {
     return llvm::to_vector(llvm::map_range(
         fusion.getCaptures(), [&](Value capture) { return doubleStorage.contains(capture); }));
@@ -245,12 +260,12 @@ void ProgramEmitter::beginKernel(FusionOp fusion, StringRef kernel,
   for (auto [index, capture] : llvm::enumerate(fusion.getCaptures())) {
     std::string name = "in" + std::to_string(index);
     captureNames.push_back(name);
-    params.push_back("const " + getElementType(capture) + " *__restrict__ " + name);
+    params.push_back(getCaptureParameter(fusion, index));
     launch.args.push_back(storage.lookup(capture));
     os << "//   " << name << ": " << typeString(capture.getType()) << "\n";
   }
   for (auto [index, result] : llvm::enumerate(fusion.getResults())) {
-    params.push_back(getElementType(result) + " *__restrict__ out" + std::to_string(index));
+    params.push_back(getResultParameter(fusion, index));
     launch.args.push_back(storage.lookup(result));
     os << "//   out" << index << ": " << typeString(result.getType()) << "\n";
   }
@@ -577,8 +592,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   }
   for (auto [index, value] : llvm::enumerate(yield.getValues()))
     if (isReduction(value)) {
-      params.push_back(getElementType(fusion.getResult(index)) + " *__restrict__ out" +
-                       std::to_string(index));
+      params.push_back(getResultParameter(fusion, index));
       launch.args.push_back(storage.lookup(fusion.getResult(index)));
     }
   os << "extern \"C\" __global__ void __launch_bounds__(" << kThreads << ")\n"
@@ -663,15 +677,15 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
                           "zero-padded to {1}",
                           inChannels, paddedIn)
                 .str(),
-      // solder::kChannelsLastTile (64) channels x pixels a block.
-      {static_cast<int64_t>(llvm::divideCeil(inVolume, 64)),
-       static_cast<int64_t>(llvm::divideCeil(paddedIn, 64)), batch},
+      {static_cast<int64_t>(llvm::divideCeil(inVolume, kChannelsLastTile)),
+       static_cast<int64_t>(llvm::divideCeil(paddedIn, kChannelsLastTile)), batch},
       {{"const float *__restrict__ input", getCaptureArg(fusion, anchor->getOperand(0))},
        {"float *__restrict__ inputNdhwc",
         {KernelArgRef::Kind::buffer, inputBuffer}}});
-  os << llvm::formatv("  solder::toChannelsLast<{0}, {1}, {2}L>(input, "
+  os << llvm::formatv("  static_assert(solder::kChannelsLastTile == {3}, \"the launch's tiles\");\n"
+                      "  solder::toChannelsLast<{0}, {1}, {2}L>(input, "
                       "inputNdhwc);\n}\n\n",
-                      inChannels, paddedIn, inVolume);
+                      inChannels, paddedIn, inVolume, kChannelsLastTile);
   beginHelperKernel(
       name + "_weight_ktrsc",
       isa<ConvTransposeOp>(anchor)
@@ -699,29 +713,27 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
   int64_t volume = product(outShape.drop_front(2));
 
   // Its members are the kernel's parameters: captures, results, partials.
-  SmallVector<std::string> members;
-  for (auto index : llvm::seq<size_t>(0, fusion.getCaptures().size()))
+  SmallVector<std::string> members, declarations;
+  for (auto index : llvm::seq<unsigned>(0, fusion.getCaptures().size())) {
     members.push_back("in" + std::to_string(index));
-  for (auto index : llvm::seq<size_t>(0, fusion.getNumResults()))
+    declarations.push_back(getCaptureParameter(fusion, index));
+  }
+  for (auto index : llvm::seq<unsigned>(0, fusion.getNumResults())) {
     members.push_back("out" + std::to_string(index));
-  for (auto index : llvm::seq<size_t>(0, reductions.size()))
+    declarations.push_back(getResultParameter(fusion, index));
+  }
+  for (auto index : llvm::seq<size_t>(0, reductions.size())) {
     members.push_back("ws" + std::to_string(index + firstReductionBuffer));
+    declarations.push_back("float *__restrict__ " + members.back());
+  }
 
   std::string epilogueText;
   llvm::raw_string_ostream epilogue(epilogueText);
   epilogue << "// " << name << "_epilogue: what " << name
            << " does with each accumulator (conv output element).\n"
            << "struct " << name << "_epilogue {\n";
-  for (auto [index, member] : llvm::enumerate(members)) {
-    size_t captures = fusion.getCaptures().size(), results = fusion.getNumResults();
-    if (index < captures)
-      epilogue << "  const " << getElementType(fusion.getCaptures()[index]);
-    else if (index < captures + results)
-      epilogue << "  " << getElementType(fusion.getResult(index - captures));
-    else
-      epilogue << "  float";
-    epilogue << " *__restrict__ " << member << ";\n";
-  }
+  for (const std::string &declaration : declarations)
+    epilogue << "  " << declaration << ";\n";
   YieldOp yield = fusion.getYield();
   auto isReduction = [&](Value value) {
     return isEpilogueReduction(reductions, value);
