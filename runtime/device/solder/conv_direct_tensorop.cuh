@@ -42,6 +42,7 @@ template <class G, int Rows, int BN_, int Warps, TensorMath Math, bool StepSums 
 struct DirectTensorOpConv {
   static_assert(G::kGroups == 1 && !G::kTransposed,
                 "the direct conv runs ungrouped convs");
+  static_assert(!StepSums || Math == TensorMath::k3xTF32, "step sums are for 3xTF32");
   static_assert(BN_ % 8 == 0 && Rows >= 1 && Warps >= 1, "the plan's tile");
   using Geometry = G;
   static constexpr int kOutH = G::kOut[1], kOutW = G::kOut[2];
@@ -340,29 +341,27 @@ struct DirectTensorOpConv {
         for (int m = 0; m < kMmaRowsPerWarp; ++m) {
           if (warp * kMmaRowsPerWarp + m >= kMmaRows)
             continue;
-          if constexpr (kThreeTF32 && StepSums) {
-            // The step's three products into a fresh fragment, then one
-            // fp32 add into the accumulator: tensor cores truncate what
-            // they accumulate, so into the running sum every MMA added a
-            // bias of up to an ulp of it, which a cancelling sum
-            // downstream exposes (small W1: up to 13x eager's error on an
-            // H200); here one truncation of the step's sum, and the adds
-            // round to nearest (up to 2.6x, median 0.6x). More registers
-            // and instructions: W1's conv 0.367 -> 0.416 ms.
-            typename Mma::FragmentC products;
-            products.clear();
-            mma(products, aSmall[m], big, products);
-            mma(products, aBig[m], small, products);
-            mma(products, aBig[m], big, products);
+          // With StepSums the step's products go into a fresh fragment,
+          // then one fp32 add into the accumulator: tensor cores truncate
+          // what they accumulate, so into the running sum every MMA added
+          // a bias of up to an ulp of it, which a cancelling sum downstream
+          // exposes (small W1: up to 13x eager's error on an H200); here
+          // one truncation of the step's sum, and the adds round to nearest
+          // (up to 2.6x, median 0.6x). More registers and instructions:
+          // W1's conv 0.367 -> 0.416 ms.
+          typename Mma::FragmentC stepSum;
+          if constexpr (StepSums)
+            stepSum.clear();
+          typename Mma::FragmentC &sum = StepSums ? stepSum : acc[m][j];
+          if constexpr (kThreeTF32) {
+            mma(sum, aSmall[m], big, sum);
+            mma(sum, aBig[m], small, sum);
+          }
+          mma(sum, aBig[m], big, sum);
+          if constexpr (StepSums) {
 #pragma unroll
             for (int i = 0; i < 4; ++i)
-              acc[m][j][i] += products[i];
-          } else {
-            if constexpr (kThreeTF32) {
-              mma(acc[m][j], aSmall[m], big, acc[m][j]);
-              mma(acc[m][j], aBig[m], small, acc[m][j]);
-            }
-            mma(acc[m][j], aBig[m], big, acc[m][j]);
+              acc[m][j][i] += stepSum[i];
           }
         }
       }
