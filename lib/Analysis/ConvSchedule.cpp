@@ -143,12 +143,15 @@ constexpr int64_t kDirectMaxSharedBytes = 100 * 1024;
 constexpr int64_t kSharedBytesPerSM = 228 * 1024;
 constexpr int64_t kSharedBytesPerBlockReserved = 1024;
 constexpr int64_t kRegistersPerSM = 64 * 1024;
+/// Input elements a centered direct conv's shift averages per plane.
+constexpr int64_t kShiftSamples = 256;
 /// Registers a thread of the one-product direct conv may take.
 constexpr int64_t kDirectTF32Registers = 80;
 
 /// The direct tensor-core tile of `conv`, or the reason it cannot run it.
 std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
-                                                           bool threeTF32) {
+                                                           bool threeTF32,
+                                                           bool centered) {
   auto conv = dyn_cast<ConvOp>(anchor);
   if (!conv)
     return std::string("conv_transpose");
@@ -218,6 +221,9 @@ std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
   int64_t offsetTable = inChannels % 8 == 0 ? 0 : tile.reduction;
   tile.sharedBytes = std::max((weightFloats + windowFloats + offsetTable) * 4,
                               tile.bn * (tile.bm + 4) * 4);
+  // Centered: each channel's correction, a float pair, past both (8-aligned).
+  if (centered)
+    tile.sharedBytes = llvm::alignTo(tile.sharedBytes, 8) + tile.bn * 8;
   if (tile.sharedBytes > kDirectMaxSharedBytes)
     return llvm::formatv("an input window of {0} B > {1} B of shared memory",
                          tile.sharedBytes, kDirectMaxSharedBytes)
@@ -274,11 +280,18 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
   // TF32 product, unless a sum or mean downstream can cancel (W1, GroupNorm
   // then mean: rel L2 2.5e-3 with one product on an H200, past tf32's
   // 1e-3); then 3xTF32, as cuDNN keeps such convs in fp32 under TF32.
-  // `--mainloop=direct` in tf32 forces one product.
+  // `--mainloop=direct` in tf32 forces one product. An unpadded conv under
+  // a cancelling sum runs on its input centered instead (a shift per
+  // sample and input channel, given back exactly in the epilogue): the
+  // tensor cores then round the data's spread, not its offset, and one
+  // TF32 product keeps tf32's accuracy.
+  auto conv = dyn_cast<ConvOp>(anchor);
+  bool centered = cancellingSum && conv &&
+                  llvm::all_of(conv.getPadding(), [](int64_t p) { return p == 0; });
   bool threeTF32 = precision == Precision::ieee ||
-                   (choice != MainLoopChoice::direct && cancellingSum);
+                   (choice != MainLoopChoice::direct && cancellingSum && !centered);
   std::variant<DirectTile, std::string> direct =
-      getDirectTensorOpTile(anchor, threeTF32);
+      getDirectTensorOpTile(anchor, threeTF32, centered);
   if (auto *tile = std::get_if<DirectTile>(&direct);
       tile && (choice == MainLoopChoice::direct ||
                (choice == MainLoopChoice::automatic && inChannels < 16))) {
@@ -288,6 +301,8 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
       precisionNote = threeTF32 ? "; 3xTF32 in tf32: a sum or mean downstream "
                                   "can cancel one product's rounding"
                                 : "; one TF32 product";
+    if (centered)
+      precisionNote += "; input centered (a sum downstream cancels its offset)";
     schedule.reason =
         choice == MainLoopChoice::direct
             ? "forced"
@@ -296,8 +311,12 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
                   .str();
     // A cancelling sum downstream also sees the bias of the tensor cores'
     // truncating accumulation (up to 13x eager's error in small W1's
-    // mean): each step's products summed apart.
-    schedule.stepSums = threeTF32 && cancellingSum;
+    // mean): each step's products summed apart, unless the input is
+    // centered (the bias is then of the spread, not of the offset: W1 and
+    // small W1 at x and x + 1000 within 2.8x eager's error on an H200, as
+    // with step sums, at 0.408 ms against 0.418).
+    schedule.stepSums = threeTF32 && cancellingSum && !centered;
+    schedule.centered = centered;
     if (schedule.stepSums)
       schedule.reason += "; each step's products summed apart (a sum downstream "
                          "cancels the tensor cores' truncation bias)";
@@ -319,11 +338,18 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
           std::min(kSharedBytesPerSM / (tile->sharedBytes + kSharedBytesPerBlockReserved),
                    kRegistersPerSM / (schedule.threads * kDirectTF32Registers));
     schedule.paddedInChannels = inChannels;
-    // The weights split into fragments once a call, for every channel
-    // tile (DirectTensorOpConv::prepareWeights): read, then written.
-    schedule.conversionBytes =
-        outChannels * inChannels * taps * 4 +
+    // DirectTensorOpConv::prepare, once a call: the weights split into
+    // fragments for every channel tile; centered, each channel's tap sums
+    // (double) and each sample's shifts, from 256 input elements a plane.
+    schedule.preparedBytes =
         schedule.grid[1] * tile->reduction * tile->bn * (threeTF32 ? 2 : 1) * 4;
+    int64_t shiftSamples = std::min<int64_t>(inVolume, kShiftSamples);
+    if (centered)
+      schedule.preparedBytes +=
+          schedule.grid[1] * tile->bn * inChannels * 8 + batch * inChannels * 4;
+    schedule.conversionBytes = outChannels * inChannels * taps * 4 +
+                               (centered ? batch * inChannels * shiftSamples * 4 : 0) +
+                               schedule.preparedBytes;
     schedule.teraFlops =
         threeTF32 ? kDirectThreeTF32TeraFlops : kDirectTF32TeraFlops;
     return schedule;
@@ -445,10 +471,13 @@ void ConvSchedule::addAttributes(Builder &b,
   attributes.push_back(
       b.getNamedAttr("blocks_per_sm", b.getI64IntegerAttr(blocksPerSM)));
   attributes.push_back(b.getNamedAttr("step_sums", b.getBoolAttr(stepSums)));
+  attributes.push_back(b.getNamedAttr("centered_input", b.getBoolAttr(centered)));
   attributes.push_back(b.getNamedAttr(
       "padded_in_channels", b.getI64IntegerAttr(paddedInChannels)));
   attributes.push_back(
       b.getNamedAttr("conversion_bytes", b.getI64IntegerAttr(conversionBytes)));
+  attributes.push_back(
+      b.getNamedAttr("prepared_bytes", b.getI64IntegerAttr(preparedBytes)));
 }
 
 std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
@@ -465,11 +494,14 @@ std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
   auto shared = plan.getAs<IntegerAttr>("shared_bytes");
   auto blocksPerSM = plan.getAs<IntegerAttr>("blocks_per_sm");
   auto stepSums = plan.getAs<BoolAttr>("step_sums");
+  auto centered = plan.getAs<BoolAttr>("centered_input");
   auto padded = plan.getAs<IntegerAttr>("padded_in_channels");
   auto conversion = plan.getAs<IntegerAttr>("conversion_bytes");
+  auto prepared = plan.getAs<IntegerAttr>("prepared_bytes");
   if (!mainLoop || !reason || !tile || tile.size() != 3 || !tileRows || !warp ||
       warp.size() != 2 || !stages || !grid || grid.size() != 3 || !block ||
-      block.empty() || !shared || !blocksPerSM || !stepSums || !padded || !conversion)
+      block.empty() || !shared || !blocksPerSM || !stepSums || !centered || !padded ||
+      !conversion || !prepared)
     return std::nullopt;
   ConvSchedule schedule;
   schedule.mainLoop = mainLoop.getValue().str();
@@ -483,7 +515,9 @@ std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
   schedule.sharedBytes = shared.getInt();
   schedule.blocksPerSM = blocksPerSM.getInt();
   schedule.stepSums = stepSums.getValue();
+  schedule.centered = centered.getValue();
   schedule.paddedInChannels = padded.getInt();
   schedule.conversionBytes = conversion.getInt();
+  schedule.preparedBytes = prepared.getInt();
   return schedule;
 }

@@ -3,7 +3,9 @@
 // W1 (3 input channels): the direct conv on tensor cores reads PyTorch's
 // input layout (no input conversion) under the same generated epilogue as
 // the implicit GEMM; its tiles are 6 whole output rows (110 per sample); a
-// kernel before it splits the weights into the main loop's fragments once.
+// kernel before it splits the weights into the main loop's fragments once
+// and, as a mean downstream cancels, sums the weights' taps and samples
+// each input plane's shift: the main loop runs on the input centered.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W1
 // W1: #include <solder/conv_direct_tensorop.cuh>
 // W1-NOT: _input_ndhwc
@@ -18,14 +20,20 @@
 // W1-NEXT:     partials.r1.add(conv);
 // W1:     const long slot = (i0 * 110L + pixelTile) * 24L + i1;
 // W1: using w1_k0_conv_mainloop = solder::DirectTensorOpConv<
-// W1-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32, /*StepSums=*/true>;
+// W1-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32, /*StepSums=*/false, /*Centered=*/true>;
 // W1: static_assert(w1_k0_conv_mainloop::BM == 192 && w1_k0_conv_mainloop::kRowTiles * w1_k0_conv_geometry::kOut[0] == 110,
-// W1: static_assert(w1_k0_conv_mainloop::kPreparedWeightBytes == 16896L,
-// W1: // w1_k0_conv_weight_fragments: the conv weights, split into TF32 parts, in the main loop's fragment order
-// W1:   w1_k0_conv_mainloop::prepareWeights(
-// W1-NEXT:      weight, reinterpret_cast<w1_k0_conv_mainloop::WeightFragment *>(prepared));
+// Fragments (16896 B), tap sums (24 x 3 doubles), shifts (128 x 3 floats);
+// a thread per fragment, a warp per shift.
+// W1: static_assert(w1_k0_conv_mainloop::kPreparedBytes == 19008L &&
+// W1-NEXT:              w1_k0_conv_mainloop::kPrepareThreads == 12288L,
+// W1: // w1_k0_conv_prepare: the conv weights split into TF32 parts in the main loop's fragment order, their tap sums, and each input plane's shift
+// W1-NEXT: extern "C" __global__ void __launch_bounds__(256)
+// W1-NEXT: w1_k0_conv_prepare(const float *__restrict__ input,
+// W1-NEXT:     const float *__restrict__ weight,
+// W1-NEXT:     float *__restrict__ prepared) {
+// W1-NEXT:   w1_k0_conv_mainloop::prepare(input, weight, prepared);
 // W1: // w1_k0_conv: direct conv on tensor cores (direct_3xtf32) -> group_stats (partial) -> reduce (partial)
-// W1:   //   ws0: w1_k0_conv_weight_fragments
+// W1:   //   ws0: w1_k0_conv_prepared
 // W1:   solder::runConv<w1_k0_conv_mainloop>(
 // W1-NEXT:      in0, ws0, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1, ws2}, shared);
 // The group statistics and channel means the last kernel subtracts are

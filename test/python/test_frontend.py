@@ -679,13 +679,13 @@ def test_export_tf32_bundle_records_its_precision(tmp_path):
 
 
 @pytest.mark.parametrize("workload,mainloop,math", [
-    # W1: a mean reads the conv's result, so one product could cancel away;
-    # 3xTF32 with each step's products summed apart.
-    ("w1", "direct_3xtf32", "k3xTF32, /*StepSums=*/true"),
-    # W3: a logsumexp; one TF32 product.
+    # W1: a mean reads the conv's result, which could cancel one product's
+    # rounding of the input's offset: one product of the input centered.
+    ("w1", "direct_tf32", "kTF32, /*StepSums=*/false, /*Centered=*/true"),
+    # W3: a logsumexp; one TF32 product of the input as it is.
     ("w3", "direct_tf32", "kTF32"),
 ])
-def test_tf32_few_channel_convs_keep_3xtf32_only_before_a_sum(
+def test_tf32_few_channel_convs_center_their_input_before_a_sum(
         tmp_path, workload, mainloop, math):
     module, inputs = workloads.make(workload, small=True)
     path = solder.export(module, inputs, tmp_path / workload, precision="tf32",

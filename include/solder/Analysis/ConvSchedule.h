@@ -60,15 +60,21 @@ struct ConvSchedule {
   /// step's products summed apart, then added in fp32 (tensor cores
   /// truncate what they accumulate).
   bool stepSums = false;
+  /// The direct conv under a cancelling sum, unpadded: its input enters
+  /// centered (a shift per sample and input channel, given back exactly).
+  bool centered = false;
   /// Blocks an SM the kernel's registers must allow (the second argument
   /// of __launch_bounds__); 0: no bound, the compiler's choice.
   int64_t blocksPerSM = 0;
   /// Input channels as the main loop reads them (padded to 4 for NDHWC).
   int64_t paddedInChannels = 0;
   /// Bytes read + written by the layout conversions (NCDHW -> NDHWC input,
-  /// weights -> KTRSC); 0 for the direct and FMA main loops, which read
-  /// PyTorch's layouts.
+  /// weights -> KTRSC) or, for the direct conv on tensor cores, by its
+  /// prepare kernel; 0 for the FMA main loops, which read PyTorch's layouts.
   int64_t conversionBytes = 0;
+  /// The direct conv on tensor cores: bytes its prepare kernel writes
+  /// (weight fragments; centered, tap sums and shifts); 0 for the others.
+  int64_t preparedBytes = 0;
   /// The main loop's rate, from the measured table: the cost model's FLOP rate.
   double teraFlops = 0.0;
 

@@ -418,11 +418,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   }
   // The direct conv on tensor cores reads its weights split into TF32
   // fragments, written once a call by a kernel before it.
-  int64_t preparedWeightBytes = 0;
   if (schedule->isDirectTensorOp()) {
-    preparedWeightBytes = schedule->conversionBytes -
-                          cast<RankedTensorType>(weight.getType()).getNumElements() * 4;
-    buffers.push_back(addBuffer(name + "_weight_fragments", preparedWeightBytes, false));
+    buffers.push_back(addBuffer(name + "_prepared", schedule->preparedBytes, false));
     mainLoopWeight = "ws0";
   }
   unsigned firstReductionBuffer = buffers.size();
@@ -500,7 +497,11 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
           "solder::TensorMath::{4}{5}>;\n",
           name, schedule->tileRows, schedule->tile[1], schedule->threads / 32,
           schedule->isThreeTF32() ? "k3xTF32" : "kTF32",
-          schedule->stepSums ? ", /*StepSums=*/true" : "");
+          schedule->centered ? llvm::formatv(", /*StepSums=*/{0}, /*Centered=*/true",
+                                             schedule->stepSums)
+                                   .str()
+          : schedule->stepSums ? ", /*StepSums=*/true"
+                               : "");
     else
       os << llvm::formatv("using {0}_mainloop = solder::DirectConv<{0}_geometry, "
                           "{1}, {2}>;\n",
@@ -531,20 +532,30 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
           "{0}_geometry::kOut[0] == {2},\n"
           "              \"the plan's tile of whole rows\");\n",
           name, schedule->tile[0], schedule->grid[0]);
-      os << llvm::formatv("static_assert({0}_mainloop::kPreparedWeightBytes == {1}L,\n"
-                          "              \"the plan's weight fragments\");\n\n",
-                          name, preparedWeightBytes);
-      int64_t fragmentBytes = schedule->isThreeTF32() ? 16 : 8;
+      // prepare's threads: one per weight fragment (32 per 8 x 8 block of
+      // the padded reduction x channels) and per tap sum, a warp per shift.
+      int64_t channelTiles = schedule->grid[1], bn = schedule->tile[1];
+      int64_t inChannels = schedule->paddedInChannels, batch = schedule->grid[2];
+      int64_t prepareThreads = channelTiles * schedule->tile[2] / 8 * bn / 8 * 32;
+      if (schedule->centered)
+        prepareThreads = std::max({prepareThreads, channelTiles * bn * inChannels,
+                                   batch * inChannels * 32});
+      os << llvm::formatv("static_assert({0}_mainloop::kPreparedBytes == {1}L &&\n"
+                          "              {0}_mainloop::kPrepareThreads == {2}L,\n"
+                          "              \"the plan's prepared operands\");\n\n",
+                          name, schedule->preparedBytes, prepareThreads);
+      std::string what =
+          schedule->centered
+              ? "the conv weights split into TF32 parts in the main loop's fragment "
+                "order, their tap sums, and each input plane's shift"
+              : "the conv weights, split into TF32 parts, in the main loop's fragment order";
       beginHelperKernel(
-          name + "_weight_fragments",
-          "the conv weights, split into TF32 parts, in the main loop's fragment order",
-          {static_cast<int64_t>(llvm::divideCeil(preparedWeightBytes / fragmentBytes,
-                                                 kThreads)),
-           1, 1},
-          {{"const float *__restrict__ weight", getCaptureArg(fusion, weight)},
+          name + "_prepare", what,
+          {static_cast<int64_t>(llvm::divideCeil(prepareThreads, kThreads)), 1, 1},
+          {{"const float *__restrict__ input", getCaptureArg(fusion, input)},
+           {"const float *__restrict__ weight", getCaptureArg(fusion, weight)},
            {"float *__restrict__ prepared", {KernelArgRef::Kind::buffer, buffers[0]}}});
-      os << llvm::formatv("  {0}_mainloop::prepareWeights(\n"
-                          "      weight, reinterpret_cast<{0}_mainloop::WeightFragment *>(prepared));\n"
+      os << llvm::formatv("  {0}_mainloop::prepare(input, weight, prepared);\n"
                           "}\n\n",
                           name);
     } else {

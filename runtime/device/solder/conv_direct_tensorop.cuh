@@ -7,7 +7,7 @@
 // in shared memory as PyTorch lays it out (channel, depth, row, column, zero
 // where the window leaves the input), and the weights as B fragments over
 // k = (input channel, kd, kh, kw), PyTorch's own order (split into TF32
-// parts once a call by prepareWeights, a kernel before the conv). The reduction is
+// parts once a call by prepare, a kernel before the conv). The reduction is
 // then walked in 8-deep steps of sm80 mma.sync TF32 (CUTLASS's
 // arch::Mma 16x8x8): an A fragment element (pixel p, reduction index k) is
 // window[pixelOffset(p) + reductionOffset(k)], one shared-memory load, with
@@ -17,6 +17,13 @@
 //     small + big x big accumulated in fp32; where a sum downstream
 //     cancels, each step's three products summed apart first: StepSums);
 //   * tf32: one TF32 product of operands rounded to nearest.
+// Centered (unpadded convs whose output a sum downstream cancels): the
+// window is staged minus a shift per (sample, input channel), near the
+// channel's mean, and the shift comes back through the weights' exact tap
+// sums, conv(x) = conv(x - s) + sum_ci s_ci * sum_taps w(c, ci, tap), added
+// in double-float when the accumulators leave. The tensor cores then round
+// and truncate values of the data's spread, not of its offset (W1 at
+// x + 1000: an offset 3000x the spread).
 // The accumulators leave through the channel-major shared tile that
 // solder::runConv's generated epilogue visits (conv_epilogue.cuh).
 //
@@ -31,6 +38,9 @@
 #include <cutlass/arch/mma_sm80.h>
 #include <cutlass/numeric_conversion.h>
 
+#include <algorithm>
+#include <type_traits>
+
 namespace solder {
 
 /// Direct tensor-core conv of geometry G (groups == 1, not transposed): a
@@ -38,11 +48,18 @@ namespace solder {
 /// by BN output channels (a multiple of 8), with Warps warps. StepSums
 /// (3xTF32, for outputs a sum downstream cancels): each reduction step's
 /// products go into a fresh fragment, added to the accumulator in fp32.
-template <class G, int Rows, int BN_, int Warps, TensorMath Math, bool StepSums = false>
+/// Centered: the input enters minus a shift per (sample, channel), which
+/// the epilogue's accumulators get back exactly (see above).
+template <class G, int Rows, int BN_, int Warps, TensorMath Math, bool StepSums = false,
+          bool Centered = false>
 struct DirectTensorOpConv {
   static_assert(G::kGroups == 1 && !G::kTransposed,
                 "the direct conv runs ungrouped convs");
   static_assert(!StepSums || Math == TensorMath::k3xTF32, "step sums are for 3xTF32");
+  // Padding reads zeros, which a shift would move: the identity above
+  // holds where every tap reads the input.
+  static_assert(!Centered || (G::kPad[0] == 0 && G::kPad[1] == 0 && G::kPad[2] == 0),
+                "a centered input needs an unpadded conv");
   static_assert(BN_ % 8 == 0 && Rows >= 1 && Warps >= 1, "the plan's tile");
   using Geometry = G;
   static constexpr int kOutH = G::kOut[1], kOutW = G::kOut[2];
@@ -96,8 +113,14 @@ struct DirectTensorOpConv {
   static constexpr int kMainLoopBytes =
       (kWeightFloats + kWindowElements * kParts) * 4 + kOffsetTableBytes;
   static constexpr int kTileBytes = BN * kTileStride * 4;
-  static constexpr int kSharedBytes =
+  /// Centered: the shift's contribution to each of the tile's channels, as
+  /// a double-float (high, low), past both the main loop's and the tile's
+  /// shared memory (the tile is written while it is read).
+  static constexpr int kMainLoopOrTileBytes =
       kMainLoopBytes > kTileBytes ? kMainLoopBytes : kTileBytes;
+  static constexpr int kCorrectionOffset = (kMainLoopOrTileBytes + 7) / 8 * 8;
+  static constexpr int kSharedBytes =
+      Centered ? kCorrectionOffset + BN * 8 : kMainLoopOrTileBytes;
 
   /// Tile t covers output rows [r * Rows, r * Rows + Rows) of plane z.
   __device__ static int pixelBase(int tile) {
@@ -174,44 +197,98 @@ struct DirectTensorOpConv {
   /// any, so that each thread has that many loads in flight.
   static constexpr int kBatch = 8;
 
-  /// Every channel tile's weights in fragment order, split: what
-  /// prepareWeights writes once a call and computeTile copies.
+  /// What prepare writes once a call and computeTile reads: every channel
+  /// tile's weights in fragment order, split; centered, then each padded
+  /// channel's tap sums per input channel (double: exact for the 27 taps of
+  /// a 3x3x3 kernel but in extreme exponent spreads) and each sample's
+  /// shift per input channel.
   static constexpr int kChannelTiles = (G::kOutChannels + BN - 1) / BN;
-  static constexpr long kPreparedWeightBytes =
+  static constexpr long kFragmentBytes =
       long(kChannelTiles) * kWeightFragments * sizeof(WeightFragment);
+  static constexpr int kTapSums = Centered ? kChannelTiles * BN * G::kInChannels : 0;
+  static constexpr int kShifts = Centered ? G::kBatch * G::kInChannels : 0;
+  static constexpr long kPreparedBytes =
+      kFragmentBytes + kTapSums * sizeof(double) + kShifts * sizeof(float);
+  /// Threads prepare needs: one per fragment and per tap sum, a warp per
+  /// shift.
+  static constexpr long kPrepareThreads = std::max(
+      {long(kChannelTiles) * kWeightFragments, long(kTapSums), 32L * kShifts});
+  /// Elements of an input channel's plane that its shift averages: spread
+  /// over the plane, so the shift is near the plane's mean wherever the
+  /// data's offset lies.
+  static constexpr int kShiftSamples =
+      ConvShape<G>::kInVolume < 256 ? ConvShape<G>::kInVolume : 256;
 
-  /// A thread per fragment of every channel tile (channels past the output
-  /// channels and reduction elements past kK are zero). Run once before the
-  /// conv: each of its thousands of blocks then copies its channel tile's
-  /// fragments instead of gathering and splitting the weights itself (as
-  /// much work as staging its input window).
-  __device__ static void prepareWeights(const float *__restrict__ weight,
-                                        WeightFragment *__restrict__ prepared) {
-    const long index = long(blockIdx.x) * blockDim.x + threadIdx.x;
-    if (index >= long(kChannelTiles) * kWeightFragments)
-      return;
-    const int f = index % kWeightFragments, channelTile = index / kWeightFragments;
-    const int fragmentLane = f % 32, j = f / 32 % kMmaCols, step = f / (32 * kMmaCols);
-    const int channel = channelTile * BN + 8 * j + fragmentLane / 4;
-    Parts halves[2];
-#pragma unroll
-    for (int half = 0; half < 2; ++half) {
-      const int k = 8 * step + fragmentLane % 4 + 4 * half;
-      halves[half] = split(channel < G::kOutChannels && k < kK
-                               ? weight[long(channel) * kK + reductionChannel(k) * kTaps +
-                                        reductionTap(k)]
-                               : 0.0f);
-    }
-    WeightFragment fragment;
-#pragma unroll
-    for (int part = 0; part < kParts; ++part) {
-      fragment[2 * part] = halves[0][part];
-      fragment[2 * part + 1] = halves[1][part];
-    }
-    prepared[index] = fragment;
+  /// The sections of the prepared buffer (Float: float or const float).
+  template <class Float> __device__ static auto *tapSums(Float *prepared) {
+    using Double = std::conditional_t<std::is_const_v<Float>, const double, double>;
+    return reinterpret_cast<Double *>(reinterpret_cast<uintptr_t>(prepared) + kFragmentBytes);
+  }
+  template <class Float> __device__ static Float *shifts(Float *prepared) {
+    return reinterpret_cast<Float *>(tapSums(prepared) + kTapSums);
   }
 
-  /// `weight` is what prepareWeights wrote.
+  /// A thread per fragment of every channel tile (channels past the output
+  /// channels and reduction elements past kK are zero) and, centered, per
+  /// tap sum, and a warp per shift. Run once before the conv: each of its
+  /// thousands of blocks then copies its channel tile's fragments instead
+  /// of gathering and splitting the weights itself (as much work as staging
+  /// its input window).
+  __device__ static void prepare(const float *__restrict__ input,
+                                 const float *__restrict__ weight,
+                                 float *__restrict__ prepared) {
+    const long index = long(blockIdx.x) * blockDim.x + threadIdx.x;
+    if (index < long(kChannelTiles) * kWeightFragments) {
+      const int f = index % kWeightFragments, channelTile = index / kWeightFragments;
+      const int fragmentLane = f % 32, j = f / 32 % kMmaCols, step = f / (32 * kMmaCols);
+      const int channel = channelTile * BN + 8 * j + fragmentLane / 4;
+      Parts halves[2];
+#pragma unroll
+      for (int half = 0; half < 2; ++half) {
+        const int k = 8 * step + fragmentLane % 4 + 4 * half;
+        halves[half] = split(channel < G::kOutChannels && k < kK
+                                 ? weight[long(channel) * kK + reductionChannel(k) * kTaps +
+                                          reductionTap(k)]
+                                 : 0.0f);
+      }
+      WeightFragment fragment;
+#pragma unroll
+      for (int part = 0; part < kParts; ++part) {
+        fragment[2 * part] = halves[0][part];
+        fragment[2 * part + 1] = halves[1][part];
+      }
+      reinterpret_cast<WeightFragment *>(prepared)[index] = fragment;
+    }
+    if constexpr (Centered) {
+      if (index < kTapSums) {
+        const int channel = index / G::kInChannels, c = index % G::kInChannels;
+        double sum = 0.0;
+        if (channel < G::kOutChannels)
+          for (int tap = 0; tap < kTaps; ++tap)
+            sum += weight[(long(channel) * G::kInChannels + c) * kTaps + tap];
+        tapSums(prepared)[index] = sum;
+      }
+      // A warp per (sample, channel); the butterfly leaves every lane the
+      // same sum. A shift that is not finite (inf or NaN sampled) is 0:
+      // the channel then runs uncentered, with the conv's own semantics.
+      const long plane = index / 32;
+      if (plane < kShifts) {
+        const int lane = index % 32;
+        const float *values = input + plane * ConvShape<G>::kInVolume;
+        float sum = 0.0f;
+        for (int i = lane; i < kShiftSamples; i += 32)
+          sum += __ldg(values + long(i) * ConvShape<G>::kInVolume / kShiftSamples);
+#pragma unroll
+        for (int offset = 16; offset > 0; offset /= 2)
+          sum += __shfl_xor_sync(0xffffffffu, sum, offset);
+        const float shift = sum / kShiftSamples;
+        if (lane == 0)
+          shifts(prepared)[plane] = isfinite(shift) ? shift : 0.0f;
+      }
+    }
+  }
+
+  /// `weight` is what prepare wrote.
   __device__ static const float *computeTile(const float *__restrict__ input,
                                              const float *__restrict__ weight,
                                              int n, int pixelBase,
@@ -245,6 +322,7 @@ struct DirectTensorOpConv {
     // lanes along the row, kBatch loads in flight per lane.
     const int z = pixelBase / (kOutH * kOutW), y0 = pixelBase / kOutW % kOutH;
     const float *sample = input + long(n) * G::kInChannels * inD * inH * inW;
+    [[maybe_unused]] const float *sampleShifts = shifts(weight) + n * G::kInChannels;
     constexpr int kWinRows = G::kInChannels * kWinD * kWinH;
     constexpr int kRowLoads = (kWinW + 31) / 32;
     constexpr int kRowsPerBatch = kBatch / kRowLoads > 0 ? kBatch / kRowLoads : 1;
@@ -260,11 +338,12 @@ struct DirectTensorOpConv {
             row < kWinRows && inputD >= 0 && inputD < inD && inputH >= 0 && inputH < inH;
         const float *source =
             rowInside ? sample + ((long(c) * inD + inputD) * inH + inputH) * inW : sample;
+        const float shift = Centered && rowInside ? __ldg(sampleShifts + c) : 0.0f;
 #pragma unroll
         for (int i = 0; i < kRowLoads; ++i) {
           const int inputW = lane + 32 * i - G::kPad[2];
           values[r][i] = rowInside && lane + 32 * i < kWinW && inputW >= 0 && inputW < inW
-                             ? __ldg(source + inputW)
+                             ? __ldg(source + inputW) - shift
                              : 0.0f;
         }
       }
@@ -281,6 +360,20 @@ struct DirectTensorOpConv {
             destination[lane + 32 * i] = split(values[r][i]);
       }
     }
+    // Centered: what the shift contributes to each of the tile's channels,
+    // sum_ci s_ci * tapSum(c, ci) in double, kept as high + low floats.
+    auto *correction = reinterpret_cast<float2 *>(shared + kCorrectionOffset);
+    if constexpr (Centered)
+      if (threadIdx.x < BN) {
+        const double *channelTapSums =
+            tapSums(weight) + (channelBase + threadIdx.x) * G::kInChannels;
+        double sum = 0.0;
+#pragma unroll
+        for (int c = 0; c < G::kInChannels; ++c)
+          sum += double(__ldg(sampleShifts + c)) * channelTapSums[c];
+        const float high = float(sum);
+        correction[threadIdx.x] = make_float2(high, float(sum - high));
+      }
     __syncthreads();
 
     const int group = lane / 4, quad = lane % 4; // fragment row / column
@@ -370,7 +463,14 @@ struct DirectTensorOpConv {
 
     // Accumulator (row group (+8), columns 2 quad, 2 quad + 1) to the
     // channel-major tile; a stride of 4 mod 32 keeps the stores apart.
+    // Centered, each gets its channel's correction: low first, so that the
+    // sum rounds once at the output's magnitude.
     float *tile = reinterpret_cast<float *>(shared);
+    auto corrected = [&](float value, int channel) {
+      if constexpr (Centered)
+        return (value + correction[channel].y) + correction[channel].x;
+      return value;
+    };
 #pragma unroll
     for (int m = 0; m < kMmaRowsPerWarp; ++m) {
       const int row = (warp * kMmaRowsPerWarp + m) * 16 + group;
@@ -378,11 +478,12 @@ struct DirectTensorOpConv {
         continue;
 #pragma unroll
       for (int j = 0; j < kMmaCols; ++j) {
-        float *column = tile + (8 * j + 2 * quad) * kTileStride + row;
-        column[0] = acc[m][j][0];
-        column[kTileStride] = acc[m][j][1];
-        column[8] = acc[m][j][2];
-        column[kTileStride + 8] = acc[m][j][3];
+        const int channel = 8 * j + 2 * quad;
+        float *column = tile + channel * kTileStride + row;
+        column[0] = corrected(acc[m][j][0], channel);
+        column[kTileStride] = corrected(acc[m][j][1], channel + 1);
+        column[8] = corrected(acc[m][j][2], channel);
+        column[kTileStride + 8] = corrected(acc[m][j][3], channel + 1);
       }
     }
     __syncthreads();

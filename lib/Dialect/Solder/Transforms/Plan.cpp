@@ -259,7 +259,8 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                                 conv->blocksPerSM)
                       .str();
         if (conv->conversionBytes && conv->isDirect())
-          note += llvm::formatv("; weights -> split TF32 fragments: {0:F2} MB",
+          note += llvm::formatv("; weights -> split TF32 fragments{0}: {1:F2} MB",
+                                conv->centered ? ", tap sums, input shifts" : "",
                                 conv->conversionBytes / 1e6)
                       .str();
         else if (conv->conversionBytes)
