@@ -159,11 +159,19 @@ LogicalResult ElementEmitter::emit(Operation *op, raw_ostream &os,
       if (failed(operands))
         return failure();
       const auto &[stats, weight, bias, index] = *operands;
-      os << indent << "const float " << name << " = float((" << operand(0) << " - "
-         << stats << "[" << index << "]) * " << stats << "[" << index << " + 1]"
+      // Read only by a sum or mean (W1: GroupNorm then mean), it stays in
+      // double into the accumulator: the terms of such a mean can cancel
+      // to far less than each, which their float roundings would not.
+      auto reduce = op->hasOneUse() ? dyn_cast<ReduceOp>(*op->user_begin()) : nullptr;
+      bool keepDouble = reduce && (reduce.getKind() == ReduceKind::sum ||
+                                   reduce.getKind() == ReduceKind::mean);
+      os << indent << (keepDouble ? "const double " : "const float ") << name
+         << (keepDouble ? " = (" : " = float((") << operand(0) << " - " << stats << "["
+         << index << "]) * " << stats << "[" << index << " + 1]"
          << (weight.empty() ? "" : " * " + weight + "[i1]")
          << (bias.empty() ? "" : " + " + bias + "[i1]")
-         << ");  // solder.group_normalize, centered in double\n";
+         << (keepDouble ? ";  // solder.group_normalize, centered in double, kept double\n"
+                        : ");  // solder.group_normalize, centered in double\n");
     } else if (table != coefficientTables.end()) {
       os << indent << "const float2 " << name << "_coefficients = "
          << table->second.first << "[" << table->second.second << "];\n"

@@ -20,7 +20,8 @@ namespace solder {
 // The adds are few next to the work producing the values.
 struct SumAccumulator {
   double sum = 0.0;
-  __device__ __forceinline__ void add(float x) { sum += x; }
+  /// float, or double where the generated code kept a term in double.
+  template <class Real> __device__ __forceinline__ void add(Real x) { sum += x; }
   __device__ __forceinline__ SumAccumulator shuffleDown(unsigned offset,
                                                         int width) const {
     return SumAccumulator{__shfl_down_sync(0xffffffffu, sum, offset, width)};
@@ -31,7 +32,7 @@ struct SumAccumulator {
 
 struct MeanAccumulator {
   double sum = 0.0;
-  __device__ __forceinline__ void add(float x) { sum += x; }
+  template <class Real> __device__ __forceinline__ void add(Real x) { sum += x; }
   __device__ __forceinline__ void merge(const MeanAccumulator &o) { sum += o.sum; }
   __device__ __forceinline__ float result(float count) const {
     return float(sum / count);
