@@ -3,9 +3,8 @@
 // W1 (3 input channels): the direct conv on tensor cores reads PyTorch's
 // input layout (no input conversion) under the same generated epilogue as
 // the implicit GEMM; its tiles are 6 whole output rows (110 per sample); a
-// kernel before it splits the weights into the main loop's fragments once
-// and, as a mean downstream cancels, sums the weights' taps and samples
-// each input plane's shift: the main loop runs on the input centered.
+// kernel before it splits the weights into the main loop's fragments once.
+// A mean downstream cancels: 3xTF32 with each step's products summed apart.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W1
 // W1: #include <solder/conv_direct_tensorop.cuh>
 // W1-NOT: _input_ndhwc
@@ -20,13 +19,11 @@
 // W1-NEXT:     partials.r1.add(conv);
 // W1:     const long slot = (i0 * 110L + pixelTile) * 24L + i1;
 // W1: using w1_k0_conv_mainloop = solder::DirectTensorOpConv<
-// W1-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32, /*StepSums=*/false, /*Centered=*/true>;
+// W1-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32, /*StepSums=*/true>;
 // W1: static_assert(w1_k0_conv_mainloop::BM == 192 && w1_k0_conv_mainloop::kRowTiles * w1_k0_conv_geometry::kOut[0] == 110,
-// Fragments (16896 B), tap sums (24 x 3 doubles), shifts (128 x 3 floats);
-// a thread per fragment, a warp per shift.
-// W1: static_assert(w1_k0_conv_mainloop::kPreparedBytes == 19008L &&
-// W1-NEXT:              w1_k0_conv_mainloop::kPrepareThreads == 12288L,
-// W1: // w1_k0_conv_prepare: the conv weights split into TF32 parts in the main loop's fragment order, their tap sums, and each input plane's shift
+// W1: static_assert(w1_k0_conv_mainloop::kPreparedBytes == 16896L &&
+// W1-NEXT:              w1_k0_conv_mainloop::kPrepareThreads == 1056L,
+// W1: // w1_k0_conv_prepare: the conv weights, split into TF32 parts, in the main loop's fragment order
 // W1-NEXT: extern "C" __global__ void __launch_bounds__(256)
 // W1-NEXT: w1_k0_conv_prepare(const float *__restrict__ input,
 // W1-NEXT:     const float *__restrict__ weight,
@@ -67,6 +64,21 @@
 // accumulator (the mean of such terms can be far smaller than each).
 // W1:     const double v0 = (in0[i0 * 24L + i1] - in1[(i0 * 8 + i1 / 3) * 2]) * in1[(i0 * 8 + i1 / 3) * 2 + 1] * in2[i1] + in3[i1];  // solder.group_normalize, centered in double, kept double
 // W1:   acc = solder::combineBlock<256>(acc);
+
+// W1 in tf32: one TF32 product on the input centered. The kernel before
+// the conv also sums the weights' taps per input channel and samples each
+// input plane's shift: fragments (8448 B), tap sums (24 x 3 doubles),
+// shifts (128 x 3 floats); a thread per fragment, a warp per shift.
+// RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline=precision=tf32 | solder-translate --emit-cuda | FileCheck %s --check-prefix=W1TF32
+// W1TF32: using w1_k0_conv_mainloop = solder::DirectTensorOpConv<
+// W1TF32-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::kTF32, /*StepSums=*/false, /*Centered=*/true>;
+// W1TF32: static_assert(w1_k0_conv_mainloop::kPreparedBytes == 10560L &&
+// W1TF32-NEXT:              w1_k0_conv_mainloop::kPrepareThreads == 12288L,
+// W1TF32: // w1_k0_conv_prepare: the conv weights split into TF32 parts in the main loop's fragment order, their tap sums, and each input plane's shift
+// W1TF32-NEXT: extern "C" __global__ void __launch_bounds__(256)
+// W1TF32-NEXT: w1_k0_conv_prepare(const float *__restrict__ input,
+// W1TF32: extern "C" __global__ void __launch_bounds__(128, 6)
+// W1TF32-NEXT: w1_k0_conv(
 
 // The direct conv on FMAs, forced: the same epilogue and kernel body.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline=mainloop=direct_fma | solder-translate --emit-cuda | FileCheck %s --check-prefix=DIRECTFMA
