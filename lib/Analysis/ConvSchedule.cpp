@@ -284,7 +284,7 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
   // conv under a cancelling sum runs one product on its input centered
   // instead (a shift per sample and input channel, given back exactly in
   // the epilogue): the tensor cores then round the data's spread, not its
-  // offset (W1: rel L2 <= 8.7e-4 over 64 small-W1 draws against 2.5e-3 for
+  // offset (W1: rel L2 <= 8.7e-4 over 104 small-W1 draws against 2.5e-3 for
   // one product of the raw input). ieee keeps the raw input: centered
   // 3xTF32 without step sums drew up to 17x eager's error on small W1 at
   // x + 0 (the truncation bias is of the spread there too), and with them
