@@ -60,8 +60,9 @@ struct ConvSchedule {
   /// step's products summed apart, then added in fp32 (tensor cores
   /// truncate what they accumulate).
   bool stepSums = false;
-  /// The direct conv under a cancelling sum, unpadded: its input enters
-  /// centered (a shift per sample and input channel, given back exactly).
+  /// tf32, the direct conv under a cancelling sum, unpadded: one product on
+  /// its input centered (a shift per sample and input channel, given back
+  /// exactly).
   bool centered = false;
   /// Blocks an SM the kernel's registers must allow (the second argument
   /// of __launch_bounds__); 0: no bound, the compiler's choice.
@@ -102,7 +103,9 @@ std::optional<ConvTile> parseConvTile(StringRef text);
 /// The schedule of the conv or conv_transpose `anchor`; `tile` replaces the
 /// measured table's choice when the tensor-core main loop runs.
 /// `cancellingSum`: a sum or mean reads the conv's result downstream, so
-/// tf32's one product could lose every digit; the direct conv keeps 3xTF32.
+/// tf32's one product could lose every digit: the direct conv keeps 3xTF32
+/// (with step sums), or in tf32 runs one product on its input centered
+/// where the conv is unpadded.
 ConvSchedule getConvSchedule(Operation *anchor, Precision precision,
                              MainLoopChoice choice = MainLoopChoice::automatic,
                              std::optional<ConvTile> tile = std::nullopt,

@@ -17,13 +17,14 @@
 //     small + big x big accumulated in fp32; where a sum downstream
 //     cancels, each step's three products summed apart first: StepSums);
 //   * tf32: one TF32 product of operands rounded to nearest.
-// Centered (unpadded convs whose output a sum downstream cancels): the
-// window is staged minus a shift per (sample, input channel), near the
-// channel's mean, and the shift comes back through the weights' exact tap
-// sums, conv(x) = conv(x - s) + sum_ci s_ci * sum_taps w(c, ci, tap), added
-// in double-float when the accumulators leave. The tensor cores then round
-// and truncate values of the data's spread, not of its offset (W1 at
-// x + 1000: an offset 3000x the spread).
+// Centered (the plan's choice in tf32 for unpadded convs whose output a
+// sum downstream cancels): the window is staged minus a shift per (sample,
+// input channel), near the channel's mean, and the shift comes back
+// through the weights' exact tap sums, conv(x) = conv(x - s) +
+// sum_ci s_ci * sum_taps w(c, ci, tap), added in double-float when the
+// accumulators leave. The tensor cores then round and truncate values of
+// the data's spread, not of its offset (W1 at x + 1000: an offset 3000x
+// the spread).
 // The accumulators leave through the channel-major shared tile that
 // solder::runConv's generated epilogue visits (conv_epilogue.cuh).
 //
