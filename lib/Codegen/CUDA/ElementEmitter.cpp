@@ -94,6 +94,15 @@ bool ElementEmitter::isCentered(GroupNormalizeOp normalize) const {
   return isDouble(normalize.getInput()) && isDouble(normalize.getStats());
 }
 
+bool ElementEmitter::isDouble(Value value) const {
+  auto normalize = value.getDefiningOp<GroupNormalizeOp>();
+  if (!normalize || !isCentered(normalize) || !value.hasOneUse())
+    return false;
+  auto reduce = dyn_cast<ReduceOp>(*value.user_begin());
+  return reduce &&
+         (reduce.getKind() == ReduceKind::sum || reduce.getKind() == ReduceKind::mean);
+}
+
 namespace {
 /// The capture parameters group_normalize reads and where its (n, group)
 /// statistics sit: stats[index] is the mean, stats[index + 1] the rstd.
@@ -159,12 +168,7 @@ LogicalResult ElementEmitter::emit(Operation *op, raw_ostream &os,
       if (failed(operands))
         return failure();
       const auto &[stats, weight, bias, index] = *operands;
-      // Read only by a sum or mean (W1: GroupNorm then mean), it stays in
-      // double into the accumulator: the terms of such a mean can cancel
-      // to far less than each, which their float roundings would not.
-      auto reduce = op->hasOneUse() ? dyn_cast<ReduceOp>(*op->user_begin()) : nullptr;
-      bool keepDouble = reduce && (reduce.getKind() == ReduceKind::sum ||
-                                   reduce.getKind() == ReduceKind::mean);
+      bool keepDouble = isDouble(normalize.getResult());
       os << indent << (keepDouble ? "const double " : "const float ") << name
          << (keepDouble ? " = (" : " = float((") << operand(0) << " - " << stats << "["
          << index << "]) * " << stats << "[" << index << " + 1]"

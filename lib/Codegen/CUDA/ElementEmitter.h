@@ -58,6 +58,10 @@ public:
   /// Whether `normalize` reads its input and statistics in double: it then
   /// takes (x - mean) in double, not x * scale + shift in float.
   bool isCentered(GroupNormalizeOp normalize) const;
+  /// Whether `value` is computed in double: a centered group_normalize read
+  /// only by a sum or mean, whose terms can cancel to far less than each
+  /// (W1: GroupNorm then mean), so it stays double into the accumulator.
+  bool isDouble(Value value) const;
 
   /// The offset of element (i0, i1, ...) in a dense tensor of `shape`
   /// broadcast to the iteration shape.

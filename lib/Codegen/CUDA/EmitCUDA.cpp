@@ -1106,7 +1106,8 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
     os << "  solder::" << accumulator << " acc;\n"
        << "  for (" << lengthType << " r0 = 0; r0 < " << length
        << "; r0 += " << chunk << ") {\n"
-       << "    float chunk[" << chunk << "];\n"
+       << "    " << (element.isDouble(reduction->getOperand(0)) ? "double" : "float")
+       << " chunk[" << chunk << "];\n"
        << "#pragma unroll\n"
        << "    for (int k = 0; k < " << chunk << "; ++k) {\n"
        << "      const " << lengthType << " r = r0 + k;\n";

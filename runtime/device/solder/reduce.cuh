@@ -132,10 +132,11 @@ struct LogSumExpAccumulator {
 };
 
 
-/// Adds a chunk of elements in order; accumulators with a faster way to take
-/// a whole chunk overload it.
-template <class Accumulator, int K>
-__device__ __forceinline__ void addChunk(Accumulator &acc, const float (&x)[K]) {
+/// Adds a chunk of elements in order (float, or double where the generated
+/// code kept the terms in double); accumulators with a faster way to take a
+/// whole chunk overload it.
+template <class Accumulator, class Real, int K>
+__device__ __forceinline__ void addChunk(Accumulator &acc, const Real (&x)[K]) {
 #pragma unroll
   for (int k = 0; k < K; ++k)
     acc.add(x[k]);
