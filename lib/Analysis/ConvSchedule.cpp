@@ -131,7 +131,8 @@ struct DirectTile {
   int64_t rows = 0, bm = 0, bn = 0, warps = 0, warpRows = 0, reduction = 0;
   /// Tiles of one sample: output planes x tiles of `rows` rows.
   int64_t pixelTiles = 0;
-  int64_t sharedBytes = 0;
+  /// One tile a block (runConv), and persistent (runPersistentConv).
+  int64_t sharedBytes = 0, persistentSharedBytes = 0;
 };
 /// Its largest reduction (weights of 64 channels in shared memory), widest
 /// output row (a tile holds whole rows) and shared memory per block.
@@ -145,8 +146,10 @@ constexpr int64_t kSharedBytesPerBlockReserved = 1024;
 constexpr int64_t kRegistersPerSM = 64 * 1024;
 /// Input elements a centered direct conv's shift averages per plane.
 constexpr int64_t kShiftSamples = 256;
-/// Registers a thread of the one-product direct conv may take.
+/// Registers a thread of the one-product direct conv may take, and what a
+/// thread of the 3xTF32 one takes about (110 to 141 for W1 and W3).
 constexpr int64_t kDirectTF32Registers = 80;
+constexpr int64_t kDirectThreeTF32Registers = 128;
 
 /// The direct tensor-core tile of `conv`, or the reason it cannot run it.
 std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
@@ -219,11 +222,21 @@ std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
   // Each reduction element's window offset, unless channels run fastest
   // (a multiple of 8: constant offsets).
   int64_t offsetTable = inChannels % 8 == 0 ? 0 : tile.reduction;
-  tile.sharedBytes = std::max((weightFloats + windowFloats + offsetTable) * 4,
-                              tile.bn * (tile.bm + 4) * 4);
+  int64_t tileBytes = tile.bn * (tile.bm + 4) * 4;
+  tile.sharedBytes = std::max((weightFloats + windowFloats + offsetTable) * 4, tileBytes);
   // Centered: each channel's correction, a float pair, past both (8-aligned).
   if (centered)
     tile.sharedBytes = llvm::alignTo(tile.sharedBytes, 8) + tile.bn * 8;
+  // Persistent: [fragments][offsets][window | tile][raw window, rows of
+  // whole 16-byte chunks][tap sums][shifts][correction], each 16-aligned.
+  int64_t rawBytes = inChannels * winD * winH * llvm::alignTo(winW, 4) * 4;
+  tile.persistentSharedBytes =
+      llvm::alignTo(weightFloats * 4, 16) + llvm::alignTo(offsetTable * 4, 16) +
+      llvm::alignTo(std::max(windowFloats * 4, tileBytes), 16) +
+      llvm::alignTo(rawBytes, 16);
+  if (centered)
+    tile.persistentSharedBytes += llvm::alignTo(tile.bn * inChannels * 8, 16) +
+                                  llvm::alignTo(inChannels * 4, 16) + tile.bn * 8;
   if (tile.sharedBytes > kDirectMaxSharedBytes)
     return llvm::formatv("an input window of {0} B > {1} B of shared memory",
                          tile.sharedBytes, kDirectMaxSharedBytes)
@@ -325,29 +338,47 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
     schedule.tileRows = tile->rows;
     schedule.warp = {tile->warpRows, tile->bn};
     schedule.threads = 32 * tile->warps;
-    schedule.grid = {tile->pixelTiles,
-                     static_cast<int64_t>(llvm::divideCeil(outChannels, tile->bn)),
-                     batch};
+    int64_t channelTiles = llvm::divideCeil(outChannels, tile->bn);
+    schedule.grid = {tile->pixelTiles, channelTiles, batch};
     schedule.sharedBytes = tile->sharedBytes;
     // One TF32 product keeps a fragment of each operand, not two: bound the
     // registers so that as many blocks run as shared memory allows, up to
     // 80 registers a thread (W3: 94 -> 80 registers, 20 bytes spilled, 2 ->
     // 3 blocks an SM, its conv 353 -> 322 us on an H200). 3xTF32 spills
-    // past 100 KB at such bounds (W3: 788 bytes at 80): no bound.
+    // past 100 KB at such bounds (W3: 788 bytes at 80): no bound, about
+    // 128 registers.
+    int64_t registers = threeTF32 ? kDirectThreeTF32Registers : kDirectTF32Registers;
+    auto blocksPerSM = [&](int64_t sharedBytes) {
+      return std::min(kSharedBytesPerSM / (sharedBytes + kSharedBytesPerBlockReserved),
+                      kRegistersPerSM / (schedule.threads * registers));
+    };
     if (!threeTF32)
-      schedule.blocksPerSM =
-          std::min(kSharedBytesPerSM / (tile->sharedBytes + kSharedBytesPerBlockReserved),
-                   kRegistersPerSM / (schedule.threads * kDirectTF32Registers));
+      schedule.blocksPerSM = blocksPerSM(tile->sharedBytes);
+    // Persistent where its shared memory (a raw window besides the split
+    // one, the tile apart from the weights) holds as many blocks an SM as
+    // one tile a block does: the copy of the next window then overlaps the
+    // current tile for free (W1 in tf32 0.267 -> 0.238 ms on an H200, in
+    // ieee 0.419 -> 0.392 at 4 blocks of <= 128 registers). W3's tile of
+    // 64 channels x 256 pixels leaves room for 2 persistent blocks against
+    // 3: 0.504 -> 0.538 ms, one tile a block kept.
+    if (tile->persistentSharedBytes <= kDirectMaxSharedBytes &&
+        blocksPerSM(tile->persistentSharedBytes) >= blocksPerSM(tile->sharedBytes)) {
+      schedule.persistent = true;
+      schedule.sharedBytes = tile->persistentSharedBytes;
+      schedule.blocksPerSM = blocksPerSM(tile->persistentSharedBytes);
+      schedule.reason += "; persistent blocks (each copies its next tile's input "
+                         "during the current one)";
+    }
     schedule.paddedInChannels = inChannels;
     // DirectTensorOpConv::prepare, once a call: the weights split into
     // fragments for every channel tile; centered, each channel's tap sums
     // (double) and each sample's shifts, from 256 input elements a plane.
     schedule.preparedBytes =
-        schedule.grid[1] * tile->reduction * tile->bn * (threeTF32 ? 2 : 1) * 4;
+        channelTiles * tile->reduction * tile->bn * (threeTF32 ? 2 : 1) * 4;
     int64_t shiftSamples = std::min<int64_t>(inVolume, kShiftSamples);
     if (centered)
       schedule.preparedBytes +=
-          schedule.grid[1] * tile->bn * inChannels * 8 + batch * inChannels * 4;
+          channelTiles * tile->bn * inChannels * 8 + batch * inChannels * 4;
     schedule.conversionBytes = outChannels * inChannels * taps * 4 +
                                (centered ? batch * inChannels * shiftSamples * 4 : 0) +
                                schedule.preparedBytes;
@@ -473,6 +504,7 @@ void ConvSchedule::addAttributes(Builder &b,
       b.getNamedAttr("blocks_per_sm", b.getI64IntegerAttr(blocksPerSM)));
   attributes.push_back(b.getNamedAttr("step_sums", b.getBoolAttr(stepSums)));
   attributes.push_back(b.getNamedAttr("centered_input", b.getBoolAttr(centered)));
+  attributes.push_back(b.getNamedAttr("persistent", b.getBoolAttr(persistent)));
   attributes.push_back(b.getNamedAttr(
       "padded_in_channels", b.getI64IntegerAttr(paddedInChannels)));
   attributes.push_back(
@@ -496,12 +528,13 @@ std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
   auto blocksPerSM = plan.getAs<IntegerAttr>("blocks_per_sm");
   auto stepSums = plan.getAs<BoolAttr>("step_sums");
   auto centered = plan.getAs<BoolAttr>("centered_input");
+  auto persistent = plan.getAs<BoolAttr>("persistent");
   auto padded = plan.getAs<IntegerAttr>("padded_in_channels");
   auto conversion = plan.getAs<IntegerAttr>("conversion_bytes");
   auto prepared = plan.getAs<IntegerAttr>("prepared_bytes");
   if (!mainLoop || !reason || !tile || tile.size() != 3 || !tileRows || !warp ||
       warp.size() != 2 || !stages || !grid || grid.size() != 3 || !block ||
-      block.empty() || !shared || !blocksPerSM || !stepSums || !centered || !padded ||
+      block.empty() || !shared || !blocksPerSM || !stepSums || !centered || !persistent || !padded ||
       !conversion || !prepared)
     return std::nullopt;
   ConvSchedule schedule;
@@ -517,6 +550,7 @@ std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
   schedule.blocksPerSM = blocksPerSM.getInt();
   schedule.stepSums = stepSums.getValue();
   schedule.centered = centered.getValue();
+  schedule.persistent = persistent.getValue();
   schedule.paddedInChannels = padded.getInt();
   schedule.conversionBytes = conversion.getInt();
   schedule.preparedBytes = prepared.getInt();

@@ -26,7 +26,7 @@ struct CudaDriver {
   X(cuGetErrorString) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)      \
   X(cuEventSynchronize) X(cuEventElapsedTime) X(cuMemGetInfo)                 \
   X(cuStreamWaitEvent) X(cuModuleGetGlobal) X(cuMemcpyDtoD)                 \
-  X(cuStreamIsCapturing)
+  X(cuStreamIsCapturing) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
 #define SOLDER_DECLARE(name) decltype(&::name) name = nullptr;
   SOLDER_DRIVER_FUNCTIONS(SOLDER_DECLARE)
 #undef SOLDER_DECLARE

@@ -144,6 +144,11 @@ public:
       if (shared > (int64_t(1) << 30))
         return fail(where + "shared_bytes", "more than 1 GiB");
       launch.sharedBytes = static_cast<unsigned>(shared);
+      if (const Value *persistent = entry.get("persistent")) {
+        if (persistent->kind != Value::Kind::boolean)
+          return fail(where + "persistent", "must be true or false");
+        launch.persistent = persistent->boolean;
+      }
       const Value *args = member(entry, "args", Value::Kind::array, where);
       if (!args)
         return false;
@@ -204,6 +209,8 @@ std::string computeDigest(const Manifest &manifest) {
       block[d] = launch.block[d];
     }
     digest.launch(launch.kernel, grid, block, launch.sharedBytes);
+    if (launch.persistent)
+      digest.persistent();
     for (const KernelArg &arg : launch.args)
       digest.argument(arg.kind == KernelArg::Kind::input    ? "input"
                       : arg.kind == KernelArg::Kind::output ? "output"

@@ -5,6 +5,8 @@
 #include "CudaDriver.h"
 #include "solder/Runtime/Manifest.h"
 
+#include <algorithm>
+#include <array>
 #include <cstdint>
 #include <fstream>
 #include <memory>
@@ -38,6 +40,9 @@ struct SolderBundle {
   const CudaDriver *driver = nullptr;
   CUmodule module = nullptr;
   std::vector<CUfunction> functions; // one per launch
+  /// Each launch's grid: the manifest's, a persistent launch's x shrunk to
+  /// the blocks this GPU holds at once.
+  std::vector<std::array<unsigned, 3>> grids;
   std::vector<CUdeviceptr> buffers;
   /// One workspace per bundle, so calls take turns: the lock orders calls
   /// from several host threads, and each call's stream waits for the
@@ -145,6 +150,28 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
                                            driver->describe(result));
     }
     bundle->functions.push_back(function);
+    std::array<unsigned, 3> grid = {launch.grid[0], launch.grid[1], launch.grid[2]};
+    if (launch.persistent) {
+      int blocksPerSM = 0, multiprocessors = 0;
+      result = driver->cuOccupancyMaxActiveBlocksPerMultiprocessor(
+          &blocksPerSM, function, launch.block[0] * launch.block[1] * launch.block[2],
+          launch.sharedBytes);
+      if (result == CUDA_SUCCESS)
+        result = driver->cuDeviceGetAttribute(
+            &multiprocessors, CU_DEVICE_ATTRIBUTE_MULTIPROCESSOR_COUNT, device);
+      if (result != CUDA_SUCCESS)
+        return fail(SOLDER_ERROR_CUDA, "kernel '" + launch.kernel +
+                                           "': the blocks this GPU holds at once: " +
+                                           driver->describe(result));
+      if (blocksPerSM < 1)
+        return fail(SOLDER_ERROR_BUNDLE, "kernel '" + launch.kernel + "': no block of " +
+                                             std::to_string(launch.sharedBytes) +
+                                             " bytes of shared memory fits an SM of " +
+                                             deviceTarget);
+      grid[0] = static_cast<unsigned>(
+          std::min<int64_t>(grid[0], int64_t(blocksPerSM) * multiprocessors));
+    }
+    bundle->grids.push_back(grid);
   }
 
   for (const BufferSpec &buffer : manifest.buffers) {
@@ -286,7 +313,7 @@ extern "C" SolderStatus solderRun(SolderBundle *bundle,
     for (CUdeviceptr &pointer : pointers)
       params.push_back(&pointer);
     CUresult result = driver.cuLaunchKernel(
-        bundle->functions[l], launch.grid[0], launch.grid[1], launch.grid[2],
+        bundle->functions[l], bundle->grids[l][0], bundle->grids[l][1], bundle->grids[l][2],
         launch.block[0], launch.block[1], launch.block[2], launch.sharedBytes,
         cuStream, params.data(), nullptr);
     if (result != CUDA_SUCCESS)

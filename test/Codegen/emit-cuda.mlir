@@ -5,6 +5,8 @@
 // the implicit GEMM; its tiles are 6 whole output rows (110 per sample); a
 // kernel before it splits the weights into the main loop's fragments once.
 // A mean downstream cancels: 3xTF32 with each step's products summed apart.
+// Its blocks are persistent: 14080 tiles, taken in turn by as many blocks as
+// the GPU holds (the runtime sizes the grid), registers bounded for 4 an SM.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W1
 // W1: #include <solder/conv_direct_tensorop.cuh>
 // W1-NOT: _input_ndhwc
@@ -20,7 +22,10 @@
 // W1:     const long slot = (i0 * 110L + pixelTile) * 24L + i1;
 // W1: using w1_k0_conv_mainloop = solder::DirectTensorOpConv<
 // W1-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32, /*StepSums=*/true>;
+// W1: static_assert(w1_k0_conv_mainloop::kThreads == 128 && w1_k0_conv_mainloop::kPersistentSharedBytes <= 49600,
 // W1: static_assert(w1_k0_conv_mainloop::BM == 192 && w1_k0_conv_mainloop::kRowTiles * w1_k0_conv_geometry::kOut[0] == 110,
+// W1-NEXT: "the plan's tile of whole rows");
+// W1-NEXT: static_assert(w1_k0_conv_mainloop::kTiles == 14080L, "the plan's tiles, one after another in a block");
 // W1: static_assert(w1_k0_conv_mainloop::kPreparedBytes == 16896L &&
 // W1-NEXT:              w1_k0_conv_mainloop::kPrepareThreads == 1056L,
 // W1: // w1_k0_conv_prepare: the conv weights, split into TF32 parts, in the main loop's fragment order
@@ -31,7 +36,9 @@
 // W1-NEXT:   w1_k0_conv_mainloop::prepare(input, weight, prepared);
 // W1: // w1_k0_conv: direct conv on tensor cores (direct_3xtf32) -> group_stats (partial) -> reduce (partial)
 // W1:   //   ws0: w1_k0_conv_prepared
-// W1:   solder::runConv<w1_k0_conv_mainloop>(
+// W1: extern "C" __global__ void __launch_bounds__(128, 4)
+// W1-NEXT: w1_k0_conv(
+// W1:   solder::runPersistentConv<w1_k0_conv_mainloop>(
 // W1-NEXT:      in0, ws0, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1, ws2}, shared);
 // The group statistics and channel means the last kernel subtracts are
 // handed over in double (at x + 1000 both sit near 1000) and subtracted in
@@ -79,6 +86,7 @@
 // W1TF32-NEXT: w1_k0_conv_prepare(const float *__restrict__ input,
 // W1TF32: extern "C" __global__ void __launch_bounds__(128, 6)
 // W1TF32-NEXT: w1_k0_conv(
+// W1TF32:   solder::runPersistentConv<w1_k0_conv_mainloop>(
 
 // The direct conv on FMAs, forced: the same epilogue and kernel body.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline=mainloop=direct_fma | solder-translate --emit-cuda | FileCheck %s --check-prefix=DIRECTFMA

@@ -318,6 +318,8 @@ int main(int argc, char **argv) {
   for (const KernelLaunch &launch : program->launches) {
     digest.launch(launch.kernel, launch.grid.data(), launch.block.data(),
                   launch.sharedBytes);
+    if (launch.persistent)
+      digest.persistent();
     llvm::json::Array args;
     for (const KernelArgRef &arg : launch.args) {
       const char *kind = arg.kind == KernelArgRef::Kind::input    ? "input"
@@ -333,6 +335,8 @@ int main(int argc, char **argv) {
                              {"args", std::move(args)}};
     if (!launch.mainLoop.empty())
       entry["mainloop"] = launch.mainLoop;
+    if (launch.persistent)
+      entry["persistent"] = true;
     launches.push_back(std::move(entry));
   }
   llvm::json::Array constants;

@@ -52,7 +52,8 @@ struct ConvSchedule {
   /// the implicit GEMM only.
   std::array<int64_t, 2> warp = {0, 0};
   int64_t stages = 0;
-  /// (pixel tiles of one sample, channel tiles x groups, samples).
+  /// (pixel tiles of one sample, channel tiles x groups, samples); a
+  /// persistent kernel launches launchGrid().
   std::array<int64_t, 3> grid = {0, 0, 0};
   int64_t threads = 0;
   int64_t sharedBytes = 0;
@@ -64,6 +65,12 @@ struct ConvSchedule {
   /// its input centered (a shift per sample and input channel, given back
   /// exactly).
   bool centered = false;
+  /// The direct conv on tensor cores, persistent: a block runs tile after
+  /// tile, its weights staged once and its next input window copied
+  /// (cp.async) while it computes the current tile. Its launch is every
+  /// tile in one dimension, which the runtime shrinks to the blocks the GPU
+  /// holds at once.
+  bool persistent = false;
   /// Blocks an SM the kernel's registers must allow (the second argument
   /// of __launch_bounds__); 0: no bound, the compiler's choice.
   int64_t blocksPerSM = 0;
@@ -78,6 +85,11 @@ struct ConvSchedule {
   int64_t preparedBytes = 0;
   /// The main loop's rate, from the measured table: the cost model's FLOP rate.
   double teraFlops = 0.0;
+
+  /// The grid emit-cuda launches: `grid`, or its tiles in one dimension.
+  std::array<int64_t, 3> launchGrid() const {
+    return persistent ? std::array<int64_t, 3>{grid[0] * grid[1] * grid[2], 1, 1} : grid;
+  }
 
   /// Implicit GEMM on tensor cores (reads converted NDHWC / KTRSC operands).
   bool isTensorOp() const { return StringRef(mainLoop).starts_with("tensorop"); }

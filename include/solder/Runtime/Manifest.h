@@ -52,6 +52,9 @@ struct Launch {
   unsigned grid[3] = {1, 1, 1};
   unsigned block[3] = {1, 1, 1};
   unsigned sharedBytes = 0;
+  /// Its blocks take grid[0]'s tiles one after another: the runtime
+  /// launches at most as many blocks as the GPU holds at once.
+  bool persistent = false;
   std::vector<KernelArg> args;
 };
 

@@ -43,6 +43,9 @@ public:
       add(std::to_string(grid[i]) + "," + std::to_string(block[i]));
     add(std::to_string(sharedBytes));
   }
+  /// After launch(), for a persistent launch (nothing for the others, so
+  /// that their digests stay what they were).
+  void persistent() { add("p"); }
   /// kind: "input", "output" or "buffer".
   void argument(const char *kind, int64_t index) {
     add(kind);

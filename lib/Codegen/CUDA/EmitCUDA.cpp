@@ -507,10 +507,11 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                           "{1}, {2}>;\n",
                           name, schedule->tile[0], schedule->tile[1]);
     os << llvm::formatv(
-        "static_assert({0}_mainloop::kThreads == {1} && {0}_mainloop::kSharedBytes "
+        "static_assert({0}_mainloop::kThreads == {1} && {0}_mainloop::{3} "
         "<= {2},\n"
         "              \"the plan's threads and shared memory\");\n\n",
-        name, schedule->threads, schedule->sharedBytes);
+        name, schedule->threads, schedule->sharedBytes,
+        schedule->persistent ? "kPersistentSharedBytes" : "kSharedBytes");
     std::string mainLoopArgs;
     if (schedule->isTensorOp()) {
       os << llvm::formatv(
@@ -532,6 +533,10 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
           "{0}_geometry::kOut[0] == {2},\n"
           "              \"the plan's tile of whole rows\");\n",
           name, schedule->tile[0], schedule->grid[0]);
+      if (schedule->persistent)
+        os << llvm::formatv("static_assert({0}_mainloop::kTiles == {1}L, \"the plan's "
+                            "tiles, one after another in a block\");\n",
+                            name, schedule->launchGrid()[0]);
       // prepare's threads: one per weight fragment (32 per 8 x 8 block of
       // the padded reduction x channels) and per tap sum, a warp per shift.
       int64_t channelTiles = schedule->grid[1], bn = schedule->tile[1];
@@ -561,11 +566,13 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     } else {
       os << "\n";
     }
-    beginKernel(fusion, name, summary, schedule->grid, buffers, captureNames,
+    beginKernel(fusion, name, summary, schedule->launchGrid(), buffers, captureNames,
                 schedule->threads, schedule->sharedBytes, schedule->blocksPerSM);
     program.launches.back().mainLoop = schedule->mainLoop;
+    program.launches.back().persistent = schedule->persistent;
     os << "  extern __shared__ __align__(16) char shared[];\n"
-       << "  solder::runConv<" << name << "_mainloop>(\n"
+       << "  solder::" << (schedule->persistent ? "runPersistentConv<" : "runConv<")
+       << name << "_mainloop>(\n"
        << "      " << mainLoopInput << ", " << mainLoopWeight << ", " << name
        << "_epilogue" << memberList << ", shared" << mainLoopArgs << ");\n}\n\n";
   }

@@ -38,7 +38,7 @@ struct DirectConv : LinearPixelTiles<G, BM_> {
   static constexpr int kSharedBytes =
       kWeightBytes > kTileBytes ? kWeightBytes : kTileBytes;
 
-  __device__ static const float *computeTile(const float *__restrict__ input,
+  __device__ static float *computeTile(const float *__restrict__ input,
                                              const float *__restrict__ weight,
                                              int n, int pixelBase,
                                              int channelBase, char *shared) {

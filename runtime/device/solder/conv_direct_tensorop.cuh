@@ -37,6 +37,9 @@
 #include "solder/conv_epilogue.cuh"
 
 #include <cutlass/arch/mma_sm80.h>
+#ifndef SOLDER_HOST_MMA
+#include <cutlass/arch/memory_sm80.h>
+#endif
 #include <cutlass/numeric_conversion.h>
 
 #include <algorithm>
@@ -289,22 +292,18 @@ struct DirectTensorOpConv {
     }
   }
 
-  /// `weight` is what prepare wrote.
-  __device__ static const float *computeTile(const float *__restrict__ input,
-                                             const float *__restrict__ weight,
-                                             int n, int pixelBase,
-                                             int channelBase, char *shared) {
-    constexpr int inD = G::kIn[0], inH = G::kIn[1], inW = G::kIn[2];
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    auto *fragments = reinterpret_cast<WeightFragment *>(shared);
-    Parts *window = reinterpret_cast<Parts *>(shared + kWeightFloats * 4);
-    int *offsets = reinterpret_cast<int *>(window + kWindowElements);
+  /// The MMA accumulators of a warp: its row blocks x the tile's column
+  /// blocks.
+  using Accumulators = typename Mma::FragmentC[kMmaRowsPerWarp][kMmaCols];
+
+  /// Copies channel tile channelBase / BN's prepared weight fragments to
+  /// shared memory, kBatch loads in flight per thread, and, without
+  /// channel-fastest order, each reduction element's window offset.
+  __device__ static void loadFragments(const float *__restrict__ weight, int channelBase,
+                                       WeightFragment *fragments, int *offsets) {
     if constexpr (!kChannelFastest)
       for (int k = threadIdx.x; k < kKSteps * 8; k += kThreads)
         offsets[k] = reductionOffset(k);
-
-    // This channel tile's prepared weight fragments, kBatch loads in
-    // flight per thread.
     const WeightFragment *prepared = reinterpret_cast<const WeightFragment *>(weight) +
                                      long(channelBase / BN) * kWeightFragments;
     for (int first = threadIdx.x; first < kWeightFragments; first += kBatch * kThreads) {
@@ -318,13 +317,36 @@ struct DirectTensorOpConv {
         if (first + b * kThreads < kWeightFragments)
           fragments[first + b * kThreads] = loaded[b];
     }
-    // The input window, zero outside the input (padding, rows past the
-    // last output row): a warp per window row (channel, depth, row), its
-    // lanes along the row, kBatch loads in flight per lane.
+  }
+
+  /// Window row `row` (channel, depth, row) of the tile at (n, pixelBase):
+  /// the input row it reads, or null where it lies outside the input.
+  __device__ static const float *windowRowSource(const float *__restrict__ input, int n,
+                                                 int pixelBase, int row) {
+    constexpr int inD = G::kIn[0], inH = G::kIn[1], inW = G::kIn[2];
     const int z = pixelBase / (kOutH * kOutW), y0 = pixelBase / kOutW % kOutH;
-    const float *sample = input + long(n) * G::kInChannels * inD * inH * inW;
-    [[maybe_unused]] const float *sampleShifts = shifts(weight) + n * G::kInChannels;
-    constexpr int kWinRows = G::kInChannels * kWinD * kWinH;
+    const int h = row % kWinH, d = row / kWinH % kWinD, c = row / (kWinH * kWinD);
+    const int inputD = z * G::kStride[0] - G::kPad[0] + d,
+              inputH = y0 * G::kStride[1] - G::kPad[1] + h;
+    if (inputD < 0 || inputD >= inD || inputH < 0 || inputH >= inH)
+      return nullptr;
+    return input + ((long(n) * G::kInChannels + c) * inD + inputD) * inH * inW + long(inputH) * inW;
+  }
+  /// Where window row `row`'s elements go.
+  __device__ static Parts *windowRow(Parts *window, int row) {
+    return window + row / (kWinH * kWinD) * kWinChannel + row % (kWinH * kWinD) * kWinPitch;
+  }
+  static constexpr int kWinRows = G::kInChannels * kWinD * kWinH;
+
+  /// The input window of the tile at (n, pixelBase), zero outside the input
+  /// (padding, rows past the last output row), minus the shifts when
+  /// centered: a warp per window row, its lanes along the row, kBatch loads
+  /// in flight per lane.
+  __device__ static void stageWindow(const float *__restrict__ input,
+                                     const float *__restrict__ sampleShifts, int n,
+                                     int pixelBase, Parts *window) {
+    constexpr int inW = G::kIn[2];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     constexpr int kRowLoads = (kWinW + 31) / 32;
     constexpr int kRowsPerBatch = kBatch / kRowLoads > 0 ? kBatch / kRowLoads : 1;
     for (int firstRow = warp; firstRow < kWinRows; firstRow += kRowsPerBatch * kWarps) {
@@ -332,18 +354,14 @@ struct DirectTensorOpConv {
 #pragma unroll
       for (int r = 0; r < kRowsPerBatch; ++r) {
         const int row = firstRow + r * kWarps;
-        const int h = row % kWinH, d = row / kWinH % kWinD, c = row / (kWinH * kWinD);
-        const int inputD = z * G::kStride[0] - G::kPad[0] + d,
-                  inputH = y0 * G::kStride[1] - G::kPad[1] + h;
-        const bool rowInside =
-            row < kWinRows && inputD >= 0 && inputD < inD && inputH >= 0 && inputH < inH;
         const float *source =
-            rowInside ? sample + ((long(c) * inD + inputD) * inH + inputH) * inW : sample;
-        const float shift = Centered && rowInside ? __ldg(sampleShifts + c) : 0.0f;
+            row < kWinRows ? windowRowSource(input, n, pixelBase, row) : nullptr;
+        const float shift =
+            Centered && source ? __ldg(sampleShifts + row / (kWinH * kWinD)) : 0.0f;
 #pragma unroll
         for (int i = 0; i < kRowLoads; ++i) {
           const int inputW = lane + 32 * i - G::kPad[2];
-          values[r][i] = rowInside && lane + 32 * i < kWinW && inputW >= 0 && inputW < inW
+          values[r][i] = source && lane + 32 * i < kWinW && inputW >= 0 && inputW < inW
                              ? __ldg(source + inputW) - shift
                              : 0.0f;
         }
@@ -353,30 +371,36 @@ struct DirectTensorOpConv {
         const int row = firstRow + r * kWarps;
         if (row >= kWinRows)
           break;
-        Parts *destination = window + row / (kWinH * kWinD) * kWinChannel +
-                             row % (kWinH * kWinD) * kWinPitch;
+        Parts *destination = windowRow(window, row);
 #pragma unroll
         for (int i = 0; i < kRowLoads; ++i)
           if (lane + 32 * i < kWinW)
             destination[lane + 32 * i] = split(values[r][i]);
       }
     }
-    // Centered: what the shift contributes to each of the tile's channels,
-    // sum_ci s_ci * tapSum(c, ci) in double, kept as high + low floats.
-    auto *correction = reinterpret_cast<float2 *>(shared + kCorrectionOffset);
-    if constexpr (Centered)
-      if (threadIdx.x < BN) {
-        const double *channelTapSums =
-            tapSums(weight) + (channelBase + threadIdx.x) * G::kInChannels;
-        double sum = 0.0;
-#pragma unroll
-        for (int c = 0; c < G::kInChannels; ++c)
-          sum += double(__ldg(sampleShifts + c)) * channelTapSums[c];
-        const float high = float(sum);
-        correction[threadIdx.x] = make_float2(high, float(sum - high));
-      }
-    __syncthreads();
+  }
 
+  /// Centered: what the shift contributes to each of the tile's channels,
+  /// sum_ci s_ci * tapSum(c, ci) in double, kept as high + low floats
+  /// (threads below BN, one channel each).
+  template <class TapSums, class Shifts>
+  __device__ static void computeCorrection(const TapSums &channelTapSums,
+                                           const Shifts &sampleShifts, float2 *correction) {
+    if (threadIdx.x >= BN)
+      return;
+    double sum = 0.0;
+#pragma unroll
+    for (int c = 0; c < G::kInChannels; ++c)
+      sum += double(sampleShifts[c]) * channelTapSums[threadIdx.x * G::kInChannels + c];
+    const float high = float(sum);
+    correction[threadIdx.x] = make_float2(high, float(sum - high));
+  }
+
+  /// The tile's MMAs: the window in shared memory times the fragments,
+  /// into this warp's accumulators.
+  __device__ static void multiply(const WeightFragment *fragments, const Parts *window,
+                                  const int *offsets, Accumulators &acc) {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int group = lane / 4, quad = lane % 4; // fragment row / column
     // This thread's window elements for rows group and group + 8 of each
     // MMA row block; channel-fastest, its fragment column's channel too.
@@ -389,7 +413,6 @@ struct DirectTensorOpConv {
             window + pixelOffset((warp * kMmaRowsPerWarp + m) * 16 + group + 8 * half) +
             (kChannelFastest ? quad * kWinChannel : 0);
 
-    typename Mma::FragmentC acc[kMmaRowsPerWarp][kMmaCols];
 #pragma unroll
     for (int m = 0; m < kMmaRowsPerWarp; ++m)
 #pragma unroll
@@ -460,13 +483,16 @@ struct DirectTensorOpConv {
         }
       }
     }
-    __syncthreads(); // the tile reuses the window's shared memory
+  }
 
-    // Accumulator (row group (+8), columns 2 quad, 2 quad + 1) to the
-    // channel-major tile; a stride of 4 mod 32 keeps the stores apart.
-    // Centered, each gets its channel's correction: low first, so that the
-    // sum rounds once at the output's magnitude.
-    float *tile = reinterpret_cast<float *>(shared);
+  /// Accumulator (row group (+8), columns 2 quad, 2 quad + 1) to the
+  /// channel-major tile; a stride of 4 mod 32 keeps the stores apart.
+  /// Centered, each gets its channel's correction: low first, so that the
+  /// sum rounds once at the output's magnitude.
+  __device__ static void writeTile(const Accumulators &acc,
+                                   [[maybe_unused]] const float2 *correction, float *tile) {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int group = lane / 4, quad = lane % 4;
     auto corrected = [&](float value, int channel) {
       if constexpr (Centered)
         return (value + correction[channel].y) + correction[channel].x;
@@ -487,6 +513,169 @@ struct DirectTensorOpConv {
         column[kTileStride + 8] = corrected(acc[m][j][3], channel + 1);
       }
     }
+  }
+
+  /// One tile, staged and computed by this block alone (runConv): `weight`
+  /// is what prepare wrote.
+  __device__ static float *computeTile(const float *__restrict__ input,
+                                             const float *__restrict__ weight,
+                                             int n, int pixelBase,
+                                             int channelBase, char *shared) {
+    auto *fragments = reinterpret_cast<WeightFragment *>(shared);
+    Parts *window = reinterpret_cast<Parts *>(shared + kWeightFloats * 4);
+    int *offsets = reinterpret_cast<int *>(window + kWindowElements);
+    auto *correction = reinterpret_cast<float2 *>(shared + kCorrectionOffset);
+    const float *sampleShifts = shifts(weight) + n * G::kInChannels;
+    loadFragments(weight, channelBase, fragments, offsets);
+    stageWindow(input, sampleShifts, n, pixelBase, window);
+    if constexpr (Centered)
+      computeCorrection(tapSums(weight) + channelBase * G::kInChannels, sampleShifts,
+                        correction);
+    __syncthreads();
+    Accumulators acc;
+    multiply(fragments, window, offsets, acc);
+    __syncthreads(); // the tile reuses the window's shared memory
+    float *tile = reinterpret_cast<float *>(shared);
+    writeTile(acc, correction, tile);
+    __syncthreads();
+    return tile;
+  }
+
+  // Persistent (runPersistentConv): a block runs tile after tile, its
+  // weight fragments (and tap sums) copied once, and its next tile's input
+  // window copied raw by cp.async while it computes and visits the current
+  // one; then split (and shifted) from shared memory into the window.
+  // Shared memory: [fragments][offsets][window | tile][raw][tap sums]
+  // [shifts][correction], each 16-byte aligned.
+  static constexpr int align16(long bytes) { return int((bytes + 15) / 16 * 16); }
+  /// Raw rows of whole 16-byte chunks where the window's rows start at
+  /// an input row's first column and rows are 16-byte aligned; else one
+  /// float a copy.
+  static constexpr bool kChunkedRows = G::kPad[2] == 0 && G::kIn[2] % 4 == 0;
+  static constexpr int kRawPitch = (kWinW + 3) / 4 * 4;
+  static constexpr int kPersistentFragmentsOffset = 0;
+  static constexpr int kPersistentOffsetsOffset = align16(kWeightFloats * 4);
+  static constexpr int kPersistentWindowOffset =
+      kPersistentOffsetsOffset + align16(kOffsetTableBytes);
+  static constexpr int kWindowOrTileBytes = align16(
+      std::max(long(kWindowElements * sizeof(Parts)), long(kTileBytes)));
+  static constexpr int kRawOffset = kPersistentWindowOffset + kWindowOrTileBytes;
+  static constexpr int kTapSumsOffset = kRawOffset + align16(long(kWinRows) * kRawPitch * 4);
+  static constexpr int kShiftsOffset =
+      kTapSumsOffset + (Centered ? align16(long(BN) * G::kInChannels * 8) : 0);
+  static constexpr int kPersistentCorrectionOffset =
+      kShiftsOffset + (Centered ? align16(G::kInChannels * 4) : 0);
+  static constexpr int kPersistentSharedBytes =
+      kPersistentCorrectionOffset + (Centered ? BN * 8 : 0);
+
+  /// Output tiles in the order blocks take them: channel tile slowest, so
+  /// that a block keeps its fragments for many tiles.
+  static constexpr int kPixelTiles = kRowTiles * G::kOut[0];
+  static constexpr long kTiles = long(kPixelTiles) * G::kBatch * kChannelTiles;
+  struct TileCoordinates {
+    int pixelTile, n, channelBase;
+  };
+  __device__ static TileCoordinates tileCoordinates(long tile) {
+    return {int(tile % kPixelTiles), int(tile / kPixelTiles % G::kBatch),
+            int(tile / (kPixelTiles * G::kBatch)) * BN};
+  }
+
+  /// Issues the cp.async copies of tile `tile`'s raw window (and, centered,
+  /// its sample's shifts) and commits them as one group.
+  __device__ static void issueWindow(const float *__restrict__ input,
+                                     const float *__restrict__ weight, long tile,
+                                     char *shared) {
+    const TileCoordinates at = tileCoordinates(tile);
+    const int firstPixel = pixelBase(at.pixelTile);
+    float *raw = reinterpret_cast<float *>(shared + kRawOffset);
+    constexpr int inW = G::kIn[2], kChunkFloats = kChunkedRows ? 4 : 1;
+    constexpr int kRowChunks = kRawPitch / kChunkFloats;
+    for (int i = threadIdx.x; i < kWinRows * kRowChunks; i += kThreads) {
+      const int row = i / kRowChunks, column = i % kRowChunks * kChunkFloats;
+      const float *source = windowRowSource(input, at.n, firstPixel, row);
+      const int inputW = column - G::kPad[2];
+      const bool inside = source && column < kWinW && inputW >= 0 && inputW < inW;
+      copyAsync<4 * kChunkFloats>(raw + row * kRawPitch + column,
+                                  inside ? source + inputW : input, inside);
+    }
+    if constexpr (Centered)
+      if (threadIdx.x < G::kInChannels)
+        copyAsync<4>(reinterpret_cast<float *>(shared + kShiftsOffset) + threadIdx.x,
+                     shifts(weight) + at.n * G::kInChannels + threadIdx.x, true);
+#ifndef SOLDER_HOST_MMA
+    cutlass::arch::cp_async_fence();
+#endif
+  }
+  /// Waits for this thread's copies issued by issueWindow.
+  __device__ static void waitWindow() {
+#ifndef SOLDER_HOST_MMA
+    cutlass::arch::cp_async_wait<0>();
+#endif
+  }
+  /// cp.async of Bytes (4 or 16), zeros where !valid; on the host (the CPU
+  /// run of generated kernels) a plain copy.
+  template <int Bytes>
+  __device__ static void copyAsync(void *destination, const void *source, bool valid) {
+#ifdef SOLDER_HOST_MMA
+    if (valid)
+      memcpy(destination, source, Bytes);
+    else
+      memset(destination, 0, Bytes);
+#else
+    cutlass::arch::cp_async_zfill<Bytes, cutlass::arch::CacheOperation::Always>(destination,
+                                                                               source, valid);
+#endif
+  }
+
+  /// After the raw window has landed (cp_async_wait and a barrier): splits
+  /// it, minus the shifts, into the window, and computes the correction.
+  __device__ static void convertWindow(char *shared) {
+    const float *raw = reinterpret_cast<const float *>(shared + kRawOffset);
+    Parts *window = reinterpret_cast<Parts *>(shared + kPersistentWindowOffset);
+    [[maybe_unused]] const float *sampleShifts =
+        reinterpret_cast<const float *>(shared + kShiftsOffset);
+    // A warp per row, its lanes along it. Rows outside the input (an
+    // unpadded conv has them only past the last output row, whose pixels
+    // are never stored) become -shift.
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    for (int row = warp; row < kWinRows; row += kWarps) {
+      const float shift = Centered ? sampleShifts[row / (kWinH * kWinD)] : 0.0f;
+      const float *source = raw + row * kRawPitch;
+      Parts *destination = windowRow(window, row);
+#pragma unroll
+      for (int column = lane; column < kWinW; column += 32)
+        destination[column] = split(source[column] - shift);
+    }
+    if constexpr (Centered)
+      computeCorrection(reinterpret_cast<const double *>(shared + kTapSumsOffset),
+                        sampleShifts,
+                        reinterpret_cast<float2 *>(shared + kPersistentCorrectionOffset));
+  }
+
+  /// Once a channel tile: its fragments, offsets and (centered) tap sums.
+  __device__ static void loadChannelTile(const float *__restrict__ weight, int channelBase,
+                                         char *shared) {
+    loadFragments(weight, channelBase,
+                  reinterpret_cast<WeightFragment *>(shared + kPersistentFragmentsOffset),
+                  reinterpret_cast<int *>(shared + kPersistentOffsetsOffset));
+    if constexpr (Centered) {
+      double *sums = reinterpret_cast<double *>(shared + kTapSumsOffset);
+      const double *prepared = tapSums(weight) + channelBase * G::kInChannels;
+      for (int i = threadIdx.x; i < BN * G::kInChannels; i += kThreads)
+        sums[i] = prepared[i];
+    }
+  }
+
+  /// The current tile's MMAs and its channel-major tile (over the window).
+  __device__ static float *computeStagedTile(char *shared) {
+    Accumulators acc;
+    multiply(reinterpret_cast<const WeightFragment *>(shared + kPersistentFragmentsOffset),
+             reinterpret_cast<const Parts *>(shared + kPersistentWindowOffset),
+             reinterpret_cast<const int *>(shared + kPersistentOffsetsOffset), acc);
+    __syncthreads(); // the tile reuses the window's shared memory
+    float *tile = reinterpret_cast<float *>(shared + kPersistentWindowOffset);
+    writeTile(acc, reinterpret_cast<const float2 *>(shared + kPersistentCorrectionOffset),
+              tile);
     __syncthreads();
     return tile;
   }

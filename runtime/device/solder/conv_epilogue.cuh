@@ -19,33 +19,20 @@
 
 namespace solder {
 
-/// The conv kernel's body: the main loop Conv computes the tile of blockIdx
-/// (x: pixel tile, y: channel tile, z: sample) into shared memory, then the
-/// epilogue visits every valid (channel, pixel) of it. Conv provides
-/// Geometry, BM, BN, kWarps, kTileStride,
-///   int pixelBase(tile), pixelCount(tile)   (the flattened output pixels
-///                                           [base, base + count) of tile)
-///   const float *computeTile(input, weight, n, pixelBase, channelBase, shared,
-///                            mainLoopArgs...)
-/// returning tile[channel * kTileStride + pixel - pixelBase] (mainLoopArgs:
-/// what that main loop needs besides, e.g. TensorOpConv's constants). Epilogue
-/// provides:
+/// The generated epilogue's visit of a computed tile (pixel tile pixelTile
+/// of sample n, channels from channelBase; tile[channel * kTileStride +
+/// pixel - pixelBase]): its partial reductions may reuse the tile's shared
+/// memory. Epilogue provides:
 ///   struct Partials { shuffleDown(offset, width); merge(other); };
 ///   void visit(long n, long channel, int pixel, float acc, Partials &) const;
 ///   void storePartials(long n, long channel, long pixelTile, const Partials &) const;
-template <class Conv, class Epilogue, class... MainLoopArgs>
-__device__ __forceinline__ void runConv(const float *__restrict__ input,
-                                        const float *__restrict__ weight,
-                                        const Epilogue &epilogue, char *shared,
-                                        const MainLoopArgs &...mainLoopArgs) {
+template <class Conv, class Epilogue>
+__device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile, int n,
+                                          int pixelTile, int channelBase) {
   using G = typename Conv::Geometry;
   constexpr int BM = Conv::BM, BN = Conv::BN;
   static_assert(BM % 32 == 0, "a lane visits BM / 8 pixels of each channel");
-  const int n = blockIdx.z, pixelBase = Conv::pixelBase(blockIdx.x),
-            pixels = Conv::pixelCount(blockIdx.x), channelBase = blockIdx.y * BN;
-  const float *tile =
-      Conv::computeTile(input, weight, n, pixelBase, channelBase, shared,
-                        mainLoopArgs...);
+  const int pixelBase = Conv::pixelBase(pixelTile), pixels = Conv::pixelCount(pixelTile);
   using Partials = typename Epilogue::Partials;
   if constexpr (!Epilogue::kStoresElements && BN <= Conv::kThreads &&
                 sizeof(Partials) * Conv::kThreads <= Conv::kTileBytes) {
@@ -71,7 +58,7 @@ __device__ __forceinline__ void runConv(const float *__restrict__ input,
       }
     }
     __syncthreads(); // the slices' partials reuse the tile
-    Partials *slots = reinterpret_cast<Partials *>(shared);
+    Partials *slots = reinterpret_cast<Partials *>(tile);
     if (slice < kSlices)
       slots[slice * BN + column] = partials;
     __syncthreads();
@@ -79,7 +66,7 @@ __device__ __forceinline__ void runConv(const float *__restrict__ input,
       Partials merged = slots[threadIdx.x];
       for (int s = 1; s < kSlices; ++s)
         merged.merge(slots[s * BN + threadIdx.x]);
-      epilogue.storePartials(n, channelBase + threadIdx.x, blockIdx.x, merged);
+      epilogue.storePartials(n, channelBase + threadIdx.x, pixelTile, merged);
     }
     return;
   }
@@ -118,8 +105,63 @@ __device__ __forceinline__ void runConv(const float *__restrict__ input,
       for (int h = 0; h < 2; ++h) {
         const int local = c0 + 2 * laneGroup + h;
         if (local < BN && channelBase + local < G::kOutChannels)
-          epilogue.storePartials(n, channelBase + local, blockIdx.x, partials[h]);
+          epilogue.storePartials(n, channelBase + local, pixelTile, partials[h]);
       }
+  }
+}
+
+/// The conv kernel's body: the main loop Conv computes the tile of blockIdx
+/// (x: pixel tile, y: channel tile, z: sample) into shared memory, then the
+/// epilogue visits every valid (channel, pixel) of it. Conv provides
+/// Geometry, BM, BN, kWarps, kTileStride,
+///   int pixelBase(tile), pixelCount(tile)   (the flattened output pixels
+///                                           [base, base + count) of tile)
+///   float *computeTile(input, weight, n, pixelBase, channelBase, shared,
+///                            mainLoopArgs...)
+/// returning the tile (mainLoopArgs: what that main loop needs besides, e.g.
+/// TensorOpConv's constants).
+template <class Conv, class Epilogue, class... MainLoopArgs>
+__device__ __forceinline__ void runConv(const float *__restrict__ input,
+                                        const float *__restrict__ weight,
+                                        const Epilogue &epilogue, char *shared,
+                                        const MainLoopArgs &...mainLoopArgs) {
+  const int n = blockIdx.z, channelBase = blockIdx.y * Conv::BN;
+  float *tile =
+      Conv::computeTile(input, weight, n, Conv::pixelBase(blockIdx.x), channelBase, shared,
+                        mainLoopArgs...);
+  visitTile<Conv>(epilogue, tile, n, blockIdx.x, channelBase);
+}
+
+/// The persistent form of runConv (DirectTensorOpConv): each block takes
+/// tiles blockIdx.x, + gridDim.x, ... of Conv::kTiles (the runtime launches
+/// as many blocks as the GPU holds at once), and copies its next tile's
+/// input while it computes and visits the current one. Conv provides
+/// kTiles, tileCoordinates, issueWindow, waitWindow, loadChannelTile,
+/// convertWindow and computeStagedTile.
+template <class Conv, class Epilogue>
+__device__ __forceinline__ void runPersistentConv(const float *__restrict__ input,
+                                                  const float *__restrict__ weight,
+                                                  const Epilogue &epilogue, char *shared) {
+  long tile = blockIdx.x;
+  if (tile >= Conv::kTiles)
+    return;
+  Conv::issueWindow(input, weight, tile, shared);
+  int loadedChannelBase = -1;
+  for (; tile < Conv::kTiles; tile += gridDim.x) {
+    const auto at = Conv::tileCoordinates(tile);
+    Conv::waitWindow();
+    __syncthreads(); // the raw window has landed; the last tile's visit is done
+    if (at.channelBase != loadedChannelBase) {
+      Conv::loadChannelTile(weight, at.channelBase, shared);
+      loadedChannelBase = at.channelBase;
+      __syncthreads();
+    }
+    Conv::convertWindow(shared);
+    __syncthreads(); // the window is ready and the raw buffer free
+    if (tile + gridDim.x < Conv::kTiles)
+      Conv::issueWindow(input, weight, tile + gridDim.x, shared);
+    visitTile<Conv>(epilogue, Conv::computeStagedTile(shared), at.n, at.pixelTile,
+                    at.channelBase);
   }
 }
 

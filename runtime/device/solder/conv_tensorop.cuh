@@ -189,7 +189,7 @@ template <class G, class T> struct TensorOpConv : LinearPixelTiles<G, T::BM> {
   /// result in shared memory: tile[channel * kTileStride + pixel].
   /// `constants` is the generated __constant__ ContextStorage.
   /// Inlined, so that the constants' loads stay in the constant space.
-  __device__ __forceinline__ static const float *
+  __device__ __forceinline__ static float *
   computeTile(const float *__restrict__ inputNdhwc,
               const float *__restrict__ weightKtrsc, int n, int pixelBase,
               int channelBase, char *shared, const ContextStorage &constants) {

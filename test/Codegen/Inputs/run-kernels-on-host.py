@@ -28,6 +28,9 @@ import sys
 # rel L2 against the interpreter, as the GPU suite's bounds: fp32 accuracy
 # for ieee, one TF32 product's for tf32.
 TOLERANCE = {"ieee": 1e-5, "tf32": 1e-3}
+# Blocks of a persistent launch (the runtime launches as many as the GPU
+# holds at once).
+PERSISTENT_BLOCKS = 3
 
 
 def write_npy(path, shape, values):
@@ -102,7 +105,11 @@ def driver(manifest):
     for launch in manifest["launches"]:
         args = ", ".join(f"AnyPointer{{{arg['kind']}{arg['index']}.data()}}"
                          for arg in launch["args"])
-        grid, block = launch["grid"], launch["block"]
+        grid, block = list(launch["grid"]), launch["block"]
+        # A persistent launch runs as on a GPU that holds three of its
+        # blocks at once: each block then takes several tiles.
+        if launch.get("persistent"):
+            grid[0] = min(grid[0], PERSISTENT_BLOCKS)
         lines.append(f"  hostLaunch({{{grid[0]}u, {grid[1]}u, {grid[2]}u}}, "
                      f"{{{block[0]}u, {block[1]}u, {block[2]}u}}, "
                      f"{launch.get('shared_bytes', 0)}, [&] {{ {launch['kernel']}({args}); }});")

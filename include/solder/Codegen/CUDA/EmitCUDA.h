@@ -32,6 +32,9 @@ struct KernelLaunch {
   /// A conv kernel's main loop as the plan chose it (ConvSchedule::mainLoop:
   /// "tensorop_3xtf32", "direct_tf32", "fma", ...); empty for other kernels.
   std::string mainLoop;
+  /// Its blocks take tiles one after another (gridDim.x apart): the
+  /// runtime launches at most as many as the GPU holds at once.
+  bool persistent = false;
   SmallVector<KernelArgRef> args;
 };
 

@@ -251,9 +251,10 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                                     conv->tileRows == 1 ? "" : "s")
                           .str();
         std::string note = llvm::formatv(
-            "{0}: {1} ({2}); grid {3}x{4}x{5}, {6} threads, {7} B shared",
+            "{0}: {1} ({2}); {8} {3}x{4}x{5}, {6} threads, {7} B shared",
             fusion.getName(), conv->mainLoop, conv->reason, conv->grid[0],
-            conv->grid[1], conv->grid[2], conv->threads, conv->sharedBytes);
+            conv->grid[1], conv->grid[2], conv->threads, conv->sharedBytes,
+            conv->persistent ? "tiles" : "grid");
         if (conv->blocksPerSM)
           note += llvm::formatv(" (registers bounded for {0} blocks an SM)",
                                 conv->blocksPerSM)
