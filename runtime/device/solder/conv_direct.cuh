@@ -39,9 +39,8 @@ struct DirectConv : LinearPixelTiles<G, BM_> {
       kWeightBytes > kTileBytes ? kWeightBytes : kTileBytes;
 
   __device__ static float *computeTile(const float *__restrict__ input,
-                                             const float *__restrict__ weight,
-                                             int n, int pixelBase,
-                                             int channelBase, char *shared) {
+                                       const float *__restrict__ weight, int n,
+                                       int pixelBase, int channelBase, char *shared) {
     constexpr int inD = G::kIn[0], inH = G::kIn[1], inW = G::kIn[2];
     constexpr int outH = G::kOut[1], outW = G::kOut[2];
     constexpr int kernelH = G::kKernel[1], kernelW = G::kKernel[2];

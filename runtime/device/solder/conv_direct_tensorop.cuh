@@ -37,6 +37,8 @@
 #include "solder/conv_epilogue.cuh"
 
 #include <cutlass/arch/mma_sm80.h>
+// The CPU run of generated kernels (test/Codegen/Inputs/host, which
+// defines SOLDER_HOST_MMA) copies where a GPU issues cp.async.
 #ifndef SOLDER_HOST_MMA
 #include <cutlass/arch/memory_sm80.h>
 #endif
@@ -518,9 +520,8 @@ struct DirectTensorOpConv {
   /// One tile, staged and computed by this block alone (runConv): `weight`
   /// is what prepare wrote.
   __device__ static float *computeTile(const float *__restrict__ input,
-                                             const float *__restrict__ weight,
-                                             int n, int pixelBase,
-                                             int channelBase, char *shared) {
+                                       const float *__restrict__ weight, int n,
+                                       int pixelBase, int channelBase, char *shared) {
     auto *fragments = reinterpret_cast<WeightFragment *>(shared);
     Parts *window = reinterpret_cast<Parts *>(shared + kWeightFloats * 4);
     int *offsets = reinterpret_cast<int *>(window + kWindowElements);
