@@ -385,9 +385,8 @@ struct DirectTensorOpConv {
   /// Centered: what the shift contributes to each of the tile's channels,
   /// sum_ci s_ci * tapSum(c, ci) in double, kept as high + low floats
   /// (threads below BN, one channel each).
-  template <class TapSums, class Shifts>
-  __device__ static void computeCorrection(const TapSums &channelTapSums,
-                                           const Shifts &sampleShifts, float2 *correction) {
+  __device__ static void computeCorrection(const double *channelTapSums,
+                                           const float *sampleShifts, float2 *correction) {
     if (threadIdx.x >= BN)
       return;
     double sum = 0.0;
