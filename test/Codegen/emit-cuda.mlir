@@ -44,8 +44,8 @@
 // handed over in double (at x + 1000 both sit near 1000) and subtracted in
 // double; float tensors elsewhere.
 // The finalize's blocks take about 8 partials a thread: 64 threads for
-// 3 channels x 110 tiles a statistic; the channel sums keep 8 loads in
-// flight.
+// 3 channels x 110 tiles a statistic, read channel-fastest, eight loads
+// before their merges; the channel sums keep 32 loads in flight.
 // W1: extern "C" __global__ void __launch_bounds__(64)
 // W1-NEXT: w1_k0_conv_finalize(const float *__restrict__ ws0,
 // W1-NEXT:    const float *__restrict__ ws1,
@@ -53,11 +53,19 @@
 // W1-NEXT:    double *__restrict__ out1) {
 // W1-NEXT:  {{\[\[maybe_unused\]\]}} const long t = blockIdx.x * 64L + threadIdx.x;
 // W1:   if (blockIdx.x < 1024L) {  // solder.group_stats: a block per statistic
-// W1:     for (long e = threadIdx.x; e < 1L * kPerSample; e += 64) {
+// W1:     constexpr long kPartials = 1L * kPerSample;
+// W1:     for (long e0 = threadIdx.x; e0 < kPartials; e0 += 8L * 64) {
+// W1-NEXT:      solder::Welford partials[8];  // loaded before any merge
+// W1:         const long e = e0 + k * 64L;
+// W1:         const long p = e / 3L % 110L, c = g * 3L + e % 3L;
+// W1-NEXT:        const float *w = ws0 + ((n * 110L + p) * 24L + c) * 3;
+// W1:         stats.merge(partials[k]);  // empty past the end
 // W1:     stats = solder::combineBlock<64>(stats);
 // W1:       out0[o * 2] = stats.mean;
 // W1:       out0[o * 2 + 1] = stats.rstd(9.99999975e-06f);
 // W1:   if (t < 3072L) {  // solder.reduce over the spatial dims
+// W1:     double sums[8] = {};  // as solder::SumAccumulator, eight apart
+// W1-NEXT: #pragma unroll 4
 // W1:           sums[k] += ws1[(n * 110L + p0 + k) * 24L + c];
 // W1:     out1[t] = sum / 19800.0;
 // W1: // w1_k1_pointwise: reduction -> group_normalize -> reduce (one block per output)

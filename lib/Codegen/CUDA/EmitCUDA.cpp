@@ -586,6 +586,9 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   // The finalize kernel merges the partials of every pixel tile (and
   // channel of the group) in a fixed order: a block per group statistic
   // (strided over the block, then a fixed tree), a thread per spatial sum.
+  // A statistic's partials are read channel-fastest (a group's channels
+  // of a tile are adjacent), eight loads in flight before their merges:
+  // one partial a lane 1.5 KB apart took W2's finalize 20 us on an H200.
   // The block takes about 8 partials a thread of the largest statistic, 32
   // to 1024 threads: W3's 252 partials a statistic on 256 threads left
   // most idle and paid an 8-level tree (13 us on an H200), W2's 9840 took
@@ -640,12 +643,23 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
           "  if (blockIdx.x < {0}L) {{  // {1}: a block per statistic\n"
           "    const long o = blockIdx.x, g = o % {2}L, firstSample = {3};\n"
           "    constexpr long kPerSample = {5}L * {6}L;\n"
+          "    constexpr long kPartials = {4}L * kPerSample;\n"
           "    solder::WelfordDouble stats;  // hundreds of merges or more: double\n"
-          "    for (long e = threadIdx.x; e < {4}L * kPerSample; e += {11}) {{\n"
-          "      const long n = firstSample + e / kPerSample;\n"
-          "      const long c = g * {5}L + (e / {6}L) % {5}L, p = e % {6}L;\n"
-          "      const float *w = ws{7} + ((n * {6}L + p) * {8}L + c) * 3;\n"
-          "      stats.merge(solder::Welford{{w[0], w[1], w[2]});\n"
+          "    for (long e0 = threadIdx.x; e0 < kPartials; e0 += 8L * {11}) {{\n"
+          "      solder::Welford partials[8];  // loaded before any merge\n"
+          "#pragma unroll\n"
+          "      for (int k = 0; k < 8; ++k) {{\n"
+          "        const long e = e0 + k * {11}L;\n"
+          "        if (e >= kPartials)\n"
+          "          break;\n"
+          "        const long n = firstSample + e / kPerSample;\n"
+          "        const long p = e / {5}L % {6}L, c = g * {5}L + e % {5}L;\n"
+          "        const float *w = ws{7} + ((n * {6}L + p) * {8}L + c) * 3;\n"
+          "        partials[k] = solder::Welford{{w[0], w[1], w[2]};\n"
+          "      }\n"
+          "#pragma unroll\n"
+          "      for (int k = 0; k < 8; ++k)\n"
+          "        stats.merge(partials[k]);  // empty past the end\n"
           "    }\n"
           "    stats = solder::combineBlock<{11}>(stats);\n"
           "    if (threadIdx.x == 0) {{\n"
@@ -670,6 +684,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
           "  if (t < {0}L) {{  // {1} over the spatial dims\n"
           "    const long n = t / {2}L, c = t % {2}L;\n"
           "    double sums[8] = {{};  // as solder::SumAccumulator, eight apart\n"
+          "#pragma unroll 4\n"
           "    for (long p0 = 0; p0 < {3}L; p0 += 8)\n"
           "#pragma unroll\n"
           "      for (int k = 0; k < 8; ++k)\n"
