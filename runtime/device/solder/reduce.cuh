@@ -91,6 +91,13 @@ struct LogSumExpAccumulator {
   /// of each other (element at a time, each exp waited on the previous
   /// compare). Infinities, NaN and a running +inf take the element path;
   /// a NaN among finite elements turns the sum, then the max, into NaN.
+  /// The chunk's exps are __expf (ex2.approx of x log2 e, without expf's
+  /// range reduction; within 2 + 1.2 |x - top| ulp): the terms that carry
+  /// the sum are those near the max, where it is within a few ulp, and a
+  /// term below e^-17 of the max is under the sum's last bit (2^-24)
+  /// wherever it lies. W3's tail (64 channels a pixel): 0.169 -> 0.160 ms
+  /// on an H200, rel L2 vs float64 3.8e-8 either way
+  /// (bench/tail_variants.cu).
   template <int K> __device__ __forceinline__ void addChunk(const float (&x)[K]) {
     float top = x[0];
 #pragma unroll
@@ -106,7 +113,7 @@ struct LogSumExpAccumulator {
     float scaled = sum * expf(max - top); // 0 while max is -inf
 #pragma unroll
     for (int k = 0; k < K; ++k)
-      scaled += expf(x[k] - top);
+      scaled += __expf(x[k] - top);
     sum = scaled;
     max = isnan(scaled) ? CUDART_NAN_F : top;
   }
