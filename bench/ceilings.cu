@@ -14,15 +14,7 @@
 #include <cstdlib>
 #include <vector>
 
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t status = (call);                                              \
-    if (status != cudaSuccess) {                                              \
-      std::fprintf(stderr, "ceilings: %s: %s\n", #call,                       \
-                   cudaGetErrorString(status));                               \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
+#include "cuda_check.cuh"
 
 namespace {
 

@@ -18,15 +18,7 @@
 #include <type_traits>
 #include <vector>
 
-#define CHECK(call)                                                           \
-  do {                                                                        \
-    cudaError_t status = (call);                                              \
-    if (status != cudaSuccess) {                                              \
-      std::fprintf(stderr, "tail_variants: %s: %s\n", #call,                  \
-                   cudaGetErrorString(status));                               \
-      std::exit(1);                                                           \
-    }                                                                         \
-  } while (0)
+#include "cuda_check.cuh"
 
 namespace {
 
