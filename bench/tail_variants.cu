@@ -58,104 +58,7 @@ w3Current(const float *__restrict__ in0, const float *__restrict__ in1,
   out0[o] = acc.result(64.0f);
 }
 
-/// logsumexp a chunk at a time: one max and one exp per element, the exps
-/// independent; infinities and NaN take the element-at-a-time path.
-struct ChunkedLogSumExp {
-  solder::LogSumExpAccumulator acc;
-  template <int K> __device__ __forceinline__ void add(const float (&x)[K]) {
-    float m = x[0];
-#pragma unroll
-    for (int k = 1; k < K; ++k)
-      m = fmaxf(m, x[k]);
-    if (!isfinite(m) || !(acc.max < CUDART_INF_F) || isnan(acc.sum)) {
-      if (isnan(acc.sum))
-        acc.max = CUDART_NAN_F;
-#pragma unroll
-      for (int k = 0; k < K; ++k)
-        acc.add(x[k]);
-      return;
-    }
-    const float top = fmaxf(acc.max, m);
-    float sum = acc.sum * expf(acc.max - top);
-#pragma unroll
-    for (int k = 0; k < K; ++k)
-      sum += expf(x[k] - top);
-    acc.sum = sum;
-    acc.max = top;
-  }
-  __device__ __forceinline__ float result() const {
-    return isnan(acc.sum) ? CUDART_NAN_F : acc.result(0.0f);
-  }
-};
-
-template <bool kReciprocal, bool kTanh, bool kInt>
-__global__ void __launch_bounds__(256)
-w3Chunked(const float *__restrict__ in0, const float *__restrict__ in1,
-          const float *__restrict__ in2, const float *__restrict__ in3,
-          float *__restrict__ out0) {
-  const int o = blockIdx.x * 256 + threadIdx.x;
-  if (o >= kOutputs)
-    return;
-  const int i0 = (o / 15876);
-  const int i2 = (o / 126) % 126;
-  const int i3 = o % 126;
-  ChunkedLogSumExp acc;
-  for (int r0 = 0; r0 < 64; r0 += 8) {
-    float chunk[8];
-#pragma unroll
-    for (int k = 0; k < 8; ++k) {
-      const int i1 = r0 + k;
-      const float scale = in1[(i0 * 16 + i1 / 4) * 2 + 1] * in2[i1];
-      const float shift = in3[i1] - in1[(i0 * 16 + i1 / 4) * 2] * scale;
-      const float y = kInt ? in0[i0 * 1016064 + i1 * 15876 + i2 * 126 + i3]
-                           : in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3];
-      const float v1 = kTanh ? tanhf(y * scale + shift) : y * scale + shift;
-      const float v4 = kReciprocal ? v1 * (v1 + 3.0f) * (1.0f / 6.0f)
-                                   : v1 * (v1 + 3.0f) / 6.0f;
-      chunk[k] = y + v4;
-    }
-    acc.add(chunk);
-  }
-  out0[o] = acc.result();
-}
-
-/// The group_normalize coefficients of the block's samples (at most two:
-/// 256 pixels < one sample) in shared memory.
-__global__ void __launch_bounds__(256)
-w3Hoisted(const float *__restrict__ in0, const float *__restrict__ in1,
-          const float *__restrict__ in2, const float *__restrict__ in3,
-          float *__restrict__ out0) {
-  __shared__ float2 coefficients[2][kC];
-  const int firstSample = blockIdx.x * 256 / kHW;
-  if (threadIdx.x < 2 * kC) {
-    const int n = min(firstSample + int(threadIdx.x) / kC, kN - 1), c = threadIdx.x % kC;
-    const float scale = in1[(n * 16 + c / 4) * 2 + 1] * in2[c];
-    coefficients[threadIdx.x / kC][c] =
-        make_float2(scale, in3[c] - in1[(n * 16 + c / 4) * 2] * scale);
-  }
-  __syncthreads();
-  const int o = blockIdx.x * 256 + threadIdx.x;
-  if (o >= kOutputs)
-    return;
-  const int i0 = o / kHW, pixel = o % kHW;
-  const float2 *coefficient = coefficients[i0 - firstSample];
-  const float *y0 = in0 + i0 * (kC * kHW) + pixel;
-  ChunkedLogSumExp acc;
-  for (int r0 = 0; r0 < 64; r0 += 8) {
-    float chunk[8];
-#pragma unroll
-    for (int k = 0; k < 8; ++k) {
-      const int i1 = r0 + k;
-      const float y = y0[i1 * kHW];
-      const float v1 = tanhf(y * coefficient[i1].x + coefficient[i1].y);
-      chunk[k] = y + v1 * (v1 + 3.0f) * (1.0f / 6.0f);
-    }
-    acc.add(chunk);
-  }
-  out0[o] = acc.result();
-}
-
-/// e^x within about 2 ulp, like expf, in 7 instructions instead of 12:
+/// e^x within about 2 ulp, like expf, rebuilt from ex2.approx:
 /// 2^(x log2 e) with the product's rounding error (and log2 e's own) kept
 /// by fma and applied to first order after ex2.approx. x below -104 (e^x
 /// is 0 in float) is clamped first, NaN kept: fma(-inf, ., inf) is NaN.
@@ -179,8 +82,9 @@ template <Exp kExp> __device__ __forceinline__ float expOf(float x) {
     return __expf(x);
 }
 
-/// ChunkedLogSumExp with a choice of exp.
-template <Exp kExp> struct ChunkedLogSumExpWith {
+/// logsumexp a chunk at a time: one max and one exp per element, the exps
+/// independent; infinities and NaN take the element-at-a-time path.
+template <Exp kExp = Exp::kExpf> struct ChunkedLogSumExp {
   solder::LogSumExpAccumulator acc;
   template <int K> __device__ __forceinline__ void add(const float (&x)[K]) {
     float m = x[0];
@@ -204,14 +108,44 @@ template <Exp kExp> struct ChunkedLogSumExpWith {
   __device__ __forceinline__ float result() const { return acc.result(0.0f); }
 };
 
-/// w3Hoisted with a choice of exp (and tanh: off is not equivalent).
-template <Exp kExp, bool kTanh>
+template <bool kReciprocal, bool kTanh, bool kInt>
 __global__ void __launch_bounds__(256)
-w3HoistedExp(const float *__restrict__ in0, const float *__restrict__ in1,
-             const float *__restrict__ in2, const float *__restrict__ in3,
-             float *__restrict__ out0) {
-  __shared__ float2 coefficients[2][kC];
-  const int firstSample = blockIdx.x * 256 / kHW;
+w3Chunked(const float *__restrict__ in0, const float *__restrict__ in1,
+          const float *__restrict__ in2, const float *__restrict__ in3,
+          float *__restrict__ out0) {
+  const int o = blockIdx.x * 256 + threadIdx.x;
+  if (o >= kOutputs)
+    return;
+  const int i0 = (o / 15876);
+  const int i2 = (o / 126) % 126;
+  const int i3 = o % 126;
+  ChunkedLogSumExp<> acc;
+  for (int r0 = 0; r0 < 64; r0 += 8) {
+    float chunk[8];
+#pragma unroll
+    for (int k = 0; k < 8; ++k) {
+      const int i1 = r0 + k;
+      const float scale = in1[(i0 * 16 + i1 / 4) * 2 + 1] * in2[i1];
+      const float shift = in3[i1] - in1[(i0 * 16 + i1 / 4) * 2] * scale;
+      const float y = kInt ? in0[i0 * 1016064 + i1 * 15876 + i2 * 126 + i3]
+                           : in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3];
+      const float v1 = kTanh ? tanhf(y * scale + shift) : y * scale + shift;
+      const float v4 = kReciprocal ? v1 * (v1 + 3.0f) * (1.0f / 6.0f)
+                                   : v1 * (v1 + 3.0f) / 6.0f;
+      chunk[k] = y + v4;
+    }
+    acc.add(chunk);
+  }
+  out0[o] = acc.result();
+}
+
+/// group_normalize's (scale, shift) of each channel of the block's samples
+/// (at most two: a block's pixels are fewer than one sample's) into shared
+/// memory; returns the block's first sample.
+__device__ __forceinline__ int loadCoefficients(float2 (&coefficients)[2][kC],
+                                                int firstPixel, const float *in1,
+                                                const float *in2, const float *in3) {
+  const int firstSample = firstPixel / kHW;
   if (threadIdx.x < 2 * kC) {
     const int n = min(firstSample + int(threadIdx.x) / kC, kN - 1), c = threadIdx.x % kC;
     const float scale = in1[(n * 16 + c / 4) * 2 + 1] * in2[c];
@@ -219,13 +153,26 @@ w3HoistedExp(const float *__restrict__ in0, const float *__restrict__ in1,
         make_float2(scale, in3[c] - in1[(n * 16 + c / 4) * 2] * scale);
   }
   __syncthreads();
+  return firstSample;
+}
+
+
+/// The group_normalize coefficients in shared memory (loadCoefficients), with
+/// a choice of exp (and tanh: off is not equivalent).
+template <Exp kExp, bool kTanh>
+__global__ void __launch_bounds__(256)
+w3HoistedExp(const float *__restrict__ in0, const float *__restrict__ in1,
+             const float *__restrict__ in2, const float *__restrict__ in3,
+             float *__restrict__ out0) {
+  __shared__ float2 coefficients[2][kC];
+  const int firstSample = loadCoefficients(coefficients, blockIdx.x * 256, in1, in2, in3);
   const int o = blockIdx.x * 256 + threadIdx.x;
   if (o >= kOutputs)
     return;
   const int i0 = o / kHW, pixel = o % kHW;
   const float2 *coefficient = coefficients[i0 - firstSample];
   const float *y0 = in0 + i0 * (kC * kHW) + pixel;
-  ChunkedLogSumExpWith<kExp> acc;
+  ChunkedLogSumExp<kExp> acc;
   for (int r0 = 0; r0 < 64; r0 += 8) {
     float chunk[8];
 #pragma unroll
@@ -252,14 +199,8 @@ w3Vector(const float *__restrict__ in0, const float *__restrict__ in1,
   static_assert(kHW % kLanes == 0, "vectors stay within a sample");
   using Vector = std::conditional_t<kLanes == 4, float4, float2>;
   __shared__ float2 coefficients[2][kC];
-  const int firstSample = blockIdx.x * 256 * kLanes / kHW;
-  if (threadIdx.x < 2 * kC) {
-    const int n = min(firstSample + int(threadIdx.x) / kC, kN - 1), c = threadIdx.x % kC;
-    const float scale = in1[(n * 16 + c / 4) * 2 + 1] * in2[c];
-    coefficients[threadIdx.x / kC][c] =
-        make_float2(scale, in3[c] - in1[(n * 16 + c / 4) * 2] * scale);
-  }
-  __syncthreads();
+  const int firstSample =
+      loadCoefficients(coefficients, blockIdx.x * 256 * kLanes, in1, in2, in3);
   const int v = blockIdx.x * 256 + threadIdx.x;
   if (v >= kOutputs / kLanes)
     return;
@@ -267,7 +208,7 @@ w3Vector(const float *__restrict__ in0, const float *__restrict__ in1,
   const int i0 = o / kHW, pixel = o % kHW;
   const float2 *coefficient = coefficients[i0 - firstSample];
   const float *y0 = in0 + i0 * (kC * kHW) + pixel;
-  ChunkedLogSumExpWith<kExp> acc[kLanes];
+  ChunkedLogSumExp<kExp> acc[kLanes];
   for (int r0 = 0; r0 < 64; r0 += kChunk) {
     float chunk[kLanes][kChunk];
 #pragma unroll
@@ -573,10 +514,9 @@ int main() {
                  {"w3_chunked_lse", w3Chunked<false, true, false>, blocks},
                  {"w3_chunked_lse_reciprocal", w3Chunked<true, true, false>, blocks},
                  {"w3_chunked_lse_reciprocal_int", w3Chunked<true, true, true>, blocks},
-                 {"w3_hoisted_coefficients", w3Hoisted, blocks},
+                 {"w3_hoisted_coefficients", w3HoistedExp<Exp::kExpf, true>, blocks},
                  {"w3_without_tanh (not equivalent)", w3Chunked<true, false, true>, blocks},
                  {"w3_read_floor (not equivalent)", w3ReadFloor, blocks},
-                 {"w3_hoisted_expf", w3HoistedExp<Exp::kExpf, true>, blocks},
                  {"w3_hoisted_exp_split", w3HoistedExp<Exp::kSplit, true>, blocks},
                  {"w3_hoisted___expf", w3HoistedExp<Exp::kIntrinsic, true>, blocks},
                  {"w3_hoisted_expf_without_tanh (not equivalent)", w3HoistedExp<Exp::kExpf, false>, blocks},
