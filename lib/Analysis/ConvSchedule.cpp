@@ -534,8 +534,8 @@ std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
   auto prepared = plan.getAs<IntegerAttr>("prepared_bytes");
   if (!mainLoop || !reason || !tile || tile.size() != 3 || !tileRows || !warp ||
       warp.size() != 2 || !stages || !grid || grid.size() != 3 || !block ||
-      block.empty() || !shared || !blocksPerSM || !stepSums || !centered || !persistent || !padded ||
-      !conversion || !prepared)
+      block.empty() || !shared || !blocksPerSM || !stepSums || !centered || !persistent ||
+      !padded || !conversion || !prepared)
     return std::nullopt;
   ConvSchedule schedule;
   schedule.mainLoop = mainLoop.getValue().str();

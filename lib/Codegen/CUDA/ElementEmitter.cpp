@@ -86,12 +86,12 @@ static std::string clampNaN(const std::string &x, double low, double high) {
 }
 
 bool ElementEmitter::isCentered(GroupNormalizeOp normalize) const {
-  auto isDouble = [&](Value value) {
+  auto isDoubleCapture = [&](Value value) {
     auto argument = dyn_cast<BlockArgument>(value);
     return argument && argument.getArgNumber() < doubleCaptures.size() &&
            doubleCaptures[argument.getArgNumber()];
   };
-  return isDouble(normalize.getInput()) && isDouble(normalize.getStats());
+  return isDoubleCapture(normalize.getInput()) && isDoubleCapture(normalize.getStats());
 }
 
 bool ElementEmitter::isDouble(Value value) const {

@@ -516,6 +516,19 @@ struct DirectTensorOpConv {
     }
   }
 
+  /// The staged tile's MMAs, then its channel-major tile at `tile` (which
+  /// overlaps the window: both callers reuse its shared memory).
+  __device__ static float *multiplyIntoTile(const WeightFragment *fragments,
+                                            const Parts *window, const int *offsets,
+                                            const float2 *correction, float *tile) {
+    Accumulators acc;
+    multiply(fragments, window, offsets, acc);
+    __syncthreads(); // the tile reuses the window's shared memory
+    writeTile(acc, correction, tile);
+    __syncthreads();
+    return tile;
+  }
+
   /// One tile, staged and computed by this block alone (runConv): `weight`
   /// is what prepare wrote.
   __device__ static float *computeTile(const float *__restrict__ input,
@@ -532,13 +545,8 @@ struct DirectTensorOpConv {
       computeCorrection(tapSums(weight) + channelBase * G::kInChannels, sampleShifts,
                         correction);
     __syncthreads();
-    Accumulators acc;
-    multiply(fragments, window, offsets, acc);
-    __syncthreads(); // the tile reuses the window's shared memory
-    float *tile = reinterpret_cast<float *>(shared);
-    writeTile(acc, correction, tile);
-    __syncthreads();
-    return tile;
+    return multiplyIntoTile(fragments, window, offsets, correction,
+                            reinterpret_cast<float *>(shared));
   }
 
   // Persistent (runPersistentConv): a block runs tile after tile, its
@@ -668,16 +676,12 @@ struct DirectTensorOpConv {
 
   /// The current tile's MMAs and its channel-major tile (over the window).
   __device__ static float *computeStagedTile(char *shared) {
-    Accumulators acc;
-    multiply(reinterpret_cast<const WeightFragment *>(shared + kPersistentFragmentsOffset),
-             reinterpret_cast<const Parts *>(shared + kPersistentWindowOffset),
-             reinterpret_cast<const int *>(shared + kPersistentOffsetsOffset), acc);
-    __syncthreads(); // the tile reuses the window's shared memory
-    float *tile = reinterpret_cast<float *>(shared + kPersistentWindowOffset);
-    writeTile(acc, reinterpret_cast<const float2 *>(shared + kPersistentCorrectionOffset),
-              tile);
-    __syncthreads();
-    return tile;
+    return multiplyIntoTile(
+        reinterpret_cast<const WeightFragment *>(shared + kPersistentFragmentsOffset),
+        reinterpret_cast<const Parts *>(shared + kPersistentWindowOffset),
+        reinterpret_cast<const int *>(shared + kPersistentOffsetsOffset),
+        reinterpret_cast<const float2 *>(shared + kPersistentCorrectionOffset),
+        reinterpret_cast<float *>(shared + kPersistentWindowOffset));
   }
 };
 

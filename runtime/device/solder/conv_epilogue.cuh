@@ -117,7 +117,7 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
 ///   int pixelBase(tile), pixelCount(tile)   (the flattened output pixels
 ///                                           [base, base + count) of tile)
 ///   float *computeTile(input, weight, n, pixelBase, channelBase, shared,
-///                            mainLoopArgs...)
+///                      mainLoopArgs...)
 /// returning the tile (mainLoopArgs: what that main loop needs besides, e.g.
 /// TensorOpConv's constants).
 template <class Conv, class Epilogue, class... MainLoopArgs>
