@@ -12,14 +12,27 @@
 // W1-NOT: _input_ndhwc
 // W1: struct w1_k0_conv_geometry {
 // W1:   static constexpr int kIn[3] = {24, 32, 32}, kOut[3] = {22, 30, 30};
+// The conv output is never stored: only partial statistics leave the kernel,
+// and as both are of the conv output alone (plus its bias), the epilogue
+// takes each tile's channel moments, which the direct conv sums from its
+// accumulators in registers: no tile, no visit of each element.
 // W1: struct w1_k0_conv_epilogue {
-// W1:     solder::ShiftedMoments r0;
-// W1-NEXT:     solder::SumAccumulator r1;
-// The conv output is never stored: only partial statistics leave the kernel.
+// W1:   static constexpr bool kStoresElements = false;
+// W1:   static constexpr bool kConvMoments = true;
+// W1-NOT: visit(
+// W1:   __device__ float channelOffset({{.*}}) const {
+// W1-NEXT:     return in2[i1];  // the conv's bias
+// W1:   __device__ void storeMoments(const long i0, const long i1, const long pixelTile,
+// W1-NEXT:                               const solder::ConvMoments &moments) const {
+// W1-NEXT:     const long slot = (i0 * 110L + pixelTile) * 24L + i1;
+// W1-NEXT:     const solder::Welford stats0 = moments.welford();
+// W1-NEXT:     ws1[slot * 3] = stats0.count;
+// W1-NEXT:     ws1[slot * 3 + 1] = stats0.mean;
+// W1-NEXT:     ws1[slot * 3 + 2] = stats0.m2;
+// W1-NEXT:     ws2[slot] = float(moments.total());
+// W1-NEXT:   }
+// W1-NEXT: };
 // W1-NOT: out{{[0-9]}}[(i0 * 24L + i1) * 19800L + pixel]
-// W1:     partials.r0.add(conv);
-// W1-NEXT:     partials.r1.add(conv);
-// W1:     const long slot = (i0 * 110L + pixelTile) * 24L + i1;
 // W1: using w1_k0_conv_mainloop = solder::DirectTensorOpConv<
 // W1-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32, /*StepSums=*/true>;
 // W1: static_assert(w1_k0_conv_mainloop::kThreads == 128 && w1_k0_conv_mainloop::kPersistentSharedBytes <= 49600,
@@ -120,10 +133,12 @@
 // W3TF32-NEXT: w3_k0_conv(
 
 // The implicit-GEMM FMA fallback (grouped convs, strided conv_transpose),
-// forced on the W1 chain: the same epilogue functor, with Welford partials
-// per element, called per accumulator and combined per half-warp column.
+// forced on the W1 chain: the epilogue functor visits each element (its
+// accumulators are not the direct conv's), with Welford partials per
+// element, called per accumulator and combined per half-warp column.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline=mainloop=fma | solder-translate --emit-cuda | FileCheck %s --check-prefix=FMA
 // FMA: struct w1_k0_conv_epilogue {
+// FMA:   static constexpr bool kConvMoments = false;
 // FMA:     solder::Welford r0;
 // FMA-NEXT:     solder::SumAccumulator r1;
 // FMA:     partials.r0.add(conv);

@@ -198,14 +198,17 @@ private:
   /// The epilogue functor of a conv region, which every main loop calls with
   /// each accumulator and its (n, channel, pixel): the region's ops, the
   /// stores of yielded tensors, the partial reductions (shifted moments or
-  /// Welford for group statistics) and where they go. Returns its members,
-  /// which are the kernel's parameters in order.
+  /// Welford for group statistics) and where they go. Where the reductions
+  /// are of the conv output alone and momentsFromRegisters (the main loop
+  /// keeps its accumulators in registers), it takes each tile's channel
+  /// moments instead. Returns its members, which are the kernel's
+  /// parameters in order.
   FailureOr<SmallVector<std::string>>
   emitConvEpilogue(FusionOp fusion, Operation *anchor,
                    ArrayRef<Operation *> pointwise,
                    ArrayRef<EpilogueReduction> reductions,
                    unsigned firstReductionBuffer, int64_t pixelTiles,
-                   bool shiftedMoments);
+                   bool shiftedMoments, bool momentsFromRegisters);
   /// The launch argument of the capture that region value `value` (a block
   /// argument of `fusion`) stands for.
   KernelArgRef getCaptureArg(FusionOp fusion, Value value) {
@@ -427,12 +430,13 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     buffers.push_back(reduction.buffer);
 
   // The FMA main loop keeps Welford partials per element (its tiles are
-  // small); the tiled main loops take shifted moments.
+  // small); the tiled main loops take shifted moments, and the direct conv
+  // on tensor cores sums them from its accumulators where it can.
   bool fma = !schedule->isTensorOp() && !schedule->isDirect();
   FailureOr<SmallVector<std::string>> members =
-      emitConvEpilogue(fusion, anchor, pointwise, reductions,
-                       firstReductionBuffer, pixelTiles,
-                       /*shiftedMoments=*/!fma);
+      emitConvEpilogue(fusion, anchor, pointwise, reductions, firstReductionBuffer,
+                       pixelTiles, /*shiftedMoments=*/!fma,
+                       /*momentsFromRegisters=*/schedule->isDirectTensorOp());
   if (failed(members))
     return failure();
 
@@ -756,7 +760,7 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
 FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
     FusionOp fusion, Operation *anchor, ArrayRef<Operation *> pointwise,
     ArrayRef<EpilogueReduction> reductions, unsigned firstReductionBuffer,
-    int64_t pixelTiles, bool shiftedMoments) {
+    int64_t pixelTiles, bool shiftedMoments, bool momentsFromRegisters) {
   std::string name = fusion.getName().str();
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
   ArrayRef<int64_t> outShape = outType.getShape();
@@ -790,81 +794,121 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
     return isEpilogueReduction(reductions, value);
   };
   bool storesElements = !llvm::all_of(yield.getValues(), isReduction);
+  // Reductions of the conv output alone (plus its bias), under a main loop
+  // that keeps its accumulators in registers: it hands the epilogue each
+  // tile's channel moments instead of a tile to visit
+  // (runtime/device/solder/conv_epilogue.cuh).
+  bool convMoments =
+      momentsFromRegisters && !storesElements && !reductions.empty() &&
+      llvm::all_of(pointwise, [](Operation *op) { return isa<arith::ConstantOp>(op); }) &&
+      llvm::all_of(reductions, [&](const EpilogueReduction &reduction) {
+        return reduction.op->getOperand(0) == anchor->getResult(0);
+      });
   epilogue << "  // " << (storesElements ? "Stores conv-shaped tensors."
                                          : "Stores nothing per element: only "
                                            "partial reductions leave.")
            << "\n  static constexpr bool kStoresElements = "
-           << (storesElements ? "true" : "false") << ";\n";
-  epilogue << "  struct Partials {\n";
-  SmallVector<std::string> shuffles, merges;
-  for (auto [index, reduction] : llvm::enumerate(reductions)) {
-    epilogue << "    " << reduction.accumulator(shiftedMoments) << " r" << index
-             << ";\n";
-    shuffles.push_back("r" + std::to_string(index) +
-                       ".shuffleDown(offset, width)");
-    merges.push_back("r" + std::to_string(index) + ".merge(other.r" +
-                     std::to_string(index) + ");");
-  }
-  epilogue << "    __device__ Partials shuffleDown([[maybe_unused]] unsigned "
-              "offset, [[maybe_unused]] int width) const {\n"
-           << "      return {" << llvm::join(shuffles, ", ") << "};\n    }\n"
-           << "    __device__ void merge([[maybe_unused]] const Partials "
-              "&other) {"
-           << (merges.empty() ? "" : " " + llvm::join(merges, " ")) << " }\n"
-           << "  };\n\n";
+           << (storesElements ? "true" : "false") << ";\n"
+           << "  // "
+           << (convMoments ? "Reduces the conv output alone: takes each tile's channel "
+                             "moments from the main loop."
+                           : "Visits each element of the main loop's tile.")
+           << "\n  static constexpr bool kConvMoments = " << (convMoments ? "true" : "false")
+           << ";\n";
 
   SmallVector<std::string> captureNames = llvm::to_vector(
       llvm::make_range(members.begin(), members.begin() + fusion.getCaptures().size()));
-  ElementEmitter element(fusion, captureNames, outShape, getDoubleCaptures(fusion));
-  element.bind(anchor->getResult(0), "conv");
   Value bias = anchor->getNumOperands() > 2 ? anchor->getOperand(2) : Value();
-  epilogue << "  __device__ void visit(const long i0, const long i1, const int "
-              "pixel, const float acc,\n"
-           << "                        [[maybe_unused]] Partials &partials) "
-              "const {\n";
-  emitIndexDecomposition(epilogue, "    ", outShape,
-                         llvm::to_vector(llvm::seq<int64_t>(2, outType.getRank())),
-                         "pixel", /*narrow=*/true);
-  epilogue << "    const float conv = acc";
-  if (bias)
-    epilogue << " + " << captureNames[cast<BlockArgument>(bias).getArgNumber()]
-             << "[i1]";
-  epilogue << ";  // " << anchor->getName() << "\n";
-  for (Operation *op : pointwise)
-    if (failed(element.emit(op, epilogue, "    ")))
-      return failure();
-  for (auto [index, value] : llvm::enumerate(yield.getValues()))
-    if (!isReduction(value))
-      epilogue << "    out" << index << "[(i0 * " << channels << "L + i1) * "
-               << volume << "L + pixel] = " << element.get(value) << ";\n";
-  for (auto [index, reduction] : llvm::enumerate(reductions))
-    epilogue << "    partials.r" << index << ".add("
-             << element.get(reduction.op->getOperand(0)) << ");\n";
-  epilogue << "  }\n\n"
-           << "  __device__ void storePartials([[maybe_unused]] const long i0, "
-              "[[maybe_unused]] const long i1,\n"
-           << "                                [[maybe_unused]] const long "
-              "pixelTile,\n"
-           << "                                [[maybe_unused]] const Partials "
-              "&partials) const {\n";
-  if (!reductions.empty())
-    epilogue << "    const long slot = (i0 * " << pixelTiles
-             << "L + pixelTile) * " << channels << "L + i1;\n";
-  for (auto [index, reduction] : llvm::enumerate(reductions)) {
-    std::string buffer = "ws" + std::to_string(index + firstReductionBuffer);
-    std::string field = "partials.r" + std::to_string(index);
-    if (reduction.welford)
-      epilogue << "    const solder::Welford stats" << index << " = " << field
-               << (shiftedMoments ? ".welford()" : "") << ";\n"
-               << "    " << buffer << "[slot * 3] = stats" << index << ".count;\n"
-               << "    " << buffer << "[slot * 3 + 1] = stats" << index
-               << ".mean;\n"
-               << "    " << buffer << "[slot * 3 + 2] = stats" << index
-               << ".m2;\n";
-    else
-      epilogue << "    " << buffer << "[slot] = float(" << field << ".sum);\n";
+  std::string biasElement =
+      bias ? captureNames[cast<BlockArgument>(bias).getArgNumber()] + "[i1]" : "";
+  // A pixel tile's partials of channel i1 of sample i0 into the reductions'
+  // buffers: Welford (count, mean, M2) from `welford`, sums from `sum`.
+  auto emitPartialStores = [&](llvm::function_ref<std::string(unsigned)> welford,
+                               llvm::function_ref<std::string(unsigned)> sum) {
+    if (!reductions.empty())
+      epilogue << "    const long slot = (i0 * " << pixelTiles << "L + pixelTile) * "
+               << channels << "L + i1;\n";
+    for (auto [index, reduction] : llvm::enumerate(reductions)) {
+      std::string buffer = "ws" + std::to_string(index + firstReductionBuffer);
+      if (reduction.welford)
+        epilogue << "    const solder::Welford stats" << index << " = " << welford(index)
+                 << ";\n"
+                 << "    " << buffer << "[slot * 3] = stats" << index << ".count;\n"
+                 << "    " << buffer << "[slot * 3 + 1] = stats" << index << ".mean;\n"
+                 << "    " << buffer << "[slot * 3 + 2] = stats" << index << ".m2;\n";
+      else
+        epilogue << "    " << buffer << "[slot] = " << sum(index) << ";\n";
+    }
+  };
+
+  if (convMoments) {
+    epilogue << "\n  __device__ float channelOffset([[maybe_unused]] const long i0, "
+                "[[maybe_unused]] const long i1) const {\n"
+             << "    return " << (bias ? biasElement + ";  // the conv's bias"
+                                       : std::string("0.0f;  // no bias"))
+             << "\n  }\n\n"
+             << "  __device__ void storeMoments(const long i0, const long i1, const long "
+                "pixelTile,\n"
+             << "                               const solder::ConvMoments &moments) const "
+                "{\n";
+    emitPartialStores([](unsigned) { return std::string("moments.welford()"); },
+                      [](unsigned) { return std::string("float(moments.total())"); });
+    epilogue << "  }\n";
+  } else {
+    epilogue << "  struct Partials {\n";
+    SmallVector<std::string> shuffles, merges;
+    for (auto [index, reduction] : llvm::enumerate(reductions)) {
+      epilogue << "    " << reduction.accumulator(shiftedMoments) << " r" << index
+               << ";\n";
+      shuffles.push_back("r" + std::to_string(index) + ".shuffleDown(offset, width)");
+      merges.push_back("r" + std::to_string(index) + ".merge(other.r" +
+                       std::to_string(index) + ");");
+    }
+    epilogue << "    __device__ Partials shuffleDown([[maybe_unused]] unsigned "
+                "offset, [[maybe_unused]] int width) const {\n"
+             << "      return {" << llvm::join(shuffles, ", ") << "};\n    }\n"
+             << "    __device__ void merge([[maybe_unused]] const Partials "
+                "&other) {"
+             << (merges.empty() ? "" : " " + llvm::join(merges, " ")) << " }\n"
+             << "  };\n\n";
+
+    ElementEmitter element(fusion, captureNames, outShape, getDoubleCaptures(fusion));
+    element.bind(anchor->getResult(0), "conv");
+    epilogue << "  __device__ void visit(const long i0, const long i1, const int "
+                "pixel, const float acc,\n"
+             << "                        [[maybe_unused]] Partials &partials) "
+                "const {\n";
+    emitIndexDecomposition(epilogue, "    ", outShape,
+                           llvm::to_vector(llvm::seq<int64_t>(2, outType.getRank())),
+                           "pixel", /*narrow=*/true);
+    epilogue << "    const float conv = acc" << (bias ? " + " + biasElement : "") << ";  // "
+             << anchor->getName() << "\n";
+    for (Operation *op : pointwise)
+      if (failed(element.emit(op, epilogue, "    ")))
+        return failure();
+    for (auto [index, value] : llvm::enumerate(yield.getValues()))
+      if (!isReduction(value))
+        epilogue << "    out" << index << "[(i0 * " << channels << "L + i1) * " << volume
+                 << "L + pixel] = " << element.get(value) << ";\n";
+    for (auto [index, reduction] : llvm::enumerate(reductions))
+      epilogue << "    partials.r" << index << ".add("
+               << element.get(reduction.op->getOperand(0)) << ");\n";
+    epilogue << "  }\n\n"
+             << "  __device__ void storePartials([[maybe_unused]] const long i0, "
+                "[[maybe_unused]] const long i1,\n"
+             << "                                [[maybe_unused]] const long "
+                "pixelTile,\n"
+             << "                                [[maybe_unused]] const Partials "
+                "&partials) const {\n";
+    emitPartialStores(
+        [&](unsigned index) {
+          return "partials.r" + std::to_string(index) +
+                 (shiftedMoments ? ".welford()" : "");
+        },
+        [](unsigned index) { return "float(partials.r" + std::to_string(index) + ".sum)"; });
+    epilogue << "  }\n";
   }
-  epilogue << "  }\n};\n\n";
+  epilogue << "};\n\n";
   os << epilogueText;
   return members;
 }

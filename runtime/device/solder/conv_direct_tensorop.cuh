@@ -26,7 +26,9 @@
 // the data's spread, not of its offset (W1 at x + 1000: an offset 3000x
 // the spread).
 // The accumulators leave through the channel-major shared tile that
-// solder::runConv's generated epilogue visits (conv_epilogue.cuh).
+// solder::runConv's generated epilogue visits (conv_epilogue.cuh), or, for
+// an epilogue that only reduces the conv output (W1's statistics), as each
+// tile's channel moments summed in registers.
 //
 //===----------------------------------------------------------------------===//
 
@@ -133,6 +135,8 @@ struct DirectTensorOpConv {
     return (tile / kRowTiles * kOutH + tile % kRowTiles * Rows) * kOutW;
   }
   __device__ static int pixelCount(int tile) {
+    if constexpr (kOutH % Rows == 0)
+      return kTilePixels;
     const int rows = kOutH - tile % kRowTiles * Rows;
     return (rows < Rows ? rows : Rows) * kOutW;
   }
@@ -529,24 +533,134 @@ struct DirectTensorOpConv {
     return tile;
   }
 
-  /// One tile, staged and computed by this block alone (runConv): `weight`
-  /// is what prepare wrote.
+  /// Keeps its accumulators in registers: an epilogue whose reductions are
+  /// of the conv output alone (kConvMoments) gets each tile's channel
+  /// moments from them (conv_epilogue.cuh's TakesTileMoments).
+  static constexpr bool kTileMoments = true;
+  static_assert(kWarps * BN * sizeof(ShiftedMoments) <= kTileBytes,
+                "the moments' slots fit where the tile goes");
+
+  /// The tile's channel moments from the warps' accumulators, handed to
+  /// epilogue.storeMoments (with the channel's offset, Epilogue's
+  /// channelOffset plus, centered, the correction). A warp sums its rows of
+  /// each channel about a sample (its first row's accumulator, from lane
+  /// quad), a channel's 8 lanes combine by shuffles, and the warps' sums
+  /// merge in warp order through `slots` (kWarps x BN, where the tile would
+  /// go: the MMAs must be done). Against writing the tile and visiting it:
+  /// no tile stores, three instructions an element.
+  template <class Epilogue>
+  __device__ static void storeTileMoments(const Epilogue &epilogue, const Accumulators &acc,
+                                          [[maybe_unused]] const float2 *correction,
+                                          ShiftedMoments *slots, int n, int pixelTile,
+                                          int channelBase) {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    const int group = lane / 4, quad = lane % 4;
+    constexpr int kWarpRows = 16 * kMmaRowsPerWarp;
+    const int firstRow = warp * kWarpRows, pixels = pixelCount(pixelTile);
+    const int warpPixels = std::min(std::max(pixels - firstRow, 0), kWarpRows);
+    // acc[m][j][2 half + h]: row 16 m + group + 8 half, channel 8 j + 2 quad + h.
+    bool valid[kMmaRowsPerWarp][2];
+#pragma unroll
+    for (int m = 0; m < kMmaRowsPerWarp; ++m)
+#pragma unroll
+      for (int half = 0; half < 2; ++half)
+        valid[m][half] = 16 * m + group + 8 * half < warpPixels;
+    ShiftedMoments moments[kMmaCols][2];
+#pragma unroll
+    for (int j = 0; j < kMmaCols; ++j)
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const float sample = __shfl_sync(0xffffffffu, acc[0][j][h], quad);
+        float sum = 0.0f, squares = 0.0f;
+#pragma unroll
+        for (int m = 0; m < kMmaRowsPerWarp; ++m)
+#pragma unroll
+          for (int half = 0; half < 2; ++half)
+            if (valid[m][half]) {
+              const float d = acc[m][j][2 * half + h] - sample;
+              sum += d;
+              squares = fmaf(d, d, squares);
+            }
+#pragma unroll
+        for (int offset = 16; offset >= 4; offset /= 2) {
+          sum += __shfl_down_sync(0xffffffffu, sum, offset);
+          squares += __shfl_down_sync(0xffffffffu, squares, offset);
+        }
+        moments[j][h] = {warpPixels > 0 ? sample : 0.0f, float(warpPixels), sum, squares};
+      }
+    __syncthreads(); // every warp's MMAs are done: the slots reuse their operands
+    if (group == 0)
+#pragma unroll
+      for (int j = 0; j < kMmaCols; ++j)
+#pragma unroll
+        for (int h = 0; h < 2; ++h)
+          slots[warp * BN + 8 * j + 2 * quad + h] = moments[j][h];
+    __syncthreads();
+    const int local = threadIdx.x, channel = channelBase + local;
+    if (local < BN && channel < G::kOutChannels) {
+      ShiftedMoments merged = slots[local];
+      for (int w = 1; w < kWarps; ++w)
+        merged.merge(slots[w * BN + local]);
+      double offset = epilogue.channelOffset(n, channel);
+      if constexpr (Centered)
+        offset += double(correction[local].x) + double(correction[local].y);
+      epilogue.storeMoments(
+          n, channel, pixelTile,
+          ConvMoments{merged.count, offset + merged.shift, merged.sum, merged.sumSquares});
+    }
+  }
+
+  // One tile computed by this block alone (runConv). Shared memory:
+  // [fragments][window][offsets] ... [correction]; the tile (or the moments'
+  // slots) over the first two once the MMAs are done.
+  __device__ static WeightFragment *tileFragments(char *shared) {
+    return reinterpret_cast<WeightFragment *>(shared);
+  }
+  __device__ static Parts *tileWindow(char *shared) {
+    return reinterpret_cast<Parts *>(shared + kWeightFloats * 4);
+  }
+  __device__ static int *tileOffsets(char *shared) {
+    return reinterpret_cast<int *>(tileWindow(shared) + kWindowElements);
+  }
+  __device__ static float2 *tileCorrection(char *shared) {
+    return reinterpret_cast<float2 *>(shared + kCorrectionOffset);
+  }
+
+  /// Stages the tile at (n, pixelBase, channelBase) for this block alone:
+  /// `weight` is what prepare wrote.
+  __device__ static void stageTile(const float *__restrict__ input,
+                                   const float *__restrict__ weight, int n, int pixelBase,
+                                   int channelBase, char *shared) {
+    const float *sampleShifts = shifts(weight) + n * G::kInChannels;
+    loadFragments(weight, channelBase, tileFragments(shared), tileOffsets(shared));
+    stageWindow(input, sampleShifts, n, pixelBase, tileWindow(shared));
+    if constexpr (Centered)
+      computeCorrection(tapSums(weight) + channelBase * G::kInChannels, sampleShifts,
+                        tileCorrection(shared));
+    __syncthreads();
+  }
+
+  /// One tile, staged and computed into its channel-major tile.
   __device__ static float *computeTile(const float *__restrict__ input,
                                        const float *__restrict__ weight, int n,
                                        int pixelBase, int channelBase, char *shared) {
-    auto *fragments = reinterpret_cast<WeightFragment *>(shared);
-    Parts *window = reinterpret_cast<Parts *>(shared + kWeightFloats * 4);
-    int *offsets = reinterpret_cast<int *>(window + kWindowElements);
-    auto *correction = reinterpret_cast<float2 *>(shared + kCorrectionOffset);
-    const float *sampleShifts = shifts(weight) + n * G::kInChannels;
-    loadFragments(weight, channelBase, fragments, offsets);
-    stageWindow(input, sampleShifts, n, pixelBase, window);
-    if constexpr (Centered)
-      computeCorrection(tapSums(weight) + channelBase * G::kInChannels, sampleShifts,
-                        correction);
-    __syncthreads();
-    return multiplyIntoTile(fragments, window, offsets, correction,
-                            reinterpret_cast<float *>(shared));
+    stageTile(input, weight, n, pixelBase, channelBase, shared);
+    return multiplyIntoTile(tileFragments(shared), tileWindow(shared), tileOffsets(shared),
+                            tileCorrection(shared), reinterpret_cast<float *>(shared));
+  }
+
+  /// One tile, staged and computed into its channel moments (Epilogue
+  /// takes them: kConvMoments).
+  template <class Epilogue>
+  __device__ static void computeTileMoments(const float *__restrict__ input,
+                                            const float *__restrict__ weight,
+                                            const Epilogue &epilogue, int n, int pixelTile,
+                                            int channelBase, char *shared) {
+    stageTile(input, weight, n, pixelBase(pixelTile), channelBase, shared);
+    Accumulators acc;
+    multiply(tileFragments(shared), tileWindow(shared), tileOffsets(shared), acc);
+    storeTileMoments(epilogue, acc, tileCorrection(shared),
+                     reinterpret_cast<ShiftedMoments *>(shared), n, pixelTile, channelBase);
   }
 
   // Persistent (runPersistentConv): a block runs tile after tile, its
@@ -672,6 +786,21 @@ struct DirectTensorOpConv {
       for (int i = threadIdx.x; i < BN * G::kInChannels; i += kThreads)
         sums[i] = prepared[i];
     }
+  }
+
+  /// The current tile's MMAs and its channel moments (Epilogue takes them:
+  /// kConvMoments), their slots over the window.
+  template <class Epilogue>
+  __device__ static void computeStagedMoments(const Epilogue &epilogue, int n, int pixelTile,
+                                              int channelBase, char *shared) {
+    Accumulators acc;
+    multiply(reinterpret_cast<const WeightFragment *>(shared + kPersistentFragmentsOffset),
+             reinterpret_cast<const Parts *>(shared + kPersistentWindowOffset),
+             reinterpret_cast<const int *>(shared + kPersistentOffsetsOffset), acc);
+    storeTileMoments(epilogue, acc,
+                     reinterpret_cast<const float2 *>(shared + kPersistentCorrectionOffset),
+                     reinterpret_cast<ShiftedMoments *>(shared + kPersistentWindowOffset), n,
+                     pixelTile, channelBase);
   }
 
   /// The current tile's MMAs and its channel-major tile (over the window).

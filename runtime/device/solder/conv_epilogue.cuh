@@ -8,6 +8,10 @@
 // has fewer than eight channels a warp). Stores to NCDHW then go in runs of
 // 32 bytes or more, and the per-channel partial reductions combine across
 // the channel's lanes in a fixed order.
+// An epilogue whose reductions are all of the conv output alone (acc plus a
+// per-channel offset: W1's statistics) may instead take each tile's channel
+// moments (kConvMoments), which a main loop that keeps its accumulators in
+// registers (DirectTensorOpConv) sums there: no tile, no per-element visit.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,8 +20,44 @@
 
 #include "solder/conv.cuh"
 #include "solder/reduce.cuh"
+#include "solder/welford.cuh"
+
+#include <type_traits>
 
 namespace solder {
+
+/// One channel's conv outputs over a tile, as moments about a shift: the
+/// channel's offset (bias, centering's correction) plus a sample of its
+/// accumulators, in double so that the offset is exact. The sums are of
+/// the data's spread, not of its offset, as ShiftedMoments' are.
+struct ConvMoments {
+  float count = 0;
+  double shift = 0;
+  float sum = 0;        // of value - shift
+  float sumSquares = 0; // of (value - shift)^2
+
+  __device__ __forceinline__ Welford welford() const {
+    Welford result;
+    if (count == 0)
+      return result;
+    const float meanOffset = sum / count;
+    result.count = count;
+    result.mean = float(shift + meanOffset);
+    result.m2 = fmaxf(sumSquares - sum * meanOffset, 0.0f);
+    return result;
+  }
+  /// The sum of the values.
+  __device__ __forceinline__ double total() const { return count * shift + sum; }
+};
+
+/// Whether main loop Conv sums its tiles' channel moments in registers
+/// (Conv::kTileMoments: computeTileMoments, computeStagedMoments) for an
+/// epilogue that takes them.
+template <class Conv, class Epilogue, class = void>
+struct TakesTileMoments : std::false_type {};
+template <class Conv, class Epilogue>
+struct TakesTileMoments<Conv, Epilogue, std::void_t<decltype(Conv::kTileMoments)>>
+    : std::bool_constant<Conv::kTileMoments && Epilogue::kConvMoments> {};
 
 /// The generated epilogue's visit of a computed tile (pixel tile pixelTile
 /// of sample n, channels from channelBase; tile[channel * kTileStride +
@@ -119,17 +159,23 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
 ///   float *computeTile(input, weight, n, pixelBase, channelBase, shared,
 ///                      mainLoopArgs...)
 /// returning the tile (mainLoopArgs: what that main loop needs besides, e.g.
-/// TensorOpConv's constants).
+/// TensorOpConv's constants); or, where TakesTileMoments, hands the
+/// epilogue the tile's channel moments itself:
+///   void computeTileMoments(input, weight, epilogue, n, pixelTile,
+///                           channelBase, shared)
 template <class Conv, class Epilogue, class... MainLoopArgs>
 __device__ __forceinline__ void runConv(const float *__restrict__ input,
                                         const float *__restrict__ weight,
                                         const Epilogue &epilogue, char *shared,
                                         const MainLoopArgs &...mainLoopArgs) {
   const int n = blockIdx.z, channelBase = blockIdx.y * Conv::BN;
-  float *tile =
-      Conv::computeTile(input, weight, n, Conv::pixelBase(blockIdx.x), channelBase, shared,
-                        mainLoopArgs...);
-  visitTile<Conv>(epilogue, tile, n, blockIdx.x, channelBase);
+  if constexpr (TakesTileMoments<Conv, Epilogue>::value) {
+    Conv::computeTileMoments(input, weight, epilogue, n, blockIdx.x, channelBase, shared);
+  } else {
+    float *tile = Conv::computeTile(input, weight, n, Conv::pixelBase(blockIdx.x),
+                                    channelBase, shared, mainLoopArgs...);
+    visitTile<Conv>(epilogue, tile, n, blockIdx.x, channelBase);
+  }
 }
 
 /// The persistent form of runConv (DirectTensorOpConv): each block takes
@@ -137,7 +183,8 @@ __device__ __forceinline__ void runConv(const float *__restrict__ input,
 /// as many blocks as the GPU holds at once), and copies its next tile's
 /// input while it computes and visits the current one. Conv provides
 /// kTiles, tileCoordinates, issueWindow, waitWindow, loadChannelTile,
-/// convertWindow and computeStagedTile.
+/// convertWindow and computeStagedTile (or, where TakesTileMoments,
+/// computeStagedMoments).
 template <class Conv, class Epilogue>
 __device__ __forceinline__ void runPersistentConv(const float *__restrict__ input,
                                                   const float *__restrict__ weight,
@@ -160,8 +207,11 @@ __device__ __forceinline__ void runPersistentConv(const float *__restrict__ inpu
     __syncthreads(); // the window is ready and the raw buffer free
     if (tile + gridDim.x < Conv::kTiles)
       Conv::issueWindow(input, weight, tile + gridDim.x, shared);
-    visitTile<Conv>(epilogue, Conv::computeStagedTile(shared), at.n, at.pixelTile,
-                    at.channelBase);
+    if constexpr (TakesTileMoments<Conv, Epilogue>::value)
+      Conv::computeStagedMoments(epilogue, at.n, at.pixelTile, at.channelBase, shared);
+    else
+      visitTile<Conv>(epilogue, Conv::computeStagedTile(shared), at.n, at.pixelTile,
+                      at.channelBase);
   }
 }
 

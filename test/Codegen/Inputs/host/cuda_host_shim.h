@@ -70,6 +70,11 @@ template <class T, class Source> T hostShuffle(T value, Source source) {
   warp.arrive_and_wait(); // nobody writes a slot before everyone has read it
   return result;
 }
+template <class T> T __shfl_sync(unsigned, T value, int source, int width = 32) {
+  return hostShuffle(value, [&](unsigned lane) {
+    return lane / width * width + unsigned(source) % width;
+  });
+}
 template <class T> T __shfl_down_sync(unsigned, T value, int delta, int width = 32) {
   return hostShuffle(value, [&](unsigned lane) {
     return lane % width + delta < unsigned(width) ? lane + delta : lane;
