@@ -84,6 +84,10 @@ CASES = {
         lambda x, w, b: torch.sigmoid(F.conv_transpose2d(
             x, w, b, stride=2, output_padding=1, dilation=2)).mean(dim=[2, 3]),
         "x convt_w conv_b"),
+    "conv2d_ragged_rows_groupnorm_mean": (
+        lambda x, w, g, beta: F.group_norm(F.conv2d(x, w), 1, g, beta, 1e-5).mean(
+            dim=[1, 2, 3]),
+        "x conv_w gn_w gn_b"),
     "conv3d_scale_leakyrelu_clamp": (
         lambda x, w, b, s: torch.clamp(F.leaky_relu(
             F.conv3d(x, w, b, padding=1) * s, 0.2), -1.0, 1.0),
@@ -99,7 +103,8 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "groupnorm_silu_sum_no_conv", "conv3d_scale_leakyrelu_clamp",
              "conv2d_dilated_wide_sigmoid_mean", "conv2d_tanh_logsumexp_13_channels",
              "convtranspose3d_mixed_strides_groupnorm",
-             "convtranspose2d_dilated_stride_sigmoid_mean"]
+             "convtranspose2d_dilated_stride_sigmoid_mean",
+             "conv2d_ragged_rows_groupnorm_mean"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):
@@ -244,6 +249,8 @@ def main():
     rows = []
     plan = [(name, 0.0, None) for name in CASES] + [
         ("small_w1", 1000.0, "small_w1 (x + 1000)"),
+        ("conv2d_ragged_rows_groupnorm_mean", 1000.0,
+         "conv2d_ragged_rows_groupnorm_mean (x + 1000)"),
         # A draw whose output has a small norm shows the statistics'
         # rounding (with float statistics one suite run of several strayed
         # past 1e-5): six fresh draws.
