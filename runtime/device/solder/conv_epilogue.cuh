@@ -37,14 +37,7 @@ struct ConvMoments {
   float sumSquares = 0; // of (value - shift)^2
 
   __device__ __forceinline__ Welford welford() const {
-    Welford result;
-    if (count == 0)
-      return result;
-    const float meanOffset = sum / count;
-    result.count = count;
-    result.mean = float(shift + meanOffset);
-    result.m2 = fmaxf(sumSquares - sum * meanOffset, 0.0f);
-    return result;
+    return welfordFromShiftedSums(count, shift, sum, sumSquares);
   }
   /// The sum of the values.
   __device__ __forceinline__ double total() const { return count * shift + sum; }

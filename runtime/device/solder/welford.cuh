@@ -70,6 +70,21 @@ template <class T> struct BasicWelford {
 using Welford = BasicWelford<float>;
 using WelfordDouble = BasicWelford<double>;
 
+/// The Welford partial of `count` values from their sums about `shift`
+/// (float, or double where the shift is an exact offset).
+template <class Shift>
+__device__ __forceinline__ Welford welfordFromShiftedSums(float count, Shift shift, float sum,
+                                                        float sumSquares) {
+  Welford result;
+  if (count == 0)
+    return result;
+  const float meanOffset = sum / count;
+  result.count = count;
+  result.mean = float(shift + meanOffset);
+  result.m2 = fmaxf(sumSquares - sum * meanOffset, 0.0f);
+  return result;
+}
+
 /// Mean and M2 of one tile's elements, cheaper than Welford per element: sums
 /// of x - shift and of its square, with the shift the lane's first element
 /// (a sample of the same data, so the sums stay of the data's spread even at
@@ -110,14 +125,7 @@ struct ShiftedMoments {
   }
 
   __device__ __forceinline__ Welford welford() const {
-    Welford result;
-    if (count == 0)
-      return result;
-    const float meanOffset = sum / count;
-    result.count = count;
-    result.mean = shift + meanOffset;
-    result.m2 = fmaxf(sumSquares - sum * meanOffset, 0.0f);
-    return result;
+    return welfordFromShiftedSums(count, shift, sum, sumSquares);
   }
 };
 
