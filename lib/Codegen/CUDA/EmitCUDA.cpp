@@ -799,8 +799,7 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
   // tile's channel moments instead of a tile to visit
   // (runtime/device/solder/conv_epilogue.cuh).
   bool convMoments =
-      momentsFromRegisters && !storesElements && !reductions.empty() &&
-      llvm::all_of(pointwise, [](Operation *op) { return isa<arith::ConstantOp>(op); }) &&
+      momentsFromRegisters && !storesElements && !reductions.empty() && pointwise.empty() &&
       llvm::all_of(reductions, [&](const EpilogueReduction &reduction) {
         return reduction.op->getOperand(0) == anchor->getResult(0);
       });

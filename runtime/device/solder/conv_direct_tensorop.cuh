@@ -691,6 +691,20 @@ struct DirectTensorOpConv {
       kShiftsOffset + (Centered ? align16(G::kInChannels * 4) : 0);
   static constexpr int kPersistentSharedBytes =
       kPersistentCorrectionOffset + (Centered ? BN * 8 : 0);
+  __device__ static WeightFragment *stagedFragments(char *shared) {
+    return reinterpret_cast<WeightFragment *>(shared + kPersistentFragmentsOffset);
+  }
+  __device__ static int *stagedOffsets(char *shared) {
+    return reinterpret_cast<int *>(shared + kPersistentOffsetsOffset);
+  }
+  /// The window, and over it once the MMAs are done the tile (or the
+  /// moments' slots).
+  __device__ static Parts *stagedWindow(char *shared) {
+    return reinterpret_cast<Parts *>(shared + kPersistentWindowOffset);
+  }
+  __device__ static float2 *stagedCorrection(char *shared) {
+    return reinterpret_cast<float2 *>(shared + kPersistentCorrectionOffset);
+  }
 
   /// Output tiles in the order blocks take them: channel tile slowest, so
   /// that a block keeps its fragments for many tiles.
@@ -755,7 +769,7 @@ struct DirectTensorOpConv {
   /// it, minus the shifts, into the window, and computes the correction.
   __device__ static void convertWindow(char *shared) {
     const float *raw = reinterpret_cast<const float *>(shared + kRawOffset);
-    Parts *window = reinterpret_cast<Parts *>(shared + kPersistentWindowOffset);
+    Parts *window = stagedWindow(shared);
     [[maybe_unused]] const float *sampleShifts =
         reinterpret_cast<const float *>(shared + kShiftsOffset);
     // A warp per row, its lanes along it. Rows outside the input (an
@@ -772,16 +786,13 @@ struct DirectTensorOpConv {
     }
     if constexpr (Centered)
       computeCorrection(reinterpret_cast<const double *>(shared + kTapSumsOffset),
-                        sampleShifts,
-                        reinterpret_cast<float2 *>(shared + kPersistentCorrectionOffset));
+                        sampleShifts, stagedCorrection(shared));
   }
 
   /// Once a channel tile: its fragments, offsets and (centered) tap sums.
   __device__ static void loadChannelTile(const float *__restrict__ weight, int channelBase,
                                          char *shared) {
-    loadFragments(weight, channelBase,
-                  reinterpret_cast<WeightFragment *>(shared + kPersistentFragmentsOffset),
-                  reinterpret_cast<int *>(shared + kPersistentOffsetsOffset));
+    loadFragments(weight, channelBase, stagedFragments(shared), stagedOffsets(shared));
     if constexpr (Centered) {
       double *sums = reinterpret_cast<double *>(shared + kTapSumsOffset);
       const double *prepared = tapSums(weight) + channelBase * G::kInChannels;
@@ -796,23 +807,17 @@ struct DirectTensorOpConv {
   __device__ static void computeStagedMoments(const Epilogue &epilogue, int n, int pixelTile,
                                               int channelBase, char *shared) {
     Accumulators acc;
-    multiply(reinterpret_cast<const WeightFragment *>(shared + kPersistentFragmentsOffset),
-             reinterpret_cast<const Parts *>(shared + kPersistentWindowOffset),
-             reinterpret_cast<const int *>(shared + kPersistentOffsetsOffset), acc);
-    storeTileMoments(epilogue, acc,
-                     reinterpret_cast<const float2 *>(shared + kPersistentCorrectionOffset),
-                     reinterpret_cast<ShiftedMoments *>(shared + kPersistentWindowOffset), n,
-                     pixelTile, channelBase);
+    multiply(stagedFragments(shared), stagedWindow(shared), stagedOffsets(shared), acc);
+    storeTileMoments(epilogue, acc, stagedCorrection(shared),
+                     reinterpret_cast<ShiftedMoments *>(stagedWindow(shared)), n, pixelTile,
+                     channelBase);
   }
 
   /// The current tile's MMAs and its channel-major tile (over the window).
   __device__ static float *computeStagedTile(char *shared) {
-    return multiplyIntoTile(
-        reinterpret_cast<const WeightFragment *>(shared + kPersistentFragmentsOffset),
-        reinterpret_cast<const Parts *>(shared + kPersistentWindowOffset),
-        reinterpret_cast<const int *>(shared + kPersistentOffsetsOffset),
-        reinterpret_cast<const float2 *>(shared + kPersistentCorrectionOffset),
-        reinterpret_cast<float *>(shared + kPersistentWindowOffset));
+    return multiplyIntoTile(stagedFragments(shared), stagedWindow(shared), stagedOffsets(shared),
+                            stagedCorrection(shared),
+                            reinterpret_cast<float *>(stagedWindow(shared)));
   }
 };
 
