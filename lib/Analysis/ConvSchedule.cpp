@@ -206,18 +206,19 @@ std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
   tile.warpRows = 16 * llvm::divideCeil(mmaRows, tile.warps);
   tile.reduction = llvm::alignTo(reduction, 8);
   // Weights in fragment order and the window, each element in its TF32
-  // parts (2 for 3xTF32); window strides in elements: a row pitch of 8 mod
-  // 16, a channel stride of 4 mod 16.
+  // parts (2 for 3xTF32, in planes); window strides in 4-byte elements, as
+  // DirectTensorOpConv's (against bank conflicts): a row pitch of 16 or 20
+  // mod 32 unless channels run fastest, a channel stride of 8 mod 32.
   int64_t parts = threeTF32 ? 2 : 1;
   int64_t weightFloats = tile.reduction * tile.bn * parts;
   int64_t winD = (kernel[0] - 1) * dilation[0] + 1;
   int64_t winH = (tile.rows - 1) * stride[1] + (kernel[1] - 1) * dilation[1] + 1;
   int64_t winW = (out[2] - 1) * stride[2] + (kernel[2] - 1) * dilation[2] + 1;
-  int64_t pitch = llvm::alignTo(winW, 8);
-  if ((pitch / 8) % 2 == 0)
-    pitch += 8;
+  int64_t pitch = llvm::alignTo(winW, 4);
+  while (inChannels % 8 != 0 && pitch % 32 != 16 && pitch % 32 != 20)
+    pitch += 4;
   int64_t channelStride = winD * winH * pitch;
-  channelStride += (20 - channelStride % 16) % 16;
+  channelStride += (40 - channelStride % 32) % 32;
   int64_t windowFloats = inChannels * channelStride * parts;
   // Each reduction element's window offset, unless channels run fastest
   // (a multiple of 8: constant offsets).

@@ -35,7 +35,7 @@
 // W1-NOT: out{{[0-9]}}[(i0 * 24L + i1) * 19800L + pixel]
 // W1: using w1_k0_conv_mainloop = solder::DirectTensorOpConv<
 // W1-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32, /*StepSums=*/true>;
-// W1: static_assert(w1_k0_conv_mainloop::kThreads == 128 && w1_k0_conv_mainloop::kPersistentSharedBytes <= 49600,
+// W1: static_assert(w1_k0_conv_mainloop::kThreads == 128 && w1_k0_conv_mainloop::kPersistentSharedBytes <= 54304,
 // W1: static_assert(w1_k0_conv_mainloop::BM == 192 && w1_k0_conv_mainloop::kRowTiles * w1_k0_conv_geometry::kOut[0] == 110,
 // W1-NEXT: "the plan's tile of whole rows");
 // W1-NEXT: static_assert(w1_k0_conv_mainloop::kTiles == 14080L, "the plan's tiles, one after another in a block");

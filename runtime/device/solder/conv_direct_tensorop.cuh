@@ -10,9 +10,10 @@
 // parts once a call by prepare, a kernel before the conv). The reduction is
 // then walked in 8-deep steps of sm80 mma.sync TF32 (CUTLASS's
 // arch::Mma 16x8x8): an A fragment element (pixel p, reduction index k) is
-// window[pixelOffset(p) + reductionOffset(k)], one shared-memory load, with
-// no im2col, no layout conversion and the whole K dense (81 = 10.1 steps
-// for W1, 72 = 9 for W3).
+// window[pixelOffset(p) + reductionOffset(k)], one shared-memory load
+// straight into its operand register (3xTF32 keeps the big and the small
+// parts in two planes: a load each), with no im2col, no layout conversion
+// and the whole K dense (81 = 10.1 steps for W1, 72 = 9 for W3).
 //   * ieee: 3xTF32 (both parts rounded to nearest; small x big + big x
 //     small + big x big accumulated in fp32; where a sum downstream
 //     cancels, each step's three products summed apart first: StepSums);
@@ -100,23 +101,31 @@ struct DirectTensorOpConv {
   static constexpr int kWeightFloats = kWeightFragments * 2 * kParts;
 
   /// The input window of one tile, each element split once into its TF32
-  /// parts ({big, small}: one 8-byte load per fragment element).
+  /// parts, kept in kParts planes of kWindowElements (big, then small).
   static constexpr int kWinD = (G::kKernel[0] - 1) * G::kDilation[0] + 1;
   static constexpr int kWinH =
       (Rows - 1) * G::kStride[1] + (G::kKernel[1] - 1) * G::kDilation[1] + 1;
   static constexpr int kWinW =
       (kOutW - 1) * G::kStride[2] + (G::kKernel[2] - 1) * G::kDilation[2] + 1;
-  /// Strides in elements. A row pitch of 8 mod 16 keeps a fragment
-  /// column's pixels apart from those of the next kernel row's tap; a
-  /// channel stride of 4 mod 16 puts the four channels of a channel-fastest
-  /// fragment on distinct banks (8-byte elements: 16 per 32 banks).
-  static constexpr int kWinPitch =
-      (kWinW + 7) / 8 % 2 == 1 ? (kWinW + 7) / 8 * 8 : (kWinW + 7) / 8 * 8 + 8;
+  /// Strides in 4-byte elements (32 banks). A warp's load of an A fragment
+  /// element reads 8 pixels by 4 reduction elements. Channel-fastest, those
+  /// are 4 channels: a channel stride of 8 mod 32 puts them on distinct
+  /// banks. Otherwise they are neighbouring taps (W1: 0, 1, 2 and the next
+  /// kernel row's 0): a row pitch of 16 or 20 mod 32 keeps the next row's
+  /// 8 pixels off the banks of this row's 10 (W1, simulated: 1.27
+  /// wavefronts a load where a pitch of 40 took 1.58).
+  static constexpr int windowPitch() {
+    int pitch = (kWinW + 3) / 4 * 4;
+    while (!kChannelFastest && pitch % 32 != 16 && pitch % 32 != 20)
+      pitch += 4;
+    return pitch;
+  }
+  static constexpr int kWinPitch = windowPitch();
   static constexpr int kWinPlane = kWinH * kWinPitch;
-  static constexpr int kWinChannel = kWinD * kWinPlane + (20 - kWinD * kWinPlane % 16) % 16;
+  static constexpr int kWinChannel = kWinD * kWinPlane + (40 - kWinD * kWinPlane % 32) % 32;
   static constexpr int kWindowElements = G::kInChannels * kWinChannel;
 
-  /// Each reduction element's window offset, unless channel-fastest.
+  /// Each reduction element's window offset in bytes, unless channel-fastest.
   static constexpr int kOffsetTableBytes = kChannelFastest ? 0 : kKSteps * 8 * 4;
   static constexpr int kMainLoopBytes =
       (kWeightFloats + kWindowElements * kParts) * 4 + kOffsetTableBytes;
@@ -188,8 +197,9 @@ struct DirectTensorOpConv {
   using Nearest = cutlass::NumericConverter<cutlass::tfloat32_t, float,
                                             cutlass::FloatRoundStyle::round_to_nearest>;
   /// A window element or a weight, as the MMA takes it.
-  using Parts = cutlass::AlignedArray<cutlass::tfloat32_t, kParts>;
-  using WeightFragment = cutlass::AlignedArray<cutlass::tfloat32_t, 2 * kParts>;
+  using Element = cutlass::tfloat32_t;
+  using Parts = cutlass::AlignedArray<Element, kParts>;
+  using WeightFragment = cutlass::AlignedArray<Element, 2 * kParts>;
   __device__ static Parts split(float value) {
     Parts parts;
     if constexpr (kThreeTF32) {
@@ -302,12 +312,12 @@ struct DirectTensorOpConv {
 
   /// Copies channel tile channelBase / BN's prepared weight fragments to
   /// shared memory, kBatch loads in flight per thread, and, without
-  /// channel-fastest order, each reduction element's window offset.
+  /// channel-fastest order, each reduction element's window offset (bytes).
   __device__ static void loadFragments(const float *__restrict__ weight, int channelBase,
                                        WeightFragment *fragments, int *offsets) {
     if constexpr (!kChannelFastest)
       for (int k = threadIdx.x; k < kKSteps * 8; k += kThreads)
-        offsets[k] = reductionOffset(k);
+        offsets[k] = 4 * reductionOffset(k);
     const WeightFragment *prepared = reinterpret_cast<const WeightFragment *>(weight) +
                                      long(channelBase / BN) * kWeightFragments;
     for (int first = threadIdx.x; first < kWeightFragments; first += kBatch * kThreads) {
@@ -323,22 +333,38 @@ struct DirectTensorOpConv {
     }
   }
 
-  /// Window row `row` (channel, depth, row) of the tile at (n, pixelBase):
-  /// the input row it reads, or null where it lies outside the input.
-  __device__ static const float *windowRowSource(const float *__restrict__ input, int n,
-                                                 int pixelBase, int row) {
+  /// Offsets within a sample's input: 32-bit where a sample fits.
+  static constexpr long kSampleElements = long(G::kInChannels) * ConvShape<G>::kInVolume;
+  using SampleOffset = std::conditional_t<(kSampleElements < (1L << 31)), int, long>;
+  /// Window row `row` (channel, depth, row) of the tile at pixelBase: the
+  /// offset in its sample of the input row it reads, or -1 where it lies
+  /// outside the input.
+  __device__ static SampleOffset windowRowOffset(int pixelBase, int row) {
     constexpr int inD = G::kIn[0], inH = G::kIn[1], inW = G::kIn[2];
     const int z = pixelBase / (kOutH * kOutW), y0 = pixelBase / kOutW % kOutH;
     const int h = row % kWinH, d = row / kWinH % kWinD, c = row / (kWinH * kWinD);
     const int inputD = z * G::kStride[0] - G::kPad[0] + d,
               inputH = y0 * G::kStride[1] - G::kPad[1] + h;
     if (inputD < 0 || inputD >= inD || inputH < 0 || inputH >= inH)
-      return nullptr;
-    return input + ((long(n) * G::kInChannels + c) * inD + inputD) * inH * inW + long(inputH) * inW;
+      return -1;
+    return (SampleOffset(c) * inD + inputD) * inH * inW + SampleOffset(inputH) * inW;
   }
-  /// Where window row `row`'s elements go.
-  __device__ static Parts *windowRow(Parts *window, int row) {
-    return window + row / (kWinH * kWinD) * kWinChannel + row % (kWinH * kWinD) * kWinPitch;
+  /// The same as a pointer into sample n's input, or null.
+  __device__ static const float *windowRowSource(const float *__restrict__ input, int n,
+                                                 int pixelBase, int row) {
+    const SampleOffset offset = windowRowOffset(pixelBase, row);
+    return offset < 0 ? nullptr : input + long(n) * kSampleElements + offset;
+  }
+  /// Where window row `row`'s elements go, in each plane.
+  __device__ static int windowRow(int row) {
+    return row / (kWinH * kWinD) * kWinChannel + row % (kWinH * kWinD) * kWinPitch;
+  }
+  /// Window element `at`, split into its planes.
+  __device__ static void storeParts(Element *window, int at, float value) {
+    const Parts parts = split(value);
+#pragma unroll
+    for (int part = 0; part < kParts; ++part)
+      window[part * kWindowElements + at] = parts[part];
   }
   static constexpr int kWinRows = G::kInChannels * kWinD * kWinH;
 
@@ -348,7 +374,7 @@ struct DirectTensorOpConv {
   /// in flight per lane.
   __device__ static void stageWindow(const float *__restrict__ input,
                                      const float *__restrict__ sampleShifts, int n,
-                                     int pixelBase, Parts *window) {
+                                     int pixelBase, Element *window) {
     constexpr int inW = G::kIn[2];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     constexpr int kRowLoads = (kWinW + 31) / 32;
@@ -375,11 +401,11 @@ struct DirectTensorOpConv {
         const int row = firstRow + r * kWarps;
         if (row >= kWinRows)
           break;
-        Parts *destination = windowRow(window, row);
+        const int destination = windowRow(row);
 #pragma unroll
         for (int i = 0; i < kRowLoads; ++i)
           if (lane + 32 * i < kWinW)
-            destination[lane + 32 * i] = split(values[r][i]);
+            storeParts(window, destination + lane + 32 * i, values[r][i]);
       }
     }
   }
@@ -401,20 +427,31 @@ struct DirectTensorOpConv {
 
   /// The tile's MMAs: the window in shared memory times the fragments,
   /// into this warp's accumulators.
-  __device__ static void multiply(const WeightFragment *fragments, const Parts *window,
+  __device__ static void multiply(const WeightFragment *fragments, const Element *window,
                                   const int *offsets, Accumulators &acc) {
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
     const int group = lane / 4, quad = lane % 4; // fragment row / column
+    // Where the warps' row blocks divide the tile's evenly every warp has
+    // all of its own: no per-MMA test (nor the warp-wide branch around it):
+    // W1's conv 266 -> 246 us in ieee, 150 -> 145 in tf32, W3's 473 -> 433
+    // in ieee (H200). One TF32 product runs under the plan's bound of 80
+    // registers, where the test also keeps the compiler from hoisting later
+    // steps' loads: without it W3's 64 accumulators spilled (325 -> 379 us);
+    // there it stays for more than 48.
+    constexpr bool kEveryRowBlock =
+        kMmaRowsPerWarp * kWarps == kMmaRows && (kThreeTF32 || kMmaRowsPerWarp * kMmaCols * 4 <= 48);
     // This thread's window elements for rows group and group + 8 of each
-    // MMA row block; channel-fastest, its fragment column's channel too.
-    const Parts *pixels[kMmaRowsPerWarp][2];
+    // MMA row block (channel-fastest, of its fragment column's channel), in
+    // bytes like the offsets: an element's address is then one add.
+    const char *windowBytes = reinterpret_cast<const char *>(window);
+    int pixels[kMmaRowsPerWarp][2];
 #pragma unroll
     for (int m = 0; m < kMmaRowsPerWarp; ++m)
 #pragma unroll
       for (int half = 0; half < 2; ++half)
         pixels[m][half] =
-            window + pixelOffset((warp * kMmaRowsPerWarp + m) * 16 + group + 8 * half) +
-            (kChannelFastest ? quad * kWinChannel : 0);
+            4 * (pixelOffset((warp * kMmaRowsPerWarp + m) * 16 + group + 8 * half) +
+                 (kChannelFastest ? quad * kWinChannel : 0));
 
 #pragma unroll
     for (int m = 0; m < kMmaRowsPerWarp; ++m)
@@ -428,22 +465,25 @@ struct DirectTensorOpConv {
       // Channel-fastest, the step's offsets are constants (channel q of
       // the step's tap is in the lane's pointer); otherwise the block's
       // table has them.
-      const int offsetLo = kChannelFastest ? reductionOffset(8 * step)
+      const int offsetLo = kChannelFastest ? 4 * reductionOffset(8 * step)
                                            : offsets[8 * step + quad];
-      const int offsetHi = kChannelFastest ? reductionOffset(8 * step + 4)
+      const int offsetHi = kChannelFastest ? 4 * reductionOffset(8 * step + 4)
                                            : offsets[8 * step + quad + 4];
       // A fragments of every row block: (row group, k0), (group + 8, k0),
-      // (group, k0 + 4), (group + 8, k0 + 4).
+      // (group, k0 + 4), (group + 8, k0 + 4), each part from its plane.
       typename Mma::FragmentA aBig[kMmaRowsPerWarp], aSmall[kMmaRowsPerWarp];
 #pragma unroll
       for (int m = 0; m < kMmaRowsPerWarp; ++m) {
-        const Parts a[4] = {pixels[m][0][offsetLo], pixels[m][1][offsetLo],
-                            pixels[m][0][offsetHi], pixels[m][1][offsetHi]};
+        const Element *a[4] = {
+            reinterpret_cast<const Element *>(windowBytes + pixels[m][0] + offsetLo),
+            reinterpret_cast<const Element *>(windowBytes + pixels[m][1] + offsetLo),
+            reinterpret_cast<const Element *>(windowBytes + pixels[m][0] + offsetHi),
+            reinterpret_cast<const Element *>(windowBytes + pixels[m][1] + offsetHi)};
 #pragma unroll
         for (int i = 0; i < 4; ++i) {
           aBig[m][i] = a[i][0];
           if constexpr (kThreeTF32)
-            aSmall[m][i] = a[i][1];
+            aSmall[m][i] = a[i][kWindowElements];
         }
       }
       // Each B fragment once, into every row block.
@@ -459,7 +499,7 @@ struct DirectTensorOpConv {
         }
 #pragma unroll
         for (int m = 0; m < kMmaRowsPerWarp; ++m) {
-          if (warp * kMmaRowsPerWarp + m >= kMmaRows)
+          if (!kEveryRowBlock && warp * kMmaRowsPerWarp + m >= kMmaRows)
             continue;
           // With StepSums the step's products go into a fresh fragment,
           // then one fp32 add into the accumulator: tensor cores truncate
@@ -521,7 +561,7 @@ struct DirectTensorOpConv {
   /// The staged tile's MMAs, then its channel-major tile at `tile` (which
   /// overlaps the window: both callers reuse its shared memory).
   __device__ static float *multiplyIntoTile(const WeightFragment *fragments,
-                                            const Parts *window, const int *offsets,
+                                            const Element *window, const int *offsets,
                                             const float2 *correction, float *tile) {
     Accumulators acc;
     multiply(fragments, window, offsets, acc);
@@ -618,11 +658,11 @@ struct DirectTensorOpConv {
   __device__ static WeightFragment *tileFragments(char *shared) {
     return reinterpret_cast<WeightFragment *>(shared);
   }
-  __device__ static Parts *tileWindow(char *shared) {
-    return reinterpret_cast<Parts *>(shared + kWeightFloats * 4);
+  __device__ static Element *tileWindow(char *shared) {
+    return reinterpret_cast<Element *>(shared + kWeightFloats * 4);
   }
   __device__ static int *tileOffsets(char *shared) {
-    return reinterpret_cast<int *>(tileWindow(shared) + kWindowElements);
+    return reinterpret_cast<int *>(tileWindow(shared) + kParts * kWindowElements);
   }
   __device__ static float2 *tileCorrection(char *shared) {
     return reinterpret_cast<float2 *>(shared + kCorrectionOffset);
@@ -677,12 +717,14 @@ struct DirectTensorOpConv {
   /// float a copy.
   static constexpr bool kChunkedRows = G::kPad[2] == 0 && G::kIn[2] % 4 == 0;
   static constexpr int kRawPitch = (kWinW + 3) / 4 * 4;
+  static constexpr int kChunkFloats = kChunkedRows ? 4 : 1;
+  static constexpr int kRowChunks = kRawPitch / kChunkFloats;
   static constexpr int kPersistentFragmentsOffset = 0;
   static constexpr int kPersistentOffsetsOffset = align16(kWeightFloats * 4);
   static constexpr int kPersistentWindowOffset =
       kPersistentOffsetsOffset + align16(kOffsetTableBytes);
   static constexpr int kWindowOrTileBytes = align16(
-      std::max(long(kWindowElements * sizeof(Parts)), long(kTileBytes)));
+      std::max(long(kParts) * kWindowElements * 4, long(kTileBytes)));
   static constexpr int kRawOffset = kPersistentWindowOffset + kWindowOrTileBytes;
   static constexpr int kTapSumsOffset = kRawOffset + align16(long(kWinRows) * kRawPitch * 4);
   static constexpr int kShiftsOffset =
@@ -699,8 +741,8 @@ struct DirectTensorOpConv {
   }
   /// The window, and over it once the MMAs are done the tile (or the
   /// moments' slots).
-  __device__ static Parts *stagedWindow(char *shared) {
-    return reinterpret_cast<Parts *>(shared + kPersistentWindowOffset);
+  __device__ static Element *stagedWindow(char *shared) {
+    return reinterpret_cast<Element *>(shared + kPersistentWindowOffset);
   }
   __device__ static float2 *stagedCorrection(char *shared) {
     return reinterpret_cast<float2 *>(shared + kPersistentCorrectionOffset);
@@ -719,22 +761,31 @@ struct DirectTensorOpConv {
   }
 
   /// Issues the cp.async copies of tile `tile`'s raw window (and, centered,
-  /// its sample's shifts) and commits them as one group.
+  /// its sample's shifts) and commits them as one group. Where the threads
+  /// divide into whole rows, each keeps one column of chunks.
   __device__ static void issueWindow(const float *__restrict__ input,
                                      const float *__restrict__ weight, long tile,
                                      char *shared) {
     const TileCoordinates at = tileCoordinates(tile);
     const int firstPixel = pixelBase(at.pixelTile);
+    const float *sample = input + long(at.n) * kSampleElements;
     float *raw = reinterpret_cast<float *>(shared + kRawOffset);
-    constexpr int inW = G::kIn[2], kChunkFloats = kChunkedRows ? 4 : 1;
-    constexpr int kRowChunks = kRawPitch / kChunkFloats;
-    for (int i = threadIdx.x; i < kWinRows * kRowChunks; i += kThreads) {
-      const int row = i / kRowChunks, column = i % kRowChunks * kChunkFloats;
-      const float *source = windowRowSource(input, at.n, firstPixel, row);
+    constexpr int inW = G::kIn[2];
+    constexpr int kRowsAPass = kThreads % kRowChunks == 0 ? kThreads / kRowChunks : 0;
+    auto copyChunk = [&](int row, int column) {
+      const SampleOffset offset = windowRowOffset(firstPixel, row);
       const int inputW = column - G::kPad[2];
-      const bool inside = source && column < kWinW && inputW >= 0 && inputW < inW;
+      const bool inside = offset >= 0 && column < kWinW && inputW >= 0 && inputW < inW;
       copyAsync<4 * kChunkFloats>(raw + row * kRawPitch + column,
-                                  inside ? source + inputW : input, inside);
+                                  inside ? sample + offset + inputW : input, inside);
+    };
+    if constexpr (kRowsAPass > 0) {
+      const int column = threadIdx.x % kRowChunks * kChunkFloats;
+      for (int row = threadIdx.x / kRowChunks; row < kWinRows; row += kRowsAPass)
+        copyChunk(row, column);
+    } else {
+      for (int i = threadIdx.x; i < kWinRows * kRowChunks; i += kThreads)
+        copyChunk(i / kRowChunks, i % kRowChunks * kChunkFloats);
     }
     if constexpr (Centered)
       if (threadIdx.x < G::kInChannels)
@@ -766,23 +817,37 @@ struct DirectTensorOpConv {
   }
 
   /// After the raw window has landed (cp_async_wait and a barrier): splits
-  /// it, minus the shifts, into the window, and computes the correction.
+  /// it, minus the shifts, into the window's planes, four elements a thread
+  /// at a time (a raw row's 16-byte chunks land at 16-byte aligned window
+  /// offsets: the pitch and channel stride are multiples of 4), and
+  /// computes the correction. Rows outside the input (an unpadded conv has
+  /// them only past the last output row, whose pixels are never stored)
+  /// become -shift; so do the pitch's columns past the window, never read.
   __device__ static void convertWindow(char *shared) {
-    const float *raw = reinterpret_cast<const float *>(shared + kRawOffset);
-    Parts *window = stagedWindow(shared);
+    using Quad = cutlass::AlignedArray<Element, 4>;
+    const float4 *raw = reinterpret_cast<const float4 *>(shared + kRawOffset);
+    Element *window = stagedWindow(shared);
     [[maybe_unused]] const float *sampleShifts =
         reinterpret_cast<const float *>(shared + kShiftsOffset);
-    // A warp per row, its lanes along it. Rows outside the input (an
-    // unpadded conv has them only past the last output row, whose pixels
-    // are never stored) become -shift.
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    for (int row = warp; row < kWinRows; row += kWarps) {
+    constexpr int kRowQuads = kRawPitch / 4;
+    for (int i = threadIdx.x; i < kWinRows * kRowQuads; i += kThreads) {
+      const int row = i / kRowQuads;
       const float shift = Centered ? sampleShifts[row / (kWinH * kWinD)] : 0.0f;
-      const float *source = raw + row * kRawPitch;
-      Parts *destination = windowRow(window, row);
+      const float4 values = raw[i];
+      const float shifted[4] = {values.x - shift, values.y - shift, values.z - shift,
+                                values.w - shift};
+      Quad quads[kParts];
 #pragma unroll
-      for (int column = lane; column < kWinW; column += 32)
-        destination[column] = split(source[column] - shift);
+      for (int e = 0; e < 4; ++e) {
+        const Parts parts = split(shifted[e]);
+#pragma unroll
+        for (int part = 0; part < kParts; ++part)
+          quads[part][e] = parts[part];
+      }
+      const int at = windowRow(row) + i % kRowQuads * 4;
+#pragma unroll
+      for (int part = 0; part < kParts; ++part)
+        *reinterpret_cast<Quad *>(window + part * kWindowElements + at) = quads[part];
     }
     if constexpr (Centered)
       computeCorrection(reinterpret_cast<const double *>(shared + kTapSumsOffset),
