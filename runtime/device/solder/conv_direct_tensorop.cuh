@@ -433,13 +433,14 @@ struct DirectTensorOpConv {
     const int group = lane / 4, quad = lane % 4; // fragment row / column
     // Where the warps' row blocks divide the tile's evenly every warp has
     // all of its own: no per-MMA test (nor the warp-wide branch around it):
-    // W1's conv 266 -> 246 us in ieee, 150 -> 145 in tf32, W3's 473 -> 433
-    // in ieee (H200). One TF32 product runs under the plan's bound of 80
-    // registers, where the test also keeps the compiler from hoisting later
-    // steps' loads: without it W3's 64 accumulators spilled (325 -> 379 us);
-    // there it stays for more than 48.
+    // W1's conv 266 -> 246 us in ieee, 150 -> 145 in tf32 (H200). Not with
+    // more than 48 accumulator registers: the test also keeps the compiler
+    // from hoisting later steps' loads, and without it W3's 64 spilled at
+    // one product's bound of 80 registers (325 -> 379 us) and took 140
+    // unbounded in 3xTF32 (one block an SM: W3's conv alone 465 -> 608 us,
+    // though the fused W3's took 106 and ran 473 -> 433).
     constexpr bool kEveryRowBlock =
-        kMmaRowsPerWarp * kWarps == kMmaRows && (kThreeTF32 || kMmaRowsPerWarp * kMmaCols * 4 <= 48);
+        kMmaRowsPerWarp * kWarps == kMmaRows && kMmaRowsPerWarp * kMmaCols * 4 <= 48;
     // This thread's window elements for rows group and group + 8 of each
     // MMA row block (channel-fastest, of its fragment column's channel), in
     // bytes like the offsets: an element's address is then one add.
