@@ -359,12 +359,22 @@ struct DirectTensorOpConv {
   __device__ static int windowRow(int row) {
     return row / (kWinH * kWinD) * kWinChannel + row % (kWinH * kWinD) * kWinPitch;
   }
-  /// Window element `at`, split into its planes.
-  __device__ static void storeParts(Element *window, int at, float value) {
-    const Parts parts = split(value);
+  /// Window elements [at, at + N), split into their planes: one N-wide
+  /// store a plane (at a multiple of N).
+  template <int N>
+  __device__ static void storeParts(Element *window, int at, const float (&values)[N]) {
+    using Run = cutlass::AlignedArray<Element, N>;
+    Run runs[kParts];
+#pragma unroll
+    for (int e = 0; e < N; ++e) {
+      const Parts parts = split(values[e]);
+#pragma unroll
+      for (int part = 0; part < kParts; ++part)
+        runs[part][e] = parts[part];
+    }
 #pragma unroll
     for (int part = 0; part < kParts; ++part)
-      window[part * kWindowElements + at] = parts[part];
+      *reinterpret_cast<Run *>(window + part * kWindowElements + at) = runs[part];
   }
   static constexpr int kWinRows = G::kInChannels * kWinD * kWinH;
 
@@ -405,7 +415,7 @@ struct DirectTensorOpConv {
 #pragma unroll
         for (int i = 0; i < kRowLoads; ++i)
           if (lane + 32 * i < kWinW)
-            storeParts(window, destination + lane + 32 * i, values[r][i]);
+            storeParts<1>(window, destination + lane + 32 * i, {values[r][i]});
       }
     }
   }
@@ -825,7 +835,6 @@ struct DirectTensorOpConv {
   /// them only past the last output row, whose pixels are never stored)
   /// become -shift; so do the pitch's columns past the window, never read.
   __device__ static void convertWindow(char *shared) {
-    using Quad = cutlass::AlignedArray<Element, 4>;
     const float4 *raw = reinterpret_cast<const float4 *>(shared + kRawOffset);
     Element *window = stagedWindow(shared);
     [[maybe_unused]] const float *sampleShifts =
@@ -835,20 +844,8 @@ struct DirectTensorOpConv {
       const int row = i / kRowQuads;
       const float shift = Centered ? sampleShifts[row / (kWinH * kWinD)] : 0.0f;
       const float4 values = raw[i];
-      const float shifted[4] = {values.x - shift, values.y - shift, values.z - shift,
-                                values.w - shift};
-      Quad quads[kParts];
-#pragma unroll
-      for (int e = 0; e < 4; ++e) {
-        const Parts parts = split(shifted[e]);
-#pragma unroll
-        for (int part = 0; part < kParts; ++part)
-          quads[part][e] = parts[part];
-      }
-      const int at = windowRow(row) + i % kRowQuads * 4;
-#pragma unroll
-      for (int part = 0; part < kParts; ++part)
-        *reinterpret_cast<Quad *>(window + part * kWindowElements + at) = quads[part];
+      storeParts<4>(window, windowRow(row) + i % kRowQuads * 4,
+                    {values.x - shift, values.y - shift, values.z - shift, values.w - shift});
     }
     if constexpr (Centered)
       computeCorrection(reinterpret_cast<const double *>(shared + kTapSumsOffset),
