@@ -40,8 +40,8 @@ namespace {
 /// conv alone with its layout conversions, L2 flushed, full K steps):
 /// bench/scripts/mainloop.py over test/gpu/prepare_bundles.sh's tile sweep,
 /// 2026-11-23, with CUTLASS's parameters in the constant bank
-/// (docs/PERFORMANCE.md). Each precision's tiles are the best of the sweep
-/// for the output channels they serve.
+/// (docs/perf-log/2026-11.md, "2026-11-23 (later)"). Each precision's tiles
+/// are the best of the sweep for the output channels they serve.
 struct TensorOpTile {
   int64_t bm, bn, bk, wm, wn, stages;
   double teraFlops;
@@ -138,12 +138,8 @@ struct DirectTile {
 /// output row (a tile holds whole rows) and shared memory per block.
 constexpr int64_t kDirectMaxReduction = 256;
 constexpr int64_t kDirectMaxRowWidth = 256;
+/// (at most what the target gives a block).
 constexpr int64_t kDirectMaxSharedBytes = 100 * 1024;
-/// sm_90 (the cubin's target; the rates above are an H200's): shared memory
-/// an SM gives blocks, the driver's reserve per block, registers an SM.
-constexpr int64_t kSharedBytesPerSM = 228 * 1024;
-constexpr int64_t kSharedBytesPerBlockReserved = 1024;
-constexpr int64_t kRegistersPerSM = 64 * 1024;
 /// Input elements a centered direct conv's shift averages per plane.
 constexpr int64_t kShiftSamples = 256;
 /// Registers a thread of the one-product direct conv may take, and what a
@@ -154,7 +150,8 @@ constexpr int64_t kDirectThreeTF32Registers = 128;
 /// The direct tensor-core tile of `conv`, or the reason it cannot run it.
 std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
                                                            bool threeTF32,
-                                                           bool centered) {
+                                                           bool centered,
+                                                           int64_t maxSharedBytes) {
   auto conv = dyn_cast<ConvOp>(anchor);
   if (!conv)
     return std::string("conv_transpose");
@@ -238,9 +235,9 @@ std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
   if (centered)
     tile.persistentSharedBytes += llvm::alignTo(tile.bn * inChannels * 8, 16) +
                                   llvm::alignTo(inChannels * 4, 16) + tile.bn * 8;
-  if (tile.sharedBytes > kDirectMaxSharedBytes)
+  if (tile.sharedBytes > maxSharedBytes)
     return llvm::formatv("an input window of {0} B > {1} B of shared memory",
-                         tile.sharedBytes, kDirectMaxSharedBytes)
+                         tile.sharedBytes, maxSharedBytes)
         .str();
   return tile;
 }
@@ -271,6 +268,7 @@ std::optional<ConvTile> mlir::solder::parseConvTile(StringRef text) {
 }
 
 ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
+                                           const GpuTarget &target,
                                            Precision precision,
                                            MainLoopChoice choice,
                                            std::optional<ConvTile> tileOverride,
@@ -308,12 +306,15 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
                   llvm::all_of(conv.getPadding(), [](int64_t p) { return p == 0; });
   bool threeTF32 = precision == Precision::ieee ||
                    (choice != MainLoopChoice::direct && cancellingSum && !centered);
+  int64_t directMaxSharedBytes =
+      std::min(kDirectMaxSharedBytes, target.maxSharedBytesPerBlock);
   std::variant<DirectTile, std::string> direct =
-      getDirectTensorOpTile(anchor, threeTF32, centered);
+      getDirectTensorOpTile(anchor, threeTF32, centered, directMaxSharedBytes);
   if (auto *tile = std::get_if<DirectTile>(&direct);
       tile && (choice == MainLoopChoice::direct ||
                (choice == MainLoopChoice::automatic && inChannels < 16))) {
-    schedule.mainLoop = threeTF32 ? "direct_3xtf32" : "direct_tf32";
+    schedule.kind = MainLoopKind::direct_tensorop;
+    schedule.math = threeTF32 ? TensorMath::tf32x3 : TensorMath::tf32;
     std::string precisionNote;
     if (precision == Precision::tf32)
       precisionNote = threeTF32 ? "; 3xTF32 in tf32: a sum or mean downstream "
@@ -330,14 +331,15 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
     // A cancelling sum downstream also sees the bias of the tensor cores'
     // truncating accumulation (up to 13x eager's error in small W1's
     // mean): each step's products summed apart.
-    schedule.stepSums = threeTF32 && cancellingSum;
-    schedule.centered = centered;
-    if (schedule.stepSums)
+    schedule.accumulation = threeTF32 && cancellingSum ? DirectAccumulation::step_sums
+                            : centered               ? DirectAccumulation::centered
+                                                     : DirectAccumulation::plain;
+    if (schedule.accumulation == DirectAccumulation::step_sums)
       schedule.reason += "; each step's products summed apart (a sum downstream "
                          "cancels the tensor cores' truncation bias)";
     schedule.tile = {tile->bm, tile->bn, tile->reduction};
     schedule.tileRows = tile->rows;
-    schedule.warp = {tile->warpRows, tile->bn};
+    schedule.warps = tile->warps;
     schedule.threads = 32 * tile->warps;
     int64_t channelTiles = llvm::divideCeil(outChannels, tile->bn);
     schedule.grid = {tile->pixelTiles, channelTiles, batch};
@@ -350,8 +352,9 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
     // 128 registers.
     int64_t registers = threeTF32 ? kDirectThreeTF32Registers : kDirectTF32Registers;
     auto blocksPerSM = [&](int64_t sharedBytes) {
-      return std::min(kSharedBytesPerSM / (sharedBytes + kSharedBytesPerBlockReserved),
-                      kRegistersPerSM / (schedule.threads * registers));
+      return std::min(target.sharedBytesPerSM /
+                          (sharedBytes + target.sharedBytesReservedPerBlock),
+                      target.registersPerSM / (schedule.threads * registers));
     };
     if (!threeTF32)
       schedule.blocksPerSM = blocksPerSM(tile->sharedBytes);
@@ -362,7 +365,7 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
     // ieee 0.419 -> 0.392 at 4 blocks of <= 128 registers). W3's tile of
     // 64 channels x 256 pixels leaves room for 2 persistent blocks against
     // 3: 0.504 -> 0.538 ms, one tile a block kept.
-    if (tile->persistentSharedBytes <= kDirectMaxSharedBytes &&
+    if (tile->persistentSharedBytes <= directMaxSharedBytes &&
         blocksPerSM(tile->persistentSharedBytes) >= blocksPerSM(tile->sharedBytes)) {
       schedule.persistent = true;
       schedule.sharedBytes = tile->persistentSharedBytes;
@@ -380,6 +383,16 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
     if (centered)
       schedule.preparedBytes +=
           channelTiles * tile->bn * inChannels * 8 + batch * inChannels * 4;
+    // prepare's threads: one per weight fragment (32 per 8 x 8 block of the
+    // padded reduction x channels) and per tap sum, a warp per shift.
+    schedule.prepareThreads = channelTiles * tile->reduction / 8 * tile->bn / 8 * 32;
+    if (centered)
+      schedule.prepareThreads = std::max({schedule.prepareThreads,
+                                          channelTiles * tile->bn * inChannels,
+                                          batch * inChannels * 32});
+    schedule.prepareGrid = {
+        static_cast<int64_t>(llvm::divideCeil(schedule.prepareThreads, kOperandPrepThreads)),
+        1, 1};
     schedule.conversionBytes = outChannels * inChannels * taps * 4 +
                                (centered ? batch * inChannels * shiftSamples * 4 : 0) +
                                schedule.preparedBytes;
@@ -399,7 +412,7 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
   if (directFits && (choice == MainLoopChoice::directFma ||
                      (choice == MainLoopChoice::automatic))) {
     int64_t tileN = std::min<int64_t>(llvm::alignTo(outChannels, 4), kDirectChannels);
-    schedule.mainLoop = "direct_fma";
+    schedule.kind = MainLoopKind::direct_fma;
     schedule.reason = choice == MainLoopChoice::directFma
                           ? "forced"
                           : "fewer than 8 input channels; not on tensor cores: " +
@@ -425,8 +438,8 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
       tile = {tileOverride->bm, tileOverride->bn, tileOverride->bk,
               tileOverride->wm, tileOverride->wn, tileOverride->stages,
               tile.teraFlops};
-    schedule.mainLoop =
-        precision == Precision::ieee ? "tensorop_3xtf32" : "tensorop_tf32";
+    schedule.kind = MainLoopKind::implicit_gemm_tensorop;
+    schedule.math = precision == Precision::ieee ? TensorMath::tf32x3 : TensorMath::tf32;
     schedule.reason = choice == MainLoopChoice::tensorOp ? "forced"
                       : tileOverride                     ? "tensor cores, tile given"
                                                          : "tensor cores";
@@ -442,6 +455,13 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
     int64_t epilogueTileBytes = tile.bn * (tile.bm + 4) * 4;
     schedule.sharedBytes = std::max(mainLoopBytes, epilogueTileBytes);
     schedule.paddedInChannels = paddedInChannels;
+    schedule.inputConversionGrid = {
+        static_cast<int64_t>(llvm::divideCeil(inVolume, kChannelsLastTile)),
+        static_cast<int64_t>(llvm::divideCeil(paddedInChannels, kChannelsLastTile)), batch};
+    schedule.weightConversionGrid = {
+        static_cast<int64_t>(
+            llvm::divideCeil(outChannels * taps * paddedInChannels, kOperandPrepThreads)),
+        1, 1};
     schedule.conversionBytes =
         batch * inVolume * (inChannels + paddedInChannels) * 4 +
         outChannels * taps * (inChannels + paddedInChannels) * 4;
@@ -455,7 +475,7 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
   // threads, its tiles in static shared memory.
   int64_t outPerGroup = outChannels / groups;
   int64_t tileN = std::clamp<int64_t>(llvm::alignTo(outPerGroup, 16), 16, 64);
-  schedule.mainLoop = "fma";
+  schedule.kind = MainLoopKind::implicit_gemm_fma;
   schedule.reason =
       choice == MainLoopChoice::fma ? "forced"
       : choice == MainLoopChoice::direct
@@ -488,72 +508,35 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
   return schedule;
 }
 
-void ConvSchedule::addAttributes(Builder &b,
-                                 SmallVectorImpl<NamedAttribute> &attributes) const {
-  attributes.push_back(b.getNamedAttr("mainloop", b.getStringAttr(mainLoop)));
-  attributes.push_back(b.getNamedAttr("mainloop_reason", b.getStringAttr(reason)));
-  attributes.push_back(b.getNamedAttr("tile", b.getDenseI64ArrayAttr(tile)));
-  attributes.push_back(b.getNamedAttr("tile_rows", b.getI64IntegerAttr(tileRows)));
-  attributes.push_back(b.getNamedAttr("warp", b.getDenseI64ArrayAttr(warp)));
-  attributes.push_back(b.getNamedAttr("stages", b.getI64IntegerAttr(stages)));
-  attributes.push_back(b.getNamedAttr("grid", b.getDenseI64ArrayAttr(grid)));
-  attributes.push_back(b.getNamedAttr(
-      "block", b.getDenseI64ArrayAttr({threads, 1, 1})));
-  attributes.push_back(
-      b.getNamedAttr("shared_bytes", b.getI64IntegerAttr(sharedBytes)));
-  attributes.push_back(
-      b.getNamedAttr("blocks_per_sm", b.getI64IntegerAttr(blocksPerSM)));
-  attributes.push_back(b.getNamedAttr("step_sums", b.getBoolAttr(stepSums)));
-  attributes.push_back(b.getNamedAttr("centered_input", b.getBoolAttr(centered)));
-  attributes.push_back(b.getNamedAttr("persistent", b.getBoolAttr(persistent)));
-  attributes.push_back(b.getNamedAttr(
-      "padded_in_channels", b.getI64IntegerAttr(paddedInChannels)));
-  attributes.push_back(
-      b.getNamedAttr("conversion_bytes", b.getI64IntegerAttr(conversionBytes)));
-  attributes.push_back(
-      b.getNamedAttr("prepared_bytes", b.getI64IntegerAttr(preparedBytes)));
-}
-
-std::optional<ConvSchedule> ConvSchedule::fromPlan(DictionaryAttr plan) {
-  if (!plan)
-    return std::nullopt;
-  auto mainLoop = plan.getAs<StringAttr>("mainloop");
-  auto reason = plan.getAs<StringAttr>("mainloop_reason");
-  auto tile = plan.getAs<DenseI64ArrayAttr>("tile");
-  auto tileRows = plan.getAs<IntegerAttr>("tile_rows");
-  auto warp = plan.getAs<DenseI64ArrayAttr>("warp");
-  auto stages = plan.getAs<IntegerAttr>("stages");
-  auto grid = plan.getAs<DenseI64ArrayAttr>("grid");
-  auto block = plan.getAs<DenseI64ArrayAttr>("block");
-  auto shared = plan.getAs<IntegerAttr>("shared_bytes");
-  auto blocksPerSM = plan.getAs<IntegerAttr>("blocks_per_sm");
-  auto stepSums = plan.getAs<BoolAttr>("step_sums");
-  auto centered = plan.getAs<BoolAttr>("centered_input");
-  auto persistent = plan.getAs<BoolAttr>("persistent");
-  auto padded = plan.getAs<IntegerAttr>("padded_in_channels");
-  auto conversion = plan.getAs<IntegerAttr>("conversion_bytes");
-  auto prepared = plan.getAs<IntegerAttr>("prepared_bytes");
-  if (!mainLoop || !reason || !tile || tile.size() != 3 || !tileRows || !warp ||
-      warp.size() != 2 || !stages || !grid || grid.size() != 3 || !block ||
-      block.empty() || !shared || !blocksPerSM || !stepSums || !centered || !persistent ||
-      !padded || !conversion || !prepared)
-    return std::nullopt;
-  ConvSchedule schedule;
-  schedule.mainLoop = mainLoop.getValue().str();
-  schedule.reason = reason.getValue().str();
-  llvm::copy(tile.asArrayRef(), schedule.tile.begin());
-  schedule.tileRows = tileRows.getInt();
-  llvm::copy(warp.asArrayRef(), schedule.warp.begin());
-  schedule.stages = stages.getInt();
-  llvm::copy(grid.asArrayRef(), schedule.grid.begin());
-  schedule.threads = block[0];
-  schedule.sharedBytes = shared.getInt();
-  schedule.blocksPerSM = blocksPerSM.getInt();
-  schedule.stepSums = stepSums.getValue();
-  schedule.centered = centered.getValue();
-  schedule.persistent = persistent.getValue();
-  schedule.paddedInChannels = padded.getInt();
-  schedule.conversionBytes = conversion.getInt();
-  schedule.preparedBytes = prepared.getInt();
-  return schedule;
+ConvScheduleAttr ConvSchedule::toAttr(function_ref<InFlightDiagnostic()> emitError,
+                                      MLIRContext *context,
+                                      ConvEpilogueKind epilogue) const {
+  // ArrayRefs spelled out: getChecked's generic overload would take the
+  // std::arrays as they are.
+  ArrayRef<int64_t> tileDims(tile), gridDims(grid);
+  Attribute config;
+  switch (kind) {
+  case MainLoopKind::implicit_gemm_fma:
+    config = FmaTileAttr::getChecked(emitError, context, tileDims);
+    break;
+  case MainLoopKind::implicit_gemm_tensorop:
+    config = ImplicitGemmTileAttr::getChecked(
+        emitError, context, tileDims, ArrayRef<int64_t>(warp), stages, paddedInChannels,
+        ArrayRef<int64_t>(inputConversionGrid), ArrayRef<int64_t>(weightConversionGrid));
+    break;
+  case MainLoopKind::direct_fma:
+    config = DirectFmaTileAttr::getChecked(emitError, context, tileDims.take_front(2));
+    break;
+  case MainLoopKind::direct_tensorop:
+    config = DirectTileAttr::getChecked(emitError, context, tileRows, tileDims, warps,
+                                        accumulation, preparedBytes, prepareThreads,
+                                        ArrayRef<int64_t>(prepareGrid));
+    break;
+  }
+  if (!config)
+    return nullptr;
+  return ConvScheduleAttr::getChecked(
+      emitError, context, kind, math, config,
+      persistent ? TileSchedulerKind::persistent : TileSchedulerKind::grid, gridDims,
+      threads, sharedBytes, blocksPerSM, epilogue, StringRef(reason));
 }

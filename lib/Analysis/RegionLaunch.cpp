@@ -75,52 +75,57 @@ bool mlir::solder::isBroadcastAlongTail(BlockArgument argument,
   return getTailAccess(getShape(argument), shape, tailStart) == TailAccess::broadcast;
 }
 
-StringRef RegionLaunch::getKindName() const {
-  switch (kind) {
-  case Kind::elementwise: return "elementwise";
-  case Kind::threadPerOutput: return "thread_per_output";
-  case Kind::blockPerOutput: return "block_per_output";
+RegionLaunchAttr RegionLaunch::toAttr(function_ref<InFlightDiagnostic()> emitError,
+                                      MLIRContext *context) const {
+  return RegionLaunchAttr::getChecked(emitError, context, walk, chunk, vector, threads,
+                                      {blocks, 1, 1});
+}
+
+RegionExtent mlir::solder::getRegionExtent(FusionOp fusion) {
+  RegionExtent extent;
+  for (Operation &op : fusion.getBodyBlock().without_terminator())
+    if (isa<ReduceOp, GroupStatsOp>(op))
+      extent.reduction = &op;
+  if (!extent.reduction) {
+    extent.outputs =
+        cast<RankedTensorType>(fusion.getYield().getValues()[0].getType()).getNumElements();
+    return extent;
   }
-  llvm_unreachable("unknown region launch kind");
+  auto inType = cast<RankedTensorType>(extent.reduction->getOperand(0).getType());
+  if (auto stats = dyn_cast<GroupStatsOp>(extent.reduction)) {
+    extent.outputs = (stats.getAcrossBatch() ? 1 : inType.getDimSize(0)) *
+                     stats.getNumGroups();
+  } else {
+    auto reduce = cast<ReduceOp>(extent.reduction);
+    extent.outputs = 1;
+    for (int64_t d = 0; d < inType.getRank(); ++d)
+      if (!llvm::is_contained(reduce.getDims(), d))
+        extent.outputs *= inType.getDimSize(d);
+  }
+  extent.length = inType.getNumElements() / extent.outputs;
+  return extent;
 }
 
 RegionLaunch mlir::solder::getRegionLaunch(FusionOp fusion) {
   RegionLaunch launch;
-  for (Operation &op : fusion.getBodyBlock().without_terminator())
-    if (isa<ReduceOp, GroupStatsOp>(op))
-      launch.reduction = &op;
-  if (!launch.reduction) {
+  RegionExtent extent = getRegionExtent(fusion);
+  if (!extent.reduction) {
     auto type = cast<RankedTensorType>(fusion.getYield().getValues()[0].getType());
-    launch.outputs = type.getNumElements();
     if (getVectorTailStart(fusion, type.getShape()))
       launch.vector = kVectorWidth;
     launch.chunk = launch.vector > 1 ? kVectorChunk : kElementwiseChunk;
     launch.blocks = std::min<int64_t>(
-        llvm::divideCeil(launch.outputs,
-                         launch.vector * launch.chunk * launch.threads),
+        llvm::divideCeil(extent.outputs, launch.vector * launch.chunk * launch.threads),
         kMaxElementwiseBlocks);
     return launch;
   }
-  auto inType =
-      cast<RankedTensorType>(launch.reduction->getOperand(0).getType());
-  if (auto stats = dyn_cast<GroupStatsOp>(launch.reduction)) {
-    launch.outputs = (stats.getAcrossBatch() ? 1 : inType.getDimSize(0)) *
-                     stats.getNumGroups();
+  if (extent.outputs >= 2048) {
+    launch.walk = RegionWalk::thread_per_output;
+    launch.chunk = std::min(kReductionChunk, extent.length);
+    launch.blocks = llvm::divideCeil(extent.outputs, launch.threads);
   } else {
-    auto reduce = cast<ReduceOp>(launch.reduction);
-    launch.outputs = 1;
-    for (int64_t d = 0; d < inType.getRank(); ++d)
-      if (!llvm::is_contained(reduce.getDims(), d))
-        launch.outputs *= inType.getDimSize(d);
-  }
-  launch.length = inType.getNumElements() / launch.outputs;
-  if (launch.outputs >= 2048) {
-    launch.kind = RegionLaunch::Kind::threadPerOutput;
-    launch.chunk = std::min(kReductionChunk, launch.length);
-    launch.blocks = llvm::divideCeil(launch.outputs, launch.threads);
-  } else {
-    launch.kind = RegionLaunch::Kind::blockPerOutput;
-    launch.blocks = launch.outputs;
+    launch.walk = RegionWalk::block_per_output;
+    launch.blocks = extent.outputs;
   }
   return launch;
 }

@@ -316,9 +316,18 @@
 // PHASES-NEXT: if (channelValid && pixel >= 0)
 // RUN: solder-opt %S/Inputs/empty-tensor.mlir --solder-pipeline | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: error: the CUDA code generator needs every tensor to hold an element; 'tensor<2048x0xf32>' is empty
-// A region's launch is its plan's: a plan edited by hand is refused.
-// RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline | sed 's/chunk = 8 : i64/chunk = 4 : i64/' | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=PLANNED
-// PLANNED: error: the plan of 'w3_k1_pointwise' does not give the launch the CUDA code generator makes (walk = "thread_per_output", chunk = 8, vector = 1, grid = [7938, 1, 1]); run solder-plan again
+// A region's launch is its plan's, read and never recomputed: a plan
+// edited by hand (chunk 4, 128 threads) is generated as it says.
+// RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline | sed 's/chunk = 8, vector = 1, threads = 256, grid = \[7938/chunk = 4, vector = 1, threads = 128, grid = [15876/' | solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=PLANNED
+// PLANNED: extern "C" __global__ void __launch_bounds__(128)
+// PLANNED-NEXT: w3_k1_pointwise(
+// PLANNED: const int o = blockIdx.x * 128 + threadIdx.x;
+// PLANNED: float chunk[4];
+// Without a plan there is nothing to launch.
+// RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions))' | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=NOPLAN
+// NOPLAN: error: the CUDA code generator needs the conv schedule of solder-plan (run solder-pipeline first)
+// RUN: solder-opt %solder_src/test/gpu/cases/groupnorm_silu_sum_no_conv.mlir --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions))' | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=NOLAUNCH
+// NOLAUNCH: error: the CUDA code generator needs the launch of solder-plan (#solder.region_launch; run solder-pipeline first)
 // RUN: solder-opt %S/Inputs/huge-batch.mlir --solder-pipeline | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=HUGE
 // HUGE: error: the CUDA code generator launches a conv's channel tiles and samples on grid y and z, at most 65535 each; this one needs 1 x 70000
 

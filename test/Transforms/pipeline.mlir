@@ -40,13 +40,13 @@
 // W1: conv + statistics + per-channel means, then the normalize of the
 // means and the final mean; the conv output is never a result.
 // CHECK-LABEL: func.func @w1(
-// CHECK-NEXT: %[[K0:.*]]:2 = solder.fusion "w1_k0_conv" {{.*}} -> (tensor<2x4x2xf32>, tensor<2x8x1x1x1xf32>) attributes {solder.plan = {{{.*}}template = "conv_implicit_gemm"
+// CHECK-NEXT: %[[K0:.*]]:2 = solder.fusion "w1_k0_conv" {{.*}} -> (tensor<2x4x2xf32>, tensor<2x8x1x1x1xf32>) attributes {solder.estimate = #solder.estimate<conv, {{.*}}
 // CHECK-NEXT:   solder.conv
 // CHECK-NEXT:   solder.group_stats
 // CHECK-NEXT:   solder.reduce mean {{.*}} dims = [2, 3, 4] keepdim
 // CHECK-NEXT:   solder.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[K1:.*]] = solder.fusion "w1_k1_pointwise" ({{.*}} = %[[K0]]#1, {{.*}} = %[[K0]]#0, {{.*}}) {{.*}} -> tensor<2xf32> attributes {solder.plan = {{{.*}}chunk = 1 : i64, {{.*}}grid = array<i64: 2, 1, 1>, template = "reduction", walk = "block_per_output"}}
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "w1_k1_pointwise" ({{.*}} = %[[K0]]#1, {{.*}} = %[[K0]]#0, {{.*}}) {{.*}} -> tensor<2xf32> attributes {solder.estimate = #solder.estimate<reduction, {{.*}}>, solder.schedule = #solder.region_launch<block_per_output, chunk = 1, vector = 1, threads = 256, grid = [2, 1, 1]>}
 // CHECK-NEXT:   solder.group_normalize {{.*}} -> tensor<2x8x1x1x1xf32>
 // CHECK-NEXT:   solder.reduce mean {{.*}} dims = [1, 2, 3, 4] : tensor<2x8x1x1x1xf32> -> tensor<2xf32>
 // CHECK-NEXT:   solder.yield
@@ -70,13 +70,13 @@ func.func @w1(%x: tensor<2x3x6x6x6xf32>, %cw: tensor<8x3x3x3x3xf32>, %cb: tensor
 
 // W2 (materialize): conv_transpose + relu + stats, then the normalize.
 // CHECK-LABEL: func.func @w2(
-// CHECK-NEXT: %[[K0:.*]]:2 = solder.fusion "w2_k0_conv" {{.*}} -> (tensor<2x8x5x5x5xf32>, tensor<2x4x2xf32>) attributes {solder.plan = {{{.*}}template = "conv_transpose_implicit_gemm"
+// CHECK-NEXT: %[[K0:.*]]:2 = solder.fusion "w2_k0_conv" {{.*}} -> (tensor<2x8x5x5x5xf32>, tensor<2x4x2xf32>) attributes {solder.estimate = #solder.estimate<conv_transpose, {{.*}}
 // CHECK-NEXT:   solder.conv_transpose
 // CHECK-NEXT:   solder.relu
 // CHECK-NEXT:   solder.group_stats
 // CHECK-NEXT:   solder.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[K1:.*]] = solder.fusion "w2_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} template = "pointwise", vector = 4 : i64, walk = "elementwise"}}
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "w2_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} #solder.region_launch<elementwise, chunk = 2, vector = 4, {{.*}}
 // CHECK-NEXT:   solder.group_normalize
 // CHECK-NEXT:   solder.yield
 // CHECK-NEXT: }
@@ -103,12 +103,12 @@ func.func @w2(%x: tensor<2x4x3x3x3xf32>, %cw: tensor<4x8x3x3x3xf32>, %nw: tensor
 
 // W3 (materialize): conv + stats, then everything else in one reduction kernel.
 // CHECK-LABEL: func.func @w3(
-// CHECK-NEXT: %[[K0:.*]]:2 = solder.fusion "w3_k0_conv" {{.*}} -> (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>) attributes {solder.plan = {{{.*}}template = "conv_implicit_gemm"
+// CHECK-NEXT: %[[K0:.*]]:2 = solder.fusion "w3_k0_conv" {{.*}} -> (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>) attributes {solder.estimate = #solder.estimate<conv, {{.*}}
 // CHECK-NEXT:   solder.conv
 // CHECK-NEXT:   solder.group_stats
 // CHECK-NEXT:   solder.yield
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[K1:.*]] = solder.fusion "w3_k1_pointwise" (%[[Y:.*]] = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} -> tensor<2x1x6x6xf32> attributes {solder.plan = {{{.*}}chunk = 1 : i64, {{.*}}grid = array<i64: 72, 1, 1>, template = "reduction", walk = "block_per_output"}}
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "w3_k1_pointwise" (%[[Y:.*]] = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} -> tensor<2x1x6x6xf32> attributes {solder.estimate = #solder.estimate<reduction, {{.*}}>, solder.schedule = #solder.region_launch<block_per_output, chunk = 1, vector = 1, threads = 256, grid = [72, 1, 1]>}
 // CHECK-NEXT:   arith.constant
 // CHECK-NEXT:   arith.constant
 // CHECK-NEXT:   solder.group_normalize %[[Y]],
@@ -146,7 +146,7 @@ func.func @w3(%x: tensor<2x3x8x8xf32>, %cw: tensor<8x3x3x3xf32>, %cb: tensor<8xf
   return %out : tensor<2x1x6x6xf32>
 }
 
-// REPORT: Solder plan for @w1 (precision ieee; roofline: 4200 GB/s, 51.0 TFLOP/s fp32, conv main loops at their measured rates)
+// REPORT: Solder plan for @w1 (sm_90, precision ieee; roofline: 4200 GB/s, 51.0 TFLOP/s fp32, conv main loops at their measured rates)
 // REPORT: total: 2 kernels
 // REPORT: Solder plan for @w2
 // REPORT: total: 2 kernels
@@ -156,20 +156,20 @@ func.func @w3(%x: tensor<2x3x8x8xf32>, %cw: tensor<8x3x3x3xf32>, %cb: tensor<8xf
 // REPORT: shared w3_k0_conv#0 tensor<2x8x6x6xf32> {{.*}}: materialize (recompute impossible:
 
 // EX1-LABEL: func.func @w1(
-// EX1-NEXT: solder.fusion "w1_k0_conv" {{.*}} -> (tensor<128x8x2xf32>, tensor<128x24x1x1x1xf32>) attributes {solder.plan = {{{.*}}template = "conv_implicit_gemm"
-// EX1: solder.fusion "w1_k1_pointwise" {{.*}} -> tensor<128xf32> attributes {solder.plan = {{{.*}}template = "reduction"
+// EX1-NEXT: solder.fusion "w1_k0_conv" {{.*}} -> (tensor<128x8x2xf32>, tensor<128x24x1x1x1xf32>) attributes {solder.estimate = #solder.estimate<conv, {{.*}}
+// EX1: solder.fusion "w1_k1_pointwise" {{.*}} -> tensor<128xf32> attributes {solder.estimate = #solder.estimate<reduction, {{.*}}
 // EX1-NOT: solder.fusion
 // EX1-NOT: solder.group_norm{{ }}
 // EX2-LABEL: func.func @w2(
-// EX2-NEXT: solder.fusion "w2_k0_conv" {{.*}} -> (tensor<16x128x34x34x34xf32>, tensor<16x8x2xf32>) attributes {solder.plan = {{{.*}}template = "conv_transpose_implicit_gemm"
-// EX2: solder.fusion "w2_k1_pointwise" {{.*}}template = "pointwise"
+// EX2-NEXT: solder.fusion "w2_k0_conv" {{.*}} -> (tensor<16x128x34x34x34xf32>, tensor<16x8x2xf32>) attributes {solder.estimate = #solder.estimate<conv_transpose, {{.*}}
+// EX2: solder.fusion "w2_k1_pointwise" {{.*}}#solder.estimate<pointwise, {{.*}}
 // EX2-NOT: solder.fusion
 // EX2S-LABEL: func.func @w2_small(
-// EX2S-NEXT: solder.fusion "w2_small_k0_conv" {{.*}} -> (tensor<16x128x10x18x18xf32>, tensor<16x8x2xf32>) attributes {solder.plan = {{{.*}}template = "conv_transpose_implicit_gemm"
-// EX2S: solder.fusion "w2_small_k1_pointwise" {{.*}}template = "pointwise"
+// EX2S-NEXT: solder.fusion "w2_small_k0_conv" {{.*}} -> (tensor<16x128x10x18x18xf32>, tensor<16x8x2xf32>) attributes {solder.estimate = #solder.estimate<conv_transpose, {{.*}}
+// EX2S: solder.fusion "w2_small_k1_pointwise" {{.*}}#solder.estimate<pointwise, {{.*}}
 // EX2S-NOT: solder.fusion
 // EX3-LABEL: func.func @w3(
-// EX3-NEXT: solder.fusion "w3_k0_conv" {{.*}} -> (tensor<128x64x126x126xf32>, tensor<128x16x2xf32>) attributes {solder.plan = {{{.*}}template = "conv_implicit_gemm"
-// EX3: solder.fusion "w3_k1_pointwise" {{.*}}template = "reduction"
+// EX3-NEXT: solder.fusion "w3_k0_conv" {{.*}} -> (tensor<128x64x126x126xf32>, tensor<128x16x2xf32>) attributes {solder.estimate = #solder.estimate<conv, {{.*}}
+// EX3: solder.fusion "w3_k1_pointwise" {{.*}}#solder.estimate<reduction, {{.*}}
 // EX3-NOT: solder.conv
 // EX3-NOT: solder.fusion

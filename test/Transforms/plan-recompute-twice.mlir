@@ -10,8 +10,8 @@
 // NUM: {{^}}PASS
 
 // CHECK-LABEL: func.func @two_shared(
-// CHECK-NEXT: %[[K0:.*]] = solder.fusion "two_shared_k0_conv" {{.*}} -> tensor<1x2x2xf32> attributes
-// CHECK: solder.fusion "two_shared_k1_pointwise" (%{{.*}} = %[[K0]], %{{[^=]*}} = %arg0, %{{[^=]*}} = %arg1)
+// CHECK-NEXT: %[[K0:.*]] = solder.fusion "two_shared_k0_conv" {{.*}} -> tensor<1x2x2xf32> attributes {{.*}}
+// CHECK: solder.fusion "two_shared_k1_pointwise" (%{{.*}} = %[[K0]], %{{[^=]*}} = %arg0, %{{[^=]*}} = %arg1) {{.*}}
 // CHECK-NEXT: solder.conv
 // CHECK-NOT: solder.conv
 // CHECK: solder.yield

@@ -23,34 +23,34 @@
 // channels padded to 4; mainloop=direct_fma puts it on the direct conv's FMAs.
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32})' | FileCheck %s --check-prefix=TF32
 // TF32-LABEL: func.func @w1(
-// TF32: solder.fusion "w1_k0_conv" {{.*}}block = array<i64: 128, 1, 1>, blocks_per_sm = 6 : i64, {{.*}}centered_input = true, {{.*}}grid = array<i64: 110, 1, 128>, mainloop = "direct_tf32", mainloop_reason = "3 input channels: a reduction of 81, whole; one TF32 product; input centered (a sum downstream cancels its offset); persistent blocks (each copies its next tile's input during the current one)", padded_in_channels = 3 : i64, persistent = true, precision = "tf32", prepared_bytes = 10560 : i64, shared_bytes = 37616 : i64, stages = 0 : i64, step_sums = false, template = "conv_implicit_gemm", tile = array<i64: 192, 24, 88>, tile_rows = 6 : i64, warp = array<i64: 48, 24>}
+// TF32: solder.fusion "w1_k0_conv" {{.*}}solder.schedule = #solder.conv_schedule<direct_tensorop, tf32, #solder.direct_tile<rows = 6, tile = [192, 24, 88], warps = 4, accumulation = centered, prepared_bytes = 10560, prepare_threads = 12288, prepare_grid = [48, 1, 1]>, scheduler = persistent, tiles = [110, 1, 128], threads = 128, shared_bytes = 37616, min_blocks_per_sm = 6, epilogue = register_moments, reason = "3 input channels: a reduction of 81, whole; one TF32 product; input centered (a sum downstream cancels its offset); persistent blocks (each copies its next tile's input during the current one)">}
 // TF32-LABEL: func.func @w2(
-// TF32: solder.fusion "w2_k0_conv" {{.*}}mainloop = "tensorop_tf32", {{.*}}shared_bytes = 49152 : i64, stages = 4 : i64, step_sums = false, {{.*}}tile = array<i64: 64, 128, 16>, tile_rows = 0 : i64, warp = array<i64: 32, 64>}
+// TF32: solder.fusion "w2_k0_conv" {{.*}}solder.schedule = #solder.conv_schedule<implicit_gemm_tensorop, tf32, #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [615, 1, 16], threads = 128, shared_bytes = 49152,
 // TF32-LABEL: func.func @w3(
 // One product: registers bounded for the 3 blocks of 66560 B an SM's shared memory holds.
-// TF32: solder.fusion "w3_k0_conv" {{.*}}blocks_per_sm = 3 : i64, {{.*}}grid = array<i64: 63, 1, 128>, mainloop = "direct_tf32", mainloop_reason = "8 input channels: a reduction of 72, whole; one TF32 product", padded_in_channels = 8 : i64, persistent = false, precision = "tf32", prepared_bytes = 18432 : i64, shared_bytes = 66560 : i64, stages = 0 : i64, step_sums = false, template = "conv_implicit_gemm", tile = array<i64: 256, 64, 72>, tile_rows = 2 : i64, warp = array<i64: 32, 64>}
+// TF32: solder.fusion "w3_k0_conv" {{.*}}solder.schedule = #solder.conv_schedule<direct_tensorop, tf32, #solder.direct_tile<rows = 2, tile = [256, 64, 72], warps = 8, accumulation = plain, prepared_bytes = 18432, prepare_threads = 2304, prepare_grid = [9, 1, 1]>, scheduler = grid, tiles = [63, 1, 128], threads = 256, shared_bytes = 66560, min_blocks_per_sm = 3, epilogue = tile_shifted_moments, reason = "8 input channels: a reduction of 72, whole; one TF32 product">}
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32 mainloop=direct})' | FileCheck %s --check-prefix=TF32DIRECT
 // TF32DIRECT-LABEL: func.func @w1(
-// TF32DIRECT: solder.fusion "w1_k0_conv" {{.*}}mainloop = "direct_tf32", mainloop_reason = "forced; persistent blocks (each copies its next tile's input during the current one)", padded_in_channels = 3 : i64, persistent = true, precision = "tf32", prepared_bytes = 10560 : i64, shared_bytes = 37616 : i64,
+// TF32DIRECT: solder.fusion "w1_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32, #solder.direct_tile<{{.*}}accumulation = centered, prepared_bytes = 10560, {{.*}}scheduler = persistent, {{.*}}shared_bytes = 37616, {{.*}}reason = "forced; persistent blocks (each copies its next tile's input during the current one)">}
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{mainloop=fma})' | FileCheck %s --check-prefix=FMA
 // FMA-LABEL: func.func @w2(
-// FMA: solder.fusion "w2_k0_conv" {{.*}}block = array<i64: 256, 1, 1>, {{.*}}grid = array<i64: 308, 2, 16>, mainloop = "fma", mainloop_reason = "forced", {{.*}}tile = array<i64: 128, 64, 16>
+// FMA: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_fma, fma_f32, #solder.fma_tile<[128, 64, 16]>, scheduler = grid, tiles = [308, 2, 16], threads = 256, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = element_welford, reason = "forced">}
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32 mainloop=tensorop})' | FileCheck %s --check-prefix=TENSOROP
 // TENSOROP-LABEL: func.func @w1(
-// TENSOROP: solder.fusion "w1_k0_conv" {{.*}}block = array<i64: 128, 1, 1>, {{.*}}mainloop = "tensorop_tf32", mainloop_reason = "forced", padded_in_channels = 4 : i64, persistent = false, precision = "tf32", prepared_bytes = 0 : i64, shared_bytes = 40960 : i64, stages = 4 : i64, step_sums = false, template = "conv_implicit_gemm", tile = array<i64: 128, 32, 16>, tile_rows = 0 : i64, warp = array<i64: 32, 32>}
+// TENSOROP: solder.fusion "w1_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_tensorop, tf32, #solder.implicit_gemm<tile = [128, 32, 16], warp = [32, 32], stages = 4, padded_channels = 4, input_grid = [384, 1, 128], weight_grid = [11, 1, 1]>, scheduler = grid, tiles = [155, 1, 128], threads = 128, shared_bytes = 40960, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "forced">}
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{mainloop=direct_fma})' | FileCheck %s --check-prefix=DIRECTFMA
 // DIRECTFMA-LABEL: func.func @w1(
-// DIRECTFMA: solder.fusion "w1_k0_conv" {{.*}}grid = array<i64: 155, 1, 128>, mainloop = "direct_fma", mainloop_reason = "forced", padded_in_channels = 3 : i64, persistent = false, precision = "ieee", prepared_bytes = 0 : i64, shared_bytes = 12672 : i64, stages = 0 : i64, step_sums = false, template = "conv_implicit_gemm", tile = array<i64: 128, 24, 0>, tile_rows = 0 : i64, warp = array<i64: 0, 0>}
+// DIRECTFMA: solder.fusion "w1_k0_conv" {{.*}}#solder.conv_schedule<direct_fma, fma_f32, #solder.direct_fma_tile<[128, 24]>, scheduler = grid, tiles = [155, 1, 128], threads = 128, shared_bytes = 12672, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "forced">}
 // DIRECTFMA-LABEL: func.func @w2(
-// DIRECTFMA: solder.fusion "w2_k0_conv" {{.*}}mainloop = "fma", mainloop_reason = "the direct conv on FMAs cannot run it"
+// DIRECTFMA: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "the direct conv on FMAs cannot run it">}
 // A forced direct conv that cannot run a conv says why.
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{mainloop=direct})' | FileCheck %s --check-prefix=DIRECT
 // DIRECT-LABEL: func.func @w1(
-// DIRECT: solder.fusion "w1_k0_conv" {{.*}}centered_input = false, {{.*}}mainloop = "direct_3xtf32", mainloop_reason = "forced; each step's products summed apart (a sum downstream cancels the tensor cores' truncation bias); persistent blocks (each copies its next tile's input during the current one)", {{.*}}step_sums = true
+// DIRECT: solder.fusion "w1_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<{{.*}}accumulation = step_sums, {{.*}}reason = "forced; each step's products summed apart (a sum downstream cancels the tensor cores' truncation bias); persistent blocks (each copies its next tile's input during the current one)">}
 // DIRECT-LABEL: func.func @w2(
-// DIRECT: solder.fusion "w2_k0_conv" {{.*}}mainloop = "fma", mainloop_reason = "the direct conv cannot run it: conv_transpose"
+// DIRECT: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "the direct conv cannot run it: conv_transpose">}
 // DIRECT-LABEL: func.func @grouped_conv(
-// DIRECT: mainloop = "fma", mainloop_reason = "the direct conv cannot run it: groups > 1"
+// DIRECT: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "the direct conv cannot run it: groups > 1">}
 // RUN: not solder-opt %s --solder-plan=precision=fp16 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADPRECISION
 // BADPRECISION: error: solder-plan: precision must be ieee or tf32, got 'fp16'
 // RUN: not solder-opt %s --solder-plan=mainloop=wgmma -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADMAINLOOP
@@ -58,6 +58,17 @@
 // RUN: not solder-opt %s --solder-plan=conv-tile=48x64x16/16x32/3 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADTILE
 // BADTILE: error: solder-plan: conv-tile must be auto or BMxBNxBK/WMxWN/STAGES with 16-row x 8-column warps tiling the block, BM a multiple of 32, BK a multiple of 16, 2 to 8 stages and at most 8 warps, got '48x64x16/16x32/3'
 // A bad option value is an error.
+// The target's shared memory sizes the plan: an sm_86 SM gives its blocks
+// 100 KB, not sm_90's 228 KB, so W1's persistent tiles (37616 B, 2 blocks an
+// SM there) lose to one tile a block (22912 B, 4 blocks), and W3's tf32
+// registers are bounded for the one block that fits.
+// RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32 arch=sm_86})' | FileCheck %s --check-prefix=SM86
+// SM86-LABEL: func.func @w1(
+// SM86: solder.fusion "w1_k0_conv" {{.*}}scheduler = grid, tiles = [110, 1, 128], threads = 128, shared_bytes = 22912, min_blocks_per_sm = 4,
+// SM86-LABEL: func.func @w3(
+// SM86: solder.fusion "w3_k0_conv" {{.*}}scheduler = persistent, tiles = [63, 1, 128], threads = 256, shared_bytes = 101376, min_blocks_per_sm = 1,
+// RUN: not solder-opt %s --solder-plan=arch=sm_75 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADARCH
+// BADARCH: error: solder-plan: arch must be one of sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_120, got 'sm_75'
 // RUN: not solder-opt %s --solder-plan=force=banana -o /dev/null 2>&1 | FileCheck %s --check-prefix=BANANA
 // BANANA: error: solder-plan: force must be auto, materialize or recompute, got 'banana'
 
@@ -92,8 +103,8 @@
 // conversion. The tail is a reduction, one block per output sample. No
 // full-size tensor is shared: no decision.
 // AUTO-LABEL: func.func @w1(
-// AUTO: solder.fusion "w1_k0_conv" {{.*}} -> (tensor<128x8x2xf32>, tensor<128x24x1x1x1xf32>) attributes {solder.plan = {block = array<i64: 128, 1, 1>, blocks_per_sm = 4 : i64, bytes = 37801760 : i64, centered_input = false, conversion_bytes = 24672 : i64, estimated_us = 3.078000e+02 : f64, flops = 10157875200 : i64, grid = array<i64: 110, 1, 128>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 81, whole; each step's products summed apart (a sum downstream cancels the tensor cores' truncation bias); persistent blocks (each copies its next tile's input during the current one)", padded_in_channels = 3 : i64, persistent = true, precision = "ieee", prepared_bytes = 16896 : i64, shared_bytes = 54304 : i64, stages = 0 : i64, step_sums = true, template = "conv_implicit_gemm", tile = array<i64: 192, 24, 88>, tile_rows = 6 : i64, warp = array<i64: 48, 24>}}
-// AUTO: solder.fusion "w1_k1_pointwise" {{.*}} -> tensor<128xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 21184 : i64, chunk = 1 : i64, estimated_us = 0.000000e+00 : f64, flops = 9216 : i64, grid = array<i64: 128, 1, 1>, template = "reduction", walk = "block_per_output"}}
+// AUTO: solder.fusion "w1_k0_conv" {{.*}} -> (tensor<128x8x2xf32>, tensor<128x24x1x1x1xf32>) attributes {solder.estimate = #solder.estimate<conv, bytes = 37801760, flops = 10157875200, ns = 307814>, solder.finalize = #solder.finalize_launch<threads = 64, grid = [1024, 1, 1], f64_results = [0, 1]>, solder.schedule = #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 6, tile = [192, 24, 88], warps = 4, accumulation = step_sums, prepared_bytes = 16896, prepare_threads = 1056, prepare_grid = [5, 1, 1]>, scheduler = persistent, tiles = [110, 1, 128], threads = 128, shared_bytes = 54304, min_blocks_per_sm = 4, epilogue = register_moments, reason = "3 input channels: a reduction of 81, whole; each step's products summed apart (a sum downstream cancels the tensor cores' truncation bias); persistent blocks (each copies its next tile's input during the current one)">}
+// AUTO: solder.fusion "w1_k1_pointwise" {{.*}} -> tensor<128xf32> attributes {solder.estimate = #solder.estimate<reduction, bytes = 21184, flops = 9216, ns = 5>, solder.schedule = #solder.region_launch<block_per_output, chunk = 1, vector = 1, threads = 256, grid = [128, 1, 1]>}
 func.func @w1(%x: tensor<128x3x24x32x32xf32>, %conv_weight: tensor<24x3x3x3x3xf32>,
               %conv_bias: tensor<24xf32>, %norm_weight: tensor<24xf32>,
               %norm_bias: tensor<24xf32>) -> tensor<128xf32> {
@@ -117,8 +128,8 @@ func.func @w1(%x: tensor<128x3x24x32x32xf32>, %conv_weight: tensor<24x3x3x3x3xf3
 // (1024 elements per block). Materialize wins by a wide margin (recompute
 // redoes the 232 GFLOP).
 // AUTO-LABEL: func.func @w2(
-// AUTO: %[[K0:.*]]:2 = solder.fusion "w2_k0_conv" {{.*}} -> (tensor<16x128x34x34x34xf32>, tensor<16x8x2xf32>) attributes {solder.plan = {block = array<i64: 128, 1, 1>, blocks_per_sm = 0 : i64, bytes = 727286784 : i64, centered_input = false, conversion_bytes = 270204928 : i64, estimated_us = 3.574300e+03 : f64, flops = 232330706944 : i64, grid = array<i64: 615, 1, 16>, mainloop = "tensorop_3xtf32", mainloop_reason = "tensor cores", padded_in_channels = 64 : i64, persistent = false, precision = "ieee", prepared_bytes = 0 : i64, shared_bytes = 49152 : i64, stages = 4 : i64, step_sums = false, template = "conv_transpose_implicit_gemm", tile = array<i64: 64, 128, 16>, tile_rows = 0 : i64, warp = array<i64: 32, 64>}}
-// AUTO: solder.fusion "w2_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 643958784 : i64, chunk = 2 : i64, estimated_us = 1.533000e+02 : f64, flops = 160989184 : i64, grid = array<i64: 39304, 1, 1>, template = "pointwise", vector = 4 : i64, walk = "elementwise"}}
+// AUTO: %[[K0:.*]]:2 = solder.fusion "w2_k0_conv" {{.*}} -> (tensor<16x128x34x34x34xf32>, tensor<16x8x2xf32>) attributes {solder.estimate = #solder.estimate<conv_transpose, bytes = 727286784, flops = 232330706944, ns = 3574319>, solder.finalize = #solder.finalize_launch<threads = 1024, grid = [128, 1, 1], f64_results = []>, solder.schedule = #solder.conv_schedule<implicit_gemm_tensorop, tf32x3, #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [615, 1, 16], threads = 128, shared_bytes = 49152, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "tensor cores">}
+// AUTO: solder.fusion "w2_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.estimate = #solder.estimate<pointwise, bytes = 643958784, flops = 160989184, ns = 153324>, solder.schedule = #solder.region_launch<elementwise, chunk = 2, vector = 4, threads = 256, grid = [39304, 1, 1]>}
 // AUTO-NOT: solder.conv_transpose
 // AUTO: return
 func.func @w2(%x: tensor<16x64x32x32x32xf32>, %conv_weight: tensor<64x128x3x3x3xf32>,
@@ -143,8 +154,8 @@ func.func @w2(%x: tensor<16x64x32x32x32xf32>, %conv_weight: tensor<64x128x3x3x3x
 // channels, which a conv epilogue cannot: recompute is impossible, whatever
 // its cost; the conv tensor stays a result.
 // AUTO-LABEL: func.func @w3(
-// AUTO: %[[K0:.*]]:2 = solder.fusion "w3_k0_conv" {{.*}} -> (tensor<128x64x126x126xf32>, tensor<128x16x2xf32>) attributes {solder.plan = {block = array<i64: 256, 1, 1>, blocks_per_sm = 0 : i64, bytes = 587424000 : i64, centered_input = false, conversion_bytes = 55296 : i64, estimated_us = 5.833000e+02 : f64, flops = 19248316416 : i64, grid = array<i64: 63, 1, 128>, mainloop = "direct_3xtf32", mainloop_reason = "8 input channels: a reduction of 72, whole", padded_in_channels = 8 : i64, persistent = false, precision = "ieee", prepared_bytes = 36864 : i64, shared_bytes = 70144 : i64, stages = 0 : i64, step_sums = false, template = "conv_implicit_gemm", tile = array<i64: 256, 64, 72>, tile_rows = 2 : i64, warp = array<i64: 32, 64>}}
-// AUTO: solder.fusion "w3_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 528370176 : i64, chunk = 8 : i64, estimated_us = 1.258000e+02 : f64, flops = 2341011458 : i64, grid = array<i64: 7938, 1, 1>, template = "reduction", walk = "thread_per_output"}}
+// AUTO: %[[K0:.*]]:2 = solder.fusion "w3_k0_conv" {{.*}} -> (tensor<128x64x126x126xf32>, tensor<128x16x2xf32>) attributes {solder.estimate = #solder.estimate<conv, bytes = 587424000, flops = 19248316416, ns = 583282>, solder.finalize = #solder.finalize_launch<threads = 32, grid = [2048, 1, 1], f64_results = []>, solder.schedule = #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 2, tile = [256, 64, 72], warps = 8, accumulation = plain, prepared_bytes = 36864, prepare_threads = 2304, prepare_grid = [9, 1, 1]>, scheduler = grid, tiles = [63, 1, 128], threads = 256, shared_bytes = 70144, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "8 input channels: a reduction of 72, whole">}
+// AUTO: solder.fusion "w3_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.estimate = #solder.estimate<reduction, bytes = 528370176, flops = 2341011458, ns = 125802>, solder.schedule = #solder.region_launch<thread_per_output, chunk = 8, vector = 1, threads = 256, grid = [7938, 1, 1]>}
 // AUTO-NOT: solder.conv
 // AUTO: return
 func.func @w3(%x: tensor<128x8x128x128xf32>, %conv_weight: tensor<64x8x3x3xf32>,
@@ -169,7 +180,7 @@ func.func @w3(%x: tensor<128x8x128x128xf32>, %conv_weight: tensor<64x8x3x3xf32>,
 // groups = 2: the FMA main loop (the tensor-core one runs groups = 1), 8
 // channels per group in a tile of 16, the groups' tiles along grid y.
 // AUTO-LABEL: func.func @grouped_conv(
-// AUTO: solder.fusion "grouped_conv_k0_conv" {{.*}} attributes {solder.plan = {block = array<i64: 256, 1, 1>, blocks_per_sm = 0 : i64, bytes = 363776 : i64, centered_input = false, conversion_bytes = 0 : i64, estimated_us = 5.000000e-01 : f64, flops = 4608000 : i64, grid = array<i64: 8, 2, 4>, mainloop = "fma", mainloop_reason = "groups > 1", padded_in_channels = 8 : i64, persistent = false, precision = "ieee", prepared_bytes = 0 : i64, shared_bytes = 0 : i64, stages = 0 : i64, step_sums = false, template = "conv_implicit_gemm", tile = array<i64: 128, 16, 16>, tile_rows = 0 : i64, warp = array<i64: 0, 0>}}
+// AUTO: solder.fusion "grouped_conv_k0_conv" {{.*}} attributes {solder.estimate = #solder.estimate<conv, bytes = 363776, flops = 4608000, ns = 461>, solder.schedule = #solder.conv_schedule<implicit_gemm_fma, fma_f32, #solder.fma_tile<[128, 16, 16]>, scheduler = grid, tiles = [8, 2, 4], threads = 256, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = element_welford, reason = "groups > 1">}
 func.func @grouped_conv(%x: tensor<4x8x32x32xf32>, %w: tensor<16x4x3x3xf32>) -> tensor<4x16x30x30xf32> {
   %y = solder.conv %x, %w strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 2
        : (tensor<4x8x32x32xf32>, tensor<16x4x3x3xf32>) -> tensor<4x16x30x30xf32>
@@ -181,11 +192,11 @@ func.func @grouped_conv(%x: tensor<4x8x32x32xf32>, %w: tensor<16x4x3x3xf32>) -> 
 // consumer is a conv kernel of its own, so the tensor is materialized (this
 // used to crash: the emptied producer was planned with no ops).
 // AUTO-LABEL: func.func @pointwise_convs(
-// AUTO-NEXT: %[[K0:.*]] = solder.fusion "pointwise_convs_k0_conv" {{.*}} -> tensor<8x4x256x256xf32> attributes {solder.plan = {{{.*}}template = "conv_implicit_gemm"
+// AUTO-NEXT: %[[K0:.*]] = solder.fusion "pointwise_convs_k0_conv" {{.*}} -> tensor<8x4x256x256xf32> attributes {solder.estimate = #solder.estimate<conv, bytes = 16777856, flops = 16777216, ns = 3995>, solder.schedule = #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 1, tile = [256, 8, 8], warps = 8, accumulation = plain, prepared_bytes = 512, prepare_threads = 32, prepare_grid = [1, 1, 1]>, scheduler = persistent, tiles = [256, 1, 8], threads = 256, shared_bytes = 14112, min_blocks_per_sm = 2, epilogue = tile_shifted_moments, reason = "4 input channels: a reduction of 4, whole; persistent blocks (each copies its next tile's input during the current one)">}
 // AUTO-NEXT:   solder.conv
 // AUTO-NEXT:   solder.yield
 // AUTO-NEXT: }
-// AUTO-NEXT: %[[K1:.*]] = solder.fusion "pointwise_convs_k1_conv" (%{{.*}} = %[[K0]], {{.*}} attributes {solder.plan = {{{.*}}template = "conv_implicit_gemm"
+// AUTO-NEXT: %[[K1:.*]] = solder.fusion "pointwise_convs_k1_conv" (%{{.*}} = %[[K0]], {{.*}} attributes {solder.estimate = #solder.estimate<conv, bytes = 16777856, flops = 16777216, ns = 3995>, solder.schedule = #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 1, tile = [256, 8, 8], warps = 8, accumulation = plain, prepared_bytes = 512, prepare_threads = 32, prepare_grid = [1, 1, 1]>, scheduler = persistent, tiles = [256, 1, 8], threads = 256, shared_bytes = 14112, min_blocks_per_sm = 2, epilogue = tile_shifted_moments, reason = "4 input channels: a reduction of 4, whole; persistent blocks (each copies its next tile's input during the current one)">}
 // AUTO-NEXT:   solder.conv
 // AUTO-NEXT:   solder.yield
 // AUTO-NEXT: }
@@ -198,30 +209,30 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
   return %z : tensor<8x4x256x256xf32>
 }
 
-// REPORT-LABEL: Solder plan for @w1 (precision ieee; roofline: 4200 GB/s, 51.0 TFLOP/s fp32, conv main loops at their measured rates)
-// REPORT-NEXT: {{^  kernel +template +main loop +ops +MB moved +GFLOP +est. us$}}
-// REPORT-NEXT: {{^  w1_k0_conv +conv_implicit_gemm direct_3xtf32 192x24x88 6 rows conv, group_stats, reduce +37.8 +10.16 +307.8$}}
+// REPORT-LABEL: Solder plan for @w1 (sm_90, precision ieee; roofline: 4200 GB/s, 51.0 TFLOP/s fp32, conv main loops at their measured rates)
+// REPORT-NEXT: {{^  kernel +kind +main loop +ops +MB moved +GFLOP +est. us$}}
+// REPORT-NEXT: {{^  w1_k0_conv +conv +direct_3xtf32 192x24x88 6 rows conv, group_stats, reduce +37.8 +10.16 +307.8$}}
 // REPORT-NEXT: {{^  w1_k1_pointwise +reduction +- +group_normalize, reduce +0.0 +0.00 +0.0$}}
 // REPORT-NEXT: {{^  total: 2 kernels, est. 307.8 us$}}
 // REPORT-NEXT: {{^  w1_k0_conv: direct_3xtf32 \(3 input channels: a reduction of 81, whole; each step's products summed apart \(a sum downstream cancels the tensor cores' truncation bias\); persistent blocks \(each copies its next tile's input during the current one\)\); tiles 110x1x128, 128 threads, 54304 B shared \(registers bounded for 4 blocks an SM\); weights -> split TF32 fragments: 0.02 MB$}}
 // REPORT-NOT: shared w1
-// REPORT-LABEL: Solder plan for @w2 (precision ieee;
-// REPORT-NEXT: {{^  kernel +template +main loop +ops +MB moved +GFLOP +est. us$}}
-// REPORT-NEXT: {{^  w2_k0_conv +conv_transpose_implicit_gemm tensorop_3xtf32 64x128x16 s4 conv_transpose, relu, group_stats +727.3 +232.33 +3574.3$}}
+// REPORT-LABEL: Solder plan for @w2 (sm_90, precision ieee;
+// REPORT-NEXT: {{^  kernel +kind +main loop +ops +MB moved +GFLOP +est. us$}}
+// REPORT-NEXT: {{^  w2_k0_conv +conv_transpose tensorop_3xtf32 64x128x16 s4 conv_transpose, relu, group_stats +727.3 +232.33 +3574.3$}}
 // REPORT-NEXT: {{^  w2_k1_pointwise +pointwise +- +group_normalize +644.0 +0.16 +153.3$}}
 // REPORT-NEXT: {{^  total: 2 kernels, est. 3727.6 us$}}
 // REPORT-NEXT: {{^  w2_k0_conv: tensorop_3xtf32 \(tensor cores\); grid 615x1x16, 128 threads, 49152 B shared; layout conversions \(input NCDHW -> NDHWC with 64 channels, weights -> KTRSC\): 270.2 MB$}}
 // REPORT-NEXT: {{^  shared w2_k0_conv#0 tensor<16x128x34x34x34xf32> \(322.0 MB\) -> w2_k1_pointwise: materialize \(cost model; materialize 3727.6 us, recompute 7146.2 us\)$}}
-// REPORT-LABEL: Solder plan for @w3 (precision ieee;
-// REPORT-NEXT: {{^  kernel +template +main loop +ops +MB moved +GFLOP +est. us$}}
-// REPORT-NEXT: {{^  w3_k0_conv +conv_implicit_gemm direct_3xtf32 256x64x72 2 rows conv, group_stats +587.4 +19.25 +583.3$}}
+// REPORT-LABEL: Solder plan for @w3 (sm_90, precision ieee;
+// REPORT-NEXT: {{^  kernel +kind +main loop +ops +MB moved +GFLOP +est. us$}}
+// REPORT-NEXT: {{^  w3_k0_conv +conv +direct_3xtf32 256x64x72 2 rows conv, group_stats +587.4 +19.25 +583.3$}}
 // REPORT-NEXT: {{^  w3_k1_pointwise +reduction +- +group_normalize, tanh, add, mul, div, add, reduce +528.4 +2.34 +125.8$}}
 // REPORT-NEXT: {{^  total: 2 kernels, est. 709.1 us$}}
 // REPORT-NEXT: {{^  w3_k0_conv: direct_3xtf32 \(8 input channels: a reduction of 72, whole\); grid 63x1x128, 256 threads, 70144 B shared; weights -> split TF32 fragments: 0.06 MB$}}
 // REPORT-NEXT: {{^  shared w3_k0_conv#0 tensor<128x64x126x126xf32> \(520.2 MB\) -> w3_k1_pointwise: materialize \(recompute impossible: .*reduces across channels.*; materialize 709.1 us, recompute 1221.7 us\)$}}
 // REPORT-LABEL: Solder plan for @grouped_conv
-// REPORT-NEXT: {{^  kernel +template +main loop +ops}}
-// REPORT-NEXT: {{^  grouped_conv_k0_conv +conv_implicit_gemm fma 128x16x16 conv, silu +0.4 +0.00 +0.5$}}
+// REPORT-NEXT: {{^  kernel +kind +main loop +ops}}
+// REPORT-NEXT: {{^  grouped_conv_k0_conv +conv +fma 128x16x16 conv, silu +0.4 +0.00 +0.5$}}
 // REPORT-NEXT: {{^  total: 1 kernel, est. 0.5 us$}}
 // REPORT-NEXT: {{^  grouped_conv_k0_conv: fma \(groups > 1\); grid 8x2x4, 256 threads, 0 B shared$}}
 // REPORT-NOT: shared grouped
@@ -230,24 +241,24 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 // Already fused by hand: its fusions (named by hand) are planned as they are;
 // at this size both plans cost nothing measurable, and a tie materializes.
 // REPORT-LABEL: Solder plan for @w3_prefused
-// REPORT-NEXT: {{^  kernel +template +main loop +ops}}
-// REPORT-NEXT: {{^  conv_stats +conv_implicit_gemm direct_3xtf32 64x8x32 6 rows conv, group_stats }}
+// REPORT-NEXT: {{^  kernel +kind +main loop +ops}}
+// REPORT-NEXT: {{^  conv_stats +conv +direct_3xtf32 64x8x32 6 rows conv, group_stats }}
 // REPORT-NEXT: {{^  tail +reduction +- +group_normalize, tanh, add, mul, div, add, reduce }}
 // REPORT-NEXT: {{^  total: 2 kernels}}
 // REPORT-NEXT: {{^  conv_stats: direct_3xtf32}}
 // REPORT-NEXT: {{^  shared conv_stats#0 tensor<2x8x6x6xf32> \(0.0 MB\) -> tail: materialize \(cost model; }}
 
-// SLOWMEM-LABEL: Solder plan for @w2 (precision ieee; roofline: 100 GB/s, 51.0 TFLOP/s fp32, conv main loops at their measured rates)
-// SLOWMEM-NEXT: {{^  kernel +template +main loop +ops}}
-// SLOWMEM-NEXT: {{^  w2_k0_conv +conv_transpose_implicit_gemm tensorop_3xtf32 64x128x16 s4 conv_transpose, relu, group_stats +405.3 +232.33 +4053.1$}}
-// SLOWMEM-NEXT: {{^  w2_k1_pointwise +conv_transpose_implicit_gemm tensorop_3xtf32 64x128x16 s4 conv_transpose, relu, group_normalize +727.3 +232.17 +7272.9$}}
+// SLOWMEM-LABEL: Solder plan for @w2 (sm_90, precision ieee; roofline: 100 GB/s, 51.0 TFLOP/s fp32, conv main loops at their measured rates)
+// SLOWMEM-NEXT: {{^  kernel +kind +main loop +ops}}
+// SLOWMEM-NEXT: {{^  w2_k0_conv +conv_transpose tensorop_3xtf32 64x128x16 s4 conv_transpose, relu, group_stats +405.3 +232.33 +4053.1$}}
+// SLOWMEM-NEXT: {{^  w2_k1_pointwise +conv_transpose tensorop_3xtf32 64x128x16 s4 conv_transpose, relu, group_normalize +727.3 +232.17 +7272.9$}}
 // SLOWMEM-NEXT: {{^  total: 2 kernels, est. 11326.0 us$}}
 // SLOWMEM-NEXT: {{^  w2_k0_conv: tensorop_3xtf32}}
 // SLOWMEM-NEXT: {{^  w2_k1_pointwise: tensorop_3xtf32}}
 // SLOWMEM-NEXT: {{^  shared w2_k0_conv#0 tensor<16x128x34x34x34xf32> \(322.0 MB\) -> w2_k1_pointwise: recompute \(cost model; materialize 13712.5 us, recompute 8623.9 us\)$}}
 // SLOWMEM-LABEL: func.func @w2(
-// SLOWMEM-NEXT: %[[K0:.*]] = solder.fusion "w2_k0_conv" {{.*}} -> tensor<16x8x2xf32> attributes {solder.plan = {{.*}} template = "conv_transpose_implicit_gemm"
-// SLOWMEM: solder.fusion "w2_k1_pointwise" {{.*}} template = "conv_transpose_implicit_gemm"
+// SLOWMEM-NEXT: %[[K0:.*]] = solder.fusion "w2_k0_conv" {{.*}} -> tensor<16x8x2xf32> attributes {solder.estimate = #solder.estimate<conv_transpose, bytes = 405308416, flops = 232330706944, ns = 4053084>, solder.finalize = #solder.finalize_launch<threads = 1024, grid = [128, 1, 1], f64_results = []>, solder.schedule = #solder.conv_schedule<implicit_gemm_tensorop, tf32x3, #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [615, 1, 16], threads = 128, shared_bytes = 49152, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "tensor cores">}
+// SLOWMEM: solder.fusion "w2_k1_pointwise" {{.*}} #solder.estimate<conv_transpose,
 // SLOWMEM-NEXT: solder.conv_transpose
 
 //===----------------------------------------------------------------------===//
@@ -261,12 +272,12 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 // it where it read the capture (the normalize and the residual add).
 // RECOMPUTE-LABEL: func.func @w3_spatial_mean(
 // RECOMPUTE-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x8x8xf32>, %[[CW:[a-z0-9]+]]: tensor<8x3x3x3xf32>, %[[CB:[a-z0-9]+]]: tensor<8xf32>, %[[NW:[a-z0-9]+]]: tensor<8xf32>, %[[NB:[a-z0-9]+]]: tensor<8xf32>)
-// RECOMPUTE-NEXT: %[[K0:.*]] = solder.fusion "w3_spatial_mean_k0_conv" (%[[A0:.*]] = %[[X]], %[[A1:.*]] = %[[CW]], %[[A2:.*]] = %[[CB]]) : ({{.*}}) -> tensor<2x4x2xf32> attributes {solder.plan = {block = array<i64: 128, 1, 1>, blocks_per_sm = 4 : i64, bytes = 5408 : i64, centered_input = false, conversion_bytes = 2912 : i64, estimated_us = 0.000000e+00 : f64, flops = 33408 : i64, grid = array<i64: 1, 1, 2>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 27, whole; each step's products summed apart (a sum downstream cancels the tensor cores' truncation bias); persistent blocks (each copies its next tile's input during the current one)", padded_in_channels = 3 : i64, persistent = true, precision = "ieee", prepared_bytes = 2048 : i64, shared_bytes = 6208 : i64, stages = 0 : i64, step_sums = true, template = "conv_implicit_gemm", tile = array<i64: 64, 8, 32>, tile_rows = 6 : i64, warp = array<i64: 16, 8>}} {
+// RECOMPUTE-NEXT: %[[K0:.*]] = solder.fusion "w3_spatial_mean_k0_conv" (%[[A0:.*]] = %[[X]], %[[A1:.*]] = %[[CW]], %[[A2:.*]] = %[[CB]]) : ({{.*}}) -> tensor<2x4x2xf32> attributes {solder.estimate = #solder.estimate<conv, bytes = 5408, flops = 33408, ns = 1>, solder.finalize = #solder.finalize_launch<threads = 32, grid = [8, 1, 1], f64_results = []>, solder.schedule = #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 6, tile = [64, 8, 32], warps = 4, accumulation = step_sums, prepared_bytes = 2048, prepare_threads = 128, prepare_grid = [1, 1, 1]>, scheduler = persistent, tiles = [1, 1, 2], threads = 128, shared_bytes = 6208, min_blocks_per_sm = 4, epilogue = register_moments, reason = "3 input channels: a reduction of 27, whole; each step's products summed apart (a sum downstream cancels the tensor cores' truncation bias); persistent blocks (each copies its next tile's input during the current one)">}
 // RECOMPUTE-NEXT:   %[[Y:.*]] = solder.conv %[[A0]], %[[A1]], %[[A2]]
 // RECOMPUTE-NEXT:   %[[S:.*]] = solder.group_stats %[[Y]]
 // RECOMPUTE-NEXT:   solder.yield %[[S]] : tensor<2x4x2xf32>
 // RECOMPUTE-NEXT: }
-// RECOMPUTE-NEXT: %[[K1:.*]] = solder.fusion "w3_spatial_mean_k1_pointwise" (%[[B0:.*]] = %[[K0]], %[[B1:.*]] = %[[NW]], %[[B2:.*]] = %[[NB]], %[[B3:.*]] = %[[X]], %[[B4:.*]] = %[[CW]], %[[B5:.*]] = %[[CB]]) : (tensor<2x4x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<2x3x8x8xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<2x8xf32> attributes {solder.plan = {block = array<i64: 128, 1, 1>, blocks_per_sm = 4 : i64, bytes = 5536 : i64, centered_input = false, conversion_bytes = 2912 : i64, estimated_us = 0.000000e+00 : f64, flops = 39746 : i64, grid = array<i64: 1, 1, 2>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 27, whole; each step's products summed apart (a sum downstream cancels the tensor cores' truncation bias); persistent blocks (each copies its next tile's input during the current one)", padded_in_channels = 3 : i64, persistent = true, precision = "ieee", prepared_bytes = 2048 : i64, shared_bytes = 6208 : i64, stages = 0 : i64, step_sums = true, template = "conv_implicit_gemm", tile = array<i64: 64, 8, 32>, tile_rows = 6 : i64, warp = array<i64: 16, 8>}} {
+// RECOMPUTE-NEXT: %[[K1:.*]] = solder.fusion "w3_spatial_mean_k1_pointwise" (%[[B0:.*]] = %[[K0]], %[[B1:.*]] = %[[NW]], %[[B2:.*]] = %[[NB]], %[[B3:.*]] = %[[X]], %[[B4:.*]] = %[[CW]], %[[B5:.*]] = %[[CB]]) : (tensor<2x4x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<2x3x8x8xf32>, tensor<8x3x3x3xf32>, tensor<8xf32>) -> tensor<2x8xf32> attributes {solder.estimate = #solder.estimate<conv, bytes = 5536, flops = 39746, ns = 1>, solder.finalize = #solder.finalize_launch<threads = 32, grid = [1, 1, 1], f64_results = []>, solder.schedule = #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 6, tile = [64, 8, 32], warps = 4, accumulation = step_sums, prepared_bytes = 2048, prepare_threads = 128, prepare_grid = [1, 1, 1]>, scheduler = persistent, tiles = [1, 1, 2], threads = 128, shared_bytes = 6208, min_blocks_per_sm = 4, epilogue = tile_shifted_moments, reason = "3 input channels: a reduction of 27, whole; each step's products summed apart (a sum downstream cancels the tensor cores' truncation bias); persistent blocks (each copies its next tile's input during the current one)">}
 // RECOMPUTE-NEXT:   %[[Y2:.*]] = solder.conv %[[B3]], %[[B4]], %[[B5]] {{.*}} -> tensor<2x8x6x6xf32>
 // RECOMPUTE-NEXT:   arith.constant
 // RECOMPUTE-NEXT:   arith.constant
@@ -282,12 +293,12 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 // RECOMPUTE-NEXT: return %[[K1]]
 // force=materialize: the conv tensor stays a result and is read back.
 // MATERIALIZE-LABEL: func.func @w3_spatial_mean(
-// MATERIALIZE-NEXT: %[[K0:.*]]:2 = solder.fusion "w3_spatial_mean_k0_conv" ({{.*}}) : ({{.*}}) -> (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>) attributes {solder.plan = {block = array<i64: 128, 1, 1>, blocks_per_sm = 4 : i64, bytes = 7712 : i64, centered_input = false, conversion_bytes = 2912 : i64, estimated_us = 0.000000e+00 : f64, flops = 33408 : i64, grid = array<i64: 1, 1, 2>, mainloop = "direct_3xtf32", mainloop_reason = "3 input channels: a reduction of 27, whole; each step's products summed apart (a sum downstream cancels the tensor cores' truncation bias); persistent blocks (each copies its next tile's input during the current one)", padded_in_channels = 3 : i64, persistent = true, precision = "ieee", prepared_bytes = 2048 : i64, shared_bytes = 6208 : i64, stages = 0 : i64, step_sums = true, template = "conv_implicit_gemm", tile = array<i64: 64, 8, 32>, tile_rows = 6 : i64, warp = array<i64: 16, 8>}} {
+// MATERIALIZE-NEXT: %[[K0:.*]]:2 = solder.fusion "w3_spatial_mean_k0_conv" ({{.*}}) : ({{.*}}) -> (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>) attributes {solder.estimate = #solder.estimate<conv, bytes = 7712, flops = 33408, ns = 2>, solder.finalize = #solder.finalize_launch<threads = 32, grid = [8, 1, 1], f64_results = []>, solder.schedule = #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 6, tile = [64, 8, 32], warps = 4, accumulation = step_sums, prepared_bytes = 2048, prepare_threads = 128, prepare_grid = [1, 1, 1]>, scheduler = persistent, tiles = [1, 1, 2], threads = 128, shared_bytes = 6208, min_blocks_per_sm = 4, epilogue = tile_shifted_moments, reason = "3 input channels: a reduction of 27, whole; each step's products summed apart (a sum downstream cancels the tensor cores' truncation bias); persistent blocks (each copies its next tile's input during the current one)">}
 // MATERIALIZE-NEXT:   %[[Y:.*]] = solder.conv
 // MATERIALIZE-NEXT:   %[[S:.*]] = solder.group_stats %[[Y]]
 // MATERIALIZE-NEXT:   solder.yield %[[Y]], %[[S]]
 // MATERIALIZE-NEXT: }
-// MATERIALIZE-NEXT: %[[K1:.*]] = solder.fusion "w3_spatial_mean_k1_pointwise" (%[[B0:.*]] = %[[K0]]#0, %[[B1:.*]] = %[[K0]]#1, {{.*}}) : ({{.*}}) -> tensor<2x8xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, bytes = 2496 : i64, chunk = 1 : i64, estimated_us = 0.000000e+00 : f64, flops = 8642 : i64, grid = array<i64: 16, 1, 1>, template = "reduction", walk = "block_per_output"}} {
+// MATERIALIZE-NEXT: %[[K1:.*]] = solder.fusion "w3_spatial_mean_k1_pointwise" (%[[B0:.*]] = %[[K0]]#0, %[[B1:.*]] = %[[K0]]#1, {{.*}}) : ({{.*}}) -> tensor<2x8xf32> attributes {solder.estimate = #solder.estimate<reduction, bytes = 2496, flops = 8642, ns = 1>, solder.schedule = #solder.region_launch<block_per_output, chunk = 1, vector = 1, threads = 256, grid = [16, 1, 1]>}
 // MATERIALIZE-NOT: solder.conv
 // MATERIALIZE: solder.add %[[B0]],
 // MATERIALIZE: return %[[K1]]
@@ -309,7 +320,7 @@ func.func @w3_spatial_mean(%x: tensor<2x3x8x8xf32>, %cw: tensor<8x3x3x3xf32>, %c
 // REMARK: remark: solder-plan: cannot recompute w3_small_k0_conv#0: w3_small_k1_pointwise runs 'solder.reduce', which a conv epilogue cannot (it reduces across channels)
 // RECOMPUTE-LABEL: func.func @w3_small(
 // RECOMPUTE-NEXT: %[[K0:.*]]:2 = solder.fusion "w3_small_k0_conv" {{.*}} -> (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>)
-// RECOMPUTE: solder.fusion "w3_small_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} template = "reduction"
+// RECOMPUTE: solder.fusion "w3_small_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} #solder.estimate<reduction,
 // RECOMPUTE-NOT: solder.conv
 // RECOMPUTE: solder.reduce logsumexp
 // RECOMPUTE: return
@@ -329,13 +340,13 @@ func.func @w3_small(%x: tensor<2x3x8x8xf32>, %cw: tensor<8x3x3x3xf32>, %cb: tens
 // W2: the recomputed slice is the transposed conv and the relu.
 // RECOMPUTE-LABEL: func.func @w2_small(
 // RECOMPUTE-SAME: %[[X:[a-z0-9]+]]: tensor<2x4x3x3x3xf32>, %[[CW:[a-z0-9]+]]: tensor<4x8x3x3x3xf32>, %[[NW:[a-z0-9]+]]: tensor<8xf32>, %[[NB:[a-z0-9]+]]: tensor<8xf32>)
-// RECOMPUTE-NEXT: %[[K0:.*]] = solder.fusion "w2_small_k0_conv" ({{.*}}) : ({{.*}}) -> tensor<2x4x2xf32> attributes {solder.plan = {{{.*}}template = "conv_transpose_implicit_gemm"
+// RECOMPUTE-NEXT: %[[K0:.*]] = solder.fusion "w2_small_k0_conv" ({{.*}}) : ({{.*}}) -> tensor<2x4x2xf32> attributes {solder.estimate = #solder.estimate<conv_transpose, bytes = 4384, flops = 103312, ns = 10>, solder.finalize = #solder.finalize_launch<threads = 32, grid = [8, 1, 1], f64_results = []>, solder.schedule = #solder.conv_schedule<implicit_gemm_fma, fma_f32, #solder.fma_tile<[128, 16, 16]>, scheduler = grid, tiles = [1, 1, 2], threads = 256, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = element_welford, reason = "fewer than 8 input channels (3xTF32 measured slower than FMA)">}
 // RECOMPUTE-NEXT:   solder.conv_transpose
 // RECOMPUTE-NEXT:   solder.relu
 // RECOMPUTE-NEXT:   %[[S:.*]] = solder.group_stats
 // RECOMPUTE-NEXT:   solder.yield %[[S]] : tensor<2x4x2xf32>
 // RECOMPUTE-NEXT: }
-// RECOMPUTE-NEXT: %[[K1:.*]] = solder.fusion "w2_small_k1_pointwise" (%[[B0:.*]] = %[[K0]], %[[B1:.*]] = %[[NW]], %[[B2:.*]] = %[[NB]], %[[B3:.*]] = %[[X]], %[[B4:.*]] = %[[CW]]) : ({{.*}}) -> tensor<2x8x5x5x5xf32> attributes {solder.plan = {block = array<i64: 256, 1, 1>, blocks_per_sm = 0 : i64, bytes = 12448 : i64, centered_input = false, conversion_bytes = 0 : i64, estimated_us = 0.000000e+00 : f64, flops = 99312 : i64, grid = array<i64: 1, 1, 2>, mainloop = "fma", mainloop_reason = "fewer than 8 input channels (3xTF32 measured slower than FMA)", padded_in_channels = 4 : i64, persistent = false, precision = "ieee", prepared_bytes = 0 : i64, shared_bytes = 0 : i64, stages = 0 : i64, step_sums = false, template = "conv_transpose_implicit_gemm", tile = array<i64: 128, 16, 16>, tile_rows = 0 : i64, warp = array<i64: 0, 0>}} {
+// RECOMPUTE-NEXT: %[[K1:.*]] = solder.fusion "w2_small_k1_pointwise" (%[[B0:.*]] = %[[K0]], %[[B1:.*]] = %[[NW]], %[[B2:.*]] = %[[NB]], %[[B3:.*]] = %[[X]], %[[B4:.*]] = %[[CW]]) : ({{.*}}) -> tensor<2x8x5x5x5xf32> attributes {solder.estimate = #solder.estimate<conv_transpose, bytes = 12448, flops = 99312, ns = 10>, solder.schedule = #solder.conv_schedule<implicit_gemm_fma, fma_f32, #solder.fma_tile<[128, 16, 16]>, scheduler = grid, tiles = [1, 1, 2], threads = 256, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = element_welford, reason = "fewer than 8 input channels (3xTF32 measured slower than FMA)">}
 // RECOMPUTE-NEXT:   %[[Y:.*]] = solder.conv_transpose %[[B3]], %[[B4]]
 // RECOMPUTE-NEXT:   %[[R:.*]] = solder.relu %[[Y]]
 // RECOMPUTE-NEXT:   %[[N:.*]] = solder.group_normalize %[[R]], %[[B0]] weight = %[[B1]] bias = %[[B2]]
@@ -344,7 +355,7 @@ func.func @w3_small(%x: tensor<2x3x8x8xf32>, %cw: tensor<8x3x3x3xf32>, %cb: tens
 // RECOMPUTE-NEXT: return %[[K1]]
 // MATERIALIZE-LABEL: func.func @w2_small(
 // MATERIALIZE-NEXT: %[[K0:.*]]:2 = solder.fusion "w2_small_k0_conv" {{.*}} -> (tensor<2x8x5x5x5xf32>, tensor<2x4x2xf32>)
-// MATERIALIZE: %[[K1:.*]] = solder.fusion "w2_small_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} template = "pointwise"
+// MATERIALIZE: %[[K1:.*]] = solder.fusion "w2_small_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} #solder.estimate<pointwise,
 // MATERIALIZE-NEXT: solder.group_normalize
 // MATERIALIZE-NEXT: solder.yield
 func.func @w2_small(%x: tensor<2x4x3x3x3xf32>, %cw: tensor<4x8x3x3x3xf32>, %nw: tensor<8xf32>,
@@ -362,12 +373,12 @@ func.func @w2_small(%x: tensor<2x4x3x3x3xf32>, %cw: tensor<4x8x3x3x3xf32>, %nw: 
 // forced (remark), both kernels planned, nothing left empty.
 // REMARK: remark: solder-plan: cannot recompute conv_chain_small_k0_conv#0: conv_chain_small_k1_conv has a conv of its own
 // RECOMPUTE-LABEL: func.func @conv_chain_small(
-// RECOMPUTE-NEXT: %[[K0:.*]] = solder.fusion "conv_chain_small_k0_conv" {{.*}} -> tensor<1x4x5x5xf32> attributes
+// RECOMPUTE-NEXT: %[[K0:.*]] = solder.fusion "conv_chain_small_k0_conv" {{.*}} -> tensor<1x4x5x5xf32> attributes {{.*}}
 // RECOMPUTE-NEXT:   solder.conv
 // RECOMPUTE-NEXT:   solder.relu
 // RECOMPUTE-NEXT:   solder.yield
 // RECOMPUTE-NEXT: }
-// RECOMPUTE-NEXT: %[[K1:.*]] = solder.fusion "conv_chain_small_k1_conv" (%{{.*}} = %[[K0]], {{.*}}) {{.*}} attributes
+// RECOMPUTE-NEXT: %[[K1:.*]] = solder.fusion "conv_chain_small_k1_conv" (%{{.*}} = %[[K0]], {{.*}}) {{.*}} attributes {{.*}}
 // RECOMPUTE-NEXT:   solder.conv
 // RECOMPUTE-NEXT:   solder.yield
 // RECOMPUTE-NEXT: }
@@ -408,12 +419,12 @@ func.func @returned_conv_tensor(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>
 // recompute must reuse that capture instead of adding a second one.
 // ALONE-LABEL: func.func @w3_prefused(
 // ALONE-SAME: %[[X:[a-z0-9]+]]: tensor<2x3x8x8xf32>, %[[CW:[a-z0-9]+]]: tensor<8x3x3x3xf32>, %[[CB:[a-z0-9]+]]: tensor<8xf32>, %[[NW:[a-z0-9]+]]: tensor<8xf32>, %[[NB:[a-z0-9]+]]: tensor<8xf32>)
-// ALONE-NEXT: %[[K0:.*]] = solder.fusion "conv_stats" (%{{.*}} = %[[X]], %{{.*}} = %[[CW]], %{{.*}} = %[[CB]]) : ({{.*}}) -> tensor<2x4x2xf32> attributes {solder.plan = {{{.*}}template = "conv_implicit_gemm"
+// ALONE-NEXT: %[[K0:.*]] = solder.fusion "conv_stats" (%{{.*}} = %[[X]], %{{.*}} = %[[CW]], %{{.*}} = %[[CB]]) : ({{.*}}) -> tensor<2x4x2xf32> attributes {solder.estimate = #solder.estimate<conv, bytes = 5408, flops = 33408, ns = 1>, solder.finalize = #solder.finalize_launch<threads = 32, grid = [8, 1, 1], f64_results = []>, solder.schedule = #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 6, tile = [64, 8, 32], warps = 4, accumulation = step_sums, prepared_bytes = 2048, prepare_threads = 128, prepare_grid = [1, 1, 1]>, scheduler = persistent, tiles = [1, 1, 2], threads = 128, shared_bytes = 6208, min_blocks_per_sm = 4, epilogue = register_moments, reason = "3 input channels: a reduction of 27, whole; each step's products summed apart (a sum downstream cancels the tensor cores' truncation bias); persistent blocks (each copies its next tile's input during the current one)">}
 // ALONE-NEXT:   solder.conv
 // ALONE-NEXT:   solder.group_stats
 // ALONE-NEXT:   solder.yield
 // ALONE-NEXT: }
-// ALONE-NEXT: %[[K1:.*]] = solder.fusion "tail" (%[[B0:.*]] = %[[K0]], %[[B1:.*]] = %[[NW]], %[[B2:.*]] = %[[NB]], %[[B3:.*]] = %[[CB]], %[[B4:.*]] = %[[X]], %[[B5:.*]] = %[[CW]]) : (tensor<2x4x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<2x3x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<2x8xf32> attributes {solder.plan = {{{.*}}template = "conv_implicit_gemm"
+// ALONE-NEXT: %[[K1:.*]] = solder.fusion "tail" (%[[B0:.*]] = %[[K0]], %[[B1:.*]] = %[[NW]], %[[B2:.*]] = %[[NB]], %[[B3:.*]] = %[[CB]], %[[B4:.*]] = %[[X]], %[[B5:.*]] = %[[CW]]) : (tensor<2x4x2xf32>, tensor<8xf32>, tensor<8xf32>, tensor<8xf32>, tensor<2x3x8x8xf32>, tensor<8x3x3x3xf32>) -> tensor<2x8xf32> attributes {solder.estimate = #solder.estimate<conv, bytes = 5536, flops = 39746, ns = 1>, solder.finalize = #solder.finalize_launch<threads = 32, grid = [1, 1, 1], f64_results = []>, solder.schedule = #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 6, tile = [64, 8, 32], warps = 4, accumulation = step_sums, prepared_bytes = 2048, prepare_threads = 128, prepare_grid = [1, 1, 1]>, scheduler = persistent, tiles = [1, 1, 2], threads = 128, shared_bytes = 6208, min_blocks_per_sm = 4, epilogue = tile_shifted_moments, reason = "3 input channels: a reduction of 27, whole; each step's products summed apart (a sum downstream cancels the tensor cores' truncation bias); persistent blocks (each copies its next tile's input during the current one)">}
 // ALONE-NEXT:   %[[Y:.*]] = solder.conv %[[B4]], %[[B5]], %[[B3]]
 // ALONE-NEXT:   arith.constant
 // ALONE-NEXT:   arith.constant

@@ -247,6 +247,7 @@ int main(int argc, char **argv) {
   options.precision = precision;
   options.mainLoop = mainLoop;
   options.convTile = convTile;
+  options.arch = arch;
   buildSolderPipeline(pm, options);
   if (failed(pm.run(*module)))
     return 1;

@@ -5,8 +5,7 @@
 // channels, or the implicit-GEMM FMA fallback), its tile,
 // warps, pipeline stages, grid, threads and shared memory, and the layout
 // conversions it needs. `plan` calls getConvSchedule and stores the result
-// in the fusion's `solder.plan`; emit-cuda reads it back and launches
-// exactly that.
+// on the fusion as a #solder.conv_schedule, which emit-cuda only reads.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +15,8 @@
 #include "mlir/IR/Builders.h"
 #include "mlir/IR/BuiltinAttributes.h"
 #include "mlir/IR/Operation.h"
+#include "solder/Analysis/GpuTarget.h"
+#include "solder/Dialect/Solder/IR/SolderOps.h"
 
 #include <array>
 #include <optional>
@@ -34,37 +35,43 @@ StringRef stringifyPrecision(Precision precision);
 enum class MainLoopChoice { automatic, tensorOp, direct, directFma, fma };
 std::optional<MainLoopChoice> parseMainLoopChoice(StringRef text);
 
+/// Threads a block of the kernels that prepare a conv's operands (layout
+/// conversions, the direct conv's weight fragments).
+constexpr int64_t kOperandPrepThreads = 256;
+/// Channels and pixels of a toChannelsLast block (layout.cuh's
+/// kChannelsLastTile; the generated kernel asserts they agree).
+constexpr int64_t kChannelsLastTile = 64;
+
+/// The builder of a conv region's #solder.conv_schedule: getConvSchedule
+/// fills it, the plan turns it into the attribute (toAttr), and the report
+/// reads its estimate fields (conversionBytes, teraFlops).
 struct ConvSchedule {
-  /// "tensorop_3xtf32", "tensorop_tf32" (implicit GEMM on tensor cores),
-  /// "direct_3xtf32", "direct_tf32" (short reductions: a direct conv on
-  /// tensor cores over a shared-memory input window), "direct_fma" (the
-  /// direct conv on fp32 FMAs) or "fma" (the implicit-GEMM FMA fallback).
-  std::string mainLoop;
+  MainLoopKind kind = MainLoopKind::implicit_gemm_fma;
+  TensorMath math = TensorMath::fma_f32;
   /// Why this main loop (printed by the report).
   std::string reason;
-  /// Tile: BM output pixels x BN output channels x BK reduction elements
-  /// (the direct conv on tensor cores: its whole reduction, padded to 8).
+  /// The implicit GEMMs' tile: BM output pixels x BN output channels x BK
+  /// reduction elements a step. The direct conv on tensor cores: BM x BN x
+  /// its whole reduction, padded to 8. The direct conv on FMAs: pixels x
+  /// channels (tile[2] unused).
   std::array<int64_t, 3> tile = {0, 0, 0};
   /// The direct conv on tensor cores: whole output rows per tile (BM is
-  /// tileRows x the output width, rounded up to 32); 0 for the others.
-  int64_t tileRows = 0;
-  /// Warp tile (WM x WN): tensor-core main loops only; cp.async stages:
-  /// the implicit GEMM only.
+  /// tileRows x the output width, rounded up to 32), and its warps.
+  int64_t tileRows = 0, warps = 0;
+  /// The implicit GEMM on tensor cores: its warp tile (WM x WN) and
+  /// cp.async stages.
   std::array<int64_t, 2> warp = {0, 0};
   int64_t stages = 0;
-  /// (pixel tiles of one sample, channel tiles x groups, samples); a
-  /// persistent kernel launches launchGrid().
+  /// (pixel tiles of one sample, channel tiles x groups, samples).
   std::array<int64_t, 3> grid = {0, 0, 0};
   int64_t threads = 0;
   int64_t sharedBytes = 0;
-  /// The direct conv in 3xTF32 under a cancelling sum: each reduction
-  /// step's products summed apart, then added in fp32 (tensor cores
-  /// truncate what they accumulate).
-  bool stepSums = false;
-  /// tf32, the direct conv under a cancelling sum, unpadded: one product on
-  /// its input centered (a shift per sample and input channel, given back
-  /// exactly).
-  bool centered = false;
+  /// The direct conv on tensor cores: plain, step sums (3xTF32 under a
+  /// cancelling sum: each reduction step's products summed apart, then
+  /// added in fp32, as tensor cores truncate what they accumulate) or
+  /// centered (tf32 under a cancelling sum, unpadded: one product on its
+  /// input less a shift per sample and input channel, given back exactly).
+  DirectAccumulation accumulation = DirectAccumulation::plain;
   /// The direct conv on tensor cores, persistent: a block runs tile after
   /// tile, its weights staged once and its next input window copied
   /// (cp.async) while it computes the current tile. Its launch is every
@@ -76,32 +83,37 @@ struct ConvSchedule {
   int64_t blocksPerSM = 0;
   /// Input channels as the main loop reads them (padded to 4 for NDHWC).
   int64_t paddedInChannels = 0;
+  /// The implicit GEMM on tensor cores: the grids of its NCDHW -> NDHWC
+  /// input and KTRSC weight conversions.
+  std::array<int64_t, 3> inputConversionGrid = {0, 0, 0};
+  std::array<int64_t, 3> weightConversionGrid = {0, 0, 0};
+  /// The direct conv on tensor cores: its prepare kernel's threads and
+  /// grid, and the bytes it writes (weight fragments; centered, tap sums
+  /// and shifts).
+  int64_t prepareThreads = 0;
+  std::array<int64_t, 3> prepareGrid = {0, 0, 0};
+  int64_t preparedBytes = 0;
   /// Bytes read + written by the layout conversions (NCDHW -> NDHWC input,
   /// weights -> KTRSC) or, for the direct conv on tensor cores, by its
   /// prepare kernel; 0 for the FMA main loops, which read PyTorch's layouts.
   int64_t conversionBytes = 0;
-  /// The direct conv on tensor cores: bytes its prepare kernel writes
-  /// (weight fragments; centered, tap sums and shifts); 0 for the others.
-  int64_t preparedBytes = 0;
   /// The main loop's rate, from the measured table: the cost model's FLOP rate.
   double teraFlops = 0.0;
 
-  /// The grid emit-cuda launches: `grid`, or its tiles in one dimension.
-  std::array<int64_t, 3> launchGrid() const {
-    return persistent ? std::array<int64_t, 3>{grid[0] * grid[1] * grid[2], 1, 1} : grid;
-  }
-
+  /// "direct_3xtf32", "tensorop_tf32", "fma", ... (reports and manifests).
+  StringRef getMainLoopName() const { return solder::getMainLoopName(kind, math); }
   /// Implicit GEMM on tensor cores (reads converted NDHWC / KTRSC operands).
-  bool isTensorOp() const { return StringRef(mainLoop).starts_with("tensorop"); }
-  bool isDirect() const { return StringRef(mainLoop).starts_with("direct"); }
-  bool isDirectTensorOp() const { return isDirect() && !isDirectFma(); }
-  bool isDirectFma() const { return mainLoop == "direct_fma"; }
-  bool usesTensorCores() const { return isTensorOp() || isDirectTensorOp(); }
-  bool isThreeTF32() const { return StringRef(mainLoop).ends_with("3xtf32"); }
+  bool isTensorOp() const { return kind == MainLoopKind::implicit_gemm_tensorop; }
+  bool isDirect() const { return isDirectTensorOp() || isDirectFma(); }
+  bool isDirectTensorOp() const { return kind == MainLoopKind::direct_tensorop; }
+  bool isDirectFma() const { return kind == MainLoopKind::direct_fma; }
+  bool isThreeTF32() const { return math == TensorMath::tf32x3; }
+  bool isCentered() const { return accumulation == DirectAccumulation::centered; }
 
-  /// As attributes of `solder.plan`, and back (nullopt when a key is missing).
-  void addAttributes(Builder &builder, SmallVectorImpl<NamedAttribute> &attributes) const;
-  static std::optional<ConvSchedule> fromPlan(DictionaryAttr plan);
+  /// The attribute the plan sets, with the region's epilogue; null, after a
+  /// diagnostic through `emitError`, when it does not verify.
+  ConvScheduleAttr toAttr(function_ref<InFlightDiagnostic()> emitError,
+                          MLIRContext *context, ConvEpilogueKind epilogue) const;
 };
 
 /// A tensor-core tile given by hand (benchmarks, tuning): "BMxBNxBK/WMxWN/S"
@@ -118,7 +130,8 @@ std::optional<ConvTile> parseConvTile(StringRef text);
 /// tf32's one product could lose every digit: the direct conv keeps 3xTF32
 /// (with step sums), or in tf32 runs one product on its input centered
 /// where the conv is unpadded.
-ConvSchedule getConvSchedule(Operation *anchor, Precision precision,
+ConvSchedule getConvSchedule(Operation *anchor, const GpuTarget &target,
+                             Precision precision,
                              MainLoopChoice choice = MainLoopChoice::automatic,
                              std::optional<ConvTile> tile = std::nullopt,
                              bool cancellingSum = false);

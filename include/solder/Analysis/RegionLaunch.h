@@ -3,7 +3,8 @@
 // The one place the launch of an elementwise or reduction region is decided
 // (a conv region's is its ConvSchedule): how its threads split the work, how
 // many elements a thread loads before it uses them, and its grid. `plan`
-// stores it in `solder.plan`; emit-cuda generates and launches exactly that.
+// stores it as a #solder.region_launch; emit-cuda generates and launches
+// exactly that.
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,21 +18,24 @@
 
 namespace mlir::solder {
 
-struct RegionLaunch {
-  enum class Kind {
-    /// Blocks walk tiles of `chunk` x `threads` elements.
-    elementwise,
-    /// Each thread reduces one output, `chunk` elements at a time (2048
-    /// outputs or more: enough threads without splitting a reduction).
-    threadPerOutput,
-    /// Each block reduces one output through a fixed-order tree.
-    blockPerOutput,
-  };
-  Kind kind = Kind::elementwise;
+/// What a region without a conv computes over: facts of its IR, which the
+/// plan and emit-cuda both read.
+struct RegionExtent {
   /// The region's one reduction (null when elementwise).
   Operation *reduction = nullptr;
   /// Reductions: outputs x length elements. Elementwise: the elements.
   int64_t outputs = 0, length = 0;
+};
+RegionExtent getRegionExtent(FusionOp fusion);
+
+/// The builder of a region's #solder.region_launch.
+struct RegionLaunch {
+  /// elementwise: blocks walk tiles of `chunk` x `threads` items;
+  /// thread_per_output: each thread reduces one output, `chunk` elements at
+  /// a time (2048 outputs or more: enough threads without splitting a
+  /// reduction); block_per_output: each block reduces one output through a
+  /// fixed-order tree.
+  RegionWalk walk = RegionWalk::elementwise;
   /// Elements a thread loads and computes before it stores or accumulates
   /// them, so that many loads are in flight (one at a time left W3's
   /// logsumexp tail and W2's normalize latency-bound).
@@ -43,7 +47,9 @@ struct RegionLaunch {
   int64_t blocks = 0;
   int64_t threads = 256;
 
-  StringRef getKindName() const;
+  /// Null, after a diagnostic through `emitError`, when it does not verify.
+  RegionLaunchAttr toAttr(function_ref<InFlightDiagnostic()> emitError,
+                          MLIRContext *context) const;
 };
 
 /// The launch of `fusion`, which holds no conv and at most one reduction.

@@ -30,10 +30,6 @@ using namespace mlir;
 using namespace mlir::solder;
 
 namespace {
-constexpr int64_t kThreads = 256;
-/// Channels and pixels of a toChannelsLast block (layout.cuh's
-/// kChannelsLastTile; the generated kernel asserts they agree).
-constexpr int64_t kChannelsLastTile = 64;
 
 int64_t product(ArrayRef<int64_t> values) {
   int64_t result = 1;
@@ -77,69 +73,13 @@ void emitIndexDecomposition(raw_ostream &os, StringRef indent,
 /// Whether indices up to `bound` (plus a grid stride) fit 32-bit ints.
 bool fitsInt(int64_t bound) { return bound < (int64_t(1) << 30); }
 
-/// The launch of a region without a conv, which must be the one its plan
-/// recorded (`walk`, `chunk`, `grid`), when it has one: the plan owns it.
-FailureOr<RegionLaunch> getPlannedRegionLaunch(FusionOp fusion) {
-  RegionLaunch launch = getRegionLaunch(fusion);
-  auto plan = fusion->getAttrOfType<DictionaryAttr>("solder.plan");
-  if (!plan)
-    return launch;
-  auto walk = plan.getAs<StringAttr>("walk");
-  auto chunk = plan.getAs<IntegerAttr>("chunk");
-  auto grid = plan.getAs<DenseI64ArrayAttr>("grid");
-  auto vector = plan.getAs<IntegerAttr>("vector");
-  if (!walk || !chunk || !grid || walk.getValue() != launch.getKindName() ||
-      chunk.getInt() != launch.chunk || grid.size() != 3 ||
-      grid[0] != launch.blocks || (vector ? vector.getInt() : 1) != launch.vector)
-    return fusion.emitError("the plan of '")
-           << fusion.getName() << "' does not give the launch the CUDA code "
-           << "generator makes (walk = \"" << launch.getKindName()
-           << "\", chunk = " << launch.chunk << ", vector = " << launch.vector
-           << ", grid = [" << launch.blocks << ", 1, 1]); run solder-plan again";
+/// The plan's launch of a region without a conv (#solder.region_launch).
+FailureOr<RegionLaunchAttr> getPlannedRegionLaunch(FusionOp fusion) {
+  auto launch = fusion->getAttrOfType<RegionLaunchAttr>(SolderDialect::kScheduleAttrName);
+  if (!launch)
+    return fusion.emitError("the CUDA code generator needs the launch of solder-plan "
+                            "(#solder.region_launch; run solder-pipeline first)");
   return launch;
-}
-
-/// Statistics handed between kernels in double. simplify turns a mean of a
-/// GroupNorm into the GroupNorm of channel means, so a later kernel takes a
-/// group mean from a channel mean, both near the data's mean: in float each
-/// carries half an ulp of it (3e-5 at 1000), which the difference does not
-/// cancel (W1 at x + 1000 strayed 1.4e-5 from float64). A conv's finalize
-/// kernel holds both sums in double: it stores them in double when they are
-/// a group_normalize's input and statistics and not returned, and the
-/// group_normalize subtracts them in double (ElementEmitter::isCentered).
-static DenseSet<Value> findCancellingStatistics(func::FuncOp function) {
-  // The op computing `value` in a conv region's epilogue, whose finalize
-  // kernel stores it; null for values of other regions.
-  auto getEpilogueOp = [](Value value) -> Operation * {
-    auto producer = value.getDefiningOp<FusionOp>();
-    if (!producer ||
-        llvm::none_of(producer.getBodyBlock(), llvm::IsaPred<ConvOp, ConvTransposeOp>))
-      return nullptr;
-    return producer.getYield()
-        .getValues()[cast<OpResult>(value).getResultNumber()]
-        .getDefiningOp();
-  };
-  Operation *terminator = function.getBody().front().getTerminator();
-  DenseSet<Value> result;
-  function.walk([&](GroupNormalizeOp normalize) {
-    auto fusion = normalize->getParentOfType<FusionOp>();
-    auto input = dyn_cast<BlockArgument>(normalize.getInput());
-    auto stats = dyn_cast<BlockArgument>(normalize.getStats());
-    if (!fusion || !input || !stats || input.getOwner() != &fusion.getBodyBlock() ||
-        stats.getOwner() != &fusion.getBodyBlock())
-      return;
-    Value means = fusion.getCaptures()[input.getArgNumber()];
-    Value statistics = fusion.getCaptures()[stats.getArgNumber()];
-    if (isa_and_present<ReduceOp>(getEpilogueOp(means)) &&
-        isa_and_present<GroupStatsOp>(getEpilogueOp(statistics)) &&
-        !llvm::is_contained(terminator->getOperands(), means) &&
-        !llvm::is_contained(terminator->getOperands(), statistics))
-    {
-      result.insert(means);
-      result.insert(statistics);
-    }
-  });
-  return result;
 }
 
 /// One reduction computed in a conv epilogue: its partials per (sample,
@@ -177,14 +117,14 @@ private:
   /// 0.21 -> 0.17 ms).
   void emitCoefficientTables(FusionOp fusion, ElementEmitter &element,
                              ArrayRef<int64_t> keptDims, ArrayRef<int64_t> shape,
-                             int64_t outputs, bool narrow);
+                             int64_t outputs, int64_t threads, bool narrow);
 
   /// Prints the kernel's comment, signature and opening brace; records its
   /// launch with arguments: captures, results, then `buffers`.
   void beginKernel(FusionOp fusion, StringRef kernel, StringRef summary,
                    std::array<int64_t, 3> grid, ArrayRef<unsigned> buffers,
                    SmallVectorImpl<std::string> &captureNames,
-                   int64_t threads = kThreads, int64_t sharedBytes = 0,
+                   int64_t threads, int64_t sharedBytes = 0,
                    int64_t blocksPerSM = 0);
   /// The launch of a kernel outside any region's signature (layout
   /// conversions, finalize): its parameters and arguments.
@@ -194,21 +134,20 @@ private:
   /// The kernels that convert a conv's input to NDHWC and its weights to
   /// KTRSC for the tensor-core main loop; returns their two buffers.
   SmallVector<unsigned> emitLayoutConversions(FusionOp fusion, Operation *anchor,
-                                              const ConvSchedule &schedule);
+                                              ImplicitGemmTileAttr tile);
   /// The epilogue functor of a conv region, which every main loop calls with
   /// each accumulator and its (n, channel, pixel): the region's ops, the
-  /// stores of yielded tensors, the partial reductions (shifted moments or
-  /// Welford for group statistics) and where they go. Where the reductions
-  /// are of the conv output alone and momentsFromRegisters (the main loop
-  /// keeps its accumulators in registers), it takes each tile's channel
-  /// moments instead. Returns its members, which are the kernel's
-  /// parameters in order.
+  /// stores of yielded tensors, the partial reductions (Welford or shifted
+  /// moments for group statistics, as the plan's `epilogue` says) and where
+  /// they go; for register_moments, it takes each tile's channel moments
+  /// instead. Returns its members, which are the kernel's parameters in
+  /// order.
   FailureOr<SmallVector<std::string>>
   emitConvEpilogue(FusionOp fusion, Operation *anchor,
                    ArrayRef<Operation *> pointwise,
                    ArrayRef<EpilogueReduction> reductions,
                    unsigned firstReductionBuffer, int64_t pixelTiles,
-                   bool shiftedMoments, bool momentsFromRegisters);
+                   ConvEpilogueKind epilogueKind);
   /// The launch argument of the capture that region value `value` (a block
   /// argument of `fusion`) stands for.
   KernelArgRef getCaptureArg(FusionOp fusion, Value value) {
@@ -220,7 +159,7 @@ private:
     return program.buffers.size() - 1;
   }
   /// The element type a kernel reads or writes `tensor` in: double for the
-  /// statistics of findCancellingStatistics, else float.
+  /// plan's f64_results, else float.
   std::string getElementType(Value tensor) const {
     return doubleStorage.contains(tensor) ? "double" : "float";
   }
@@ -289,14 +228,14 @@ void ProgramEmitter::beginHelperKernel(
   KernelLaunch launch;
   launch.kernel = kernel.str();
   launch.grid = grid;
-  launch.block = {kThreads, 1, 1};
+  launch.block = {kOperandPrepThreads, 1, 1};
   SmallVector<std::string> declarations;
   for (const auto &[declaration, arg] : params) {
     declarations.push_back(declaration);
     launch.args.push_back(arg);
   }
   os << "// " << kernel << ": " << comment << "\n"
-     << "extern \"C\" __global__ void __launch_bounds__(" << kThreads << ")\n"
+     << "extern \"C\" __global__ void __launch_bounds__(" << kOperandPrepThreads << ")\n"
      << kernel << "(" << llvm::join(declarations, ",\n    ") << ") {\n";
   program.launches.push_back(std::move(launch));
 }
@@ -319,18 +258,22 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   int64_t volume = product(outShape.drop_front(2));
   int64_t groups = conv ? conv.getGroups() : convT.getGroups();
   int64_t outPerGroup = channels / groups;
-  std::optional<ConvSchedule> schedule = ConvSchedule::fromPlan(
-      fusion->getAttrOfType<DictionaryAttr>("solder.plan"));
+  auto schedule =
+      fusion->getAttrOfType<ConvScheduleAttr>(SolderDialect::kScheduleAttrName);
   if (!schedule)
     return fusion.emitError("the CUDA code generator needs the conv schedule "
                             "of solder-plan (run solder-pipeline first)");
+  MainLoopKind mainLoop = schedule.getMainLoop();
+  StringRef mainLoopName = getMainLoopName(mainLoop, schedule.getMath());
+  bool threeTF32 = schedule.getMath() == TensorMath::tf32x3;
+  bool persistent = schedule.getScheduler() == TileSchedulerKind::persistent;
+  ArrayRef<int64_t> grid = schedule.getGrid();
   // The plan's grid: (pixel tiles of one sample, channel tiles, samples).
-  int64_t pixelTiles = schedule->grid[0];
-  if (schedule->grid[1] > 65535 || schedule->grid[2] > 65535)
+  int64_t pixelTiles = grid[0];
+  if (grid[1] > 65535 || grid[2] > 65535)
     return anchor->emitError("the CUDA code generator launches a conv's ")
            << "channel tiles and samples on grid y and z, at most 65535 each; "
-           << "this one needs " << schedule->grid[1] << " x "
-           << schedule->grid[2];
+           << "this one needs " << grid[1] << " x " << grid[2];
   std::string name = fusion.getName().str();
 
   // Sort the epilogue: pointwise ops per element, reductions of them.
@@ -366,6 +309,11 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
            << op.getName() << "' in a conv epilogue (supported: pointwise "
               "ops, group_stats, sum/mean over all spatial dims)";
   }
+  auto finalize =
+      fusion->getAttrOfType<FinalizeLaunchAttr>(SolderDialect::kFinalizeAttrName);
+  if (!reductions.empty() && !finalize)
+    return fusion.emitError("the CUDA code generator needs the finalize launch of "
+                            "solder-plan (run solder-pipeline first)");
 
   // Geometry, padded to 3 spatial dims.
   auto pad3 = [&](ArrayRef<int64_t> values, int64_t fill) {
@@ -395,12 +343,12 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
      << pad3(conv ? conv.getDilations() : convT.getDilations(), 1) << ";\n"
      << "};\n\n";
 
+  bool direct = mainLoop == MainLoopKind::direct_fma || mainLoop == MainLoopKind::direct_tensorop;
+  bool tensorCores = schedule.getMath() != TensorMath::fma_f32;
   std::string summary =
-      (schedule->isDirect() ? "direct " : "implicit-GEMM ") +
-      anchor->getName().stripDialect().str();
-  summary += schedule->usesTensorCores()
-                 ? " on tensor cores (" + schedule->mainLoop + ")"
-                 : " with FMAs (" + schedule->reason + ")";
+      (direct ? "direct " : "implicit-GEMM ") + anchor->getName().stripDialect().str();
+  summary += tensorCores ? " on tensor cores (" + mainLoopName.str() + ")"
+                         : " with FMAs (" + schedule.getReason().str() + ")";
   for (Operation *op : pointwise)
     if (!isa<arith::ConstantOp>(op))
       summary += " -> " + op->getName().stripDialect().str();
@@ -414,42 +362,38 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       "in" + std::to_string(cast<BlockArgument>(input).getArgNumber());
   std::string mainLoopWeight =
       "in" + std::to_string(cast<BlockArgument>(weight).getArgNumber());
-  if (schedule->isTensorOp()) {
-    buffers = emitLayoutConversions(fusion, anchor, *schedule);
+  if (auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig())) {
+    buffers = emitLayoutConversions(fusion, anchor, tile);
     mainLoopInput = "ws0";
     mainLoopWeight = "ws1";
   }
   // The direct conv on tensor cores reads its weights split into TF32
   // fragments, written once a call by a kernel before it.
-  if (schedule->isDirectTensorOp()) {
-    buffers.push_back(addBuffer(name + "_prepared", schedule->preparedBytes, false));
+  auto directTile = dyn_cast<DirectTileAttr>(schedule.getConfig());
+  if (directTile) {
+    buffers.push_back(addBuffer(name + "_prepared", directTile.getPreparedBytes(), false));
     mainLoopWeight = "ws0";
   }
   unsigned firstReductionBuffer = buffers.size();
   for (const EpilogueReduction &reduction : reductions)
     buffers.push_back(reduction.buffer);
 
-  // The FMA main loop keeps Welford partials per element (its tiles are
-  // small); the tiled main loops take shifted moments, and the direct conv
-  // on tensor cores sums them from its accumulators where it can.
-  bool fma = !schedule->isTensorOp() && !schedule->isDirect();
-  FailureOr<SmallVector<std::string>> members =
-      emitConvEpilogue(fusion, anchor, pointwise, reductions, firstReductionBuffer,
-                       pixelTiles, /*shiftedMoments=*/!fma,
-                       /*momentsFromRegisters=*/schedule->isDirectTensorOp());
+  FailureOr<SmallVector<std::string>> members = emitConvEpilogue(
+      fusion, anchor, pointwise, reductions, firstReductionBuffer, pixelTiles,
+      schedule.getEpilogue());
   if (failed(members))
     return failure();
 
   std::string memberList = "{" + llvm::join(*members, ", ") + "}";
   SmallVector<std::string> captureNames;
-  if (fma) {
-    beginKernel(fusion, name, summary, schedule->grid, buffers, captureNames,
-                schedule->threads, schedule->sharedBytes);
-    program.launches.back().mainLoop = schedule->mainLoop;
-    int64_t tileN = schedule->tile[1];
+  if (auto fmaTile = dyn_cast<FmaTileAttr>(schedule.getConfig())) {
+    beginKernel(fusion, name, summary, schedule.getLaunchGrid(), buffers, captureNames,
+                schedule.getThreads(), schedule.getSharedBytes());
+    program.launches.back().mainLoop = mainLoopName.str();
+    ArrayRef<int64_t> tile = fmaTile.getTile();
     os << llvm::formatv(
         "  using G = {0}_geometry;\n"
-        "  constexpr int BM = 128, BN = {1}, BK = 16, TM = BM / 16, TN = BN / 16;\n"
+        "  constexpr int BM = {8}, BN = {1}, BK = {9}, TM = BM / 16, TN = BN / 16;\n"
         "  constexpr int kOutPerGroup = {2}, kChannelTiles = {3};\n"
         "  const int n = blockIdx.z;\n"
         "  const int group = blockIdx.y / kChannelTiles;\n"
@@ -483,41 +427,42 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
         "    if (threadIdx.x % 16 == 0 && channelValid)\n"
         "      epilogue.storePartials(n, channel, blockIdx.x, partials);\n"
         "  }\n}\n\n",
-        name, tileN, outPerGroup, schedule->grid[1] / groups, mainLoopInput,
-        mainLoopWeight, memberList, schedule->grid[0]);
+        name, tile[1], outPerGroup, grid[1] / groups, mainLoopInput,
+        mainLoopWeight, memberList, grid[0], tile[0], tile[2]);
   } else {
-    if (schedule->isTensorOp())
+    StringRef math = threeTF32 ? "k3xTF32" : "kTF32";
+    if (auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig())) {
+      ArrayRef<int64_t> block = tile.getTile(), warp = tile.getWarp();
       os << llvm::formatv(
           "using {0}_mainloop = solder::TensorOpConv<\n"
           "    {0}_geometry, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
           "solder::TensorMath::{7}>>;\n",
-          name, schedule->tile[0], schedule->tile[1], schedule->tile[2],
-          schedule->warp[0], schedule->warp[1], schedule->stages,
-          schedule->isThreeTF32() ? "k3xTF32" : "kTF32");
-    else if (schedule->isDirectTensorOp())
+          name, block[0], block[1], block[2], warp[0], warp[1], tile.getStages(), math);
+    } else if (directTile) {
+      DirectAccumulation accumulation = directTile.getAccumulation();
       os << llvm::formatv(
           "using {0}_mainloop = solder::DirectTensorOpConv<\n"
           "    {0}_geometry, /*Rows=*/{1}, /*BN=*/{2}, /*Warps=*/{3}, "
           "solder::TensorMath::{4}{5}>;\n",
-          name, schedule->tileRows, schedule->tile[1], schedule->threads / 32,
-          schedule->isThreeTF32() ? "k3xTF32" : "kTF32",
-          schedule->centered ? llvm::formatv(", /*StepSums=*/{0}, /*Centered=*/true",
-                                             schedule->stepSums)
-                                   .str()
-          : schedule->stepSums ? ", /*StepSums=*/true"
-                               : "");
-    else
+          name, directTile.getRows(), directTile.getTile()[1], directTile.getWarps(), math,
+          accumulation == DirectAccumulation::centered
+              ? ", /*StepSums=*/false, /*Centered=*/true"
+          : accumulation == DirectAccumulation::step_sums ? ", /*StepSums=*/true"
+                                                           : "");
+    } else {
+      ArrayRef<int64_t> tile = cast<DirectFmaTileAttr>(schedule.getConfig()).getTile();
       os << llvm::formatv("using {0}_mainloop = solder::DirectConv<{0}_geometry, "
                           "{1}, {2}>;\n",
-                          name, schedule->tile[0], schedule->tile[1]);
+                          name, tile[0], tile[1]);
+    }
     os << llvm::formatv(
         "static_assert({0}_mainloop::kThreads == {1} && {0}_mainloop::{3} "
         "<= {2},\n"
         "              \"the plan's threads and shared memory\");\n\n",
-        name, schedule->threads, schedule->sharedBytes,
-        schedule->persistent ? "kPersistentSharedBytes" : "kSharedBytes");
+        name, schedule.getThreads(), schedule.getSharedBytes(),
+        persistent ? "kPersistentSharedBytes" : "kSharedBytes");
     std::string mainLoopArgs;
-    if (schedule->isTensorOp()) {
+    if (mainLoop == MainLoopKind::implicit_gemm_tensorop) {
       os << llvm::formatv(
           "// {0}_context: CUTLASS's problem and iterator parameters, in the constant\n"
           "// bank like a stock kernel's parameters; {0}_build_context fills it\n"
@@ -531,36 +476,29 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       program.constants.push_back({name + "_context", name + "_build_context"});
       mainLoopArgs = ", " + name + "_context";
     }
-    if (schedule->isDirectTensorOp()) {
+    if (directTile) {
       os << llvm::formatv(
           "static_assert({0}_mainloop::BM == {1} && {0}_mainloop::kRowTiles * "
           "{0}_geometry::kOut[0] == {2},\n"
           "              \"the plan's tile of whole rows\");\n",
-          name, schedule->tile[0], schedule->grid[0]);
-      if (schedule->persistent)
+          name, directTile.getTile()[0], grid[0]);
+      if (persistent)
         os << llvm::formatv("static_assert({0}_mainloop::kTiles == {1}L, \"the plan's "
                             "tiles, one after another in a block\");\n",
-                            name, schedule->launchGrid()[0]);
-      // prepare's threads: one per weight fragment (32 per 8 x 8 block of
-      // the padded reduction x channels) and per tap sum, a warp per shift.
-      int64_t channelTiles = schedule->grid[1], bn = schedule->tile[1];
-      int64_t inChannels = schedule->paddedInChannels, batch = schedule->grid[2];
-      int64_t prepareThreads = channelTiles * schedule->tile[2] / 8 * bn / 8 * 32;
-      if (schedule->centered)
-        prepareThreads = std::max({prepareThreads, channelTiles * bn * inChannels,
-                                   batch * inChannels * 32});
+                            name, schedule.getLaunchGrid()[0]);
       os << llvm::formatv("static_assert({0}_mainloop::kPreparedBytes == {1}L &&\n"
                           "              {0}_mainloop::kPrepareThreads == {2}L,\n"
                           "              \"the plan's prepared operands\");\n\n",
-                          name, schedule->preparedBytes, prepareThreads);
+                          name, directTile.getPreparedBytes(),
+                          directTile.getPrepareThreads());
       std::string what =
-          schedule->centered
+          directTile.getAccumulation() == DirectAccumulation::centered
               ? "the conv weights split into TF32 parts in the main loop's fragment "
                 "order, their tap sums, and each input plane's shift"
               : "the conv weights, split into TF32 parts, in the main loop's fragment order";
+      ArrayRef<int64_t> prepareGrid = directTile.getPrepareGrid();
       beginHelperKernel(
-          name + "_prepare", what,
-          {static_cast<int64_t>(llvm::divideCeil(prepareThreads, kThreads)), 1, 1},
+          name + "_prepare", what, {prepareGrid[0], prepareGrid[1], prepareGrid[2]},
           {{"const float *__restrict__ input", getCaptureArg(fusion, input)},
            {"const float *__restrict__ weight", getCaptureArg(fusion, weight)},
            {"float *__restrict__ prepared", {KernelArgRef::Kind::buffer, buffers[0]}}});
@@ -570,12 +508,13 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     } else {
       os << "\n";
     }
-    beginKernel(fusion, name, summary, schedule->launchGrid(), buffers, captureNames,
-                schedule->threads, schedule->sharedBytes, schedule->blocksPerSM);
-    program.launches.back().mainLoop = schedule->mainLoop;
-    program.launches.back().persistent = schedule->persistent;
+    beginKernel(fusion, name, summary, schedule.getLaunchGrid(), buffers, captureNames,
+                schedule.getThreads(), schedule.getSharedBytes(),
+                schedule.getMinBlocksPerSM());
+    program.launches.back().mainLoop = mainLoopName.str();
+    program.launches.back().persistent = persistent;
     os << "  extern __shared__ __align__(16) char shared[];\n"
-       << "  solder::" << (schedule->persistent ? "runPersistentConv<" : "runConv<")
+       << "  solder::" << (persistent ? "runPersistentConv<" : "runConv<")
        << name << "_mainloop>(\n"
        << "      " << mainLoopInput << ", " << mainLoopWeight << ", " << name
        << "_epilogue" << memberList << ", shared" << mainLoopArgs << ");\n}\n\n";
@@ -588,35 +527,14 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   };
 
   // The finalize kernel merges the partials of every pixel tile (and
-  // channel of the group) in a fixed order: a block per group statistic
-  // (strided over the block, then a fixed tree), a thread per spatial sum.
-  // A statistic's partials are read channel-fastest (a group's channels
-  // of a tile are adjacent), eight loads in flight before their merges:
-  // one partial a lane 1.5 KB apart took W2's finalize 20 us on an H200.
-  // The block takes about 8 partials a thread of the largest statistic, 32
-  // to 1024 threads: W3's 252 partials a statistic on 256 threads left
-  // most idle and paid an 8-level tree (13 us on an H200), W2's 9840 took
-  // 38 serial merges a thread on 128 blocks (24 us).
-  int64_t partialsPerStatistic = 0;
-  for (const EpilogueReduction &reduction : reductions)
-    if (auto stats = dyn_cast<GroupStatsOp>(reduction.op))
-      partialsPerStatistic = std::max<int64_t>(
-          partialsPerStatistic, channels / stats.getNumGroups() * pixelTiles *
-                                    (stats.getAcrossBatch() ? batch : 1));
-  int64_t threads = std::clamp<int64_t>(
-      llvm::PowerOf2Ceil(llvm::divideCeil(partialsPerStatistic, 8)), 32, 1024);
-  int64_t blocks = 0;
-  for (const EpilogueReduction &reduction : reductions) {
-    int64_t outputs =
-        cast<RankedTensorType>(reduction.op->getResult(0).getType())
-            .getNumElements() /
-        (reduction.welford ? 2 : 1);
-    blocks = std::max<int64_t>(
-        blocks, reduction.welford ? outputs : llvm::divideCeil(outputs, threads));
-  }
+  // channel of the group) in a fixed order, on the plan's launch: a block
+  // per group statistic (strided over the block, then a fixed tree), a
+  // thread per spatial sum. A statistic's partials are read channel-fastest,
+  // eight loads in flight before their merges.
+  int64_t threads = finalize.getThreads();
   KernelLaunch launch;
   launch.kernel = name + "_finalize";
-  launch.grid = {blocks, 1, 1};
+  launch.grid = {finalize.getGrid()[0], finalize.getGrid()[1], finalize.getGrid()[2]};
   launch.block = {threads, 1, 1};
   SmallVector<std::string> params;
   os << "// " << launch.kernel
@@ -709,14 +627,14 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
 
 SmallVector<unsigned>
 ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
-                                      const ConvSchedule &schedule) {
+                                      ImplicitGemmTileAttr tile) {
   std::string name = fusion.getName().str();
   auto inType = cast<RankedTensorType>(anchor->getOperand(0).getType());
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
   int64_t batch = outType.getDimSize(0), channels = outType.getDimSize(1);
   int64_t inChannels = inType.getDimSize(1);
   int64_t inVolume = product(inType.getShape().drop_front(2));
-  int64_t paddedIn = schedule.paddedInChannels;
+  int64_t paddedIn = tile.getPaddedChannels();
   int64_t taps = product(cast<RankedTensorType>(anchor->getOperand(1).getType())
                              .getShape()
                              .drop_front(2));
@@ -724,6 +642,9 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
                                    batch * inVolume * paddedIn * 4, false);
   unsigned weightBuffer =
       addBuffer(name + "_weight_ktrsc", channels * taps * paddedIn * 4, false);
+  auto toGrid = [](ArrayRef<int64_t> grid) {
+    return std::array<int64_t, 3>{grid[0], grid[1], grid[2]};
+  };
   beginHelperKernel(
       name + "_input_ndhwc",
       paddedIn == inChannels
@@ -732,8 +653,7 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
                           "zero-padded to {1}",
                           inChannels, paddedIn)
                 .str(),
-      {static_cast<int64_t>(llvm::divideCeil(inVolume, kChannelsLastTile)),
-       static_cast<int64_t>(llvm::divideCeil(paddedIn, kChannelsLastTile)), batch},
+      toGrid(tile.getInputGrid()),
       {{"const float *__restrict__ input", getCaptureArg(fusion, anchor->getOperand(0))},
        {"float *__restrict__ inputNdhwc",
         {KernelArgRef::Kind::buffer, inputBuffer}}});
@@ -746,8 +666,7 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
       isa<ConvTransposeOp>(anchor)
           ? "the conv_transpose weights, flipped, to KTRSC: it runs as a conv"
           : "the conv weights to KTRSC",
-      {static_cast<int64_t>(llvm::divideCeil(channels * taps * paddedIn, kThreads)),
-       1, 1},
+      toGrid(tile.getWeightGrid()),
       {{"const float *__restrict__ weight", getCaptureArg(fusion, anchor->getOperand(1))},
        {"float *__restrict__ weightKtrsc",
         {KernelArgRef::Kind::buffer, weightBuffer}}});
@@ -760,7 +679,7 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
 FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
     FusionOp fusion, Operation *anchor, ArrayRef<Operation *> pointwise,
     ArrayRef<EpilogueReduction> reductions, unsigned firstReductionBuffer,
-    int64_t pixelTiles, bool shiftedMoments, bool momentsFromRegisters) {
+    int64_t pixelTiles, ConvEpilogueKind epilogueKind) {
   std::string name = fusion.getName().str();
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
   ArrayRef<int64_t> outShape = outType.getShape();
@@ -794,15 +713,11 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
     return isEpilogueReduction(reductions, value);
   };
   bool storesElements = !llvm::all_of(yield.getValues(), isReduction);
-  // Reductions of the conv output alone (plus its bias), under a main loop
-  // that keeps its accumulators in registers: it hands the epilogue each
+  // The plan's register_moments: the main loop hands the epilogue each
   // tile's channel moments instead of a tile to visit
   // (runtime/device/solder/conv_epilogue.cuh).
-  bool convMoments =
-      momentsFromRegisters && !storesElements && !reductions.empty() && pointwise.empty() &&
-      llvm::all_of(reductions, [&](const EpilogueReduction &reduction) {
-        return reduction.op->getOperand(0) == anchor->getResult(0);
-      });
+  bool convMoments = epilogueKind == ConvEpilogueKind::register_moments;
+  bool shiftedMoments = epilogueKind != ConvEpilogueKind::element_welford;
   epilogue << "  // " << (storesElements ? "Stores conv-shaped tensors."
                                          : "Stores nothing per element: only "
                                            "partial reductions leave.")
@@ -935,16 +850,16 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
   // 4 consecutive elements), a thread one item of each 256: it loads and
   // computes its items of a tile before storing any, so they are all in
   // flight at once.
-  FailureOr<RegionLaunch> planned = getPlannedRegionLaunch(fusion);
+  FailureOr<RegionLaunchAttr> planned = getPlannedRegionLaunch(fusion);
   if (failed(planned))
     return failure();
-  const int64_t chunk = planned->chunk, blocks = planned->blocks,
-                width = planned->vector;
-  const int64_t items = total / width, tileItems = chunk * kThreads;
+  const int64_t chunk = planned->getChunk(), blocks = planned->getGrid()[0],
+                width = planned->getVector(), threads = planned->getThreads();
+  const int64_t items = total / width, tileItems = chunk * threads;
   if (width > 1)
     summary += " (float" + std::to_string(width) + ")";
   beginKernel(fusion, fusion.getName(), summary, {blocks, 1, 1}, {},
-              captureNames);
+              captureNames, threads);
   ElementEmitter element(fusion, captureNames, shape, getDoubleCaptures(fusion));
   bool narrow = fitsInt(total + blocks * tileItems * width);
   StringRef type = narrow ? "int" : "long", suffix = narrow ? "" : "L";
@@ -960,7 +875,7 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
   auto beginItemLoop = [&] {
     os << "#pragma unroll\n"
        << "    for (int k = 0; k < " << chunk << "; ++k) {\n"
-       << "      const " << type << " " << item << " = tile + k * " << kThreads
+       << "      const " << type << " " << item << " = tile + k * " << threads
        << " + threadIdx.x;\n";
     if (items % tileItems != 0)
       os << "      if (" << item << " >= " << items << suffix
@@ -1047,12 +962,13 @@ void ProgramEmitter::emitCoefficientTables(FusionOp fusion,
                                            ElementEmitter &element,
                                            ArrayRef<int64_t> keptDims,
                                            ArrayRef<int64_t> shape,
-                                           int64_t outputs, bool narrow) {
+                                           int64_t outputs, int64_t threads,
+                                           bool narrow) {
   // A thread per output keeps the batch index of its output: a block's
   // outputs span at most two samples when a sample has 256 outputs or more.
   int64_t perSample = outputs / shape[0];
   bool batchKept = !keptDims.empty() && keptDims.front() == 0;
-  if (!batchKept || perSample < kThreads)
+  if (!batchKept || perSample < threads)
     return;
   StringRef type = narrow ? "int" : "long", suffix = narrow ? "" : "L";
   // Tables take at most 16 KB of static shared memory together; a
@@ -1077,7 +993,7 @@ void ProgramEmitter::emitCoefficientTables(FusionOp fusion,
     tableBytes += samples * channels * 8;
     std::string table = "normalize" + std::to_string(index++) + "_coefficients";
     if (!acrossBatch && !firstSampleDeclared) {
-      os << "  const " << type << " firstSample = blockIdx.x * " << kThreads
+      os << "  const " << type << " firstSample = blockIdx.x * " << threads
          << suffix << " / " << perSample << ";\n";
       firstSampleDeclared = true;
     }
@@ -1085,7 +1001,7 @@ void ProgramEmitter::emitCoefficientTables(FusionOp fusion,
        << "  // samples, computed once instead of at every element.\n"
        << "  __shared__ float2 " << table << "[" << samples * channels << "];\n"
        << "  for (int t = threadIdx.x; t < " << samples * channels << "; t += "
-       << kThreads << ") {\n";
+       << threads << ") {\n";
     if (acrossBatch)
       os << "    [[maybe_unused]] const " << type << " i0 = 0;\n";
     else
@@ -1113,12 +1029,13 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
   ArrayRef<int64_t> shape = inType.getShape();
   auto stats = dyn_cast<GroupStatsOp>(reduction);
   auto reduce = dyn_cast<ReduceOp>(reduction);
-  FailureOr<RegionLaunch> planned = getPlannedRegionLaunch(fusion);
+  FailureOr<RegionLaunchAttr> planned = getPlannedRegionLaunch(fusion);
   if (failed(planned))
     return failure();
-  const RegionLaunch &launch = *planned;
-  const int64_t outputs = launch.outputs, length = launch.length;
-  bool threadPerOutput = launch.kind == RegionLaunch::Kind::threadPerOutput;
+  const RegionExtent extent = getRegionExtent(fusion);
+  const int64_t outputs = extent.outputs, length = extent.length;
+  const int64_t threads = planned->getThreads();
+  bool threadPerOutput = planned->getWalk() == RegionWalk::thread_per_output;
   SmallVector<int64_t> keptDims, reducedDims;
   if (reduce)
     for (int64_t d = 0; d < inType.getRank(); ++d)
@@ -1146,25 +1063,25 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
       summary += " -> " + op.getName().stripDialect().str();
   summary += threadPerOutput ? " (one thread per output)"
                              : " (one block per output)";
-  beginKernel(fusion, fusion.getName(), summary, {launch.blocks, 1, 1}, {},
-              captureNames);
+  beginKernel(fusion, fusion.getName(), summary, {planned->getGrid()[0], 1, 1}, {},
+              captureNames, threads);
   ElementEmitter element(fusion, captureNames, shape, getDoubleCaptures(fusion));
   // 32-bit indices where they fit (not for statistics, whose indexing
   // below is in 64 bits).
-  bool narrowOutputs = !stats && fitsInt(outputs + kThreads);
-  bool narrowLength = !stats && fitsInt(length + kThreads);
+  bool narrowOutputs = !stats && fitsInt(outputs + threads);
+  bool narrowLength = !stats && fitsInt(length + threads);
   StringRef outputType = narrowOutputs ? "int" : "long";
   StringRef lengthType = narrowLength ? "int" : "long";
   // One thread per output walks its reduction in chunks: a chunk's loads
   // and pointwise ops are independent of the accumulator, so they are all
   // in flight before its data-dependent adds (one load at a time left the
   // kernel latency-bound at a third of the memory bandwidth).
-  const int64_t chunk = launch.chunk;
+  const int64_t chunk = planned->getChunk();
   bool ragged = length % chunk != 0;
   if (threadPerOutput && reduce)
-    emitCoefficientTables(fusion, element, keptDims, shape, outputs, narrowOutputs);
+    emitCoefficientTables(fusion, element, keptDims, shape, outputs, threads, narrowOutputs);
   if (threadPerOutput) {
-    os << "  const " << outputType << " o = blockIdx.x * " << kThreads
+    os << "  const " << outputType << " o = blockIdx.x * " << threads
        << " + threadIdx.x;\n  if (o >= " << outputs << "L)\n    return;\n";
     if (!stats)
       emitIndexDecomposition(os, "  ", shape, keptDims, "o", narrowOutputs);
@@ -1182,7 +1099,7 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
     os << "  const " << outputType << " o = blockIdx.x;\n"
        << "  solder::" << accumulator << " acc;\n"
        << "  for (" << lengthType << " r = threadIdx.x; r < " << length
-       << "; r += " << kThreads << ") {\n";
+       << "; r += " << threads << ") {\n";
   }
   std::string indent = threadPerOutput ? "      " : "    ";
 
@@ -1231,7 +1148,7 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion,
     os << "    acc.add(" << value << ");\n  }\n";
   }
   if (!threadPerOutput)
-    os << "  acc = solder::combineBlock<" << kThreads << ">(acc);\n"
+    os << "  acc = solder::combineBlock<" << threads << ">(acc);\n"
        << "  if (threadIdx.x != 0)\n    return;\n";
   if (stats)
     os << "  out0[o * 2] = acc.mean;\n  out0[o * 2 + 1] = acc.rstd("
@@ -1313,7 +1230,13 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
     storage[value] = {KernelArgRef::Kind::output,
                       static_cast<unsigned>(index)};
   }
-  doubleStorage = findCancellingStatistics(function);
+  // The plan's f64_results: statistics its finalize kernels store in double.
+  for (FusionOp fusion : function.getBody().front().getOps<FusionOp>())
+    if (auto finalize =
+            fusion->getAttrOfType<FinalizeLaunchAttr>(SolderDialect::kFinalizeAttrName))
+      for (int64_t index : finalize.getF64Results().asArrayRef())
+        if (index < fusion.getNumResults())
+          doubleStorage.insert(fusion.getResult(index));
   for (FusionOp fusion : function.getBody().front().getOps<FusionOp>()) {
     for (auto [index, result] : llvm::enumerate(fusion.getResults()))
       if (!storage.count(result))
@@ -1331,12 +1254,12 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
      << "#include <solder/conv.cuh>\n";
   bool tensorOp = false, directTensorOp = false, directFma = false;
   function.walk([&](FusionOp fusion) {
-    if (auto plan = fusion->getAttrOfType<DictionaryAttr>("solder.plan"))
-      if (auto schedule = ConvSchedule::fromPlan(plan)) {
-        tensorOp |= schedule->isTensorOp();
-        directTensorOp |= schedule->isDirectTensorOp();
-        directFma |= schedule->isDirectFma();
-      }
+    if (auto schedule =
+            fusion->getAttrOfType<ConvScheduleAttr>(SolderDialect::kScheduleAttrName)) {
+      tensorOp |= schedule.getMainLoop() == MainLoopKind::implicit_gemm_tensorop;
+      directTensorOp |= schedule.getMainLoop() == MainLoopKind::direct_tensorop;
+      directFma |= schedule.getMainLoop() == MainLoopKind::direct_fma;
+    }
   });
   if (tensorOp)
     os << "#include <solder/conv_tensorop.cuh>\n#include <solder/layout.cuh>\n";

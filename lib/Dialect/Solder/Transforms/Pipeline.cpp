@@ -23,6 +23,7 @@ void mlir::solder::buildSolderPipeline(OpPassManager &pm,
   planOptions.precision = options.precision;
   planOptions.mainLoop = options.mainLoop;
   planOptions.convTile = options.convTile;
+  planOptions.arch = options.arch;
   pm.addPass(createSolderPlan(planOptions));
 }
 
@@ -44,6 +45,8 @@ struct PipelineCommandLineOptions
   Option<std::string> convTile{*this, "conv-tile",
                                llvm::cl::desc("auto or BMxBNxBK/WMxWN/STAGES"),
                                llvm::cl::init("auto")};
+  Option<std::string> arch{*this, "arch", llvm::cl::desc("the GPU planned for, e.g. sm_90"),
+                           llvm::cl::init("sm_90")};
 };
 } // namespace
 
@@ -56,6 +59,6 @@ void mlir::solder::registerSolderPassesAndPipeline() {
         buildSolderPipeline(pm, PipelineOptions{options.force, options.report,
                                                 options.precision,
                                                 options.mainLoop,
-                                                options.convTile});
+                                                options.convTile, options.arch});
       });
 }

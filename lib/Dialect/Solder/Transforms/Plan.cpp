@@ -1,5 +1,6 @@
 //===- Plan.cpp - Kernel plans and materialize-or-recompute ---------------===//
 
+#include "solder/Analysis/ConvEpilogue.h"
 #include "solder/Analysis/ConvSchedule.h"
 #include "solder/Analysis/CostModel.h"
 #include "solder/Analysis/RegionLaunch.h"
@@ -146,17 +147,27 @@ bool reachesCancellingSum(Operation *anchor) {
   return false;
 }
 
-std::string getTemplate(FusionOp fusion) {
-  std::string name = "pointwise";
+KernelKind getKernelKind(FusionOp fusion) {
+  KernelKind kind = KernelKind::pointwise;
   fusion.getBodyBlock().walk([&](Operation *op) {
     if (isa<ConvOp>(op))
-      name = "conv_implicit_gemm";
+      kind = KernelKind::conv;
     else if (isa<ConvTransposeOp>(op))
-      name = "conv_transpose_implicit_gemm";
-    else if (name == "pointwise" && getFusionRole(op) == FusionRole::reduction)
-      name = "reduction";
+      kind = KernelKind::conv_transpose;
+    else if (kind == KernelKind::pointwise && getFusionRole(op) == FusionRole::reduction)
+      kind = KernelKind::reduction;
   });
-  return name;
+  return kind;
+}
+
+/// The conv or conv_transpose a region is built around, or null.
+Operation *getAnchor(FusionOp fusion) {
+  Operation *anchor = nullptr;
+  fusion.getBodyBlock().walk([&](Operation *op) {
+    if (getFusionRole(op) == FusionRole::anchor)
+      anchor = op;
+  });
+  return anchor;
 }
 
 struct SharedValueDecision {
@@ -180,6 +191,13 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
           << force << "'";
       return signalPassFailure();
     }
+    std::optional<GpuTarget> parsedTarget = getGpuTarget(arch);
+    if (!parsedTarget) {
+      getOperation().emitError("solder-plan: arch must be one of ")
+          << getKnownGpuArchs() << ", got '" << arch << "'";
+      return signalPassFailure();
+    }
+    target = *parsedTarget;
     std::optional<Precision> parsedPrecision = parsePrecision(precision);
     std::optional<MainLoopChoice> parsedMainLoop = parseMainLoopChoice(mainLoop);
     if (!parsedPrecision || !parsedMainLoop) {
@@ -206,41 +224,74 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
     }
     rates.bytesPerSecond = bandwidthGBs * 1e9;
     rates.flopsPerSecond = fp32TFlops * 1e12;
-    getOperation().walk([&](func::FuncOp function) { planFunction(function); });
+    for (auto function : llvm::to_vector(getOperation().getOps<func::FuncOp>()))
+      if (failed(planFunction(function)))
+        return signalPassFailure();
   }
 
-  void planFunction(func::FuncOp function) {
+  /// Whether a tensor of `fusion` holds no element: no kernel runs it (the
+  /// CUDA code generator says so), so it gets no schedule.
+  static bool hasEmptyTensor(FusionOp fusion) {
+    auto isEmpty = [](Type type) {
+      auto tensor = dyn_cast<RankedTensorType>(type);
+      return tensor && tensor.getNumElements() == 0;
+    };
+    WalkResult result = fusion.getBodyBlock().walk([&](Operation *op) {
+      return llvm::any_of(op->getOperandTypes(), isEmpty) ||
+                     llvm::any_of(op->getResultTypes(), isEmpty)
+                 ? WalkResult::interrupt()
+                 : WalkResult::advance();
+    });
+    return result.wasInterrupted();
+  }
+
+  LogicalResult planFunction(func::FuncOp function) {
     IRRewriter rewriter(&getContext());
     SmallVector<SharedValueDecision> decisions;
     for (FusionOp producer : getFusions(function))
       decideSharedValues(rewriter, producer, decisions);
 
+    // Statistics a later group_normalize subtracts are stored in double.
+    DenseSet<Value> doubleStatistics = findCancellingStatistics(function);
     double totalSeconds = 0.0;
     SmallVector<SmallVector<std::string>> rows;
-    SmallVector<std::string> scheduleNotes;
+    SmallVector<std::string> scheduleNotes, attributeLines;
+    MLIRContext *context = &getContext();
     for (FusionOp fusion : getFusions(function)) {
       FusionEstimate estimate = estimateOf(fusion);
       const KernelCost &cost = estimate.cost;
       double seconds = estimate.getSeconds();
       totalSeconds += seconds;
-      std::string templateName = getTemplate(fusion);
-      Builder b(&getContext());
-      SmallVector<NamedAttribute> plan = {
-          b.getNamedAttr("template", b.getStringAttr(templateName)),
-          b.getNamedAttr("bytes", b.getI64IntegerAttr(cost.bytes)),
-          b.getNamedAttr("flops", b.getI64IntegerAttr(cost.flops)),
-          b.getNamedAttr("estimated_us", b.getF64FloatAttr(
-                                              std::round(seconds * 1e7) / 10))};
+      KernelKind kind = getKernelKind(fusion);
+      fusion->setAttr(SolderDialect::kEstimateAttrName,
+                      EstimateAttr::get(context, kind, cost.bytes, cost.flops,
+                                        static_cast<int64_t>(std::round(seconds * 1e9))));
       std::string schedule = "-";
-      if (const std::optional<ConvSchedule> &conv = estimate.schedule) {
-        plan.push_back(b.getNamedAttr(
-            "precision", b.getStringAttr(stringifyPrecision(precisionValue))));
-        conv->addAttributes(b, plan);
+      Attribute launch;
+      auto emitError = [&] { return fusion.emitError("solder-plan: "); };
+      if (hasEmptyTensor(fusion)) {
+        // No launch: emit-cuda refuses empty tensors.
+      } else if (const std::optional<ConvSchedule> &conv = estimate.schedule) {
+        Operation *anchor = getAnchor(fusion);
+        launch = conv->toAttr(emitError, context,
+                              getConvEpilogueKind(fusion, anchor, conv->kind));
+        if (!launch)
+          return failure();
+        if (std::optional<FinalizeLaunch> finalize =
+                getFinalizeLaunch(fusion, anchor, conv->grid[0])) {
+          SmallVector<int64_t> f64Results;
+          for (auto [index, result] : llvm::enumerate(fusion.getResults()))
+            if (doubleStatistics.contains(result))
+              f64Results.push_back(index);
+          fusion->setAttr(SolderDialect::kFinalizeAttrName,
+                          FinalizeLaunchAttr::get(context, finalize->threads, finalize->grid,
+                                                  DenseI64ArrayAttr::get(context, f64Results)));
+        }
         schedule = conv->isDirectFma()
-                       ? llvm::formatv("{0} {1}x{2}", conv->mainLoop,
+                       ? llvm::formatv("{0} {1}x{2}", conv->getMainLoopName(),
                                        conv->tile[0], conv->tile[1])
                              .str()
-                       : llvm::formatv("{0} {1}x{2}x{3}", conv->mainLoop,
+                       : llvm::formatv("{0} {1}x{2}x{3}", conv->getMainLoopName(),
                                        conv->tile[0], conv->tile[1],
                                        conv->tile[2])
                              .str();
@@ -252,7 +303,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                           .str();
         std::string note = llvm::formatv(
             "{0}: {1} ({2}); {8} {3}x{4}x{5}, {6} threads, {7} B shared",
-            fusion.getName(), conv->mainLoop, conv->reason, conv->grid[0],
+            fusion.getName(), conv->getMainLoopName(), conv->reason, conv->grid[0],
             conv->grid[1], conv->grid[2], conv->threads, conv->sharedBytes,
             conv->persistent ? "tiles" : "grid");
         if (conv->blocksPerSM)
@@ -261,7 +312,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                       .str();
         if (conv->conversionBytes && conv->isDirect())
           note += llvm::formatv("; weights -> split TF32 fragments{0}: {1:F2} MB",
-                                conv->centered ? ", tap sums, input shifts" : "",
+                                conv->isCentered() ? ", tap sums, input shifts" : "",
                                 conv->conversionBytes / 1e6)
                       .str();
         else if (conv->conversionBytes)
@@ -272,33 +323,33 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                       .str();
         scheduleNotes.push_back(std::move(note));
       } else {
-        RegionLaunch launch = getRegionLaunch(fusion);
-        plan.push_back(b.getNamedAttr(
-            "block", b.getDenseI64ArrayAttr({launch.threads, 1, 1})));
-        plan.push_back(b.getNamedAttr(
-            "grid", b.getDenseI64ArrayAttr({launch.blocks, 1, 1})));
-        plan.push_back(b.getNamedAttr(
-            "walk", b.getStringAttr(launch.getKindName())));
-        plan.push_back(
-            b.getNamedAttr("chunk", b.getI64IntegerAttr(launch.chunk)));
-        if (launch.kind == RegionLaunch::Kind::elementwise)
-          plan.push_back(
-              b.getNamedAttr("vector", b.getI64IntegerAttr(launch.vector)));
+        launch = getRegionLaunch(fusion).toAttr(emitError, context);
+        if (!launch)
+          return failure();
       }
-      fusion->setAttr("solder.plan", b.getDictionaryAttr(plan));
+      std::string attributeText;
+      if (launch) {
+        fusion->setAttr(SolderDialect::kScheduleAttrName, launch);
+        llvm::raw_string_ostream(attributeText) << fusion.getName() << ": " << launch;
+      }
+      if (Attribute finalize = fusion->getAttr(SolderDialect::kFinalizeAttrName))
+        llvm::raw_string_ostream(attributeText) << "\n    then " << finalize;
+      if (!attributeText.empty())
+        attributeLines.push_back(std::move(attributeText));
 
       SmallVector<StringRef> ops;
       for (Operation &op : fusion.getBodyBlock().without_terminator())
         if (!isa<arith::ConstantOp>(op))
           ops.push_back(op.getName().stripDialect());
-      rows.push_back({fusion.getName().str(), templateName, schedule,
+      rows.push_back({fusion.getName().str(), stringifyKernelKind(kind).str(), schedule,
                       llvm::join(ops, ", "),
                       llvm::formatv("{0:F1}", cost.bytes / 1e6).str(),
                       llvm::formatv("{0:F2}", cost.flops / 1e9).str(),
                       llvm::formatv("{0:F1}", seconds * 1e6).str()});
     }
     if (report)
-      printReport(function, rows, scheduleNotes, decisions, totalSeconds);
+      printReport(function, rows, scheduleNotes, attributeLines, decisions, totalSeconds);
+    return success();
   }
 
   SmallVector<FusionOp> getFusions(func::FuncOp function) {
@@ -307,14 +358,10 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
 
   /// The conv schedule of a region with a conv anchor.
   std::optional<ConvSchedule> scheduleOf(FusionOp fusion) {
-    Operation *anchor = nullptr;
-    fusion.getBodyBlock().walk([&](Operation *op) {
-      if (getFusionRole(op) == FusionRole::anchor)
-        anchor = op;
-    });
+    Operation *anchor = getAnchor(fusion);
     if (!anchor)
       return std::nullopt;
-    return getConvSchedule(anchor, precisionValue, mainLoopValue, tileValue,
+    return getConvSchedule(anchor, target, precisionValue, mainLoopValue, tileValue,
                            reachesCancellingSum(anchor));
   }
 
@@ -451,15 +498,16 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
   void printReport(func::FuncOp function,
                    ArrayRef<SmallVector<std::string>> rows,
                    ArrayRef<std::string> scheduleNotes,
+                   ArrayRef<std::string> attributeLines,
                    ArrayRef<SharedValueDecision> decisions,
                    double totalSeconds) {
     raw_ostream &os = llvm::outs();
-    os << "Solder plan for @" << function.getName() << " (precision "
+    os << "Solder plan for @" << function.getName() << " (" << arch << ", precision "
        << precision << "; roofline: "
        << llvm::formatv("{0:F0}", bandwidthGBs.getValue()) << " GB/s, "
        << llvm::formatv("{0:F1}", fp32TFlops.getValue())
        << " TFLOP/s fp32, conv main loops at their measured rates)\n";
-    SmallVector<std::string> header = {"kernel", "template", "main loop", "ops",
+    SmallVector<std::string> header = {"kernel", "kind", "main loop", "ops",
                                        "MB moved", "GFLOP", "est. us"};
     SmallVector<size_t> widths;
     for (size_t column = 0; column < header.size(); ++column) {
@@ -500,9 +548,12 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
          << llvm::formatv("{0:F1}", decision.recomputeSeconds * 1e6)
          << " us)\n";
     }
+    for (const std::string &line : attributeLines)
+      os << "  " << line << "\n";
   }
 
   GpuRates rates;
+  GpuTarget target;
   Precision precisionValue = Precision::ieee;
   MainLoopChoice mainLoopValue = MainLoopChoice::automatic;
   std::optional<ConvTile> tileValue;

@@ -1,4 +1,4 @@
-//===- SolderAttrs.td - Enum attributes of the solder dialect ---*- tablegen -*-===//
+//===- SolderAttrs.td - Attributes of the solder dialect --------*- tablegen -*-===//
 
 #ifndef SOLDER_ATTRS
 #define SOLDER_ATTRS
@@ -42,5 +42,280 @@ def Solder_GeluApproximation : I32EnumAttr<"GeluApproximation",
 }
 def Solder_GeluApproximationAttr
     : Solder_EnumAttr<Solder_GeluApproximation, "gelu_approximation">;
+
+//===----------------------------------------------------------------------===//
+// The kernel plan: typed attributes that solder-plan sets on each
+// solder.fusion (`solder.schedule`, `solder.finalize`, `solder.estimate`)
+// and the CUDA code generator only reads.
+//===----------------------------------------------------------------------===//
+
+def Solder_MainLoopKind : I32EnumAttr<"MainLoopKind", "main loop of a conv kernel", [
+    I32EnumAttrCase<"implicit_gemm_fma", 0>,
+    I32EnumAttrCase<"implicit_gemm_tensorop", 1>,
+    I32EnumAttrCase<"direct_fma", 2>,
+    I32EnumAttrCase<"direct_tensorop", 3>]> {
+  let cppNamespace = "::mlir::solder";
+  let genSpecializedAttr = 0;
+}
+
+def Solder_TensorMath : I32EnumAttr<"TensorMath", "arithmetic of a conv's products", [
+    I32EnumAttrCase<"fma_f32", 0>,
+    I32EnumAttrCase<"tf32", 1>,
+    I32EnumAttrCase<"tf32x3", 2>]> {
+  let cppNamespace = "::mlir::solder";
+  let genSpecializedAttr = 0;
+}
+
+def Solder_DirectAccumulation : I32EnumAttr<"DirectAccumulation",
+    "how the direct conv on tensor cores accumulates its products", [
+    I32EnumAttrCase<"plain", 0>,
+    I32EnumAttrCase<"step_sums", 1>,
+    I32EnumAttrCase<"centered", 2>]> {
+  let cppNamespace = "::mlir::solder";
+  let genSpecializedAttr = 0;
+}
+
+def Solder_TileSchedulerKind : I32EnumAttr<"TileSchedulerKind",
+    "how a conv kernel's blocks take its tiles", [
+    I32EnumAttrCase<"grid", 0>,
+    I32EnumAttrCase<"persistent", 1>]> {
+  let cppNamespace = "::mlir::solder";
+  let genSpecializedAttr = 0;
+}
+
+def Solder_ConvEpilogueKind : I32EnumAttr<"ConvEpilogueKind",
+    "how a conv epilogue reads the main loop's accumulators", [
+    I32EnumAttrCase<"element_welford", 0>,
+    I32EnumAttrCase<"tile_shifted_moments", 1>,
+    I32EnumAttrCase<"register_moments", 2>]> {
+  let cppNamespace = "::mlir::solder";
+  let genSpecializedAttr = 0;
+}
+
+def Solder_RegionWalk : I32EnumAttr<"RegionWalk",
+    "how the threads of a region without a conv walk it", [
+    I32EnumAttrCase<"elementwise", 0>,
+    I32EnumAttrCase<"thread_per_output", 1>,
+    I32EnumAttrCase<"block_per_output", 2>]> {
+  let cppNamespace = "::mlir::solder";
+  let genSpecializedAttr = 0;
+}
+
+def Solder_KernelKind : I32EnumAttr<"KernelKind", "what a fusion region's kernel computes", [
+    I32EnumAttrCase<"conv", 0>,
+    I32EnumAttrCase<"conv_transpose", 1>,
+    I32EnumAttrCase<"pointwise", 2>,
+    I32EnumAttrCase<"reduction", 3>]> {
+  let cppNamespace = "::mlir::solder";
+  let genSpecializedAttr = 0;
+}
+
+def Solder_ImplicitGemmTileAttr : Solder_Attr<"ImplicitGemmTile", "implicit_gemm"> {
+  let summary = "CUTLASS's multistage implicit GEMM on tensor cores";
+  let description = [{
+    A block computes `tile` = [BM output pixels, BN output channels, BK
+    reduction elements a step], each warp a [WM, WN] `warp` tile, with
+    `stages` cp.async stages. It reads the input channels-last (NDHWC, its
+    channels zero-padded to `padded_channels`) and the weights as KTRSC,
+    converted on each call by two kernels launched on `input_grid` and
+    `weight_grid`.
+
+    ```mlir
+    #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4,
+        padded_channels = 64, input_grid = [1800, 1, 16], weight_grid = [432, 1, 1]>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$tile,
+                        ArrayRefParameter<"int64_t">:$warp, "int64_t":$stages,
+                        "int64_t":$paddedChannels,
+                        ArrayRefParameter<"int64_t">:$inputGrid,
+                        ArrayRefParameter<"int64_t">:$weightGrid);
+  let assemblyFormat = [{
+    `<` `tile` `=` `[` $tile `]` `,` `warp` `=` `[` $warp `]` `,` `stages` `=` $stages `,`
+    `padded_channels` `=` $paddedChannels `,` `input_grid` `=` `[` $inputGrid `]` `,`
+    `weight_grid` `=` `[` $weightGrid `]` `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Solder_FmaTileAttr : Solder_Attr<"FmaTile", "fma_tile"> {
+  let summary = "the implicit-GEMM fallback on fp32 FMAs";
+  let description = [{
+    A block of 256 threads computes `tile` = [BM output pixels, BN output
+    channels of one group, BK reduction elements a step] from PyTorch's
+    layouts, a thread (BM / 16) x (BN / 16) outputs.
+
+    ```mlir
+    #solder.fma_tile<[128, 64, 16]>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$tile);
+  let assemblyFormat = "`<` `[` $tile `]` `>`";
+  let genVerifyDecl = 1;
+}
+
+def Solder_DirectFmaTileAttr : Solder_Attr<"DirectFmaTile", "direct_fma_tile"> {
+  let summary = "the direct conv on fp32 FMAs";
+  let description = [{
+    A thread computes one output pixel for all of the tile's channels,
+    walking its input window once: `tile` = [pixels, channels] a block, from
+    PyTorch's layouts.
+
+    ```mlir
+    #solder.direct_fma_tile<[128, 24]>
+    ```
+  }];
+  let parameters = (ins ArrayRefParameter<"int64_t">:$tile);
+  let assemblyFormat = "`<` `[` $tile `]` `>`";
+  let genVerifyDecl = 1;
+}
+
+def Solder_DirectTileAttr : Solder_Attr<"DirectTile", "direct_tile"> {
+  let summary = "the direct conv on tensor cores";
+  let description = [{
+    A block of `warps` warps computes `rows` whole output rows (BM pixels,
+    `tile`[0], padded to 32) for BN = `tile`[1] channels over the whole
+    reduction, padded to 8 (`tile`[2]), from an input window in shared
+    memory. `accumulation` is `plain`, `step_sums` (3xTF32: each reduction
+    step's products summed apart, for a cancelling sum downstream) or
+    `centered` (one TF32 product on the input less a shift per sample and
+    channel, given back exactly). A prepare kernel of `prepare_threads`
+    threads on `prepare_grid` writes
+    `prepared_bytes` of weight fragments (and, centered, tap sums and
+    shifts) on each call.
+
+    ```mlir
+    #solder.direct_tile<rows = 6, tile = [192, 24, 88], warps = 4,
+        accumulation = step_sums, prepared_bytes = 16896, prepare_threads = 1056,
+        prepare_grid = [5, 1, 1]>
+    ```
+  }];
+  let parameters = (ins "int64_t":$rows, ArrayRefParameter<"int64_t">:$tile,
+                        "int64_t":$warps,
+                        EnumParameter<Solder_DirectAccumulation>:$accumulation,
+                        "int64_t":$preparedBytes, "int64_t":$prepareThreads,
+                        ArrayRefParameter<"int64_t">:$prepareGrid);
+  let assemblyFormat = [{
+    `<` `rows` `=` $rows `,` `tile` `=` `[` $tile `]` `,` `warps` `=` $warps `,`
+    `accumulation` `=` $accumulation `,` `prepared_bytes` `=` $preparedBytes `,`
+    `prepare_threads` `=` $prepareThreads `,` `prepare_grid` `=` `[` $prepareGrid `]` `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Solder_ConvScheduleAttr : Solder_Attr<"ConvSchedule", "conv_schedule"> {
+  let summary = "the schedule of a conv region's kernel";
+  let description = [{
+    Set by solder-plan on a `solder.fusion` holding a conv (as
+    `solder.schedule`); the CUDA code generator launches exactly this.
+    `main_loop` and `math` name the main loop and its arithmetic, and
+    `config` is that main loop's own tile attribute
+    (`#solder.implicit_gemm`, `#solder.fma_tile`, `#solder.direct_fma_tile`,
+    `#solder.direct_tile`). `tiles` counts the kernel's tiles: (pixel tiles
+    of one sample, channel tiles x groups, samples); the `grid` scheduler
+    launches a block a tile on that grid, `persistent` launches blocks that
+    take tiles in turn, as many as the GPU holds. `min_blocks_per_sm` bounds the kernel's registers so
+    that many blocks fit an SM (0: no bound). `epilogue` says how the fused
+    epilogue reads the accumulators: each element with per-element Welford
+    partials (`element_welford`, the FMA fallback), each element of the
+    tile with shifted moments (`tile_shifted_moments`), or each tile's
+    channel moments straight from the main loop's registers
+    (`register_moments`). `reason` says why this main loop (the report
+    and the kernel's comment print it).
+
+    ```mlir
+    #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<...>,
+        scheduler = persistent, tiles = [110, 1, 128], threads = 128, shared_bytes = 54304,
+        min_blocks_per_sm = 4, epilogue = register_moments, reason = "...">
+    ```
+  }];
+  let parameters = (ins EnumParameter<Solder_MainLoopKind>:$mainLoop,
+                        EnumParameter<Solder_TensorMath>:$math,
+                        "::mlir::Attribute":$config,
+                        EnumParameter<Solder_TileSchedulerKind>:$scheduler,
+                        ArrayRefParameter<"int64_t">:$grid,
+                        "int64_t":$threads, "int64_t":$sharedBytes,
+                        "int64_t":$minBlocksPerSM,
+                        EnumParameter<Solder_ConvEpilogueKind>:$epilogue,
+                        StringRefParameter<>:$reason);
+  let assemblyFormat = [{
+    `<` $mainLoop `,` $math `,` $config `,` `scheduler` `=` $scheduler `,`
+    `tiles` `=` `[` $grid `]` `,`
+    `threads` `=` $threads `,` `shared_bytes` `=` $sharedBytes `,`
+    `min_blocks_per_sm` `=` $minBlocksPerSM `,` `epilogue` `=` $epilogue `,`
+    `reason` `=` $reason `>`
+  }];
+  let genVerifyDecl = 1;
+  let extraClassDeclaration = [{
+    /// The grid the kernel is launched on: `grid`, or for the persistent
+    /// scheduler every tile in one dimension (the runtime shrinks it to the
+    /// blocks the GPU holds at once).
+    std::array<int64_t, 3> getLaunchGrid() const;
+  }];
+}
+
+def Solder_RegionLaunchAttr : Solder_Attr<"RegionLaunch", "region_launch"> {
+  let summary = "the launch of a region without a conv";
+  let description = [{
+    Set by solder-plan on a `solder.fusion` without a conv (as
+    `solder.schedule`). `walk` is `elementwise` (blocks walk tiles of
+    `chunk` x `threads` items, an item `vector` consecutive elements),
+    `thread_per_output` (a thread reduces one output, `chunk` elements at a
+    time) or `block_per_output` (a block reduces one output through a
+    fixed-order tree).
+
+    ```mlir
+    #solder.region_launch<thread_per_output, chunk = 8, vector = 1, threads = 256, grid = [63, 1, 1]>
+    ```
+  }];
+  let parameters = (ins EnumParameter<Solder_RegionWalk>:$walk, "int64_t":$chunk,
+                        "int64_t":$vector, "int64_t":$threads,
+                        ArrayRefParameter<"int64_t">:$grid);
+  let assemblyFormat = [{
+    `<` $walk `,` `chunk` `=` $chunk `,` `vector` `=` $vector `,` `threads` `=` $threads `,`
+    `grid` `=` `[` $grid `]` `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Solder_FinalizeLaunchAttr : Solder_Attr<"FinalizeLaunch", "finalize_launch"> {
+  let summary = "the kernel that combines a conv region's partial reductions";
+  let description = [{
+    Set by solder-plan on a `solder.fusion` whose conv epilogue reduces (as
+    `solder.finalize`): the launch of its `_finalize` kernel, and the
+    region's results it stores in double (`f64_results`, by result number:
+    a channel mean and group statistics whose difference a later
+    group_normalize takes, which float would round to half an ulp of the
+    data's mean).
+
+    ```mlir
+    #solder.finalize_launch<threads = 128, grid = [128, 1, 1], f64_results = array<i64: 0, 1>>
+    ```
+  }];
+  let parameters = (ins "int64_t":$threads, ArrayRefParameter<"int64_t">:$grid,
+                        "::mlir::DenseI64ArrayAttr":$f64Results);
+  let assemblyFormat = [{
+    `<` `threads` `=` $threads `,` `grid` `=` `[` $grid `]` `,` `f64_results` `=` $f64Results `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
+def Solder_EstimateAttr : Solder_Attr<"Estimate", "estimate"> {
+  let summary = "the plan's roofline estimate of a kernel (for the report only)";
+  let description = [{
+    What solder-plan's cost model saw: the kernel's kind, the bytes it moves
+    (with a conv's operand conversions), its FLOPs and the estimated time (ns).
+    Code generation never reads it.
+
+    ```mlir
+    #solder.estimate<conv, bytes = 587400000, flops = 19250000000, ns = 583300>
+    ```
+  }];
+  let parameters = (ins EnumParameter<Solder_KernelKind>:$kind, "int64_t":$bytes,
+                        "int64_t":$flops, "int64_t":$nanoseconds);
+  let assemblyFormat = [{
+    `<` $kind `,` `bytes` `=` $bytes `,` `flops` `=` $flops `,` `ns` `=` $nanoseconds `>`
+  }];
+}
 
 #endif // SOLDER_ATTRS

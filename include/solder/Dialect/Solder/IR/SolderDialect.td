@@ -33,6 +33,13 @@ def Solder_Dialect : Dialect {
     type against the type it infers; builders that take no result type infer it.
   }];
   let useDefaultAttributePrinterParser = 1;
+  // solder.schedule, solder.finalize, solder.estimate: the plan's attributes.
+  let hasOperationAttrVerify = 1;
+  let extraClassDeclaration = [{
+    static constexpr ::llvm::StringLiteral kScheduleAttrName = "solder.schedule";
+    static constexpr ::llvm::StringLiteral kFinalizeAttrName = "solder.finalize";
+    static constexpr ::llvm::StringLiteral kEstimateAttrName = "solder.estimate";
+  }];
 }
 
 // Every tensor a solder op takes or yields has at most 2^40 elements

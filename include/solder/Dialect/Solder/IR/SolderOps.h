@@ -33,6 +33,10 @@ public:
   static LogicalResult verifyTrait(Operation *op) { return verifyTensorSizes(op); }
 };
 
+/// The main loop's name in reports and bundle manifests ("direct_3xtf32",
+/// "tensorop_tf32", "fma", ...).
+StringRef getMainLoopName(MainLoopKind mainLoop, TensorMath math);
+
 } // namespace mlir::solder
 
 #define GET_OP_CLASSES

@@ -504,8 +504,9 @@ def Solder_FusionOp : Solder_Op<"fusion", [IsolatedFromAbove,
     argument, and everything it produces for the outside is yielded by
     `solder.yield`. A region may yield several values (a tensor and the
     partial statistics of it, say); a result that is not needed is never
-    yielded. `name` names the kernel; `solder.plan` adds the kernel plan as
-    attributes.
+    yielded. `name` names the kernel; `solder-plan` adds its launch as the
+    attributes `solder.schedule` (`#solder.conv_schedule` or
+    `#solder.region_launch`), `solder.finalize` and `solder.estimate`.
 
     ```mlir
     %y, %s = solder.fusion "w1_conv" (%a = %x, %b = %w, %c = %bias)

@@ -25,6 +25,8 @@ struct PipelineOptions {
   std::string mainLoop = "auto";
   /// auto, or a tensor-core tile BMxBNxBK/WMxWN/STAGES (see solder-plan).
   std::string convTile = "auto";
+  /// The GPU the kernels are planned for (see solder-plan).
+  std::string arch = "sm_90";
 };
 
 /// decompose, simplify, form-fusions, plan: the whole fusion pipeline.

@@ -122,22 +122,25 @@ def SolderFormFusions : Pass<"solder-form-fusions", "func::FuncOp"> {
 def SolderPlan : Pass<"solder-plan", "ModuleOp"> {
   let summary = "Choose each fusion's kernel and materialize or recompute shared values";
   let description = [{
-    For each `solder.fusion`: the kernel template, its tile, block and grid
-    (for a conv: the main loop, tensor-core or FMA, its tile, warps, stages
-    and shared memory, from `getConvSchedule`, with the layout conversions
-    and weight preparation it needs; otherwise, from `getRegionLaunch`, how
-    the threads walk it, `walk` = `elementwise`, `thread_per_output` or
+    For each `solder.fusion`, sized for the GPU `arch`, its kernel's launch
+    as typed attributes that the CUDA code generator only reads:
+    `solder.schedule` is a `#solder.conv_schedule` for a conv (the main
+    loop, tensor-core or FMA, its tile, warps, stages, tile scheduler,
+    threads, shared memory and epilogue kind, from `getConvSchedule`, with
+    the layout conversions and weight preparation it needs) or a
+    `#solder.region_launch` otherwise (from `getRegionLaunch`: how the
+    threads walk it, `elementwise`, `thread_per_output` or
     `block_per_output`, the `chunk` of items a thread loads before it uses
     them and, for `elementwise`, the `vector` width of an item: 4 where
-    float4 loads and stores fit, else 1),
-    and the bytes moved and FLOPs done, estimated with a roofline cost model
-    (time = max(bytes / bandwidth, flops / rate); the GPU's numbers are
-    options). For each full-size tensor that a conv region yields to a later
+    float4 loads and stores fit, else 1); `solder.finalize` is the
+    `#solder.finalize_launch` of a conv region whose epilogue reduces; and
+    `solder.estimate` is what the roofline cost model saw, for the report
+    only: the bytes moved and FLOPs done (time = max(bytes / bandwidth,
+    flops / rate); the GPU's numbers are options). For each full-size tensor that a conv region yields to a later
     region, the plan compares **materialize** (store it, read it back) with
     **recompute** (re-run the conv and its epilogue inside the consumer) and
-    applies the cheaper one, or the one forced by `force`. The plan is
-    attached as a `solder.plan` dictionary on each fusion and, with `report`,
-    printed as a table.
+    applies the cheaper one, or the one forced by `force`. With `report`,
+    the plan is printed as a table, then each kernel's attributes.
 
     Before:
     ```mlir
@@ -146,9 +149,12 @@ def SolderPlan : Pass<"solder-plan", "ModuleOp"> {
     ```
     After (recompute chosen):
     ```mlir
-    %0 = solder.fusion "f_conv_0" (...) attributes {solder.plan = {...}} { ... solder.yield %s }
+    %0 = solder.fusion "f_conv_0" (...) attributes {solder.estimate = #solder.estimate<...>,
+        solder.finalize = #solder.finalize_launch<...>, solder.schedule = #solder.conv_schedule<...>}
+        { ... solder.yield %s }
     %1 = solder.fusion "f_pointwise_1" (%x = %input, %w = %weight, %b = %0, ...)
-        attributes {solder.plan = {...}} { %y = solder.conv %x, %w ... }
+        attributes {solder.estimate = ..., solder.schedule = #solder.conv_schedule<...>}
+        { %y = solder.conv %x, %w ... }
     ```
   }];
   let options = [
@@ -167,7 +173,10 @@ def SolderPlan : Pass<"solder-plan", "ModuleOp"> {
            "direct (direct conv on tensor cores), direct_fma or fma">,
     Option<"convTile", "conv-tile", "std::string", /*default=*/"\"auto\"",
            "tensor-core tile BMxBNxBK/WMxWN/STAGES instead of the measured "
-           "table's (benchmarks)">
+           "table's (benchmarks)">,
+    Option<"arch", "arch", "std::string", /*default=*/"\"sm_90\"",
+           "GPU the kernels are planned for (its shared memory and registers "
+           "an SM): sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100 or sm_120">
   ];
   let dependentDialects = ["mlir::solder::SolderDialect"];
 }

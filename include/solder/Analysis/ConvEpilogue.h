@@ -1,0 +1,48 @@
+//===- ConvEpilogue.h - What a conv region's epilogue does ------*- C++ -*-===//
+//
+// The plan's decisions about a conv region's epilogue, made once here and
+// recorded on the fusion (#solder.conv_schedule's `epilogue`,
+// #solder.finalize_launch) for emit-cuda to read: how the epilogue reads
+// the main loop's accumulators, the launch of the kernel that combines its
+// partial reductions, and which of its statistics are stored in double.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_ANALYSIS_CONVEPILOGUE_H
+#define SOLDER_ANALYSIS_CONVEPILOGUE_H
+
+#include "solder/Dialect/Solder/IR/SolderOps.h"
+
+#include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "llvm/ADT/DenseSet.h"
+
+#include <array>
+
+namespace mlir::solder {
+
+/// How `fusion`'s epilogue reads the accumulators of `mainLoop` (anchor:
+/// its conv): the FMA fallback visits each element with Welford partials;
+/// the direct conv on tensor cores hands each tile's channel moments from
+/// its registers where the region only reduces the conv output (stores no
+/// element, runs no pointwise op); otherwise the tile is visited with
+/// shifted moments.
+ConvEpilogueKind getConvEpilogueKind(FusionOp fusion, Operation *anchor,
+                                     MainLoopKind mainLoop);
+
+/// The `_finalize` kernel of a conv region whose epilogue reduces (group
+/// statistics, per-channel sums or means): a block per group statistic, a
+/// thread per spatial sum. nullopt when the region has no reduction.
+struct FinalizeLaunch {
+  int64_t threads = 0;
+  std::array<int64_t, 3> grid = {0, 0, 0};
+};
+std::optional<FinalizeLaunch> getFinalizeLaunch(FusionOp fusion, Operation *anchor,
+                                                int64_t pixelTiles);
+
+/// The conv-region results that are stored in double: a channel mean and
+/// the group statistics whose difference a later group_normalize takes.
+DenseSet<Value> findCancellingStatistics(func::FuncOp function);
+
+} // namespace mlir::solder
+
+#endif // SOLDER_ANALYSIS_CONVEPILOGUE_H

@@ -1,0 +1,39 @@
+//===- GpuTarget.h - The limits of the GPU a bundle is planned for -*- C++ -*-===//
+//
+// What the plan needs to know of the `--arch` a bundle is built for: the
+// shared memory and registers an SM gives its blocks. Schedules are sized
+// against these, never against constants of one GPU.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_ANALYSIS_GPUTARGET_H
+#define SOLDER_ANALYSIS_GPUTARGET_H
+
+#include "mlir/Support/LLVM.h"
+
+#include <cstdint>
+#include <optional>
+#include <string>
+
+namespace mlir::solder {
+
+struct GpuTarget {
+  /// "sm_90", as nvcc's -arch takes it.
+  std::string arch;
+  /// Shared memory an SM gives its blocks, and the most one block may ask
+  /// for (the opt-in limit).
+  int64_t sharedBytesPerSM = 0, maxSharedBytesPerBlock = 0;
+  /// Shared memory the driver keeps for each resident block.
+  int64_t sharedBytesReservedPerBlock = 1024;
+  int64_t registersPerSM = 64 * 1024;
+};
+
+/// The target of `arch` (sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100,
+/// sm_120); nullopt for others.
+std::optional<GpuTarget> getGpuTarget(StringRef arch);
+/// The archs getGpuTarget knows, for error messages.
+StringRef getKnownGpuArchs();
+
+} // namespace mlir::solder
+
+#endif // SOLDER_ANALYSIS_GPUTARGET_H
