@@ -45,47 +45,55 @@ using namespace mlir;
 using namespace mlir::solder;
 namespace cl = llvm::cl;
 
-static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"));
+// Only these options show in --help (HideUnrelatedOptions), grouped by
+// what they decide; LLVM's backend options are not the user's.
+static cl::OptionCategory planCategory("Planning the kernels");
+static cl::OptionCategory buildCategory("Building the bundle");
+
+static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
+                                      cl::cat(buildCategory));
 static cl::opt<std::string> outputDir("o", cl::desc("bundle directory to write"),
-                                      cl::value_desc("dir"));
-static cl::opt<bool> report("report", cl::desc("print the fusion plan"));
+                                      cl::value_desc("dir"), cl::cat(buildCategory));
+static cl::opt<bool> report("report", cl::desc("print the fusion plan"), cl::cat(planCategory));
 static cl::opt<std::string>
     force("force", cl::init("auto"),
           cl::desc("materialize or recompute shared tensors: auto, "
-                   "materialize, recompute"));
+                   "materialize, recompute"), cl::cat(planCategory));
 static cl::opt<std::string> precision(
     "precision", cl::init("ieee"),
     cl::desc("ieee (fp32 accuracy: 3xTF32 tensor cores or FMA) or tf32 (one "
-             "TF32 product, like PyTorch's cuDNN default)"));
+             "TF32 product, like PyTorch's cuDNN default)"), cl::cat(planCategory));
 static cl::opt<std::string>
     mainLoop("mainloop", cl::init("auto"),
              cl::desc("conv main loop: auto (the plan's choice), tensorop "
                       "(implicit GEMM on tensor cores), direct (direct conv "
-                      "on tensor cores), direct_fma or fma"));
+                      "on tensor cores), direct_fma or fma"), cl::cat(planCategory));
 static cl::opt<std::string> convTile(
     "conv-tile", cl::init("auto"),
     cl::desc("tensor-core conv tile BMxBNxBK/WMxWN/STAGES instead of the "
-             "plan's measured choice (benchmarks, tuning)"));
+             "plan's measured choice (benchmarks, tuning)"), cl::cat(planCategory));
 static cl::opt<std::string> cutlassInclude(
     "cutlass-include",
     cl::desc("directory holding cutlass/cutlass.h (default: "
              "$SOLDER_CUTLASS_INCLUDE, else third_party/cutlass/include of the "
-             "source tree, else share/solder/cutlass/include of the install)"));
+             "source tree, else share/solder/cutlass/include of the install)"), cl::cat(buildCategory));
 static cl::opt<std::string> arch("arch", cl::init("sm_90"),
-                                 cl::desc("GPU the cubin is built for"));
-static cl::opt<std::string> nvccPath("nvcc", cl::desc("the nvcc to use"));
+                                 cl::desc("GPU the kernels are planned and the cubin built "
+                                          "for: sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, "
+                                          "sm_100 or sm_120"), cl::cat(planCategory));
+static cl::opt<std::string> nvccPath("nvcc", cl::desc("the nvcc to use"), cl::cat(buildCategory));
 static cl::opt<std::string>
     deviceInclude("device-include",
                   cl::desc("directory holding solder/*.cuh (default: the "
                            "source tree's runtime/device, or the one found "
-                           "from this executable's folder)"));
+                           "from this executable's folder)"), cl::cat(buildCategory));
 static cl::opt<bool> printConfig(
     "print-config",
     cl::desc("print, as JSON, the version and the device templates and nvcc "
-             "this tool would use, then exit (the Python package's cache key)"));
+             "this tool would use, then exit (the Python package's cache key)"), cl::cat(buildCategory));
 static cl::opt<bool> emitCudaOnly(
     "emit-cuda-only",
-    cl::desc("write kernels.cu and the manifest but do not run nvcc"));
+    cl::desc("write kernels.cu and the manifest but do not run nvcc"), cl::cat(buildCategory));
 
 static int fail(const Twine &message) {
   llvm::errs() << "solder-compile: error: " << message << "\n";
@@ -204,6 +212,7 @@ int main(int argc, char **argv) {
   cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
     os << "Solder " SOLDER_VERSION "\n";
   });
+  cl::HideUnrelatedOptions({&planCategory, &buildCategory});
   cl::ParseCommandLineOptions(argc, argv, "Solder compiler: .mlir to bundle\n");
   if (printConfig) {
     std::string device = findDeviceInclude(argv[0]);

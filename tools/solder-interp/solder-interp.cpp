@@ -36,32 +36,38 @@ using namespace mlir;
 using namespace mlir::solder;
 namespace cl = llvm::cl;
 
+// Only these options show in --help (HideUnrelatedOptions), grouped.
+static cl::OptionCategory runCategory("Running a function");
+static cl::OptionCategory checkCategory("Checking a pass pipeline");
+
 static cl::opt<std::string> inputFile(cl::Positional, cl::desc("<input .mlir>"),
-                                      cl::init("-"));
+                                      cl::init("-"), cl::cat(runCategory));
 static cl::opt<std::string>
-    functionName("function", cl::desc("function to run (default: the first)"));
+    functionName("function", cl::desc("function to run (default: the first)"), cl::cat(runCategory));
 static cl::list<std::string>
     inputPaths("inputs", cl::CommaSeparated,
-               cl::desc("one .npy per function argument, in order"));
+               cl::desc("one .npy per function argument, in order"), cl::cat(runCategory));
 static cl::opt<uint64_t>
     seed("seed", cl::init(0),
-         cl::desc("seed of the random inputs used without --inputs"));
+         cl::desc("seed of the random inputs used without --inputs"), cl::cat(runCategory));
 static cl::opt<double> inputLow("input-low", cl::init(-1.0),
                                 cl::desc("random inputs are drawn from "
-                                         "[input-low, input-high)"));
-static cl::opt<double> inputHigh("input-high", cl::init(1.0));
+                                         "[input-low, input-high)"), cl::cat(runCategory));
+static cl::opt<double> inputHigh("input-high", cl::init(1.0),
+                                 cl::desc("upper end of the random inputs' range"),
+                                 cl::cat(runCategory));
 static cl::opt<std::string>
     precisionName("precision", cl::init("f64"),
-                  cl::desc("f64, or f32 to round every op's result to float"));
+                  cl::desc("f64, or f32 to round every op's result to float"), cl::cat(runCategory));
 static cl::opt<std::string>
-    outputDir("output-dir", cl::desc("write each output as DIR/output<i>.npy"));
+    outputDir("output-dir", cl::desc("write each output as DIR/output<i>.npy"), cl::cat(runCategory));
 static cl::opt<std::string> checkPipeline(
     "check-pipeline",
-    cl::desc("pass pipeline whose result must agree with the input IR"));
+    cl::desc("pass pipeline whose result must agree with the input IR"), cl::cat(checkCategory));
 static cl::opt<double> relativeTolerance("rtol", cl::init(1e-9),
-                            cl::desc("relative tolerance of --check-pipeline"));
+                            cl::desc("relative tolerance of --check-pipeline"), cl::cat(checkCategory));
 static cl::opt<double> absoluteTolerance("atol", cl::init(1e-12),
-                            cl::desc("absolute tolerance of --check-pipeline"));
+                            cl::desc("absolute tolerance of --check-pipeline"), cl::cat(checkCategory));
 
 using reference::Tensor;
 
@@ -161,6 +167,7 @@ int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   registerTransformsPasses();
   registerSolderPassesAndPipeline();
+  cl::HideUnrelatedOptions({&runCategory, &checkCategory});
   cl::ParseCommandLineOptions(argc, argv,
                               "Solder CPU reference interpreter\n");
 

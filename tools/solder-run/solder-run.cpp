@@ -67,9 +67,26 @@ Options parseOptions(int argc, char **argv) {
       return nullptr;
     };
     if (arg == "-h" || arg == "--help") {
-      std::printf("usage: solder-run BUNDLE [--inputs=a.npy,...|--seed=N] "
-                  "[--output-dir=DIR] [--expected=e.npy,... --rtol=R --atol=A] "
-                  "[--bench=N --warmup=W --json=FILE] [--backend=gpu|cpu]\n");
+      std::printf(
+          "usage: solder-run BUNDLE [options]\n"
+          "Runs a bundle that solder-compile wrote, on the GPU or on the CPU reference.\n\n"
+          "Inputs and outputs:\n"
+          "  --inputs=a.npy,b.npy     one .npy per input, in the manifest's order\n"
+          "  --seed=N                 without --inputs: random inputs in [-1, 1) from seed N\n"
+          "                           (default 0)\n"
+          "  --output-dir=DIR         write each output as DIR/output<i>.npy\n"
+          "Checking:\n"
+          "  --expected=e.npy,...     compare each output with these; exit 1 past tolerance\n"
+          "  --rtol=R, --atol=A       tolerances of --expected (default 1e-4 each)\n"
+          "Timing (GPU):\n"
+          "  --bench=N                time N runs with CUDA events, L2 flushed before each,\n"
+          "                           and print the median\n"
+          "  --warmup=W               untimed runs before --bench (default 10)\n"
+          "  --json=FILE              write the timings as JSON\n"
+          "Where:\n"
+          "  --backend=gpu|cpu        gpu (default): the cubin through the CUDA driver;\n"
+          "                           cpu: the bundle's IR on solder-interp\n"
+          "  -h, --help               print this help\n");
       std::exit(0);
     }
     if (const char *v = value("--inputs"))
