@@ -12,6 +12,9 @@
 // W1-NOT: _input_ndhwc
 // W1: struct w1_k0_conv_geometry {
 // W1:   static constexpr int kIn[3] = {24, 32, 32}, kOut[3] = {22, 30, 30};
+// The partials' one layout, (sample, pixel tile, channel), for the epilogue
+// that writes them and the finalize kernel that reads them.
+// W1: using w1_k0_conv_partials = solder::PartialLayout<128, 110, 24>;
 // The conv output is never stored: only partial statistics leave the kernel,
 // and as both are of the conv output alone (plus its bias), the epilogue
 // takes each tile's channel moments, which the direct conv sums from its
@@ -24,12 +27,9 @@
 // W1-NEXT:     return in2[i1];  // the conv's bias
 // W1:   __device__ void storeMoments(const long i0, const long i1, const long pixelTile,
 // W1-NEXT:                               const solder::ConvMoments &moments) const {
-// W1-NEXT:     const long slot = (i0 * 110L + pixelTile) * 24L + i1;
-// W1-NEXT:     const solder::Welford stats0 = moments.welford();
-// W1-NEXT:     ws1[slot * 3] = stats0.count;
-// W1-NEXT:     ws1[slot * 3 + 1] = stats0.mean;
-// W1-NEXT:     ws1[slot * 3 + 2] = stats0.m2;
-// W1-NEXT:     ws2[slot] = float(moments.total());
+// W1-NEXT:     const long slot = w1_k0_conv_partials::slot(i0, pixelTile, i1);
+// W1-NEXT:     w1_k0_conv_partials::storeWelford(ws1, slot, moments.welford());
+// W1-NEXT:     w1_k0_conv_partials::storeSum(ws2, slot, float(moments.total()));
 // W1-NEXT:   }
 // W1-NEXT: };
 // W1-NOT: out{{[0-9]}}[(i0 * 24L + i1) * 19800L + pixel]
@@ -57,30 +57,20 @@
 // handed over in double (at x + 1000 both sit near 1000) and subtracted in
 // double; float tensors elsewhere.
 // The finalize's blocks take about 8 partials a thread: 64 threads for
-// 3 channels x 110 tiles a statistic, read channel-fastest, eight loads
-// before their merges; the channel sums keep 32 loads in flight.
+// 3 channels x 110 tiles a statistic (finalize.cuh reads them
+// channel-fastest, eight loads before their merges; the channel sums keep
+// eight in flight).
 // W1: extern "C" __global__ void __launch_bounds__(64)
 // W1-NEXT: w1_k0_conv_finalize(const float *__restrict__ ws0,
 // W1-NEXT:    const float *__restrict__ ws1,
 // W1-NEXT:    double *__restrict__ out0,
 // W1-NEXT:    double *__restrict__ out1) {
-// W1-NEXT:  {{\[\[maybe_unused\]\]}} const long t = blockIdx.x * 64L + threadIdx.x;
-// W1:   if (blockIdx.x < 1024L) {  // solder.group_stats: a block per statistic
-// W1:     constexpr long kPartials = 1L * kPerSample;
-// W1:     for (long e0 = threadIdx.x; e0 < kPartials; e0 += 8L * 64) {
-// W1-NEXT:      solder::Welford partials[8];  // loaded before any merge
-// W1:         const long e = e0 + k * 64L;
-// W1:         const long p = e / 3L % 110L, c = g * 3L + e % 3L;
-// W1-NEXT:        const float *w = ws0 + ((n * 110L + p) * 24L + c) * 3;
-// W1:         stats.merge(partials[k]);  // empty past the end
-// W1:     stats = solder::combineBlock<64>(stats);
-// W1:       out0[o * 2] = stats.mean;
-// W1:       out0[o * 2 + 1] = stats.rstd(9.99999975e-06f);
-// W1:   if (t < 3072L) {  // solder.reduce over the spatial dims
-// W1:     double sums[8] = {};  // as solder::SumAccumulator, eight apart
-// W1-NEXT: #pragma unroll 4
-// W1:           sums[k] += ws1[(n * 110L + p0 + k) * 24L + c];
-// W1:     out1[t] = sum / 19800.0;
+// W1-NEXT:   // solder.group_stats: a block per statistic
+// W1-NEXT:   solder::finalizeGroupStatistic<w1_k0_conv_partials, /*Groups=*/8, /*AcrossBatch=*/false, 64>(
+// W1-NEXT:       ws0, out0, 9.99999975e-06f);
+// W1-NEXT:   // solder.reduce over the spatial dims: a thread per sum
+// W1-NEXT:   solder::finalizeChannelSum<w1_k0_conv_partials, /*MeanOf=*/19800, 64>(ws1, out1);
+// W1-NEXT: }
 // W1: // w1_k1_pointwise: reduction -> group_normalize -> reduce (one block per output)
 // W1: w1_k1_pointwise(const double *__restrict__ in0,
 // W1-NEXT:    const double *__restrict__ in1,
@@ -143,7 +133,7 @@
 // FMA-NEXT:     solder::SumAccumulator r1;
 // FMA:     partials.r0.add(conv);
 // FMA-NEXT:     partials.r1.add(conv);
-// FMA:     const solder::Welford stats0 = partials.r0;
+// FMA:     w1_k0_conv_partials::storeWelford(ws0, slot, partials.r0);
 // FMA: // w1_k0_conv: implicit-GEMM conv with FMAs (forced) -> group_stats (partial) -> reduce (partial)
 // FMA:   constexpr int kTilesPerPhase = (Phases::kVolume + BM - 1) / BM;
 // FMA-NEXT:   static_assert(Phases::kCount * kTilesPerPhase == 155, "the plan's pixel tiles");
@@ -172,8 +162,8 @@
 // W3-NEXT:     out0[(i0 * 64L + i1) * 15876L + pixel] = conv;
 // W3-NEXT:     partials.r0.add(conv);
 // W3:   __device__ void storePartials(
-// W3:     const long slot = (i0 * 125L + pixelTile) * 64L + i1;
-// W3-NEXT:     const solder::Welford stats0 = partials.r0.welford();
+// W3:     const long slot = w3_k0_conv_partials::slot(i0, pixelTile, i1);
+// W3-NEXT:     w3_k0_conv_partials::storeWelford(ws2, slot, partials.r0.welford());
 // W3: using w3_k0_conv_mainloop = solder::TensorOpConv<
 // W3-NEXT:    w3_k0_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::k3xTF32>>;
 // W3: __constant__ w3_k0_conv_mainloop::ContextStorage w3_k0_conv_context;

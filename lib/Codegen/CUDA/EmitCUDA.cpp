@@ -550,74 +550,26 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       launch.args.push_back(storage.lookup(fusion.getResult(index)));
     }
   os << "extern \"C\" __global__ void __launch_bounds__(" << threads << ")\n"
-     << launch.kernel << "(" << llvm::join(params, ",\n    ") << ") {\n"
-     << "  [[maybe_unused]] const long t = blockIdx.x * " << threads
-     << "L + threadIdx.x;\n";
+     << launch.kernel << "(" << llvm::join(params, ",\n    ") << ") {\n";
   for (auto [index, reduction] : llvm::enumerate(reductions)) {
     unsigned out = llvm::find(yield.getValues(), reduction.op->getResult(0)) -
                    yield.getValues().begin();
     if (auto stats = dyn_cast<GroupStatsOp>(reduction.op)) {
-      int64_t numGroups = stats.getNumGroups();
-      int64_t perGroup = channels / numGroups;
-      bool acrossBatch = stats.getAcrossBatch();
-      int64_t outputs = (acrossBatch ? 1 : batch) * numGroups;
-      os << llvm::formatv(
-          "  if (blockIdx.x < {0}L) {{  // {1}: a block per statistic\n"
-          "    const long o = blockIdx.x, g = o % {2}L, firstSample = {3};\n"
-          "    constexpr long kPerSample = {5}L * {6}L;\n"
-          "    constexpr long kPartials = {4}L * kPerSample;\n"
-          "    solder::WelfordDouble stats;  // hundreds of merges or more: double\n"
-          "    for (long e0 = threadIdx.x; e0 < kPartials; e0 += 8L * {11}) {{\n"
-          "      solder::Welford partials[8];  // loaded before any merge\n"
-          "#pragma unroll\n"
-          "      for (int k = 0; k < 8; ++k) {{\n"
-          "        const long e = e0 + k * {11}L;\n"
-          "        if (e >= kPartials)\n"
-          "          break;\n"
-          "        const long n = firstSample + e / kPerSample;\n"
-          "        const long p = e / {5}L % {6}L, c = g * {5}L + e % {5}L;\n"
-          "        const float *w = ws{7} + ((n * {6}L + p) * {8}L + c) * 3;\n"
-          "        partials[k] = solder::Welford{{w[0], w[1], w[2]};\n"
-          "      }\n"
-          "#pragma unroll\n"
-          "      for (int k = 0; k < 8; ++k)\n"
-          "        stats.merge(partials[k]);  // empty past the end\n"
-          "    }\n"
-          "    stats = solder::combineBlock<{11}>(stats);\n"
-          "    if (threadIdx.x == 0) {{\n"
-          "      out{9}[o * 2] = stats.mean;\n"
-          "      out{9}[o * 2 + 1] = stats.rstd({10});\n"
-          "    }\n"
-          "  }\n",
-          outputs, reduction.op->getName(), numGroups,
-          acrossBatch ? "0L" : "o / " + std::to_string(numGroups) + "L",
-          acrossBatch ? batch : 1, perGroup, pixelTiles, index, channels, out,
-          formatFloat(stats.getEpsilon().convertToDouble()), threads);
+      os << llvm::formatv("  // {0}: a block per statistic\n"
+                          "  solder::finalizeGroupStatistic<{1}_partials, /*Groups=*/{2}, "
+                          "/*AcrossBatch=*/{3}, {4}>(\n"
+                          "      ws{5}, out{6}, {7});\n",
+                          reduction.op->getName(), name, stats.getNumGroups(),
+                          stats.getAcrossBatch() ? "true" : "false", threads, index, out,
+                          formatFloat(stats.getEpsilon().convertToDouble()));
     } else {
       auto reduce = cast<ReduceOp>(reduction.op);
-      std::string result = "sum";
-      if (reduce.getKind() == ReduceKind::mean)
-        result += " / " + std::to_string(volume) + ".0";
-      if (!doubleStorage.contains(fusion.getResult(out)))
-        result = "float(" + result + ")";
-      // Eight running sums (pixel tiles p = k mod 8), added in a fixed
-      // tree: eight loads in flight instead of one.
-      os << llvm::formatv(
-          "  if (t < {0}L) {{  // {1} over the spatial dims\n"
-          "    const long n = t / {2}L, c = t % {2}L;\n"
-          "    double sums[8] = {{};  // as solder::SumAccumulator, eight apart\n"
-          "#pragma unroll 4\n"
-          "    for (long p0 = 0; p0 < {3}L; p0 += 8)\n"
-          "#pragma unroll\n"
-          "      for (int k = 0; k < 8; ++k)\n"
-          "        if (p0 + k < {3}L)\n"
-          "          sums[k] += ws{4}[(n * {3}L + p0 + k) * {2}L + c];\n"
-          "    const double sum = ((sums[0] + sums[1]) + (sums[2] + sums[3])) +\n"
-          "                       ((sums[4] + sums[5]) + (sums[6] + sums[7]));\n"
-          "    out{5}[t] = {6};\n"
-          "  }\n",
-          batch * channels, reduce->getName(), channels, pixelTiles, index,
-          out, result);
+      os << llvm::formatv("  // {0} over the spatial dims: a thread per sum\n"
+                          "  solder::finalizeChannelSum<{1}_partials, /*MeanOf=*/{2}, {3}>(ws{4}, "
+                          "out{5});\n",
+                          reduce->getName(), name,
+                          reduce.getKind() == ReduceKind::mean ? volume : 0, threads, index,
+                          out);
     }
   }
   os << "}\n\n";
@@ -703,6 +655,11 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
 
   std::string epilogueText;
   llvm::raw_string_ostream epilogue(epilogueText);
+  // The partial reductions' one layout, for the epilogue that writes them and
+  // the finalize kernel that reads them.
+  if (!reductions.empty())
+    epilogue << "using " << name << "_partials = solder::PartialLayout<" << outShape[0]
+             << ", " << pixelTiles << ", " << channels << ">;\n\n";
   epilogue << "// " << name << "_epilogue: what " << name
            << " does with each accumulator (conv output element).\n"
            << "struct " << name << "_epilogue {\n";
@@ -740,18 +697,12 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
   auto emitPartialStores = [&](llvm::function_ref<std::string(unsigned)> welford,
                                llvm::function_ref<std::string(unsigned)> sum) {
     if (!reductions.empty())
-      epilogue << "    const long slot = (i0 * " << pixelTiles << "L + pixelTile) * "
-               << channels << "L + i1;\n";
+      epilogue << "    const long slot = " << name << "_partials::slot(i0, pixelTile, i1);\n";
     for (auto [index, reduction] : llvm::enumerate(reductions)) {
       std::string buffer = "ws" + std::to_string(index + firstReductionBuffer);
-      if (reduction.welford)
-        epilogue << "    const solder::Welford stats" << index << " = " << welford(index)
-                 << ";\n"
-                 << "    " << buffer << "[slot * 3] = stats" << index << ".count;\n"
-                 << "    " << buffer << "[slot * 3 + 1] = stats" << index << ".mean;\n"
-                 << "    " << buffer << "[slot * 3 + 2] = stats" << index << ".m2;\n";
-      else
-        epilogue << "    " << buffer << "[slot] = " << sum(index) << ";\n";
+      epilogue << "    " << name << "_partials::"
+               << (reduction.welford ? "storeWelford(" : "storeSum(") << buffer << ", slot, "
+               << (reduction.welford ? welford(index) : sum(index)) << ");\n";
     }
   };
 
@@ -1267,6 +1218,12 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
     os << "#include <solder/conv_direct_tensorop.cuh>\n";
   if (directFma)
     os << "#include <solder/conv_direct.cuh>\n";
+  bool finalize = false;
+  function.walk([&](FusionOp fusion) {
+    finalize |= static_cast<bool>(fusion->getAttr(SolderDialect::kFinalizeAttrName));
+  });
+  if (finalize)
+    os << "#include <solder/epilogue/finalize.cuh>\n";
   os << "#include <solder/pointwise.cuh>\n"
      << "#include <solder/reduce.cuh>\n#include <solder/welford.cuh>\n\n";
   for (FusionOp fusion : function.getBody().front().getOps<FusionOp>())

@@ -3,6 +3,7 @@
 
 #include <solder/conv.cuh>
 #include <solder/conv_direct_tensorop.cuh>
+#include <solder/epilogue/finalize.cuh>
 #include <solder/pointwise.cuh>
 #include <solder/reduce.cuh>
 #include <solder/welford.cuh>
@@ -14,6 +15,8 @@ struct conv2d_dilated_wide_sigmoid_mean_k0_conv_geometry {
   static constexpr int kKernel[3] = {1, 3, 3};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 2, 2};
 };
+
+using conv2d_dilated_wide_sigmoid_mean_k0_conv_partials = solder::PartialLayout<2, 3, 80>;
 
 // conv2d_dilated_wide_sigmoid_mean_k0_conv_epilogue: what conv2d_dilated_wide_sigmoid_mean_k0_conv does with each accumulator (conv output element).
 struct conv2d_dilated_wide_sigmoid_mean_k0_conv_epilogue {
@@ -46,8 +49,8 @@ struct conv2d_dilated_wide_sigmoid_mean_k0_conv_epilogue {
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
                                 [[maybe_unused]] const long pixelTile,
                                 [[maybe_unused]] const Partials &partials) const {
-    const long slot = (i0 * 3L + pixelTile) * 80L + i1;
-    ws1[slot] = float(partials.r0.sum);
+    const long slot = conv2d_dilated_wide_sigmoid_mean_k0_conv_partials::slot(i0, pixelTile, i1);
+    conv2d_dilated_wide_sigmoid_mean_k0_conv_partials::storeSum(ws1, slot, float(partials.r0.sum));
   }
 };
 
@@ -94,19 +97,7 @@ conv2d_dilated_wide_sigmoid_mean_k0_conv(const float *__restrict__ in0,
 extern "C" __global__ void __launch_bounds__(32)
 conv2d_dilated_wide_sigmoid_mean_k0_conv_finalize(const float *__restrict__ ws0,
     float *__restrict__ out0) {
-  [[maybe_unused]] const long t = blockIdx.x * 32L + threadIdx.x;
-  if (t < 160L) {  // solder.reduce over the spatial dims
-    const long n = t / 80L, c = t % 80L;
-    double sums[8] = {};  // as solder::SumAccumulator, eight apart
-#pragma unroll 4
-    for (long p0 = 0; p0 < 3L; p0 += 8)
-#pragma unroll
-      for (int k = 0; k < 8; ++k)
-        if (p0 + k < 3L)
-          sums[k] += ws0[(n * 3L + p0 + k) * 80L + c];
-    const double sum = ((sums[0] + sums[1]) + (sums[2] + sums[3])) +
-                       ((sums[4] + sums[5]) + (sums[6] + sums[7]));
-    out0[t] = float(sum / 630.0);
-  }
+  // solder.reduce over the spatial dims: a thread per sum
+  solder::finalizeChannelSum<conv2d_dilated_wide_sigmoid_mean_k0_conv_partials, /*MeanOf=*/630, 32>(ws0, out0);
 }
 

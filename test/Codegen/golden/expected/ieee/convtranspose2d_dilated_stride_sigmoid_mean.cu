@@ -2,6 +2,7 @@
 // its comment lists the fused ops and what each parameter holds.
 
 #include <solder/conv.cuh>
+#include <solder/epilogue/finalize.cuh>
 #include <solder/pointwise.cuh>
 #include <solder/reduce.cuh>
 #include <solder/welford.cuh>
@@ -13,6 +14,8 @@ struct convtranspose2d_dilated_stride_sigmoid_mean_k0_conv_geometry {
   static constexpr int kKernel[3] = {1, 3, 3};
   static constexpr int kStride[3] = {1, 2, 2}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 2, 2};
 };
+
+using convtranspose2d_dilated_stride_sigmoid_mean_k0_conv_partials = solder::PartialLayout<2, 4, 4>;
 
 // convtranspose2d_dilated_stride_sigmoid_mean_k0_conv_epilogue: what convtranspose2d_dilated_stride_sigmoid_mean_k0_conv does with each accumulator (conv output element).
 struct convtranspose2d_dilated_stride_sigmoid_mean_k0_conv_epilogue {
@@ -45,8 +48,8 @@ struct convtranspose2d_dilated_stride_sigmoid_mean_k0_conv_epilogue {
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
                                 [[maybe_unused]] const long pixelTile,
                                 [[maybe_unused]] const Partials &partials) const {
-    const long slot = (i0 * 4L + pixelTile) * 4L + i1;
-    ws0[slot] = float(partials.r0.sum);
+    const long slot = convtranspose2d_dilated_stride_sigmoid_mean_k0_conv_partials::slot(i0, pixelTile, i1);
+    convtranspose2d_dilated_stride_sigmoid_mean_k0_conv_partials::storeSum(ws0, slot, float(partials.r0.sum));
   }
 };
 
@@ -104,19 +107,7 @@ convtranspose2d_dilated_stride_sigmoid_mean_k0_conv(const float *__restrict__ in
 extern "C" __global__ void __launch_bounds__(32)
 convtranspose2d_dilated_stride_sigmoid_mean_k0_conv_finalize(const float *__restrict__ ws0,
     float *__restrict__ out0) {
-  [[maybe_unused]] const long t = blockIdx.x * 32L + threadIdx.x;
-  if (t < 8L) {  // solder.reduce over the spatial dims
-    const long n = t / 4L, c = t % 4L;
-    double sums[8] = {};  // as solder::SumAccumulator, eight apart
-#pragma unroll 4
-    for (long p0 = 0; p0 < 4L; p0 += 8)
-#pragma unroll
-      for (int k = 0; k < 8; ++k)
-        if (p0 + k < 4L)
-          sums[k] += ws0[(n * 4L + p0 + k) * 4L + c];
-    const double sum = ((sums[0] + sums[1]) + (sums[2] + sums[3])) +
-                       ((sums[4] + sums[5]) + (sums[6] + sums[7]));
-    out0[t] = float(sum / 196.0);
-  }
+  // solder.reduce over the spatial dims: a thread per sum
+  solder::finalizeChannelSum<convtranspose2d_dilated_stride_sigmoid_mean_k0_conv_partials, /*MeanOf=*/196, 32>(ws0, out0);
 }
 

@@ -2,6 +2,7 @@
 // its comment lists the fused ops and what each parameter holds.
 
 #include <solder/conv.cuh>
+#include <solder/epilogue/finalize.cuh>
 #include <solder/pointwise.cuh>
 #include <solder/reduce.cuh>
 #include <solder/welford.cuh>
@@ -13,6 +14,8 @@ struct convtranspose3d_mixed_strides_groupnorm_k0_conv_geometry {
   static constexpr int kKernel[3] = {3, 2, 3};
   static constexpr int kStride[3] = {2, 3, 1}, kPad[3] = {1, 0, 1}, kDilation[3] = {1, 1, 2};
 };
+
+using convtranspose3d_mixed_strides_groupnorm_k0_conv_partials = solder::PartialLayout<2, 6, 6>;
 
 // convtranspose3d_mixed_strides_groupnorm_k0_conv_epilogue: what convtranspose3d_mixed_strides_groupnorm_k0_conv does with each accumulator (conv output element).
 struct convtranspose3d_mixed_strides_groupnorm_k0_conv_epilogue {
@@ -44,11 +47,8 @@ struct convtranspose3d_mixed_strides_groupnorm_k0_conv_epilogue {
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
                                 [[maybe_unused]] const long pixelTile,
                                 [[maybe_unused]] const Partials &partials) const {
-    const long slot = (i0 * 6L + pixelTile) * 6L + i1;
-    const solder::Welford stats0 = partials.r0;
-    ws0[slot * 3] = stats0.count;
-    ws0[slot * 3 + 1] = stats0.mean;
-    ws0[slot * 3 + 2] = stats0.m2;
+    const long slot = convtranspose3d_mixed_strides_groupnorm_k0_conv_partials::slot(i0, pixelTile, i1);
+    convtranspose3d_mixed_strides_groupnorm_k0_conv_partials::storeWelford(ws0, slot, partials.r0);
   }
 };
 
@@ -104,34 +104,9 @@ convtranspose3d_mixed_strides_groupnorm_k0_conv(const float *__restrict__ in0,
 extern "C" __global__ void __launch_bounds__(32)
 convtranspose3d_mixed_strides_groupnorm_k0_conv_finalize(const float *__restrict__ ws0,
     float *__restrict__ out0) {
-  [[maybe_unused]] const long t = blockIdx.x * 32L + threadIdx.x;
-  if (blockIdx.x < 6L) {  // solder.group_stats: a block per statistic
-    const long o = blockIdx.x, g = o % 3L, firstSample = o / 3L;
-    constexpr long kPerSample = 2L * 6L;
-    constexpr long kPartials = 1L * kPerSample;
-    solder::WelfordDouble stats;  // hundreds of merges or more: double
-    for (long e0 = threadIdx.x; e0 < kPartials; e0 += 8L * 32) {
-      solder::Welford partials[8];  // loaded before any merge
-#pragma unroll
-      for (int k = 0; k < 8; ++k) {
-        const long e = e0 + k * 32L;
-        if (e >= kPartials)
-          break;
-        const long n = firstSample + e / kPerSample;
-        const long p = e / 2L % 6L, c = g * 2L + e % 2L;
-        const float *w = ws0 + ((n * 6L + p) * 6L + c) * 3;
-        partials[k] = solder::Welford{w[0], w[1], w[2]};
-      }
-#pragma unroll
-      for (int k = 0; k < 8; ++k)
-        stats.merge(partials[k]);  // empty past the end
-    }
-    stats = solder::combineBlock<32>(stats);
-    if (threadIdx.x == 0) {
-      out0[o * 2] = stats.mean;
-      out0[o * 2 + 1] = stats.rstd(9.99999975e-06f);
-    }
-  }
+  // solder.group_stats: a block per statistic
+  solder::finalizeGroupStatistic<convtranspose3d_mixed_strides_groupnorm_k0_conv_partials, /*Groups=*/3, /*AcrossBatch=*/false, 32>(
+      ws0, out0, 9.99999975e-06f);
 }
 
 struct convtranspose3d_mixed_strides_groupnorm_k1_pointwise_geometry {

@@ -3,6 +3,7 @@
 
 #include <solder/conv.cuh>
 #include <solder/conv_direct_tensorop.cuh>
+#include <solder/epilogue/finalize.cuh>
 #include <solder/pointwise.cuh>
 #include <solder/reduce.cuh>
 #include <solder/welford.cuh>
@@ -14,6 +15,8 @@ struct w3_k0_conv_geometry {
   static constexpr int kKernel[3] = {1, 3, 3};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
+
+using w3_k0_conv_partials = solder::PartialLayout<128, 63, 64>;
 
 // w3_k0_conv_epilogue: what w3_k0_conv does with each accumulator (conv output element).
 struct w3_k0_conv_epilogue {
@@ -47,11 +50,8 @@ struct w3_k0_conv_epilogue {
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
                                 [[maybe_unused]] const long pixelTile,
                                 [[maybe_unused]] const Partials &partials) const {
-    const long slot = (i0 * 63L + pixelTile) * 64L + i1;
-    const solder::Welford stats0 = partials.r0.welford();
-    ws1[slot * 3] = stats0.count;
-    ws1[slot * 3 + 1] = stats0.mean;
-    ws1[slot * 3 + 2] = stats0.m2;
+    const long slot = w3_k0_conv_partials::slot(i0, pixelTile, i1);
+    w3_k0_conv_partials::storeWelford(ws1, slot, partials.r0.welford());
   }
 };
 
@@ -99,34 +99,9 @@ w3_k0_conv(const float *__restrict__ in0,
 extern "C" __global__ void __launch_bounds__(32)
 w3_k0_conv_finalize(const float *__restrict__ ws0,
     float *__restrict__ out1) {
-  [[maybe_unused]] const long t = blockIdx.x * 32L + threadIdx.x;
-  if (blockIdx.x < 2048L) {  // solder.group_stats: a block per statistic
-    const long o = blockIdx.x, g = o % 16L, firstSample = o / 16L;
-    constexpr long kPerSample = 4L * 63L;
-    constexpr long kPartials = 1L * kPerSample;
-    solder::WelfordDouble stats;  // hundreds of merges or more: double
-    for (long e0 = threadIdx.x; e0 < kPartials; e0 += 8L * 32) {
-      solder::Welford partials[8];  // loaded before any merge
-#pragma unroll
-      for (int k = 0; k < 8; ++k) {
-        const long e = e0 + k * 32L;
-        if (e >= kPartials)
-          break;
-        const long n = firstSample + e / kPerSample;
-        const long p = e / 4L % 63L, c = g * 4L + e % 4L;
-        const float *w = ws0 + ((n * 63L + p) * 64L + c) * 3;
-        partials[k] = solder::Welford{w[0], w[1], w[2]};
-      }
-#pragma unroll
-      for (int k = 0; k < 8; ++k)
-        stats.merge(partials[k]);  // empty past the end
-    }
-    stats = solder::combineBlock<32>(stats);
-    if (threadIdx.x == 0) {
-      out1[o * 2] = stats.mean;
-      out1[o * 2 + 1] = stats.rstd(9.99999975e-06f);
-    }
-  }
+  // solder.group_stats: a block per statistic
+  solder::finalizeGroupStatistic<w3_k0_conv_partials, /*Groups=*/16, /*AcrossBatch=*/false, 32>(
+      ws0, out1, 9.99999975e-06f);
 }
 
 // w3_k1_pointwise: reduction -> group_normalize -> tanh -> add -> mul -> div -> add -> reduce (one thread per output)

@@ -3,6 +3,7 @@
 
 #include <solder/conv.cuh>
 #include <solder/conv_direct_tensorop.cuh>
+#include <solder/epilogue/finalize.cuh>
 #include <solder/pointwise.cuh>
 #include <solder/reduce.cuh>
 #include <solder/welford.cuh>
@@ -14,6 +15,8 @@ struct conv2d_ragged_rows_groupnorm_mean_k0_conv_geometry {
   static constexpr int kKernel[3] = {1, 3, 3};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
+
+using conv2d_ragged_rows_groupnorm_mean_k0_conv_partials = solder::PartialLayout<2, 2, 13>;
 
 // conv2d_ragged_rows_groupnorm_mean_k0_conv_epilogue: what conv2d_ragged_rows_groupnorm_mean_k0_conv does with each accumulator (conv output element).
 struct conv2d_ragged_rows_groupnorm_mean_k0_conv_epilogue {
@@ -34,12 +37,9 @@ struct conv2d_ragged_rows_groupnorm_mean_k0_conv_epilogue {
 
   __device__ void storeMoments(const long i0, const long i1, const long pixelTile,
                                const solder::ConvMoments &moments) const {
-    const long slot = (i0 * 2L + pixelTile) * 13L + i1;
-    const solder::Welford stats0 = moments.welford();
-    ws1[slot * 3] = stats0.count;
-    ws1[slot * 3 + 1] = stats0.mean;
-    ws1[slot * 3 + 2] = stats0.m2;
-    ws2[slot] = float(moments.total());
+    const long slot = conv2d_ragged_rows_groupnorm_mean_k0_conv_partials::slot(i0, pixelTile, i1);
+    conv2d_ragged_rows_groupnorm_mean_k0_conv_partials::storeWelford(ws1, slot, moments.welford());
+    conv2d_ragged_rows_groupnorm_mean_k0_conv_partials::storeSum(ws2, slot, float(moments.total()));
   }
 };
 
@@ -90,47 +90,11 @@ conv2d_ragged_rows_groupnorm_mean_k0_conv_finalize(const float *__restrict__ ws0
     const float *__restrict__ ws1,
     double *__restrict__ out0,
     double *__restrict__ out1) {
-  [[maybe_unused]] const long t = blockIdx.x * 32L + threadIdx.x;
-  if (blockIdx.x < 2L) {  // solder.group_stats: a block per statistic
-    const long o = blockIdx.x, g = o % 1L, firstSample = o / 1L;
-    constexpr long kPerSample = 13L * 2L;
-    constexpr long kPartials = 1L * kPerSample;
-    solder::WelfordDouble stats;  // hundreds of merges or more: double
-    for (long e0 = threadIdx.x; e0 < kPartials; e0 += 8L * 32) {
-      solder::Welford partials[8];  // loaded before any merge
-#pragma unroll
-      for (int k = 0; k < 8; ++k) {
-        const long e = e0 + k * 32L;
-        if (e >= kPartials)
-          break;
-        const long n = firstSample + e / kPerSample;
-        const long p = e / 13L % 2L, c = g * 13L + e % 13L;
-        const float *w = ws0 + ((n * 2L + p) * 13L + c) * 3;
-        partials[k] = solder::Welford{w[0], w[1], w[2]};
-      }
-#pragma unroll
-      for (int k = 0; k < 8; ++k)
-        stats.merge(partials[k]);  // empty past the end
-    }
-    stats = solder::combineBlock<32>(stats);
-    if (threadIdx.x == 0) {
-      out0[o * 2] = stats.mean;
-      out0[o * 2 + 1] = stats.rstd(9.99999975e-06f);
-    }
-  }
-  if (t < 26L) {  // solder.reduce over the spatial dims
-    const long n = t / 13L, c = t % 13L;
-    double sums[8] = {};  // as solder::SumAccumulator, eight apart
-#pragma unroll 4
-    for (long p0 = 0; p0 < 2L; p0 += 8)
-#pragma unroll
-      for (int k = 0; k < 8; ++k)
-        if (p0 + k < 2L)
-          sums[k] += ws1[(n * 2L + p0 + k) * 13L + c];
-    const double sum = ((sums[0] + sums[1]) + (sums[2] + sums[3])) +
-                       ((sums[4] + sums[5]) + (sums[6] + sums[7]));
-    out1[t] = sum / 396.0;
-  }
+  // solder.group_stats: a block per statistic
+  solder::finalizeGroupStatistic<conv2d_ragged_rows_groupnorm_mean_k0_conv_partials, /*Groups=*/1, /*AcrossBatch=*/false, 32>(
+      ws0, out0, 9.99999975e-06f);
+  // solder.reduce over the spatial dims: a thread per sum
+  solder::finalizeChannelSum<conv2d_ragged_rows_groupnorm_mean_k0_conv_partials, /*MeanOf=*/396, 32>(ws1, out1);
 }
 
 // conv2d_ragged_rows_groupnorm_mean_k1_pointwise: reduction -> group_normalize -> reduce (one block per output)

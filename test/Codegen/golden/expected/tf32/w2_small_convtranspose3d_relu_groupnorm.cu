@@ -4,6 +4,7 @@
 #include <solder/conv.cuh>
 #include <solder/conv_tensorop.cuh>
 #include <solder/layout.cuh>
+#include <solder/epilogue/finalize.cuh>
 #include <solder/pointwise.cuh>
 #include <solder/reduce.cuh>
 #include <solder/welford.cuh>
@@ -30,6 +31,8 @@ w2_small_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
   solder::weightsToKtrsc<w2_small_k0_conv_geometry, 64>(weight, weightKtrsc);
 }
+
+using w2_small_k0_conv_partials = solder::PartialLayout<16, 51, 128>;
 
 // w2_small_k0_conv_epilogue: what w2_small_k0_conv does with each accumulator (conv output element).
 struct w2_small_k0_conv_epilogue {
@@ -64,11 +67,8 @@ struct w2_small_k0_conv_epilogue {
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
                                 [[maybe_unused]] const long pixelTile,
                                 [[maybe_unused]] const Partials &partials) const {
-    const long slot = (i0 * 51L + pixelTile) * 128L + i1;
-    const solder::Welford stats0 = partials.r0.welford();
-    ws2[slot * 3] = stats0.count;
-    ws2[slot * 3 + 1] = stats0.mean;
-    ws2[slot * 3 + 2] = stats0.m2;
+    const long slot = w2_small_k0_conv_partials::slot(i0, pixelTile, i1);
+    w2_small_k0_conv_partials::storeWelford(ws2, slot, partials.r0.welford());
   }
 };
 
@@ -112,34 +112,9 @@ w2_small_k0_conv(const float *__restrict__ in0,
 extern "C" __global__ void __launch_bounds__(128)
 w2_small_k0_conv_finalize(const float *__restrict__ ws0,
     float *__restrict__ out1) {
-  [[maybe_unused]] const long t = blockIdx.x * 128L + threadIdx.x;
-  if (blockIdx.x < 128L) {  // solder.group_stats: a block per statistic
-    const long o = blockIdx.x, g = o % 8L, firstSample = o / 8L;
-    constexpr long kPerSample = 16L * 51L;
-    constexpr long kPartials = 1L * kPerSample;
-    solder::WelfordDouble stats;  // hundreds of merges or more: double
-    for (long e0 = threadIdx.x; e0 < kPartials; e0 += 8L * 128) {
-      solder::Welford partials[8];  // loaded before any merge
-#pragma unroll
-      for (int k = 0; k < 8; ++k) {
-        const long e = e0 + k * 128L;
-        if (e >= kPartials)
-          break;
-        const long n = firstSample + e / kPerSample;
-        const long p = e / 16L % 51L, c = g * 16L + e % 16L;
-        const float *w = ws0 + ((n * 51L + p) * 128L + c) * 3;
-        partials[k] = solder::Welford{w[0], w[1], w[2]};
-      }
-#pragma unroll
-      for (int k = 0; k < 8; ++k)
-        stats.merge(partials[k]);  // empty past the end
-    }
-    stats = solder::combineBlock<128>(stats);
-    if (threadIdx.x == 0) {
-      out1[o * 2] = stats.mean;
-      out1[o * 2 + 1] = stats.rstd(9.99999975e-06f);
-    }
-  }
+  // solder.group_stats: a block per statistic
+  solder::finalizeGroupStatistic<w2_small_k0_conv_partials, /*Groups=*/8, /*AcrossBatch=*/false, 128>(
+      ws0, out1, 9.99999975e-06f);
 }
 
 // w2_small_k1_pointwise: elementwise -> group_normalize (float4)
