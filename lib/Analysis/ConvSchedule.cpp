@@ -58,12 +58,12 @@ constexpr TensorOpTile kTF32Large = {128, 128, 32, 64, 64, 3, 190.0};
 constexpr TensorOpTile kTF32Wide = {64, 128, 16, 32, 64, 4, 147.0};
 constexpr TensorOpTile kTF32Mid = {128, 64, 16, 64, 32, 4, 120.0};
 constexpr TensorOpTile kTF32Narrow = {128, 32, 16, 32, 32, 4, 35.0};
-/// The FMA fallback (runtime/device/solder/conv.cuh): 7-16 TFLOP/s measured.
+/// The FMA fallback (conv/mainloop_implicit_gemm_fma.cuh): 7-16 TFLOP/s measured.
 constexpr double kFmaTeraFlops = 10.0;
-/// The direct conv on FMAs (runtime/device/solder/conv_direct.cuh): 17
+/// The direct conv on FMAs (conv/mainloop_direct_fma.cuh): 17
 /// TFLOP/s on W1's conv (bench/mainloop, 2026-11-23).
 constexpr double kDirectFmaTeraFlops = 17.0;
-/// The direct conv on tensor cores (conv_direct_tensorop.cuh), the conv
+/// The direct conv on tensor cores (conv/mainloop_direct_tensorop.cuh), the conv
 /// alone with its output stores (bench/mainloop, H200, 2026-11-23): 3xTF32
 /// 27 TFLOP/s on W1's conv and 40 on W3's; one TF32 product 45 and 59.
 constexpr double kDirectThreeTF32TeraFlops = 33.0;
@@ -125,7 +125,7 @@ std::string getTensorOpObstacle(Operation *anchor, Precision precision,
 } // namespace
 
 /// The direct conv on tensor cores: the tile and shared memory of
-/// conv_direct_tensorop.cuh's DirectTensorOpConv (the same formulas; the
+/// conv/mainloop_direct_tensorop.cuh's DirectTensorOpConv (the same formulas; the
 /// emitted kernel static_asserts that they agree).
 struct DirectTile {
   int64_t rows = 0, bm = 0, bn = 0, warps = 0, warpRows = 0, reduction = 0;
@@ -487,7 +487,7 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
   schedule.threads = 256;
   // A conv_transpose with a stride > 1 runs its output phases (one residue
   // of the output position mod the stride per dim) in separate tiles, each
-  // over its valid taps only (conv.cuh, Phases): stride^d phases of
+  // over its valid taps only (conv/geometry.cuh, Phases): stride^d phases of
   // ceil(out / stride) positions per dim.
   int64_t phases = 1, phaseVolume = volume;
   auto transposed = dyn_cast<ConvTransposeOp>(anchor);

@@ -8,7 +8,7 @@
 // Its blocks are persistent: 14080 tiles, taken in turn by as many blocks as
 // the GPU holds (the runtime sizes the grid), registers bounded for 4 an SM.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W1
-// W1: #include <solder/conv_direct_tensorop.cuh>
+// W1: #include <solder/conv/mainloop_direct_tensorop.cuh>
 // W1-NOT: _input_ndhwc
 // W1: struct w1_k0_conv_geometry {
 // W1:   static constexpr int kIn[3] = {24, 32, 32}, kOut[3] = {22, 30, 30};
@@ -101,7 +101,7 @@
 
 // The direct conv on FMAs, forced: the same epilogue and kernel body.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline=mainloop=direct_fma | solder-translate --emit-cuda | FileCheck %s --check-prefix=DIRECTFMA
-// DIRECTFMA: #include <solder/conv_direct.cuh>
+// DIRECTFMA: #include <solder/conv/mainloop_direct_fma.cuh>
 // DIRECTFMA: using w1_k0_conv_mainloop = solder::DirectConv<w1_k0_conv_geometry, 128, 24>;
 // DIRECTFMA: // w1_k0_conv: direct conv with FMAs (forced) -> group_stats (partial) -> reduce (partial)
 // DIRECTFMA:   solder::runConv<w1_k0_conv_mainloop>(
@@ -149,7 +149,7 @@
 // parameters in the constant bank with the kernel that builds them, and the
 // kernel that runs CUTLASS's main loop under the epilogue.
 // RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline=mainloop=tensorop | solder-translate --emit-cuda | FileCheck %s --check-prefix=W3
-// W3: #include <solder/conv_tensorop.cuh>
+// W3: #include <solder/conv/mainloop_implicit_gemm_tensorop.cuh>
 // W3: // w3_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
 // W3:   solder::toChannelsLast<8, 8, 16384L>(input, inputNdhwc);
 // W3: // w3_k0_conv_weight_ktrsc: the conv weights to KTRSC

@@ -122,7 +122,7 @@ static std::string findDeviceInclude(const char *argv0) {
     return deviceInclude;
   auto hasTemplates = [](StringRef dir) {
     SmallString<256> probe(dir);
-    llvm::sys::path::append(probe, "solder", "conv.cuh");
+    llvm::sys::path::append(probe, "solder", "kernel", "conv_kernel.cuh");
     return llvm::sys::fs::exists(probe);
   };
   std::string executable =
@@ -288,7 +288,7 @@ int main(int argc, char **argv) {
   if (!emitCudaOnly) {
     deviceInclude = findDeviceInclude(argv[0]);
     if (deviceInclude.empty())
-      return fail("cannot find the device templates (solder/conv.cuh); give "
+      return fail("cannot find the device templates (solder/kernel/conv_kernel.cuh); give "
                   "--device-include=DIR");
     std::string nvcc = findNvcc();
     if (nvcc.empty())
@@ -298,8 +298,8 @@ int main(int argc, char **argv) {
     std::string cubinPath = outputDir + "/" + cubin;
     std::string ptxPath = outputDir + "/kernels.ptx";
     bool tensorCores =
-        program->source.find("solder/conv_tensorop.cuh") != std::string::npos ||
-        program->source.find("solder/conv_direct_tensorop.cuh") != std::string::npos;
+        program->source.find("solder/conv/mainloop_implicit_gemm_tensorop.cuh") != std::string::npos ||
+        program->source.find("solder/conv/mainloop_direct_tensorop.cuh") != std::string::npos;
     if (tensorCores && findCutlassInclude(deviceInclude).empty())
       return fail("cannot find the CUTLASS headers (cutlass/cutlass.h) the "
                   "tensor-core conv needs; run scripts/bootstrap.sh, give "

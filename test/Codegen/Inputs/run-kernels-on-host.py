@@ -172,7 +172,7 @@ def main():
     # The direct conv on tensor cores: CUTLASS's types on the host, the
     # warp's mma.sync emulated (host/cuda_host_shim.h).
     cutlass = []
-    if "solder/conv_direct_tensorop.cuh" in kernels:
+    if "solder/conv/mainloop_direct_tensorop.cuh" in kernels:
         cccl = os.path.join(args.cuda_include, "cccl")
         if not os.path.isdir(cccl):
             raise SystemExit(f"run-kernels-on-host: {manifest['entry']} runs the direct "

@@ -1,4 +1,4 @@
-//===- finalize.cuh - Combining a conv epilogue's partial reductions ------===//
+//===- epilogue/finalize.cuh - Combining a conv epilogue's partials -------===//
 //
 // The body of a conv region's `_finalize` kernel: each statistic or sum
 // merges its partials (PartialLayout) over every pixel tile in a fixed order,

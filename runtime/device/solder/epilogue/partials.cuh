@@ -1,4 +1,4 @@
-//===- partials.cuh - Where a conv epilogue leaves its partial reductions -===//
+//===- epilogue/partials.cuh - Where a conv epilogue leaves its partials --===//
 //
 // A conv epilogue that reduces (group statistics, per-channel sums) writes one
 // partial per (sample, pixel tile, channel) and the `_finalize` kernel combines

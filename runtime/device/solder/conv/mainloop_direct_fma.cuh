@@ -1,4 +1,4 @@
-//===- conv_direct.cuh - Direct conv for few input channels --------------===//
+//===- conv/mainloop_direct_fma.cuh - Direct conv on FMAs -----------------===//
 //
 // A conv whose reduction is short and narrow (W1: 3 input channels x 27
 // taps) is not a GEMM problem: implicit-GEMM tiles waste most of each K step
@@ -12,11 +12,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SOLDER_DEVICE_CONV_DIRECT_CUH
-#define SOLDER_DEVICE_CONV_DIRECT_CUH
+#ifndef SOLDER_CONV_MAINLOOP_DIRECT_FMA_CUH
+#define SOLDER_CONV_MAINLOOP_DIRECT_FMA_CUH
 
-#include "solder/conv.cuh"
-#include "solder/conv_epilogue.cuh"
+#include "solder/conv/geometry.cuh"
 
 namespace solder {
 
@@ -96,4 +95,4 @@ struct DirectConv : LinearPixelTiles<G, BM_> {
 
 } // namespace solder
 
-#endif // SOLDER_DEVICE_CONV_DIRECT_CUH
+#endif // SOLDER_CONV_MAINLOOP_DIRECT_FMA_CUH

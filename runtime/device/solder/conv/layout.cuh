@@ -1,4 +1,4 @@
-//===- layout.cuh - Layout conversions for the tensor-core conv ----------===//
+//===- conv/layout.cuh - Layout conversions for the tensor-core conv ------===//
 //
 // PyTorch hands activations as NCDHW and weights as (Cout, Cin/g, *k) or,
 // for conv_transpose, (Cin, Cout/g, *k); the tensor-core main loop reads
@@ -8,10 +8,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SOLDER_DEVICE_LAYOUT_CUH
-#define SOLDER_DEVICE_LAYOUT_CUH
+#ifndef SOLDER_CONV_LAYOUT_CUH
+#define SOLDER_CONV_LAYOUT_CUH
 
-#include "solder/conv.cuh"
+#include "solder/conv/geometry.cuh"
 
 namespace solder {
 
@@ -102,4 +102,4 @@ __device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src,
 
 } // namespace solder
 
-#endif // SOLDER_DEVICE_LAYOUT_CUH
+#endif // SOLDER_CONV_LAYOUT_CUH

@@ -1,4 +1,4 @@
-//===- conv_tensorop.cuh - Tensor-core implicit-GEMM conv (CUTLASS) ------===//
+//===- conv/mainloop_implicit_gemm_tensorop.cuh - CUTLASS implicit GEMM ---===//
 //
 // The main loop is CUTLASS 2.x's: the multistage (cp.async) threadblock MMA
 // of DefaultConv2dFprop or DefaultConv3dFprop over NDHWC activations and
@@ -17,11 +17,10 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SOLDER_DEVICE_CONV_TENSOROP_CUH
-#define SOLDER_DEVICE_CONV_TENSOROP_CUH
+#ifndef SOLDER_CONV_MAINLOOP_IMPLICIT_GEMM_TENSOROP_CUH
+#define SOLDER_CONV_MAINLOOP_IMPLICIT_GEMM_TENSOROP_CUH
 
-#include "solder/conv.cuh"
-#include "solder/conv_epilogue.cuh"
+#include "solder/conv/geometry.cuh"
 
 #include <new>
 
@@ -232,4 +231,4 @@ template <class G, class T> struct TensorOpConv : LinearPixelTiles<G, T::BM> {
 
 } // namespace solder
 
-#endif // SOLDER_DEVICE_CONV_TENSOROP_CUH
+#endif // SOLDER_CONV_MAINLOOP_IMPLICIT_GEMM_TENSOROP_CUH

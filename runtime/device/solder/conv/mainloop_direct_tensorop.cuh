@@ -1,4 +1,4 @@
-//===- conv_direct_tensorop.cuh - Direct conv on tensor cores, short K ---===//
+//===- conv/mainloop_direct_tensorop.cuh - Direct conv on tensor cores ----===//
 //
 // A conv whose reduction is short (few input channels: W1's 3 x 27 taps,
 // W3's 8 x 9) wastes most of an implicit-GEMM K step on zeros, and its
@@ -33,11 +33,11 @@
 //
 //===----------------------------------------------------------------------===//
 
-#ifndef SOLDER_DEVICE_CONV_DIRECT_TENSOROP_CUH
-#define SOLDER_DEVICE_CONV_DIRECT_TENSOROP_CUH
+#ifndef SOLDER_CONV_MAINLOOP_DIRECT_TENSOROP_CUH
+#define SOLDER_CONV_MAINLOOP_DIRECT_TENSOROP_CUH
 
-#include "solder/conv.cuh"
-#include "solder/conv_epilogue.cuh"
+#include "solder/conv/geometry.cuh"
+#include "solder/epilogue/tile_visit.cuh"
 
 #include <cutlass/arch/mma_sm80.h>
 // The CPU run of generated kernels (test/Codegen/Inputs/host, which
@@ -886,4 +886,4 @@ struct DirectTensorOpConv {
 
 } // namespace solder
 
-#endif // SOLDER_DEVICE_CONV_DIRECT_TENSOROP_CUH
+#endif // SOLDER_CONV_MAINLOOP_DIRECT_TENSOROP_CUH
