@@ -39,9 +39,18 @@ def tool(name):
     sys.exit(f"sass_compare: {name} not found (CUDA toolkit or .venv's triton)")
 
 
-def compile_cubin(source, device_root, cache):
+def tree_digest(root):
+    """The device headers' contents: a cached cubin is valid only for them."""
+    digest = hashlib.sha256()
+    for path in sorted(pathlib.Path(root, "runtime/device").rglob("*")):
+        if path.is_file():
+            digest.update(str(path.relative_to(root)).encode() + path.read_bytes())
+    return digest.hexdigest()
+
+
+def compile_cubin(source, device_root, cache, headers):
     text = pathlib.Path(source).read_bytes()
-    key = hashlib.sha256(text + str(device_root).encode()).hexdigest()[:20]
+    key = hashlib.sha256(text + headers.encode()).hexdigest()[:20]
     cubin = cache / f"{key}.cubin"
     if not cubin.exists():
         subprocess.run(
@@ -97,6 +106,7 @@ def main():
     cache.mkdir(parents=True, exist_ok=True)
     cuobjdump = tool("cuobjdump")
     old_dir, new_dir = pathlib.Path(args.old_dir), pathlib.Path(args.new_dir)
+    old_headers, new_headers = tree_digest(args.old_root), tree_digest(ROOT)
     names = sorted({str(p.relative_to(new_dir)) for g in args.globs for p in new_dir.glob(g)
                     if (old_dir / p.relative_to(new_dir)).exists()})
     if not names:
@@ -105,8 +115,9 @@ def main():
     with concurrent.futures.ThreadPoolExecutor(args.jobs) as pool:
         for name in names:
             jobs.append((name,
-                         pool.submit(compile_cubin, old_dir / name, pathlib.Path(args.old_root), cache),
-                         pool.submit(compile_cubin, new_dir / name, ROOT, cache)))
+                         pool.submit(compile_cubin, old_dir / name, pathlib.Path(args.old_root), cache,
+                                     old_headers),
+                         pool.submit(compile_cubin, new_dir / name, ROOT, cache, new_headers)))
         differs = 0
         for name, old_job, new_job in jobs:
             old, new = kernels(old_job.result(), cuobjdump), kernels(new_job.result(), cuobjdump)

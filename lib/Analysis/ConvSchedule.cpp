@@ -3,6 +3,8 @@
 #include "solder/Analysis/ConvSchedule.h"
 
 #include "solder/Dialect/Solder/IR/SolderOps.h"
+#include "solder/conv/direct_layout.h"
+#include "solder/conv/implicit_gemm_layout.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -124,15 +126,12 @@ std::string getTensorOpObstacle(Operation *anchor, Precision precision,
 }
 } // namespace
 
-/// The direct conv on tensor cores: the tile and shared memory of
-/// conv/mainloop_direct_tensorop.cuh's DirectTensorOpConv (the same formulas; the
-/// emitted kernel static_asserts that they agree).
+/// The direct conv on tensor cores: the plan's tile (rows, channels, warps)
+/// and what DirectTensorOpLayout (conv/direct_layout.h, which the device
+/// template includes too) makes of it.
 struct DirectTile {
-  int64_t rows = 0, bm = 0, bn = 0, warps = 0, warpRows = 0, reduction = 0;
-  /// Tiles of one sample: output planes x tiles of `rows` rows.
-  int64_t pixelTiles = 0;
-  /// One tile a block (runConv), and persistent (runPersistentConv).
-  int64_t sharedBytes = 0, persistentSharedBytes = 0;
+  int64_t rows, bn, warps;
+  ::solder::DirectTensorOpLayout layout;
 };
 /// Its largest reduction (weights of 64 channels in shared memory), widest
 /// output row (a tile holds whole rows) and shared memory per block.
@@ -140,8 +139,6 @@ constexpr int64_t kDirectMaxReduction = 256;
 constexpr int64_t kDirectMaxRowWidth = 256;
 /// (at most what the target gives a block).
 constexpr int64_t kDirectMaxSharedBytes = 100 * 1024;
-/// Input elements a centered direct conv's shift averages per plane.
-constexpr int64_t kShiftSamples = 256;
 /// Registers a thread of the one-product direct conv may take, and what a
 /// thread of the 3xTF32 one takes about (110 to 141 for W1 and W3).
 constexpr int64_t kDirectTF32Registers = 80;
@@ -161,15 +158,17 @@ std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
   auto weight = cast<RankedTensorType>(conv.getWeight().getType());
   auto output = cast<RankedTensorType>(conv.getResult().getType());
   // Spatial dims padded to (D, H, W) as the geometry struct has them.
-  auto pad3 = [](ArrayRef<int64_t> dims, int64_t fill) {
-    std::array<int64_t, 3> padded = {fill, fill, fill};
-    llvm::copy(dims, padded.begin() + (3 - dims.size()));
+  auto pad3 = [](ArrayRef<int64_t> dims, int fill) {
+    std::array<int, 3> padded = {fill, fill, fill};
+    for (auto [to, dim] : llvm::zip(llvm::drop_begin(padded, 3 - dims.size()), dims))
+      to = static_cast<int>(dim);
     return padded;
   };
-  std::array<int64_t, 3> out = pad3(output.getShape().drop_front(2), 1),
-                         kernel = pad3(weight.getShape().drop_front(2), 1),
-                         stride = pad3(conv.getStrides(), 1),
-                         dilation = pad3(conv.getDilations(), 1);
+  std::array<int, 3> in = pad3(input.getShape().drop_front(2), 1),
+                     out = pad3(output.getShape().drop_front(2), 1),
+                     kernel = pad3(weight.getShape().drop_front(2), 1),
+                     stride = pad3(conv.getStrides(), 1), pad = pad3(conv.getPadding(), 0),
+                     dilation = pad3(conv.getDilations(), 1);
   int64_t inChannels = input.getDimSize(1);
   int64_t reduction = inChannels * kernel[0] * kernel[1] * kernel[2];
   if (reduction > kDirectMaxReduction)
@@ -180,64 +179,39 @@ std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
     return llvm::formatv("output rows of {0} > {1} pixels", out[2],
                          kDirectMaxRowWidth)
         .str();
-  DirectTile tile;
   // Whole rows, at most 256 pixels a tile: the fewest rows computed past the
   // output (W1: 6 of its 30 rows a tile, not 8), tiles of fewer than 128
   // pixels counted as wasting the rest of the 4 warps; then the most rows.
-  int64_t maxRows = std::max<int64_t>(1, std::min(out[1], kDirectMaxRowWidth / out[2]));
+  int64_t maxRows = std::max<int64_t>(1, std::min<int64_t>(out[1], kDirectMaxRowWidth / out[2]));
+  int64_t rows = 1;
   double bestScore = 0.0;
-  for (int64_t rows = 1; rows <= maxRows; ++rows) {
-    double score = static_cast<double>(out[1]) / llvm::alignTo(out[1], rows) *
-                   std::min(1.0, rows * out[2] / 128.0);
+  for (int64_t candidate = 1; candidate <= maxRows; ++candidate) {
+    double score = static_cast<double>(out[1]) / llvm::alignTo(out[1], candidate) *
+                   std::min(1.0, candidate * out[2] / 128.0);
     if (score >= bestScore) {
       bestScore = score;
-      tile.rows = rows;
+      rows = candidate;
     }
   }
-  tile.pixelTiles = out[0] * llvm::divideCeil(out[1], tile.rows);
-  int64_t tilePixels = tile.rows * out[2];
-  int64_t mmaRows = llvm::divideCeil(tilePixels, 16);
-  tile.bm = llvm::alignTo(tilePixels, 32);
-  tile.bn = std::min<int64_t>(64, llvm::alignTo(output.getDimSize(1), 8));
-  tile.warps = mmaRows > 12 ? 8 : 4;
-  tile.warpRows = 16 * llvm::divideCeil(mmaRows, tile.warps);
-  tile.reduction = llvm::alignTo(reduction, 8);
-  // Weights in fragment order and the window, each element in its TF32
-  // parts (2 for 3xTF32, in planes); window strides in 4-byte elements, as
-  // DirectTensorOpConv's (against bank conflicts): a row pitch of 16 or 20
-  // mod 32 unless channels run fastest, a channel stride of 8 mod 32.
-  int64_t parts = threeTF32 ? 2 : 1;
-  int64_t weightFloats = tile.reduction * tile.bn * parts;
-  int64_t winD = (kernel[0] - 1) * dilation[0] + 1;
-  int64_t winH = (tile.rows - 1) * stride[1] + (kernel[1] - 1) * dilation[1] + 1;
-  int64_t winW = (out[2] - 1) * stride[2] + (kernel[2] - 1) * dilation[2] + 1;
-  int64_t pitch = llvm::alignTo(winW, 4);
-  while (inChannels % 8 != 0 && pitch % 32 != 16 && pitch % 32 != 20)
-    pitch += 4;
-  int64_t channelStride = winD * winH * pitch;
-  channelStride += (40 - channelStride % 32) % 32;
-  int64_t windowFloats = inChannels * channelStride * parts;
-  // Each reduction element's window offset, unless channels run fastest
-  // (a multiple of 8: constant offsets).
-  int64_t offsetTable = inChannels % 8 == 0 ? 0 : tile.reduction;
-  int64_t tileBytes = tile.bn * (tile.bm + 4) * 4;
-  tile.sharedBytes = std::max((weightFloats + windowFloats + offsetTable) * 4, tileBytes);
-  // Centered: each channel's correction, a float pair, past both (8-aligned).
-  if (centered)
-    tile.sharedBytes = llvm::alignTo(tile.sharedBytes, 8) + tile.bn * 8;
-  // Persistent: [fragments][offsets][window | tile][raw window, rows of
-  // whole 16-byte chunks][tap sums][shifts][correction], each 16-aligned.
-  int64_t rawBytes = inChannels * winD * winH * llvm::alignTo(winW, 4) * 4;
-  tile.persistentSharedBytes =
-      llvm::alignTo(weightFloats * 4, 16) + llvm::alignTo(offsetTable * 4, 16) +
-      llvm::alignTo(std::max(windowFloats * 4, tileBytes), 16) +
-      llvm::alignTo(rawBytes, 16);
-  if (centered)
-    tile.persistentSharedBytes += llvm::alignTo(tile.bn * inChannels * 8, 16) +
-                                  llvm::alignTo(inChannels * 4, 16) + tile.bn * 8;
-  if (tile.sharedBytes > maxSharedBytes)
+  int64_t bn = std::min<int64_t>(64, llvm::alignTo(output.getDimSize(1), 8));
+  int64_t warps = llvm::divideCeil(rows * out[2], 16) > 12 ? 8 : 4;
+  ::solder::DirectConvShape shape{output.getDimSize(0),
+                                  static_cast<int>(inChannels),
+                                  static_cast<int>(output.getDimSize(1)),
+                                  {in[0], in[1], in[2]},
+                                  {out[0], out[1], out[2]},
+                                  {kernel[0], kernel[1], kernel[2]},
+                                  {stride[0], stride[1], stride[2]},
+                                  {pad[0], pad[1], pad[2]},
+                                  {dilation[0], dilation[1], dilation[2]}};
+  DirectTile tile{rows, bn, warps,
+                  ::solder::DirectTensorOpLayout(
+                      shape, ::solder::DirectTensorOpTile{
+                                 static_cast<int>(rows), static_cast<int>(bn),
+                                 static_cast<int>(warps), threeTF32 ? 2 : 1, centered})};
+  if (tile.layout.sharedBytes > maxSharedBytes)
     return llvm::formatv("an input window of {0} B > {1} B of shared memory",
-                         tile.sharedBytes, maxSharedBytes)
+                         tile.layout.sharedBytes, maxSharedBytes)
         .str();
   return tile;
 }
@@ -282,7 +256,7 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
   int64_t inVolume = input.getNumElements() / (batch * inChannels);
   int64_t taps = weight.getNumElements() /
                  (weight.getDimSize(0) * weight.getDimSize(1));
-  int64_t paddedInChannels = llvm::alignTo(inChannels, 4);
+  int64_t paddedInChannels = ::solder::paddedInputChannels(static_cast<int>(inChannels));
 
   ConvSchedule schedule;
   int64_t groups = cast<IntegerAttr>(anchor->getAttr("groups")).getInt();
@@ -337,13 +311,13 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
     if (schedule.accumulation == DirectAccumulation::step_sums)
       schedule.reason += "; each step's products summed apart (a sum downstream "
                          "cancels the tensor cores' truncation bias)";
-    schedule.tile = {tile->bm, tile->bn, tile->reduction};
+    const ::solder::DirectTensorOpLayout &layout = tile->layout;
+    schedule.tile = {layout.bm, tile->bn, 8 * layout.kSteps};
     schedule.tileRows = tile->rows;
     schedule.warps = tile->warps;
     schedule.threads = 32 * tile->warps;
-    int64_t channelTiles = llvm::divideCeil(outChannels, tile->bn);
-    schedule.grid = {tile->pixelTiles, channelTiles, batch};
-    schedule.sharedBytes = tile->sharedBytes;
+    schedule.grid = {layout.pixelTiles, layout.channelTiles, batch};
+    schedule.sharedBytes = layout.sharedBytes;
     // One TF32 product keeps a fragment of each operand, not two: bound the
     // registers so that as many blocks run as shared memory allows, up to
     // 80 registers a thread (W3: 94 -> 80 registers, 20 bytes spilled, 2 ->
@@ -357,7 +331,7 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
                       target.registersPerSM / (schedule.threads * registers));
     };
     if (!threeTF32)
-      schedule.blocksPerSM = blocksPerSM(tile->sharedBytes);
+      schedule.blocksPerSM = blocksPerSM(layout.sharedBytes);
     // Persistent where its shared memory (a raw window besides the split
     // one, the tile apart from the weights) holds as many blocks an SM as
     // one tile a block does: the copy of the next window then overlaps the
@@ -365,34 +339,24 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
     // ieee 0.419 -> 0.392 at 4 blocks of <= 128 registers). W3's tile of
     // 64 channels x 256 pixels leaves room for 2 persistent blocks against
     // 3: 0.504 -> 0.538 ms, one tile a block kept.
-    if (tile->persistentSharedBytes <= directMaxSharedBytes &&
-        blocksPerSM(tile->persistentSharedBytes) >= blocksPerSM(tile->sharedBytes)) {
+    if (layout.persistentSharedBytes <= directMaxSharedBytes &&
+        blocksPerSM(layout.persistentSharedBytes) >= blocksPerSM(layout.sharedBytes)) {
       schedule.persistent = true;
-      schedule.sharedBytes = tile->persistentSharedBytes;
-      schedule.blocksPerSM = blocksPerSM(tile->persistentSharedBytes);
+      schedule.sharedBytes = layout.persistentSharedBytes;
+      schedule.blocksPerSM = blocksPerSM(layout.persistentSharedBytes);
       schedule.reason += "; persistent blocks (each copies its next tile's input "
                          "during the current one)";
     }
     schedule.paddedInChannels = inChannels;
-    // DirectTensorOpConv::prepare, once a call: the weights split into
-    // fragments for every channel tile; centered, each channel's tap sums
-    // (double) and each sample's shifts, from 256 input elements a plane.
-    schedule.preparedBytes =
-        channelTiles * tile->reduction * tile->bn * (threeTF32 ? 2 : 1) * 4;
-    int64_t shiftSamples = std::min<int64_t>(inVolume, kShiftSamples);
-    if (centered)
-      schedule.preparedBytes +=
-          channelTiles * tile->bn * inChannels * 8 + batch * inChannels * 4;
-    // prepare's threads: one per weight fragment (32 per 8 x 8 block of the
-    // padded reduction x channels) and per tap sum, a warp per shift.
-    schedule.prepareThreads = channelTiles * tile->reduction / 8 * tile->bn / 8 * 32;
-    if (centered)
-      schedule.prepareThreads = std::max({schedule.prepareThreads,
-                                          channelTiles * tile->bn * inChannels,
-                                          batch * inChannels * 32});
+    // The prepare kernel, once a call: the weights split into fragments for
+    // every channel tile; centered, each channel's tap sums (double) and
+    // each sample's shifts, from 256 input elements a plane.
+    schedule.preparedBytes = layout.preparedBytes;
+    schedule.prepareThreads = layout.prepareThreads;
     schedule.prepareGrid = {
         static_cast<int64_t>(llvm::divideCeil(schedule.prepareThreads, kOperandPrepThreads)),
         1, 1};
+    int64_t shiftSamples = ::solder::directShiftSamples(inVolume);
     schedule.conversionBytes = outChannels * inChannels * taps * 4 +
                                (centered ? batch * inChannels * shiftSamples * 4 : 0) +
                                schedule.preparedBytes;
@@ -422,8 +386,8 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
     schedule.grid = {static_cast<int64_t>(llvm::divideCeil(volume, 128)),
                      static_cast<int64_t>(llvm::divideCeil(outChannels, tileN)),
                      batch};
-    schedule.sharedBytes =
-        std::max(inChannels * taps * tileN * 4, tileN * (128 + 4) * 4);
+    schedule.sharedBytes = ::solder::directFmaSharedBytes(
+        static_cast<int>(inChannels), static_cast<int>(taps), 128, static_cast<int>(tileN));
     schedule.paddedInChannels = inChannels;
     schedule.teraFlops = kDirectFmaTeraFlops;
     return schedule;
@@ -450,14 +414,13 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
     schedule.grid = {static_cast<int64_t>(llvm::divideCeil(volume, tile.bm)),
                      static_cast<int64_t>(llvm::divideCeil(outChannels, tile.bn)),
                      batch};
-    int64_t mainLoopBytes =
-        tile.stages * (tile.bm * tile.bk + tile.bk * tile.bn) * 4;
-    int64_t epilogueTileBytes = tile.bn * (tile.bm + 4) * 4;
-    schedule.sharedBytes = std::max(mainLoopBytes, epilogueTileBytes);
+    schedule.sharedBytes = ::solder::implicitGemmSharedBytes(
+        static_cast<int>(tile.bm), static_cast<int>(tile.bn), static_cast<int>(tile.bk),
+        static_cast<int>(tile.stages));
     schedule.paddedInChannels = paddedInChannels;
     schedule.inputConversionGrid = {
-        static_cast<int64_t>(llvm::divideCeil(inVolume, kChannelsLastTile)),
-        static_cast<int64_t>(llvm::divideCeil(paddedInChannels, kChannelsLastTile)), batch};
+        static_cast<int64_t>(llvm::divideCeil(inVolume, ::solder::kChannelsLastTile)),
+        static_cast<int64_t>(llvm::divideCeil(paddedInChannels, ::solder::kChannelsLastTile)), batch};
     schedule.weightConversionGrid = {
         static_cast<int64_t>(
             llvm::divideCeil(outChannels * taps * paddedInChannels, kOperandPrepThreads)),

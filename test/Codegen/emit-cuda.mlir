@@ -33,13 +33,17 @@
 // W1-NEXT:   }
 // W1-NEXT: };
 // W1-NOT: out{{[0-9]}}[(i0 * 24L + i1) * 19800L + pixel]
+// The kernel composes the main loop, the epilogue and the plan's tile
+// scheduler (persistent: 110 pixel tiles x 1 channel tile x 128 samples,
+// which ConvKernel checks against the main loop's), and asserts the plan's
+// threads and shared memory exactly.
 // W1: using w1_k0_conv_mainloop = solder::DirectTensorOpConv<
-// W1-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32, /*StepSums=*/true>;
-// W1: static_assert(w1_k0_conv_mainloop::kThreads == 128 && w1_k0_conv_mainloop::kPersistentSharedBytes <= 54304,
-// W1: static_assert(w1_k0_conv_mainloop::BM == 192 && w1_k0_conv_mainloop::kRowTiles * w1_k0_conv_geometry::kOut[0] == 110,
-// W1-NEXT: "the plan's tile of whole rows");
-// W1-NEXT: static_assert(w1_k0_conv_mainloop::kTiles == 14080L, "the plan's tiles, one after another in a block");
-// W1: static_assert(w1_k0_conv_mainloop::kPreparedBytes == 16896L &&
+// W1-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32, solder::DirectAccumulation::kStepSums>;
+// W1-NEXT: using w1_k0_conv_kernel = solder::ConvKernel<w1_k0_conv_mainloop, w1_k0_conv_epilogue,
+// W1-NEXT:     solder::PersistentTileScheduler<110, 1, 128>>;
+// W1-NEXT: static_assert(w1_k0_conv_kernel::kThreads == 128 && w1_k0_conv_kernel::kSharedBytes == 54304,
+// W1-NEXT:               "the plan's threads and shared memory");
+// W1-NEXT: static_assert(w1_k0_conv_mainloop::kPreparedBytes == 16896L &&
 // W1-NEXT:              w1_k0_conv_mainloop::kPrepareThreads == 1056L,
 // W1: // w1_k0_conv_prepare: the conv weights, split into TF32 parts, in the main loop's fragment order
 // W1-NEXT: extern "C" __global__ void __launch_bounds__(256)
@@ -51,8 +55,8 @@
 // W1:   //   ws0: w1_k0_conv_prepared
 // W1: extern "C" __global__ void __launch_bounds__(128, 4)
 // W1-NEXT: w1_k0_conv(
-// W1:   solder::runPersistentConv<w1_k0_conv_mainloop>(
-// W1-NEXT:      in0, ws0, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1, ws2}, shared);
+// W1:   extern __shared__ __align__(16) char shared[];
+// W1-NEXT:   w1_k0_conv_kernel::run(in0, ws0, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1, ws2}, shared);
 // The group statistics and channel means the last kernel subtracts are
 // handed over in double (at x + 1000 both sit near 1000) and subtracted in
 // double; float tensors elsewhere.
@@ -89,7 +93,9 @@
 // shifts (128 x 3 floats); a thread per fragment, a warp per shift.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline=precision=tf32 | solder-translate --emit-cuda | FileCheck %s --check-prefix=W1TF32
 // W1TF32: using w1_k0_conv_mainloop = solder::DirectTensorOpConv<
-// W1TF32-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::kTF32, /*StepSums=*/false, /*Centered=*/true>;
+// W1TF32-NEXT:    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::kTF32, solder::DirectAccumulation::kCentered>;
+// W1TF32-NEXT: using w1_k0_conv_kernel = solder::ConvKernel<w1_k0_conv_mainloop, w1_k0_conv_epilogue,
+// W1TF32-NEXT:     solder::PersistentTileScheduler<110, 1, 128>>;
 // W1TF32: static_assert(w1_k0_conv_mainloop::kPreparedBytes == 10560L &&
 // W1TF32-NEXT:              w1_k0_conv_mainloop::kPrepareThreads == 12288L,
 // W1TF32: // w1_k0_conv_prepare: the conv weights split into TF32 parts in the main loop's fragment order, their tap sums, and each input plane's shift
@@ -97,35 +103,37 @@
 // W1TF32-NEXT: w1_k0_conv_prepare(const float *__restrict__ input,
 // W1TF32: extern "C" __global__ void __launch_bounds__(128, 6)
 // W1TF32-NEXT: w1_k0_conv(
-// W1TF32:   solder::runPersistentConv<w1_k0_conv_mainloop>(
+// W1TF32:   w1_k0_conv_kernel::run(in0, ws0, w1_k0_conv_epilogue{
 
 // The direct conv on FMAs, forced: the same epilogue and kernel body.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline=mainloop=direct_fma | solder-translate --emit-cuda | FileCheck %s --check-prefix=DIRECTFMA
 // DIRECTFMA: #include <solder/conv/mainloop_direct_fma.cuh>
 // DIRECTFMA: using w1_k0_conv_mainloop = solder::DirectConv<w1_k0_conv_geometry, 128, 24>;
+// DIRECTFMA-NEXT: using w1_k0_conv_kernel = solder::ConvKernel<w1_k0_conv_mainloop, w1_k0_conv_epilogue,
+// DIRECTFMA-NEXT:     solder::GridTileScheduler<155, 1, 128>>;
 // DIRECTFMA: // w1_k0_conv: direct conv with FMAs (forced) -> group_stats (partial) -> reduce (partial)
-// DIRECTFMA:   solder::runConv<w1_k0_conv_mainloop>(
-// DIRECTFMA-NEXT:      in0, in1, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws0, ws1}, shared);
+// DIRECTFMA:   w1_k0_conv_kernel::run(in0, in1, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws0, ws1}, shared);
 
 // W3 (8 input channels) by default: the direct conv on 3xTF32 tensor cores,
 // 2 whole output rows a tile, 8 warps, all 64 channels.
 // RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W3DIRECT
 // W3DIRECT-NOT: _input_ndhwc
 // W3DIRECT: using w3_k0_conv_mainloop = solder::DirectTensorOpConv<
-// W3DIRECT-NEXT:    w3_k0_conv_geometry, /*Rows=*/2, /*BN=*/64, /*Warps=*/8, solder::TensorMath::k3xTF32>;
-// W3DIRECT:   solder::runConv<w3_k0_conv_mainloop>(
-// W3DIRECT-NEXT:      in0, ws0, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1}, shared);
+// W3DIRECT-NEXT:    w3_k0_conv_geometry, /*Rows=*/2, /*BN=*/64, /*Warps=*/8, solder::TensorMath::k3xTF32, solder::DirectAccumulation::kPlain>;
+// W3DIRECT-NEXT: using w3_k0_conv_kernel = solder::ConvKernel<w3_k0_conv_mainloop, w3_k0_conv_epilogue,
+// W3DIRECT-NEXT:     solder::GridTileScheduler<63, 1, 128>>;
+// W3DIRECT:   w3_k0_conv_kernel::run(in0, ws0, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1}, shared);
 
 // In tf32 (one product) the plan bounds the registers for 3 blocks an SM.
 // RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline=precision=tf32 | solder-translate --emit-cuda | FileCheck %s --check-prefix=W3TF32
-// W3TF32: solder::TensorMath::kTF32>;
+// W3TF32: solder::TensorMath::kTF32, solder::DirectAccumulation::kPlain>;
 // W3TF32: extern "C" __global__ void __launch_bounds__(256, 3)
 // W3TF32-NEXT: w3_k0_conv(
 
 // The implicit-GEMM FMA fallback (grouped convs, strided conv_transpose),
 // forced on the W1 chain: the epilogue functor visits each element (its
 // accumulators are not the direct conv's), with Welford partials per
-// element, called per accumulator and combined per half-warp column.
+// element, visited in registers (ConvKernel's fragment hand-off).
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline=mainloop=fma | solder-translate --emit-cuda | FileCheck %s --check-prefix=FMA
 // FMA: struct w1_k0_conv_epilogue {
 // FMA:   static constexpr bool kConvMoments = false;
@@ -134,14 +142,12 @@
 // FMA:     partials.r0.add(conv);
 // FMA-NEXT:     partials.r1.add(conv);
 // FMA:     w1_k0_conv_partials::storeWelford(ws0, slot, partials.r0);
+// FMA: using w1_k0_conv_mainloop = solder::ImplicitGemmFmaConv<w1_k0_conv_geometry, 128, 32, 16>;
+// FMA-NEXT: using w1_k0_conv_kernel = solder::ConvKernel<w1_k0_conv_mainloop, w1_k0_conv_epilogue,
+// FMA-NEXT:     solder::GridTileScheduler<155, 1, 128>>;
+// FMA-NEXT: static_assert(w1_k0_conv_kernel::kThreads == 256 && w1_k0_conv_kernel::kSharedBytes == 0,
 // FMA: // w1_k0_conv: implicit-GEMM conv with FMAs (forced) -> group_stats (partial) -> reduce (partial)
-// FMA:   constexpr int kTilesPerPhase = (Phases::kVolume + BM - 1) / BM;
-// FMA-NEXT:   static_assert(Phases::kCount * kTilesPerPhase == 155, "the plan's pixel tiles");
-// FMA:   solder::convTile<G, BM, BN, BK>(in0, in1, n, group, phase, pixelBase,
-// FMA:   const w1_k0_conv_epilogue epilogue{in0, in1, in2, out0, out1, ws0, ws1};
-// FMA:         epilogue.visit(n, channel, pixel, acc[i][j], partials);
-// FMA:     partials = solder::combineHalfWarp(partials);
-// FMA:       epilogue.storePartials(n, channel, blockIdx.x, partials);
+// FMA:   w1_k0_conv_kernel::run(in0, in1, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws0, ws1}, shared);
 
 // W3 forced onto the implicit GEMM on 3xTF32 tensor cores: the layout
 // conversions, the generated epilogue functor (bias, stores, the tile's
@@ -166,14 +172,16 @@
 // W3-NEXT:     w3_k0_conv_partials::storeWelford(ws2, slot, partials.r0.welford());
 // W3: using w3_k0_conv_mainloop = solder::TensorOpConv<
 // W3-NEXT:    w3_k0_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::k3xTF32>>;
+// W3-NEXT: using w3_k0_conv_kernel = solder::ConvKernel<w3_k0_conv_mainloop, w3_k0_conv_epilogue,
+// W3-NEXT:     solder::GridTileScheduler<125, 1, 128>>;
+// W3-NEXT: static_assert(w3_k0_conv_kernel::kThreads == 128 && w3_k0_conv_kernel::kSharedBytes == 49152,
 // W3: __constant__ w3_k0_conv_mainloop::ContextStorage w3_k0_conv_context;
 // W3-NEXT: extern "C" __global__ void __launch_bounds__(1)
 // W3-NEXT: w3_k0_conv_build_context(w3_k0_conv_mainloop::ContextStorage *context) {
 // W3-NEXT:   w3_k0_conv_mainloop::buildContext(context);
 // W3: // w3_k0_conv: implicit-GEMM conv on tensor cores (tensorop_3xtf32) -> group_stats (partial)
 // W3: extern "C" __global__ void __launch_bounds__(128)
-// W3:   solder::runConv<w3_k0_conv_mainloop>(
-// W3-NEXT:      ws0, ws1, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws2}, shared, w3_k0_conv_context);
+// W3:   w3_k0_conv_kernel::run(ws0, ws1, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws2}, shared, w3_k0_conv_context);
 // W3: // w3_k1_pointwise: reduction -> group_normalize -> tanh -> add -> mul -> div -> add -> reduce (one thread per output)
 // GroupNorm's (scale, shift) of the block's two samples into shared memory
 // first; the kept indices once; each chunk of 8 channels loaded and
@@ -297,13 +305,12 @@
 // RUN: solder-opt %solder_src/test/gpu/cases/groupnorm_silu_sum_no_conv.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=SMALLSTATS
 // SMALLSTATS: solder::Welford acc;
 // A conv_transpose with strides (2, 3, 1): 6 output phases, each its own
-// tiles of ceil(6 / 2) x ceil(13 / 3) x 7 = 105 positions (one tile each).
+// tiles of ceil(6 / 2) x ceil(13 / 3) x 7 = 105 positions (one tile each):
+// the plan's 6 pixel tiles, which ConvKernel checks against
+// ImplicitGemmFmaConv's phases.
 // RUN: solder-opt %solder_src/test/gpu/cases/convtranspose3d_mixed_strides_groupnorm.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=PHASES
 // PHASES: // convtranspose3d_mixed_strides_groupnorm_k0_conv: implicit-GEMM conv_transpose with FMAs (conv_transpose with stride > 1)
-// PHASES: static_assert(Phases::kCount * kTilesPerPhase == 6, "the plan's pixel tiles");
-// PHASES: const Phases::Phase phase = Phases::get(blockIdx.x / kTilesPerPhase);
-// PHASES: const int pixel = phase.pixel(pixelBase + threadIdx.x % 16 + 16 * i);
-// PHASES-NEXT: if (channelValid && pixel >= 0)
+// PHASES: solder::GridTileScheduler<6, 1, 2>>;
 // RUN: solder-opt %S/Inputs/empty-tensor.mlir --solder-pipeline | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: error: the CUDA code generator needs every tensor to hold an element; 'tensor<2048x0xf32>' is empty
 // A region's launch is its plan's, read and never recomputed: a plan

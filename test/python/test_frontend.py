@@ -681,9 +681,9 @@ def test_export_tf32_bundle_records_its_precision(tmp_path):
 @pytest.mark.parametrize("workload,mainloop,math", [
     # W1: a mean reads the conv's result, which could cancel one product's
     # rounding of the input's offset: one product of the input centered.
-    ("w1", "direct_tf32", "kTF32, /*StepSums=*/false, /*Centered=*/true"),
+    ("w1", "direct_tf32", "kTF32, solder::DirectAccumulation::kCentered"),
     # W3: a logsumexp; one TF32 product of the input as it is.
-    ("w3", "direct_tf32", "kTF32"),
+    ("w3", "direct_tf32", "kTF32, solder::DirectAccumulation::kPlain"),
 ])
 def test_tf32_few_channel_convs_center_their_input_before_a_sum(
         tmp_path, workload, mainloop, math):

@@ -38,9 +38,6 @@ std::optional<MainLoopChoice> parseMainLoopChoice(StringRef text);
 /// Threads a block of the kernels that prepare a conv's operands (layout
 /// conversions, the direct conv's weight fragments).
 constexpr int64_t kOperandPrepThreads = 256;
-/// Channels and pixels of a toChannelsLast block (conv/layout.cuh's
-/// kChannelsLastTile; the generated kernel asserts they agree).
-constexpr int64_t kChannelsLastTile = 64;
 
 /// The builder of a conv region's #solder.conv_schedule: getConvSchedule
 /// fills it, the plan turns it into the attribute (toAttr), and the report

@@ -1,9 +1,10 @@
 //===- EmitCUDA.cpp - Planned solder IR to CUDA C++ -----------------------===//
 //
 // One kernel per solder.fusion, of three shapes:
-//  * conv: the implicit-GEMM tile of runtime/device/solder/conv.cuh, then an
-//    epilogue per output element (bias, the pointwise chain, stores of the
-//    yielded tensors) and partial reductions per (sample, pixel tile,
+//  * conv: solder::ConvKernel of the plan's main loop and tile scheduler
+//    (runtime/device/solder/kernel/conv_kernel.cuh) under a generated
+//    epilogue functor: per output element, bias, the pointwise chain, stores
+//    of the yielded tensors and partial reductions per (sample, pixel tile,
 //    channel), which a second `_finalize` kernel combines in a fixed order;
 //  * elementwise: one thread per element (grid-stride);
 //  * reduction: a pointwise chain feeding one reduction, one thread per
@@ -259,7 +260,6 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   int64_t batch = outShape[0], channels = outShape[1];
   int64_t volume = product(outShape.drop_front(2));
   int64_t groups = conv ? conv.getGroups() : convT.getGroups();
-  int64_t outPerGroup = channels / groups;
   auto schedule =
       fusion->getAttrOfType<ConvScheduleAttr>(SolderDialect::kScheduleAttrName);
   if (!schedule)
@@ -387,140 +387,91 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     return failure();
 
   std::string memberList = "{" + llvm::join(*members, ", ") + "}";
-  SmallVector<std::string> captureNames;
-  if (auto fmaTile = dyn_cast<FmaTileAttr>(schedule.getConfig())) {
-    beginKernel(fusion, name, summary, schedule.getLaunchGrid(), buffers, captureNames,
-                schedule.getThreads(), schedule.getSharedBytes());
-    program.launches.back().mainLoop = mainLoopName.str();
-    ArrayRef<int64_t> tile = fmaTile.getTile();
+  // The main loop, then the kernel that composes it with the epilogue and
+  // the plan's tile scheduler (kernel/conv_kernel.cuh).
+  StringRef math = threeTF32 ? "k3xTF32" : "kTF32";
+  if (auto tile = dyn_cast<FmaTileAttr>(schedule.getConfig())) {
+    ArrayRef<int64_t> block = tile.getTile();
+    os << llvm::formatv("using {0}_mainloop = solder::ImplicitGemmFmaConv<{0}_geometry, {1}, "
+                        "{2}, {3}>;\n",
+                        name, block[0], block[1], block[2]);
+  } else if (auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig())) {
+    ArrayRef<int64_t> block = tile.getTile(), warp = tile.getWarp();
     os << llvm::formatv(
-        "  using G = {0}_geometry;\n"
-        "  constexpr int BM = {8}, BN = {1}, BK = {9}, TM = BM / 16, TN = BN / 16;\n"
-        "  constexpr int kOutPerGroup = {2}, kChannelTiles = {3};\n"
-        "  const int n = blockIdx.z;\n"
-        "  const int group = blockIdx.y / kChannelTiles;\n"
-        "  const int outInGroupBase = (blockIdx.y % kChannelTiles) * BN;\n"
-        "  // Tiles of one output phase (a conv_transpose with a stride > 1 has\n"
-        "  // stride^d, each with only its valid taps; others have one).\n"
-        "  using Phases = solder::Phases<G>;\n"
-        "  constexpr int kTilesPerPhase = (Phases::kVolume + BM - 1) / BM;\n"
-        "  static_assert(Phases::kCount * kTilesPerPhase == {7}, \"the plan's pixel tiles\");\n"
-        "  const Phases::Phase phase = Phases::get(blockIdx.x / kTilesPerPhase);\n"
-        "  const int pixelBase = blockIdx.x % kTilesPerPhase * BM;\n"
-        "  float acc[TM][TN];\n"
-        "  solder::convTile<G, BM, BN, BK>({4}, {5}, n, group, phase, pixelBase,\n"
-        "                                  outInGroupBase, acc);\n\n"
-        "  const {0}_epilogue epilogue{6};\n"
-        "#pragma unroll\n"
-        "  for (int j = 0; j < TN; ++j) {{\n"
-        "    const int outInGroup = outInGroupBase + threadIdx.x / 16 + 16 * j;\n"
-        "    const bool channelValid = outInGroup < kOutPerGroup;\n"
-        "    const long channel = group * kOutPerGroup + (channelValid ? outInGroup : 0);\n"
-        "    {0}_epilogue::Partials partials;\n"
-        "#pragma unroll\n"
-        "    for (int i = 0; i < TM; ++i) {{\n"
-        "      const int pixel = phase.pixel(pixelBase + threadIdx.x % 16 + 16 * i);\n"
-        "      if (channelValid && pixel >= 0)\n"
-        "        epilogue.visit(n, channel, pixel, acc[i][j], partials);\n"
-        "    }\n"
-        "    // Each channel column is one half-warp: combine it in a fixed\n"
-        "    // order and let its first lane store the pixel tile's partial.\n"
-        "    partials = solder::combineHalfWarp(partials);\n"
-        "    if (threadIdx.x % 16 == 0 && channelValid)\n"
-        "      epilogue.storePartials(n, channel, blockIdx.x, partials);\n"
-        "  }\n}\n\n",
-        name, tile[1], outPerGroup, grid[1] / groups, mainLoopInput,
-        mainLoopWeight, memberList, grid[0], tile[0], tile[2]);
+        "using {0}_mainloop = solder::TensorOpConv<\n"
+        "    {0}_geometry, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
+        "solder::TensorMath::{7}>>;\n",
+        name, block[0], block[1], block[2], warp[0], warp[1], tile.getStages(), math);
+  } else if (directTile) {
+    StringRef accumulation;
+    switch (directTile.getAccumulation()) {
+    case DirectAccumulation::plain: accumulation = "kPlain"; break;
+    case DirectAccumulation::step_sums: accumulation = "kStepSums"; break;
+    case DirectAccumulation::centered: accumulation = "kCentered"; break;
+    }
+    os << llvm::formatv("using {0}_mainloop = solder::DirectTensorOpConv<\n"
+                        "    {0}_geometry, /*Rows=*/{1}, /*BN=*/{2}, /*Warps=*/{3}, "
+                        "solder::TensorMath::{4}, solder::DirectAccumulation::{5}>;\n",
+                        name, directTile.getRows(), directTile.getTile()[1],
+                        directTile.getWarps(), math, accumulation);
   } else {
-    StringRef math = threeTF32 ? "k3xTF32" : "kTF32";
-    if (auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig())) {
-      ArrayRef<int64_t> block = tile.getTile(), warp = tile.getWarp();
-      os << llvm::formatv(
-          "using {0}_mainloop = solder::TensorOpConv<\n"
-          "    {0}_geometry, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
-          "solder::TensorMath::{7}>>;\n",
-          name, block[0], block[1], block[2], warp[0], warp[1], tile.getStages(), math);
-    } else if (directTile) {
-      DirectAccumulation accumulation = directTile.getAccumulation();
-      os << llvm::formatv(
-          "using {0}_mainloop = solder::DirectTensorOpConv<\n"
-          "    {0}_geometry, /*Rows=*/{1}, /*BN=*/{2}, /*Warps=*/{3}, "
-          "solder::TensorMath::{4}{5}>;\n",
-          name, directTile.getRows(), directTile.getTile()[1], directTile.getWarps(), math,
-          accumulation == DirectAccumulation::centered
-              ? ", /*StepSums=*/false, /*Centered=*/true"
-          : accumulation == DirectAccumulation::step_sums ? ", /*StepSums=*/true"
-                                                           : "");
-    } else {
-      ArrayRef<int64_t> tile = cast<DirectFmaTileAttr>(schedule.getConfig()).getTile();
-      os << llvm::formatv("using {0}_mainloop = solder::DirectConv<{0}_geometry, "
-                          "{1}, {2}>;\n",
-                          name, tile[0], tile[1]);
-    }
-    os << llvm::formatv(
-        "static_assert({0}_mainloop::kThreads == {1} && {0}_mainloop::{3} "
-        "<= {2},\n"
-        "              \"the plan's threads and shared memory\");\n\n",
-        name, schedule.getThreads(), schedule.getSharedBytes(),
-        persistent ? "kPersistentSharedBytes" : "kSharedBytes");
-    std::string mainLoopArgs;
-    if (mainLoop == MainLoopKind::implicit_gemm_tensorop) {
-      os << llvm::formatv(
-          "// {0}_context: CUTLASS's problem and iterator parameters, in the constant\n"
-          "// bank like a stock kernel's parameters; {0}_build_context fills it\n"
-          "// once, when the runtime loads the bundle.\n"
-          "__constant__ {0}_mainloop::ContextStorage {0}_context;\n"
-          "extern \"C\" __global__ void __launch_bounds__(1)\n"
-          "{0}_build_context({0}_mainloop::ContextStorage *context) {{\n"
-          "  {0}_mainloop::buildContext(context);\n"
-          "}\n\n",
-          name);
-      program.constants.push_back({name + "_context", name + "_build_context"});
-      mainLoopArgs = ", " + name + "_context";
-    }
-    if (directTile) {
-      os << llvm::formatv(
-          "static_assert({0}_mainloop::BM == {1} && {0}_mainloop::kRowTiles * "
-          "{0}_geometry::kOut[0] == {2},\n"
-          "              \"the plan's tile of whole rows\");\n",
-          name, directTile.getTile()[0], grid[0]);
-      if (persistent)
-        os << llvm::formatv("static_assert({0}_mainloop::kTiles == {1}L, \"the plan's "
-                            "tiles, one after another in a block\");\n",
-                            name, schedule.getLaunchGrid()[0]);
-      os << llvm::formatv("static_assert({0}_mainloop::kPreparedBytes == {1}L &&\n"
-                          "              {0}_mainloop::kPrepareThreads == {2}L,\n"
-                          "              \"the plan's prepared operands\");\n\n",
-                          name, directTile.getPreparedBytes(),
-                          directTile.getPrepareThreads());
-      std::string what =
-          directTile.getAccumulation() == DirectAccumulation::centered
-              ? "the conv weights split into TF32 parts in the main loop's fragment "
-                "order, their tap sums, and each input plane's shift"
-              : "the conv weights, split into TF32 parts, in the main loop's fragment order";
-      ArrayRef<int64_t> prepareGrid = directTile.getPrepareGrid();
-      beginHelperKernel(
-          name + "_prepare", what, {prepareGrid[0], prepareGrid[1], prepareGrid[2]},
-          {{"const float *__restrict__ input", getCaptureArg(fusion, input)},
-           {"const float *__restrict__ weight", getCaptureArg(fusion, weight)},
-           {"float *__restrict__ prepared", {KernelArgRef::Kind::buffer, buffers[0]}}});
-      os << llvm::formatv("  {0}_mainloop::prepare(input, weight, prepared);\n"
-                          "}\n\n",
-                          name);
-    } else {
-      os << "\n";
-    }
-    beginKernel(fusion, name, summary, schedule.getLaunchGrid(), buffers, captureNames,
-                schedule.getThreads(), schedule.getSharedBytes(),
-                schedule.getMinBlocksPerSM());
-    program.launches.back().mainLoop = mainLoopName.str();
-    program.launches.back().persistent = persistent;
-    os << "  extern __shared__ __align__(16) char shared[];\n"
-       << "  solder::" << (persistent ? "runPersistentConv<" : "runConv<")
-       << name << "_mainloop>(\n"
-       << "      " << mainLoopInput << ", " << mainLoopWeight << ", " << name
-       << "_epilogue" << memberList << ", shared" << mainLoopArgs << ");\n}\n\n";
+    ArrayRef<int64_t> tile = cast<DirectFmaTileAttr>(schedule.getConfig()).getTile();
+    os << llvm::formatv("using {0}_mainloop = solder::DirectConv<{0}_geometry, {1}, {2}>;\n",
+                        name, tile[0], tile[1]);
   }
+  os << llvm::formatv("using {0}_kernel = solder::ConvKernel<{0}_mainloop, {0}_epilogue,\n"
+                      "    solder::{1}<{2}, {3}, {4}>>;\n"
+                      "static_assert({0}_kernel::kThreads == {5} && {0}_kernel::kSharedBytes == "
+                      "{6},\n"
+                      "              \"the plan's threads and shared memory\");\n",
+                      name, persistent ? "PersistentTileScheduler" : "GridTileScheduler",
+                      grid[0], grid[1], grid[2], schedule.getThreads(),
+                      schedule.getSharedBytes());
+  std::string mainLoopArgs;
+  if (mainLoop == MainLoopKind::implicit_gemm_tensorop) {
+    os << llvm::formatv(
+        "\n// {0}_context: CUTLASS's problem and iterator parameters, in the constant\n"
+        "// bank like a stock kernel's parameters; {0}_build_context fills it\n"
+        "// once, when the runtime loads the bundle.\n"
+        "__constant__ {0}_mainloop::ContextStorage {0}_context;\n"
+        "extern \"C\" __global__ void __launch_bounds__(1)\n"
+        "{0}_build_context({0}_mainloop::ContextStorage *context) {{\n"
+        "  {0}_mainloop::buildContext(context);\n"
+        "}\n",
+        name);
+    program.constants.push_back({name + "_context", name + "_build_context"});
+    mainLoopArgs = ", " + name + "_context";
+  }
+  if (directTile) {
+    os << llvm::formatv("static_assert({0}_mainloop::kPreparedBytes == {1}L &&\n"
+                        "              {0}_mainloop::kPrepareThreads == {2}L,\n"
+                        "              \"the plan's prepared operands\");\n\n",
+                        name, directTile.getPreparedBytes(), directTile.getPrepareThreads());
+    std::string what =
+        directTile.getAccumulation() == DirectAccumulation::centered
+            ? "the conv weights split into TF32 parts in the main loop's fragment "
+              "order, their tap sums, and each input plane's shift"
+            : "the conv weights, split into TF32 parts, in the main loop's fragment order";
+    ArrayRef<int64_t> prepareGrid = directTile.getPrepareGrid();
+    beginHelperKernel(
+        name + "_prepare", what, {prepareGrid[0], prepareGrid[1], prepareGrid[2]},
+        {{"const float *__restrict__ input", getCaptureArg(fusion, input)},
+         {"const float *__restrict__ weight", getCaptureArg(fusion, weight)},
+         {"float *__restrict__ prepared", {KernelArgRef::Kind::buffer, buffers[0]}}});
+    os << llvm::formatv("  {0}_mainloop::prepare(input, weight, prepared);\n"
+                        "}\n\n",
+                        name);
+  } else {
+    os << "\n";
+  }
+  SmallVector<std::string> captureNames;
+  beginKernel(fusion, name, summary, schedule.getLaunchGrid(), buffers, captureNames,
+              schedule.getThreads(), schedule.getSharedBytes(), schedule.getMinBlocksPerSM());
+  program.launches.back().mainLoop = mainLoopName.str();
+  program.launches.back().persistent = persistent;
+  os << "  extern __shared__ __align__(16) char shared[];\n"
+     << "  " << name << "_kernel::run(" << mainLoopInput << ", " << mainLoopWeight << ", "
+     << name << "_epilogue" << memberList << ", shared" << mainLoopArgs << ");\n}\n\n";
   if (reductions.empty())
     return success();
   YieldOp yield = fusion.getYield();
@@ -611,10 +562,8 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
       {{"const float *__restrict__ input", getCaptureArg(fusion, anchor->getOperand(0))},
        {"float *__restrict__ inputNdhwc",
         {KernelArgRef::Kind::buffer, inputBuffer}}});
-  os << llvm::formatv("  static_assert(solder::kChannelsLastTile == {3}, \"the launch's tiles\");\n"
-                      "  solder::toChannelsLast<{0}, {1}, {2}L>(input, "
-                      "inputNdhwc);\n}\n\n",
-                      inChannels, paddedIn, inVolume, kChannelsLastTile);
+  os << llvm::formatv("  solder::toChannelsLast<{0}, {1}, {2}L>(input, inputNdhwc);\n}\n\n",
+                      inChannels, paddedIn, inVolume);
   beginHelperKernel(
       name + "_weight_ktrsc",
       isa<ConvTransposeOp>(anchor)
@@ -674,7 +623,7 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
   bool storesElements = !llvm::all_of(yield.getValues(), isReduction);
   // The plan's register_moments: the main loop hands the epilogue each
   // tile's channel moments instead of a tile to visit
-  // (runtime/device/solder/conv_epilogue.cuh).
+  // (runtime/device/solder/epilogue/moments.cuh).
   bool convMoments = epilogueKind == ConvEpilogueKind::register_moments;
   bool shiftedMoments = epilogueKind != ConvEpilogueKind::element_welford;
   epilogue << "  // " << (storesElements ? "Stores conv-shaped tensors."

@@ -30,6 +30,14 @@ template <class G> struct ConvShape {
   static constexpr int kOutVolume = G::kOut[0] * G::kOut[1] * G::kOut[2];
 };
 
+/// One tile of a conv's output, as a tile scheduler hands it to the main
+/// loop (kernel/tile_scheduler.cuh): pixel tile `pixelTile` of sample `n`
+/// (how a tile covers the pixels is the main loop's: pixelBase,
+/// pixelCount), output channel tile `channelTile` (of every group's).
+struct WorkTile {
+  int pixelTile, n, channelTile;
+};
+
 /// How a tensor-core main loop multiplies: the plan's precision.
 ///   * k3xTF32 (ieee): each fp32 operand split into big and small TF32
 ///     parts, three products accumulated in fp32 (fp32 accuracy);
@@ -39,6 +47,7 @@ enum class TensorMath { k3xTF32, kTF32 };
 /// The pixel tiles of main loops that cut a sample's output into runs of BM
 /// consecutive (flattened) pixels: tile t starts at t * BM.
 template <class G, int BM> struct LinearPixelTiles {
+  static constexpr int kPixelTiles = (ConvShape<G>::kOutVolume + BM - 1) / BM;
   __device__ static int pixelBase(int tile) { return tile * BM; }
   __device__ static int pixelCount(int tile) {
     const int left = ConvShape<G>::kOutVolume - tile * BM;

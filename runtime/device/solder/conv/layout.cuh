@@ -12,11 +12,9 @@
 #define SOLDER_CONV_LAYOUT_CUH
 
 #include "solder/conv/geometry.cuh"
+#include "solder/conv/implicit_gemm_layout.h"
 
 namespace solder {
-
-/// The side of toChannelsLast's tile: 64 channels x 64 pixels a block.
-constexpr int kChannelsLastTile = 64;
 
 /// One sample's [C][Volume] plane to [Volume][CPad] (zeros in the padding
 /// channels) through shared memory, a tile of 64 channels x 64 pixels per

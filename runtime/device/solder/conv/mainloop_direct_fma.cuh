@@ -15,7 +15,9 @@
 #ifndef SOLDER_CONV_MAINLOOP_DIRECT_FMA_CUH
 #define SOLDER_CONV_MAINLOOP_DIRECT_FMA_CUH
 
+#include "solder/conv/direct_layout.h"
 #include "solder/conv/geometry.cuh"
+#include "solder/epilogue/accumulator_tile.h"
 
 namespace solder {
 
@@ -29,17 +31,18 @@ struct DirectConv : LinearPixelTiles<G, BM_> {
   using Geometry = G;
   static constexpr int BM = BM_, BN = BN_;
   static constexpr int kThreads = BM, kWarps = BM / 32;
-  static constexpr int kTileStride = BM + 4;
+  using Tile = AccumulatorTile<BM, BN>;
+  static constexpr int kChannelTiles = (G::kOutChannels + BN - 1) / BN;
   static constexpr int kTaps = ConvShape<G>::kTaps;
   static constexpr int kWindow = G::kInChannels * kTaps;
-  static constexpr int kWeightBytes = kWindow * BN * 4;
-  static constexpr int kTileBytes = BN * kTileStride * 4;
-  static constexpr int kSharedBytes =
-      kWeightBytes > kTileBytes ? kWeightBytes : kTileBytes;
+  /// The block's weights, then the accumulator tile over them.
+  static constexpr int kSharedBytes = directFmaSharedBytes(G::kInChannels, kTaps, BM, BN);
 
   __device__ static float *computeTile(const float *__restrict__ input,
-                                       const float *__restrict__ weight, int n,
-                                       int pixelBase, int channelBase, char *shared) {
+                                       const float *__restrict__ weight, const WorkTile &work,
+                                       char *shared) {
+    const int n = work.n, pixelBase = LinearPixelTiles<G, BM_>::pixelBase(work.pixelTile),
+              channelBase = work.channelTile * BN;
     constexpr int inD = G::kIn[0], inH = G::kIn[1], inW = G::kIn[2];
     constexpr int outH = G::kOut[1], outW = G::kOut[2];
     constexpr int kernelH = G::kKernel[1], kernelW = G::kKernel[2];
@@ -87,7 +90,7 @@ struct DirectConv : LinearPixelTiles<G, BM_> {
     float *tile = reinterpret_cast<float *>(shared);
 #pragma unroll
     for (int k = 0; k < BN; ++k)
-      tile[k * kTileStride + threadIdx.x] = acc[k];
+      tile[k * Tile::kStride + threadIdx.x] = acc[k];
     __syncthreads();
     return tile;
   }

@@ -7,7 +7,8 @@
 // A[BK][BM] gathers input elements (im2col on the fly, zero where the window
 // leaves the input), and B[BK][BN] holds weights. Each of the 256 threads
 // accumulates a TM x TN sub-tile in registers with fp32 FMAs (exact in both
-// precisions), from PyTorch's layouts.
+// precisions), from PyTorch's layouts, and the epilogue visits them there
+// (ImplicitGemmFmaConv::Fragment, epilogue/fragment_visit.cuh).
 //
 //===----------------------------------------------------------------------===//
 
@@ -115,6 +116,61 @@ __device__ __forceinline__ void convTile(const float *__restrict__ input,
     __syncthreads();
   }
 }
+
+/// The FMA fallback as a main loop: 256 threads compute a BM x BN tile of
+/// one output phase (Phases) and one group, a thread's accumulators in
+/// registers, where the epilogue visits them (kFragmentEpilogue). Pixel
+/// tiles run phase by phase, channel tiles group by group.
+template <class G, int BM_, int BN_, int BK_> struct ImplicitGemmFmaConv {
+  using Geometry = G;
+  static constexpr int BM = BM_, BN = BN_, BK = BK_, TM = BM / 16, TN = BN / 16;
+  static constexpr int kThreads = 256;
+  /// Its operand tiles are static shared memory.
+  static constexpr int kSharedBytes = 0;
+  using Phases = solder::Phases<G>;
+  static constexpr int kTilesPerPhase = (Phases::kVolume + BM - 1) / BM;
+  static constexpr int kPixelTiles = Phases::kCount * kTilesPerPhase;
+  static constexpr int kOutPerGroup = ConvShape<G>::kOutPerGroup;
+  static constexpr int kChannelTilesPerGroup = (kOutPerGroup + BN - 1) / BN;
+  static constexpr int kChannelTiles = G::kGroups * kChannelTilesPerGroup;
+
+  static constexpr bool kFragmentEpilogue = true;
+  /// A thread's accumulators: pixels pixelBase + threadIdx.x % 16 + 16 i of
+  /// the phase by channels outInGroupBase + threadIdx.x / 16 + 16 j of the
+  /// group, so a channel column is a half-warp's.
+  struct Fragment {
+    static constexpr int kRows = TM, kColumns = TN, kLanesPerChannel = 16;
+    float acc[TM][TN];
+    typename Phases::Phase phase;
+    int pixelBase, group, outInGroupBase;
+    /// The output pixel of row i; -1 past the output.
+    __device__ int pixel(int i) const {
+      return phase.pixel(pixelBase + threadIdx.x % 16 + 16 * i);
+    }
+    /// The output channel of column j, and whether it lies in the group.
+    __device__ long channel(int j, bool &valid) const {
+      const int outInGroup = outInGroupBase + threadIdx.x / 16 + 16 * j;
+      valid = outInGroup < kOutPerGroup;
+      return group * kOutPerGroup + (valid ? outInGroup : 0);
+    }
+  };
+
+  __device__ static Fragment computeFragment(const float *__restrict__ input,
+                                             const float *__restrict__ weight,
+                                             const WorkTile &work) {
+    // Unsigned: the divisions by constants need no sign fix-up. The phase
+    // and bases are locals (const) while the main loop runs.
+    const unsigned pixelTile = work.pixelTile, channelTile = work.channelTile;
+    const int group = channelTile / kChannelTilesPerGroup;
+    const int outInGroupBase = channelTile % kChannelTilesPerGroup * BN;
+    const typename Phases::Phase phase = Phases::get(pixelTile / kTilesPerPhase);
+    const int pixelBase = pixelTile % kTilesPerPhase * BM;
+    Fragment fragment{{}, phase, pixelBase, group, outInGroupBase};
+    convTile<G, BM, BN, BK>(input, weight, work.n, group, phase, pixelBase, outInGroupBase,
+                            fragment.acc);
+    return fragment;
+  }
+};
 
 } // namespace solder
 

@@ -8,8 +8,8 @@
 //     small TF32 parts, three products accumulated in fp32 (fp32 accuracy);
 //   * tf32: one TF32 product (OpMultiplyAdd), PyTorch's cuDNN default.
 // Solder keeps its own epilogue: the accumulators are staged to shared
-// memory as a channel-major [BN][BM + 4] tile that solder::runConv's
-// generated epilogue functor visits (conv_epilogue.cuh).
+// memory as the accumulator tile (epilogue/accumulator_tile.h) that the
+// generated epilogue functor visits (epilogue/tile_visit.cuh).
 //
 // One CTA computes BM output pixels of one sample by BN output channels:
 // the problem CUTLASS sees is one sample (N = 1), so every tile lies in one
@@ -21,6 +21,8 @@
 #define SOLDER_CONV_MAINLOOP_IMPLICIT_GEMM_TENSOROP_CUH
 
 #include "solder/conv/geometry.cuh"
+#include "solder/conv/implicit_gemm_layout.h"
+#include "solder/epilogue/accumulator_tile.h"
 
 #include <new>
 
@@ -48,7 +50,7 @@ struct TensorOpTile {
 /// Input channels are padded to 4 (one 16-byte cp.async) by the layout
 /// conversion.
 template <class G> struct ConvForm {
-  static constexpr int kInChannels = (G::kInChannels + 3) / 4 * 4;
+  static constexpr int kInChannels = paddedInputChannels(G::kInChannels);
   static constexpr int pad(int d) {
     return G::kTransposed ? G::kDilation[d] * (G::kKernel[d] - 1) - G::kPad[d]
                           : G::kPad[d];
@@ -142,11 +144,13 @@ template <class G, class T> struct TensorOpConv : LinearPixelTiles<G, T::BM> {
 
   static constexpr int kThreads = Kernel::kThreadCount;
   static constexpr int kWarps = kThreads / 32;
-  /// Channel-major accumulator tile; the 4-float pad spreads a fragment's
-  /// 8 rows x 4 columns over all 32 banks.
-  static constexpr int kTileStride = T::BM + 4;
-  static constexpr int kTileBytes = T::BN * kTileStride * 4;
-  static constexpr int kMainLoopBytes = sizeof(typename Mma::SharedStorage);
+  static constexpr int kChannelTiles = (G::kOutChannels + BN - 1) / BN;
+  using Tile = AccumulatorTile<BM, BN>;
+  static_assert(sizeof(typename Mma::SharedStorage) ==
+                    implicitGemmMainLoopBytes(T::BM, T::BN, T::BK, T::kStages),
+                "the planner's main-loop shared memory (implicit_gemm_layout.h)");
+  /// The accumulator tile reuses the main loop's shared memory.
+  static constexpr int kSharedBytes = implicitGemmSharedBytes(T::BM, T::BN, T::BK, T::kStages);
 
   /// The problem and the iterators' precomputed parameters. CUTLASS's
   /// iterators keep references to them and read them at every K step (the
@@ -178,20 +182,19 @@ template <class G, class T> struct TensorOpConv : LinearPixelTiles<G, T::BM> {
     built->paramsB = typename Mma::IteratorB::Params(
         built->size, Layout::packed(built->size.filter_extent()));
   }
-  static constexpr int kSharedBytes =
-      kTileBytes > kMainLoopBytes ? kTileBytes : kMainLoopBytes;
   static constexpr long kInSampleElements =
       long(ConvShape<G>::kInVolume) * Form::kInChannels;
 
-  /// Runs the main loop for output pixels [pixelBase, pixelBase + BM) of
-  /// sample n and channels [channelBase, channelBase + BN), and leaves the
-  /// result in shared memory: tile[channel * kTileStride + pixel].
-  /// `constants` is the generated __constant__ ContextStorage.
-  /// Inlined, so that the constants' loads stay in the constant space.
+  /// Runs the main loop for `work`'s output pixels [pixelBase, pixelBase +
+  /// BM) and channels [channelBase, channelBase + BN), and leaves the result
+  /// in shared memory as the accumulator tile. `constants` is the generated
+  /// __constant__ ContextStorage. Inlined, so that the constants' loads stay
+  /// in the constant space.
   __device__ __forceinline__ static float *
-  computeTile(const float *__restrict__ inputNdhwc,
-              const float *__restrict__ weightKtrsc, int n, int pixelBase,
-              int channelBase, char *shared, const ContextStorage &constants) {
+  computeTile(const float *__restrict__ inputNdhwc, const float *__restrict__ weightKtrsc,
+              const WorkTile &work, char *shared, const ContextStorage &constants) {
+    const int n = work.n, channelBase = work.channelTile * BN;
+    const int pixelBase = LinearPixelTiles<G, T::BM>::pixelBase(work.pixelTile);
     const Context &context = *reinterpret_cast<const Context *>(constants.bytes);
     const typename Dims::ProblemSize &size = context.size;
     const int warp = cutlass::canonical_warp_idx_sync();
@@ -220,7 +223,7 @@ template <class G, class T> struct TensorOpConv : LinearPixelTiles<G, T::BM> {
         cutlass::MatrixShape<T::WM, T::WN>, float, cutlass::layout::ColumnMajor,
         InstructionShape, typename Mma::Operator::Policy::OpDelta>;
     float *tile = reinterpret_cast<float *>(shared);
-    WarpTileIterator store({tile, cutlass::layout::ColumnMajor(kTileStride)}, lane);
+    WarpTileIterator store({tile, cutlass::layout::ColumnMajor(Tile::kStride)}, lane);
     const int warpMN = warp % (WarpCount::kM * WarpCount::kN);
     store.add_tile_offset({warpMN % WarpCount::kM, warpMN / WarpCount::kM});
     store.store(accumulators);

@@ -1,82 +1,141 @@
-//===- kernel/conv_kernel.cuh - A conv kernel's body ----------------------===//
+//===- kernel/conv_kernel.cuh - Main loop x epilogue x tile scheduler -----===//
 //
-// A conv kernel runs a main loop (conv/mainloop_*.cuh) over its tiles and
-// hands each tile's accumulators to the generated epilogue functor
-// (epilogue/tile_visit.cuh).
+// ConvKernel<MainLoop, Epilogue, TileScheduler> is the body of every conv
+// kernel, as CUTLASS 3.x composes ConvUniversal from a collective main
+// loop, an epilogue and a tile scheduler: the scheduler says which tiles a
+// block computes (kernel/tile_scheduler.cuh), the main loop computes a
+// tile's accumulators (conv/mainloop_*.cuh), and the generated epilogue
+// functor says what the region does with each (epilogue/). The generated
+// code renders only the `using` line of its instantiation and an entry
+// point that forwards the kernel's parameters.
+//
+// A main loop hands its accumulators over in one of three ways:
+//   * as the accumulator tile in shared memory (computeTile), which the
+//     epilogue visits (visitTile): every tiled main loop;
+//   * as its registers' channel moments (kTileMoments, computeTileMoments),
+//     where the epilogue only reduces the conv output (kConvMoments): the
+//     direct conv on tensor cores;
+//   * as a register fragment the epilogue visits in place
+//     (kFragmentEpilogue, computeFragment, visitFragment): the FMA fallback.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SOLDER_KERNEL_CONV_KERNEL_CUH
 #define SOLDER_KERNEL_CONV_KERNEL_CUH
 
+#include "solder/epilogue/fragment_visit.cuh"
 #include "solder/epilogue/tile_visit.cuh"
+#include "solder/kernel/tile_scheduler.cuh"
+
+#include <type_traits>
 
 namespace solder {
 
-/// The conv kernel's body: the main loop Conv computes the tile of blockIdx
-/// (x: pixel tile, y: channel tile, z: sample) into shared memory, then the
-/// epilogue visits every valid (channel, pixel) of it. Conv provides
-/// Geometry, BM, BN, kWarps, kTileStride,
-///   int pixelBase(tile), pixelCount(tile)   (the flattened output pixels
-///                                           [base, base + count) of tile)
-///   float *computeTile(input, weight, n, pixelBase, channelBase, shared,
-///                      mainLoopArgs...)
-/// returning the tile (mainLoopArgs: what that main loop needs besides, e.g.
-/// TensorOpConv's constants); or, where TakesTileMoments, hands the
-/// epilogue the tile's channel moments itself:
-///   void computeTileMoments(input, weight, epilogue, n, pixelTile,
-///                           channelBase, shared)
-template <class Conv, class Epilogue, class... MainLoopArgs>
-__device__ __forceinline__ void runConv(const float *__restrict__ input,
-                                        const float *__restrict__ weight,
-                                        const Epilogue &epilogue, char *shared,
-                                        const MainLoopArgs &...mainLoopArgs) {
-  const int n = blockIdx.z, channelBase = blockIdx.y * Conv::BN;
-  if constexpr (TakesTileMoments<Conv, Epilogue>::value) {
-    Conv::computeTileMoments(input, weight, epilogue, n, blockIdx.x, channelBase, shared);
-  } else {
-    float *tile = Conv::computeTile(input, weight, n, Conv::pixelBase(blockIdx.x),
-                                    channelBase, shared, mainLoopArgs...);
-    visitTile<Conv>(epilogue, tile, n, blockIdx.x, channelBase);
-  }
-}
+/// Whether main loop MainLoop sums its tiles' channel moments in registers
+/// (MainLoop::kTileMoments) for an epilogue that takes them
+/// (Epilogue::kConvMoments).
+template <class MainLoop, class Epilogue, class = void>
+struct TakesTileMoments : std::false_type {};
+template <class MainLoop, class Epilogue>
+struct TakesTileMoments<MainLoop, Epilogue, std::void_t<decltype(MainLoop::kTileMoments)>>
+    : std::bool_constant<MainLoop::kTileMoments && Epilogue::kConvMoments> {};
 
-/// The persistent form of runConv (DirectTensorOpConv): each block takes
-/// tiles blockIdx.x, + gridDim.x, ... of Conv::kTiles (the runtime launches
-/// as many blocks as the GPU holds at once), and copies its next tile's
-/// input while it computes and visits the current one. Conv provides
-/// kTiles, tileCoordinates, issueWindow, waitWindow, loadChannelTile,
-/// convertWindow and computeStagedTile (or, where TakesTileMoments,
-/// computeStagedMoments).
-template <class Conv, class Epilogue>
-__device__ __forceinline__ void runPersistentConv(const float *__restrict__ input,
-                                                  const float *__restrict__ weight,
-                                                  const Epilogue &epilogue, char *shared) {
-  long tile = blockIdx.x;
-  if (tile >= Conv::kTiles)
-    return;
-  Conv::issueWindow(input, weight, tile, shared);
-  int loadedChannelBase = -1;
-  for (; tile < Conv::kTiles; tile += gridDim.x) {
-    const auto at = Conv::tileCoordinates(tile);
-    Conv::waitWindow();
-    __syncthreads(); // the raw window has landed; the last tile's visit is done
-    if (at.channelBase != loadedChannelBase) {
-      Conv::loadChannelTile(weight, at.channelBase, shared);
-      loadedChannelBase = at.channelBase;
-      __syncthreads();
-    }
-    Conv::convertWindow(shared);
-    __syncthreads(); // the window is ready and the raw buffer free
-    if (tile + gridDim.x < Conv::kTiles)
-      Conv::issueWindow(input, weight, tile + gridDim.x, shared);
-    if constexpr (TakesTileMoments<Conv, Epilogue>::value)
-      Conv::computeStagedMoments(epilogue, at.n, at.pixelTile, at.channelBase, shared);
+/// Whether MainLoop's epilogue visits its register fragment in place.
+template <class MainLoop, class = void> struct HasFragmentEpilogue : std::false_type {};
+template <class MainLoop>
+struct HasFragmentEpilogue<MainLoop, std::void_t<decltype(MainLoop::kFragmentEpilogue)>>
+    : std::bool_constant<MainLoop::kFragmentEpilogue> {};
+
+/// MainLoop's dynamic shared memory under a scheduler.
+template <class MainLoop, bool Persistent> struct SharedBytesOf {
+  static constexpr int value = MainLoop::kSharedBytes;
+};
+template <class MainLoop> struct SharedBytesOf<MainLoop, true> {
+  static constexpr int value = MainLoop::kPersistentSharedBytes;
+};
+
+/// MainLoop provides Geometry, kThreads, kPixelTiles, kChannelTiles, its
+/// dynamic shared memory (kSharedBytes; a persistent one
+/// kPersistentSharedBytes) and one of the hand-offs above:
+///   float *computeTile(input, weight, work, shared, mainLoopArgs...)
+///       the accumulator tile (MainLoop::Tile) of `work` in shared memory;
+///       mainLoopArgs: what that main loop needs besides (TensorOpConv's
+///       constants);
+///   void computeTileMoments(input, weight, epilogue, work, shared)
+///   Fragment computeFragment(input, weight, work)
+/// and, for the persistent scheduler, its producer steps: issueWindow,
+/// waitWindow, loadChannelTile, convertWindow, then computeStagedTile or
+/// computeStagedMoments.
+template <class MainLoop, class Epilogue, class TileScheduler> struct ConvKernel {
+  static_assert(TileScheduler::kPixelTiles == MainLoop::kPixelTiles &&
+                    TileScheduler::kChannelTiles == MainLoop::kChannelTiles &&
+                    TileScheduler::kSamples == MainLoop::Geometry::kBatch,
+                "the plan's tiles are the main loop's");
+  static constexpr int kThreads = MainLoop::kThreads;
+  static constexpr int kSharedBytes =
+      SharedBytesOf<MainLoop, TileScheduler::kPersistent>::value;
+  static constexpr bool kTakesTileMoments = TakesTileMoments<MainLoop, Epilogue>::value;
+
+  template <class... MainLoopArgs>
+  __device__ __forceinline__ static void run(const float *__restrict__ input,
+                                             const float *__restrict__ weight,
+                                             const Epilogue &epilogue, char *shared,
+                                             const MainLoopArgs &...mainLoopArgs) {
+    if constexpr (TileScheduler::kPersistent)
+      runPersistent(input, weight, epilogue, shared);
     else
-      visitTile<Conv>(epilogue, Conv::computeStagedTile(shared), at.n, at.pixelTile,
-                      at.channelBase);
+      runTile(input, weight, epilogue, TileScheduler::current(), shared, mainLoopArgs...);
   }
-}
+
+private:
+  /// One tile, computed by this block alone.
+  template <class... MainLoopArgs>
+  __device__ __forceinline__ static void runTile(const float *__restrict__ input,
+                                                 const float *__restrict__ weight,
+                                                 const Epilogue &epilogue, const WorkTile &work,
+                                                 char *shared,
+                                                 const MainLoopArgs &...mainLoopArgs) {
+    if constexpr (HasFragmentEpilogue<MainLoop>::value) {
+      visitFragment(epilogue, MainLoop::computeFragment(input, weight, work), work);
+    } else if constexpr (kTakesTileMoments) {
+      MainLoop::computeTileMoments(input, weight, epilogue, work, shared);
+    } else {
+      float *tile = MainLoop::computeTile(input, weight, work, shared, mainLoopArgs...);
+      visitTile<MainLoop>(epilogue, tile, work);
+    }
+  }
+
+  /// Tile after tile: the next tile's window is copied while the current
+  /// one is computed and visited.
+  __device__ __forceinline__ static void runPersistent(const float *__restrict__ input,
+                                                       const float *__restrict__ weight,
+                                                       const Epilogue &epilogue, char *shared) {
+    long tile = TileScheduler::first();
+    if (tile >= TileScheduler::kTiles)
+      return;
+    MainLoop::issueWindow(input, weight, TileScheduler::at(tile), shared);
+    int loadedChannelTile = -1;
+    for (; tile < TileScheduler::kTiles; tile += TileScheduler::step()) {
+      const WorkTile work = TileScheduler::at(tile);
+      MainLoop::waitWindow();
+      __syncthreads(); // the raw window has landed; the last tile's visit is done
+      if (work.channelTile != loadedChannelTile) {
+        MainLoop::loadChannelTile(weight, work.channelTile, shared);
+        loadedChannelTile = work.channelTile;
+        __syncthreads();
+      }
+      MainLoop::convertWindow(shared);
+      __syncthreads(); // the window is ready and the raw buffer free
+      if (tile + TileScheduler::step() < TileScheduler::kTiles)
+        MainLoop::issueWindow(input, weight, TileScheduler::at(tile + TileScheduler::step()),
+                              shared);
+      if constexpr (kTakesTileMoments)
+        MainLoop::computeStagedMoments(epilogue, work, shared);
+      else
+        visitTile<MainLoop>(epilogue, MainLoop::computeStagedTile(shared), work);
+    }
+  }
+};
 
 } // namespace solder
 

@@ -46,12 +46,11 @@ struct w3_conv_k0_conv_epilogue {
 };
 
 using w3_conv_k0_conv_mainloop = solder::DirectTensorOpConv<
-    w3_conv_k0_conv_geometry, /*Rows=*/2, /*BN=*/64, /*Warps=*/8, solder::TensorMath::k3xTF32>;
-static_assert(w3_conv_k0_conv_mainloop::kThreads == 256 && w3_conv_k0_conv_mainloop::kSharedBytes <= 70144,
+    w3_conv_k0_conv_geometry, /*Rows=*/2, /*BN=*/64, /*Warps=*/8, solder::TensorMath::k3xTF32, solder::DirectAccumulation::kPlain>;
+using w3_conv_k0_conv_kernel = solder::ConvKernel<w3_conv_k0_conv_mainloop, w3_conv_k0_conv_epilogue,
+    solder::GridTileScheduler<63, 1, 128>>;
+static_assert(w3_conv_k0_conv_kernel::kThreads == 256 && w3_conv_k0_conv_kernel::kSharedBytes == 70144,
               "the plan's threads and shared memory");
-
-static_assert(w3_conv_k0_conv_mainloop::BM == 256 && w3_conv_k0_conv_mainloop::kRowTiles * w3_conv_k0_conv_geometry::kOut[0] == 63,
-              "the plan's tile of whole rows");
 static_assert(w3_conv_k0_conv_mainloop::kPreparedBytes == 36864L &&
               w3_conv_k0_conv_mainloop::kPrepareThreads == 2304L,
               "the plan's prepared operands");
@@ -75,7 +74,6 @@ w3_conv_k0_conv(const float *__restrict__ in0,
     float *__restrict__ out0,
     float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  solder::runConv<w3_conv_k0_conv_mainloop>(
-      in0, ws0, w3_conv_k0_conv_epilogue{in0, in1, out0}, shared);
+  w3_conv_k0_conv_kernel::run(in0, ws0, w3_conv_k0_conv_epilogue{in0, in1, out0}, shared);
 }
 

@@ -45,6 +45,12 @@ struct big3x3_256_k0_conv_epilogue {
   }
 };
 
+using big3x3_256_k0_conv_mainloop = solder::ImplicitGemmFmaConv<big3x3_256_k0_conv_geometry, 128, 64, 16>;
+using big3x3_256_k0_conv_kernel = solder::ConvKernel<big3x3_256_k0_conv_mainloop, big3x3_256_k0_conv_epilogue,
+    solder::GridTileScheduler<25, 4, 64>>;
+static_assert(big3x3_256_k0_conv_kernel::kThreads == 256 && big3x3_256_k0_conv_kernel::kSharedBytes == 0,
+              "the plan's threads and shared memory");
+
 // big3x3_256_k0_conv: implicit-GEMM conv with FMAs (forced)
 //   in0: tensor<64x256x56x56xf32>
 //   in1: tensor<256x256x3x3xf32>
@@ -53,41 +59,7 @@ extern "C" __global__ void __launch_bounds__(256)
 big3x3_256_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     float *__restrict__ out0) {
-  using G = big3x3_256_k0_conv_geometry;
-  constexpr int BM = 128, BN = 64, BK = 16, TM = BM / 16, TN = BN / 16;
-  constexpr int kOutPerGroup = 256, kChannelTiles = 4;
-  const int n = blockIdx.z;
-  const int group = blockIdx.y / kChannelTiles;
-  const int outInGroupBase = (blockIdx.y % kChannelTiles) * BN;
-  // Tiles of one output phase (a conv_transpose with a stride > 1 has
-  // stride^d, each with only its valid taps; others have one).
-  using Phases = solder::Phases<G>;
-  constexpr int kTilesPerPhase = (Phases::kVolume + BM - 1) / BM;
-  static_assert(Phases::kCount * kTilesPerPhase == 25, "the plan's pixel tiles");
-  const Phases::Phase phase = Phases::get(blockIdx.x / kTilesPerPhase);
-  const int pixelBase = blockIdx.x % kTilesPerPhase * BM;
-  float acc[TM][TN];
-  solder::convTile<G, BM, BN, BK>(in0, in1, n, group, phase, pixelBase,
-                                  outInGroupBase, acc);
-
-  const big3x3_256_k0_conv_epilogue epilogue{in0, in1, out0};
-#pragma unroll
-  for (int j = 0; j < TN; ++j) {
-    const int outInGroup = outInGroupBase + threadIdx.x / 16 + 16 * j;
-    const bool channelValid = outInGroup < kOutPerGroup;
-    const long channel = group * kOutPerGroup + (channelValid ? outInGroup : 0);
-    big3x3_256_k0_conv_epilogue::Partials partials;
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {
-      const int pixel = phase.pixel(pixelBase + threadIdx.x % 16 + 16 * i);
-      if (channelValid && pixel >= 0)
-        epilogue.visit(n, channel, pixel, acc[i][j], partials);
-    }
-    // Each channel column is one half-warp: combine it in a fixed
-    // order and let its first lane store the pixel tile's partial.
-    partials = solder::combineHalfWarp(partials);
-    if (threadIdx.x % 16 == 0 && channelValid)
-      epilogue.storePartials(n, channel, blockIdx.x, partials);
-  }
+  extern __shared__ __align__(16) char shared[];
+  big3x3_256_k0_conv_kernel::run(in0, in1, big3x3_256_k0_conv_epilogue{in0, in1, out0}, shared);
 }
 

@@ -46,6 +46,12 @@ struct w1_conv_k0_conv_epilogue {
   }
 };
 
+using w1_conv_k0_conv_mainloop = solder::ImplicitGemmFmaConv<w1_conv_k0_conv_geometry, 128, 32, 16>;
+using w1_conv_k0_conv_kernel = solder::ConvKernel<w1_conv_k0_conv_mainloop, w1_conv_k0_conv_epilogue,
+    solder::GridTileScheduler<155, 1, 128>>;
+static_assert(w1_conv_k0_conv_kernel::kThreads == 256 && w1_conv_k0_conv_kernel::kSharedBytes == 0,
+              "the plan's threads and shared memory");
+
 // w1_conv_k0_conv: implicit-GEMM conv with FMAs (fewer than 8 input channels (3xTF32 measured slower than FMA))
 //   in0: tensor<128x3x24x32x32xf32>
 //   in1: tensor<24x3x3x3x3xf32>
@@ -54,41 +60,7 @@ extern "C" __global__ void __launch_bounds__(256)
 w1_conv_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     float *__restrict__ out0) {
-  using G = w1_conv_k0_conv_geometry;
-  constexpr int BM = 128, BN = 32, BK = 16, TM = BM / 16, TN = BN / 16;
-  constexpr int kOutPerGroup = 24, kChannelTiles = 1;
-  const int n = blockIdx.z;
-  const int group = blockIdx.y / kChannelTiles;
-  const int outInGroupBase = (blockIdx.y % kChannelTiles) * BN;
-  // Tiles of one output phase (a conv_transpose with a stride > 1 has
-  // stride^d, each with only its valid taps; others have one).
-  using Phases = solder::Phases<G>;
-  constexpr int kTilesPerPhase = (Phases::kVolume + BM - 1) / BM;
-  static_assert(Phases::kCount * kTilesPerPhase == 155, "the plan's pixel tiles");
-  const Phases::Phase phase = Phases::get(blockIdx.x / kTilesPerPhase);
-  const int pixelBase = blockIdx.x % kTilesPerPhase * BM;
-  float acc[TM][TN];
-  solder::convTile<G, BM, BN, BK>(in0, in1, n, group, phase, pixelBase,
-                                  outInGroupBase, acc);
-
-  const w1_conv_k0_conv_epilogue epilogue{in0, in1, out0};
-#pragma unroll
-  for (int j = 0; j < TN; ++j) {
-    const int outInGroup = outInGroupBase + threadIdx.x / 16 + 16 * j;
-    const bool channelValid = outInGroup < kOutPerGroup;
-    const long channel = group * kOutPerGroup + (channelValid ? outInGroup : 0);
-    w1_conv_k0_conv_epilogue::Partials partials;
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {
-      const int pixel = phase.pixel(pixelBase + threadIdx.x % 16 + 16 * i);
-      if (channelValid && pixel >= 0)
-        epilogue.visit(n, channel, pixel, acc[i][j], partials);
-    }
-    // Each channel column is one half-warp: combine it in a fixed
-    // order and let its first lane store the pixel tile's partial.
-    partials = solder::combineHalfWarp(partials);
-    if (threadIdx.x % 16 == 0 && channelValid)
-      epilogue.storePartials(n, channel, blockIdx.x, partials);
-  }
+  extern __shared__ __align__(16) char shared[];
+  w1_conv_k0_conv_kernel::run(in0, in1, w1_conv_k0_conv_epilogue{in0, in1, out0}, shared);
 }
 

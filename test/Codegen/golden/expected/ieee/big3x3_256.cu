@@ -20,7 +20,6 @@ struct big3x3_256_k0_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 big3x3_256_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  static_assert(solder::kChannelsLastTile == 64, "the launch's tiles");
   solder::toChannelsLast<256, 256, 3136L>(input, inputNdhwc);
 }
 
@@ -63,7 +62,9 @@ struct big3x3_256_k0_conv_epilogue {
 
 using big3x3_256_k0_conv_mainloop = solder::TensorOpConv<
     big3x3_256_k0_conv_geometry, solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::k3xTF32>>;
-static_assert(big3x3_256_k0_conv_mainloop::kThreads == 128 && big3x3_256_k0_conv_mainloop::kSharedBytes <= 49152,
+using big3x3_256_k0_conv_kernel = solder::ConvKernel<big3x3_256_k0_conv_mainloop, big3x3_256_k0_conv_epilogue,
+    solder::GridTileScheduler<49, 2, 64>>;
+static_assert(big3x3_256_k0_conv_kernel::kThreads == 128 && big3x3_256_k0_conv_kernel::kSharedBytes == 49152,
               "the plan's threads and shared memory");
 
 // big3x3_256_k0_conv_context: CUTLASS's problem and iterator parameters, in the constant
@@ -74,7 +75,6 @@ extern "C" __global__ void __launch_bounds__(1)
 big3x3_256_k0_conv_build_context(big3x3_256_k0_conv_mainloop::ContextStorage *context) {
   big3x3_256_k0_conv_mainloop::buildContext(context);
 }
-
 
 // big3x3_256_k0_conv: implicit-GEMM conv on tensor cores (tensorop_3xtf32)
 //   in0: tensor<64x256x56x56xf32>
@@ -89,7 +89,6 @@ big3x3_256_k0_conv(const float *__restrict__ in0,
     float *__restrict__ ws0,
     float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  solder::runConv<big3x3_256_k0_conv_mainloop>(
-      ws0, ws1, big3x3_256_k0_conv_epilogue{in0, in1, out0}, shared, big3x3_256_k0_conv_context);
+  big3x3_256_k0_conv_kernel::run(ws0, ws1, big3x3_256_k0_conv_epilogue{in0, in1, out0}, shared, big3x3_256_k0_conv_context);
 }
 

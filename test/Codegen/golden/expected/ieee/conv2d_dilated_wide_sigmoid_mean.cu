@@ -55,13 +55,11 @@ struct conv2d_dilated_wide_sigmoid_mean_k0_conv_epilogue {
 };
 
 using conv2d_dilated_wide_sigmoid_mean_k0_conv_mainloop = solder::DirectTensorOpConv<
-    conv2d_dilated_wide_sigmoid_mean_k0_conv_geometry, /*Rows=*/6, /*BN=*/64, /*Warps=*/8, solder::TensorMath::k3xTF32>;
-static_assert(conv2d_dilated_wide_sigmoid_mean_k0_conv_mainloop::kThreads == 256 && conv2d_dilated_wide_sigmoid_mean_k0_conv_mainloop::kPersistentSharedBytes <= 79680,
+    conv2d_dilated_wide_sigmoid_mean_k0_conv_geometry, /*Rows=*/6, /*BN=*/64, /*Warps=*/8, solder::TensorMath::k3xTF32, solder::DirectAccumulation::kPlain>;
+using conv2d_dilated_wide_sigmoid_mean_k0_conv_kernel = solder::ConvKernel<conv2d_dilated_wide_sigmoid_mean_k0_conv_mainloop, conv2d_dilated_wide_sigmoid_mean_k0_conv_epilogue,
+    solder::PersistentTileScheduler<3, 2, 2>>;
+static_assert(conv2d_dilated_wide_sigmoid_mean_k0_conv_kernel::kThreads == 256 && conv2d_dilated_wide_sigmoid_mean_k0_conv_kernel::kSharedBytes == 79680,
               "the plan's threads and shared memory");
-
-static_assert(conv2d_dilated_wide_sigmoid_mean_k0_conv_mainloop::BM == 224 && conv2d_dilated_wide_sigmoid_mean_k0_conv_mainloop::kRowTiles * conv2d_dilated_wide_sigmoid_mean_k0_conv_geometry::kOut[0] == 3,
-              "the plan's tile of whole rows");
-static_assert(conv2d_dilated_wide_sigmoid_mean_k0_conv_mainloop::kTiles == 12L, "the plan's tiles, one after another in a block");
 static_assert(conv2d_dilated_wide_sigmoid_mean_k0_conv_mainloop::kPreparedBytes == 32768L &&
               conv2d_dilated_wide_sigmoid_mean_k0_conv_mainloop::kPrepareThreads == 2048L,
               "the plan's prepared operands");
@@ -89,8 +87,7 @@ conv2d_dilated_wide_sigmoid_mean_k0_conv(const float *__restrict__ in0,
     float *__restrict__ ws0,
     float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  solder::runPersistentConv<conv2d_dilated_wide_sigmoid_mean_k0_conv_mainloop>(
-      in0, ws0, conv2d_dilated_wide_sigmoid_mean_k0_conv_epilogue{in0, in1, in2, out0, ws1}, shared);
+  conv2d_dilated_wide_sigmoid_mean_k0_conv_kernel::run(in0, ws0, conv2d_dilated_wide_sigmoid_mean_k0_conv_epilogue{in0, in1, in2, out0, ws1}, shared);
 }
 
 // conv2d_dilated_wide_sigmoid_mean_k0_conv_finalize: combines the partial reductions of conv2d_dilated_wide_sigmoid_mean_k0_conv in a fixed order

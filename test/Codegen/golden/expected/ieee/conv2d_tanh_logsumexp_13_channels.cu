@@ -48,13 +48,11 @@ struct conv2d_tanh_logsumexp_13_channels_k0_conv_epilogue {
 };
 
 using conv2d_tanh_logsumexp_13_channels_k0_conv_mainloop = solder::DirectTensorOpConv<
-    conv2d_tanh_logsumexp_13_channels_k0_conv_geometry, /*Rows=*/5, /*BN=*/16, /*Warps=*/8, solder::TensorMath::k3xTF32>;
-static_assert(conv2d_tanh_logsumexp_13_channels_k0_conv_mainloop::kThreads == 256 && conv2d_tanh_logsumexp_13_channels_k0_conv_mainloop::kPersistentSharedBytes <= 27088,
+    conv2d_tanh_logsumexp_13_channels_k0_conv_geometry, /*Rows=*/5, /*BN=*/16, /*Warps=*/8, solder::TensorMath::k3xTF32, solder::DirectAccumulation::kPlain>;
+using conv2d_tanh_logsumexp_13_channels_k0_conv_kernel = solder::ConvKernel<conv2d_tanh_logsumexp_13_channels_k0_conv_mainloop, conv2d_tanh_logsumexp_13_channels_k0_conv_epilogue,
+    solder::PersistentTileScheduler<7, 1, 4>>;
+static_assert(conv2d_tanh_logsumexp_13_channels_k0_conv_kernel::kThreads == 256 && conv2d_tanh_logsumexp_13_channels_k0_conv_kernel::kSharedBytes == 27088,
               "the plan's threads and shared memory");
-
-static_assert(conv2d_tanh_logsumexp_13_channels_k0_conv_mainloop::BM == 224 && conv2d_tanh_logsumexp_13_channels_k0_conv_mainloop::kRowTiles * conv2d_tanh_logsumexp_13_channels_k0_conv_geometry::kOut[0] == 7,
-              "the plan's tile of whole rows");
-static_assert(conv2d_tanh_logsumexp_13_channels_k0_conv_mainloop::kTiles == 28L, "the plan's tiles, one after another in a block");
 static_assert(conv2d_tanh_logsumexp_13_channels_k0_conv_mainloop::kPreparedBytes == 6144L &&
               conv2d_tanh_logsumexp_13_channels_k0_conv_mainloop::kPrepareThreads == 384L,
               "the plan's prepared operands");
@@ -80,8 +78,7 @@ conv2d_tanh_logsumexp_13_channels_k0_conv(const float *__restrict__ in0,
     float *__restrict__ out0,
     float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  solder::runPersistentConv<conv2d_tanh_logsumexp_13_channels_k0_conv_mainloop>(
-      in0, ws0, conv2d_tanh_logsumexp_13_channels_k0_conv_epilogue{in0, in1, in2, out0}, shared);
+  conv2d_tanh_logsumexp_13_channels_k0_conv_kernel::run(in0, ws0, conv2d_tanh_logsumexp_13_channels_k0_conv_epilogue{in0, in1, in2, out0}, shared);
 }
 
 // conv2d_tanh_logsumexp_13_channels_k1_reduction: reduction -> reduce (one thread per output)

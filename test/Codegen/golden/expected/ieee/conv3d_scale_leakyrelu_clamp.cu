@@ -52,13 +52,11 @@ struct conv3d_scale_leakyrelu_clamp_k0_conv_epilogue {
 };
 
 using conv3d_scale_leakyrelu_clamp_k0_conv_mainloop = solder::DirectTensorOpConv<
-    conv3d_scale_leakyrelu_clamp_k0_conv_geometry, /*Rows=*/12, /*BN=*/8, /*Warps=*/4, solder::TensorMath::k3xTF32>;
-static_assert(conv3d_scale_leakyrelu_clamp_k0_conv_mainloop::kThreads == 128 && conv3d_scale_leakyrelu_clamp_k0_conv_mainloop::kPersistentSharedBytes <= 40128,
+    conv3d_scale_leakyrelu_clamp_k0_conv_geometry, /*Rows=*/12, /*BN=*/8, /*Warps=*/4, solder::TensorMath::k3xTF32, solder::DirectAccumulation::kPlain>;
+using conv3d_scale_leakyrelu_clamp_k0_conv_kernel = solder::ConvKernel<conv3d_scale_leakyrelu_clamp_k0_conv_mainloop, conv3d_scale_leakyrelu_clamp_k0_conv_epilogue,
+    solder::PersistentTileScheduler<10, 1, 2>>;
+static_assert(conv3d_scale_leakyrelu_clamp_k0_conv_kernel::kThreads == 128 && conv3d_scale_leakyrelu_clamp_k0_conv_kernel::kSharedBytes == 40128,
               "the plan's threads and shared memory");
-
-static_assert(conv3d_scale_leakyrelu_clamp_k0_conv_mainloop::BM == 192 && conv3d_scale_leakyrelu_clamp_k0_conv_mainloop::kRowTiles * conv3d_scale_leakyrelu_clamp_k0_conv_geometry::kOut[0] == 10,
-              "the plan's tile of whole rows");
-static_assert(conv3d_scale_leakyrelu_clamp_k0_conv_mainloop::kTiles == 20L, "the plan's tiles, one after another in a block");
 static_assert(conv3d_scale_leakyrelu_clamp_k0_conv_mainloop::kPreparedBytes == 7168L &&
               conv3d_scale_leakyrelu_clamp_k0_conv_mainloop::kPrepareThreads == 448L,
               "the plan's prepared operands");
@@ -86,7 +84,6 @@ conv3d_scale_leakyrelu_clamp_k0_conv(const float *__restrict__ in0,
     float *__restrict__ out0,
     float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  solder::runPersistentConv<conv3d_scale_leakyrelu_clamp_k0_conv_mainloop>(
-      in0, ws0, conv3d_scale_leakyrelu_clamp_k0_conv_epilogue{in0, in1, in2, in3, out0}, shared);
+  conv3d_scale_leakyrelu_clamp_k0_conv_kernel::run(in0, ws0, conv3d_scale_leakyrelu_clamp_k0_conv_epilogue{in0, in1, in2, in3, out0}, shared);
 }
 

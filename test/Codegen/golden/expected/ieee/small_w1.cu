@@ -45,13 +45,11 @@ struct small_w1_k0_conv_epilogue {
 };
 
 using small_w1_k0_conv_mainloop = solder::DirectTensorOpConv<
-    small_w1_k0_conv_geometry, /*Rows=*/8, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32, /*StepSums=*/true>;
-static_assert(small_w1_k0_conv_mainloop::kThreads == 128 && small_w1_k0_conv_mainloop::kPersistentSharedBytes <= 33280,
+    small_w1_k0_conv_geometry, /*Rows=*/8, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32, solder::DirectAccumulation::kStepSums>;
+using small_w1_k0_conv_kernel = solder::ConvKernel<small_w1_k0_conv_mainloop, small_w1_k0_conv_epilogue,
+    solder::PersistentTileScheduler<4, 1, 4>>;
+static_assert(small_w1_k0_conv_kernel::kThreads == 128 && small_w1_k0_conv_kernel::kSharedBytes == 33280,
               "the plan's threads and shared memory");
-
-static_assert(small_w1_k0_conv_mainloop::BM == 64 && small_w1_k0_conv_mainloop::kRowTiles * small_w1_k0_conv_geometry::kOut[0] == 4,
-              "the plan's tile of whole rows");
-static_assert(small_w1_k0_conv_mainloop::kTiles == 16L, "the plan's tiles, one after another in a block");
 static_assert(small_w1_k0_conv_mainloop::kPreparedBytes == 16896L &&
               small_w1_k0_conv_mainloop::kPrepareThreads == 1056L,
               "the plan's prepared operands");
@@ -83,8 +81,7 @@ small_w1_k0_conv(const float *__restrict__ in0,
     float *__restrict__ ws1,
     float *__restrict__ ws2) {
   extern __shared__ __align__(16) char shared[];
-  solder::runPersistentConv<small_w1_k0_conv_mainloop>(
-      in0, ws0, small_w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1, ws2}, shared);
+  small_w1_k0_conv_kernel::run(in0, ws0, small_w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1, ws2}, shared);
 }
 
 // small_w1_k0_conv_finalize: combines the partial reductions of small_w1_k0_conv in a fixed order

@@ -56,12 +56,11 @@ struct small_w3_k0_conv_epilogue {
 };
 
 using small_w3_k0_conv_mainloop = solder::DirectTensorOpConv<
-    small_w3_k0_conv_geometry, /*Rows=*/9, /*BN=*/64, /*Warps=*/4, solder::TensorMath::k3xTF32>;
-static_assert(small_w3_k0_conv_mainloop::kThreads == 128 && small_w3_k0_conv_mainloop::kSharedBytes <= 51712,
+    small_w3_k0_conv_geometry, /*Rows=*/9, /*BN=*/64, /*Warps=*/4, solder::TensorMath::k3xTF32, solder::DirectAccumulation::kPlain>;
+using small_w3_k0_conv_kernel = solder::ConvKernel<small_w3_k0_conv_mainloop, small_w3_k0_conv_epilogue,
+    solder::GridTileScheduler<2, 1, 2>>;
+static_assert(small_w3_k0_conv_kernel::kThreads == 128 && small_w3_k0_conv_kernel::kSharedBytes == 51712,
               "the plan's threads and shared memory");
-
-static_assert(small_w3_k0_conv_mainloop::BM == 192 && small_w3_k0_conv_mainloop::kRowTiles * small_w3_k0_conv_geometry::kOut[0] == 2,
-              "the plan's tile of whole rows");
 static_assert(small_w3_k0_conv_mainloop::kPreparedBytes == 36864L &&
               small_w3_k0_conv_mainloop::kPrepareThreads == 2304L,
               "the plan's prepared operands");
@@ -91,8 +90,7 @@ small_w3_k0_conv(const float *__restrict__ in0,
     float *__restrict__ ws0,
     float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  solder::runConv<small_w3_k0_conv_mainloop>(
-      in0, ws0, small_w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1}, shared);
+  small_w3_k0_conv_kernel::run(in0, ws0, small_w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1}, shared);
 }
 
 // small_w3_k0_conv_finalize: combines the partial reductions of small_w3_k0_conv in a fixed order

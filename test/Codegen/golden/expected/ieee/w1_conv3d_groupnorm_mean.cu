@@ -45,13 +45,11 @@ struct w1_k0_conv_epilogue {
 };
 
 using w1_k0_conv_mainloop = solder::DirectTensorOpConv<
-    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32, /*StepSums=*/true>;
-static_assert(w1_k0_conv_mainloop::kThreads == 128 && w1_k0_conv_mainloop::kPersistentSharedBytes <= 54304,
+    w1_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::k3xTF32, solder::DirectAccumulation::kStepSums>;
+using w1_k0_conv_kernel = solder::ConvKernel<w1_k0_conv_mainloop, w1_k0_conv_epilogue,
+    solder::PersistentTileScheduler<110, 1, 128>>;
+static_assert(w1_k0_conv_kernel::kThreads == 128 && w1_k0_conv_kernel::kSharedBytes == 54304,
               "the plan's threads and shared memory");
-
-static_assert(w1_k0_conv_mainloop::BM == 192 && w1_k0_conv_mainloop::kRowTiles * w1_k0_conv_geometry::kOut[0] == 110,
-              "the plan's tile of whole rows");
-static_assert(w1_k0_conv_mainloop::kTiles == 14080L, "the plan's tiles, one after another in a block");
 static_assert(w1_k0_conv_mainloop::kPreparedBytes == 16896L &&
               w1_k0_conv_mainloop::kPrepareThreads == 1056L,
               "the plan's prepared operands");
@@ -83,8 +81,7 @@ w1_k0_conv(const float *__restrict__ in0,
     float *__restrict__ ws1,
     float *__restrict__ ws2) {
   extern __shared__ __align__(16) char shared[];
-  solder::runPersistentConv<w1_k0_conv_mainloop>(
-      in0, ws0, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1, ws2}, shared);
+  w1_k0_conv_kernel::run(in0, ws0, w1_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1, ws2}, shared);
 }
 
 // w1_k0_conv_finalize: combines the partial reductions of w1_k0_conv in a fixed order

@@ -20,7 +20,6 @@ struct w2_convT_k0_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 w2_convT_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  static_assert(solder::kChannelsLastTile == 64, "the launch's tiles");
   solder::toChannelsLast<64, 64, 32768L>(input, inputNdhwc);
 }
 
@@ -64,7 +63,9 @@ struct w2_convT_k0_conv_epilogue {
 
 using w2_convT_k0_conv_mainloop = solder::TensorOpConv<
     w2_convT_k0_conv_geometry, solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::k3xTF32>>;
-static_assert(w2_convT_k0_conv_mainloop::kThreads == 128 && w2_convT_k0_conv_mainloop::kSharedBytes <= 49152,
+using w2_convT_k0_conv_kernel = solder::ConvKernel<w2_convT_k0_conv_mainloop, w2_convT_k0_conv_epilogue,
+    solder::GridTileScheduler<615, 1, 16>>;
+static_assert(w2_convT_k0_conv_kernel::kThreads == 128 && w2_convT_k0_conv_kernel::kSharedBytes == 49152,
               "the plan's threads and shared memory");
 
 // w2_convT_k0_conv_context: CUTLASS's problem and iterator parameters, in the constant
@@ -75,7 +76,6 @@ extern "C" __global__ void __launch_bounds__(1)
 w2_convT_k0_conv_build_context(w2_convT_k0_conv_mainloop::ContextStorage *context) {
   w2_convT_k0_conv_mainloop::buildContext(context);
 }
-
 
 // w2_convT_k0_conv: implicit-GEMM conv_transpose on tensor cores (tensorop_3xtf32)
 //   in0: tensor<16x64x32x32x32xf32>
@@ -90,7 +90,6 @@ w2_convT_k0_conv(const float *__restrict__ in0,
     float *__restrict__ ws0,
     float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  solder::runConv<w2_convT_k0_conv_mainloop>(
-      ws0, ws1, w2_convT_k0_conv_epilogue{in0, in1, out0}, shared, w2_convT_k0_conv_context);
+  w2_convT_k0_conv_kernel::run(ws0, ws1, w2_convT_k0_conv_epilogue{in0, in1, out0}, shared, w2_convT_k0_conv_context);
 }
 

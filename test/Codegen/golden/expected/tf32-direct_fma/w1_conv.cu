@@ -47,9 +47,10 @@ struct w1_conv_k0_conv_epilogue {
 };
 
 using w1_conv_k0_conv_mainloop = solder::DirectConv<w1_conv_k0_conv_geometry, 128, 24>;
-static_assert(w1_conv_k0_conv_mainloop::kThreads == 128 && w1_conv_k0_conv_mainloop::kSharedBytes <= 12672,
+using w1_conv_k0_conv_kernel = solder::ConvKernel<w1_conv_k0_conv_mainloop, w1_conv_k0_conv_epilogue,
+    solder::GridTileScheduler<155, 1, 128>>;
+static_assert(w1_conv_k0_conv_kernel::kThreads == 128 && w1_conv_k0_conv_kernel::kSharedBytes == 12672,
               "the plan's threads and shared memory");
-
 
 // w1_conv_k0_conv: direct conv with FMAs (forced)
 //   in0: tensor<128x3x24x32x32xf32>
@@ -60,7 +61,6 @@ w1_conv_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     float *__restrict__ out0) {
   extern __shared__ __align__(16) char shared[];
-  solder::runConv<w1_conv_k0_conv_mainloop>(
-      in0, in1, w1_conv_k0_conv_epilogue{in0, in1, out0}, shared);
+  w1_conv_k0_conv_kernel::run(in0, in1, w1_conv_k0_conv_epilogue{in0, in1, out0}, shared);
 }
 

@@ -20,7 +20,6 @@ struct w1_conv_k0_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 w1_conv_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  static_assert(solder::kChannelsLastTile == 64, "the launch's tiles");
   solder::toChannelsLast<3, 4, 24576L>(input, inputNdhwc);
 }
 
@@ -64,7 +63,9 @@ struct w1_conv_k0_conv_epilogue {
 
 using w1_conv_k0_conv_mainloop = solder::TensorOpConv<
     w1_conv_k0_conv_geometry, solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::kTF32>>;
-static_assert(w1_conv_k0_conv_mainloop::kThreads == 128 && w1_conv_k0_conv_mainloop::kSharedBytes <= 40960,
+using w1_conv_k0_conv_kernel = solder::ConvKernel<w1_conv_k0_conv_mainloop, w1_conv_k0_conv_epilogue,
+    solder::GridTileScheduler<155, 1, 128>>;
+static_assert(w1_conv_k0_conv_kernel::kThreads == 128 && w1_conv_k0_conv_kernel::kSharedBytes == 40960,
               "the plan's threads and shared memory");
 
 // w1_conv_k0_conv_context: CUTLASS's problem and iterator parameters, in the constant
@@ -75,7 +76,6 @@ extern "C" __global__ void __launch_bounds__(1)
 w1_conv_k0_conv_build_context(w1_conv_k0_conv_mainloop::ContextStorage *context) {
   w1_conv_k0_conv_mainloop::buildContext(context);
 }
-
 
 // w1_conv_k0_conv: implicit-GEMM conv on tensor cores (tensorop_tf32)
 //   in0: tensor<128x3x24x32x32xf32>
@@ -90,7 +90,6 @@ w1_conv_k0_conv(const float *__restrict__ in0,
     float *__restrict__ ws0,
     float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  solder::runConv<w1_conv_k0_conv_mainloop>(
-      ws0, ws1, w1_conv_k0_conv_epilogue{in0, in1, out0}, shared, w1_conv_k0_conv_context);
+  w1_conv_k0_conv_kernel::run(ws0, ws1, w1_conv_k0_conv_epilogue{in0, in1, out0}, shared, w1_conv_k0_conv_context);
 }
 

@@ -20,7 +20,6 @@ struct w3_conv_k0_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 w3_conv_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  static_assert(solder::kChannelsLastTile == 64, "the launch's tiles");
   solder::toChannelsLast<8, 8, 16384L>(input, inputNdhwc);
 }
 
@@ -63,7 +62,9 @@ struct w3_conv_k0_conv_epilogue {
 
 using w3_conv_k0_conv_mainloop = solder::TensorOpConv<
     w3_conv_k0_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32>>;
-static_assert(w3_conv_k0_conv_mainloop::kThreads == 128 && w3_conv_k0_conv_mainloop::kSharedBytes <= 49152,
+using w3_conv_k0_conv_kernel = solder::ConvKernel<w3_conv_k0_conv_mainloop, w3_conv_k0_conv_epilogue,
+    solder::GridTileScheduler<125, 1, 128>>;
+static_assert(w3_conv_k0_conv_kernel::kThreads == 128 && w3_conv_k0_conv_kernel::kSharedBytes == 49152,
               "the plan's threads and shared memory");
 
 // w3_conv_k0_conv_context: CUTLASS's problem and iterator parameters, in the constant
@@ -74,7 +75,6 @@ extern "C" __global__ void __launch_bounds__(1)
 w3_conv_k0_conv_build_context(w3_conv_k0_conv_mainloop::ContextStorage *context) {
   w3_conv_k0_conv_mainloop::buildContext(context);
 }
-
 
 // w3_conv_k0_conv: implicit-GEMM conv on tensor cores (tensorop_tf32)
 //   in0: tensor<128x8x128x128xf32>
@@ -89,7 +89,6 @@ w3_conv_k0_conv(const float *__restrict__ in0,
     float *__restrict__ ws0,
     float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  solder::runConv<w3_conv_k0_conv_mainloop>(
-      ws0, ws1, w3_conv_k0_conv_epilogue{in0, in1, out0}, shared, w3_conv_k0_conv_context);
+  w3_conv_k0_conv_kernel::run(ws0, ws1, w3_conv_k0_conv_epilogue{in0, in1, out0}, shared, w3_conv_k0_conv_context);
 }
 

@@ -53,6 +53,12 @@ struct conv1d_dilated_grouped_gelu_mean_k0_conv_epilogue {
   }
 };
 
+using conv1d_dilated_grouped_gelu_mean_k0_conv_mainloop = solder::ImplicitGemmFmaConv<conv1d_dilated_grouped_gelu_mean_k0_conv_geometry, 128, 16, 16>;
+using conv1d_dilated_grouped_gelu_mean_k0_conv_kernel = solder::ConvKernel<conv1d_dilated_grouped_gelu_mean_k0_conv_mainloop, conv1d_dilated_grouped_gelu_mean_k0_conv_epilogue,
+    solder::GridTileScheduler<3, 4, 16>>;
+static_assert(conv1d_dilated_grouped_gelu_mean_k0_conv_kernel::kThreads == 256 && conv1d_dilated_grouped_gelu_mean_k0_conv_kernel::kSharedBytes == 0,
+              "the plan's threads and shared memory");
+
 // conv1d_dilated_grouped_gelu_mean_k0_conv: implicit-GEMM conv with FMAs (groups > 1) -> gelu -> reduce (partial)
 //   in0: tensor<16x8x300xf32>
 //   in1: tensor<16x2x3xf32>
@@ -65,42 +71,8 @@ conv1d_dilated_grouped_gelu_mean_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in2,
     float *__restrict__ out0,
     float *__restrict__ ws0) {
-  using G = conv1d_dilated_grouped_gelu_mean_k0_conv_geometry;
-  constexpr int BM = 128, BN = 16, BK = 16, TM = BM / 16, TN = BN / 16;
-  constexpr int kOutPerGroup = 4, kChannelTiles = 1;
-  const int n = blockIdx.z;
-  const int group = blockIdx.y / kChannelTiles;
-  const int outInGroupBase = (blockIdx.y % kChannelTiles) * BN;
-  // Tiles of one output phase (a conv_transpose with a stride > 1 has
-  // stride^d, each with only its valid taps; others have one).
-  using Phases = solder::Phases<G>;
-  constexpr int kTilesPerPhase = (Phases::kVolume + BM - 1) / BM;
-  static_assert(Phases::kCount * kTilesPerPhase == 3, "the plan's pixel tiles");
-  const Phases::Phase phase = Phases::get(blockIdx.x / kTilesPerPhase);
-  const int pixelBase = blockIdx.x % kTilesPerPhase * BM;
-  float acc[TM][TN];
-  solder::convTile<G, BM, BN, BK>(in0, in1, n, group, phase, pixelBase,
-                                  outInGroupBase, acc);
-
-  const conv1d_dilated_grouped_gelu_mean_k0_conv_epilogue epilogue{in0, in1, in2, out0, ws0};
-#pragma unroll
-  for (int j = 0; j < TN; ++j) {
-    const int outInGroup = outInGroupBase + threadIdx.x / 16 + 16 * j;
-    const bool channelValid = outInGroup < kOutPerGroup;
-    const long channel = group * kOutPerGroup + (channelValid ? outInGroup : 0);
-    conv1d_dilated_grouped_gelu_mean_k0_conv_epilogue::Partials partials;
-#pragma unroll
-    for (int i = 0; i < TM; ++i) {
-      const int pixel = phase.pixel(pixelBase + threadIdx.x % 16 + 16 * i);
-      if (channelValid && pixel >= 0)
-        epilogue.visit(n, channel, pixel, acc[i][j], partials);
-    }
-    // Each channel column is one half-warp: combine it in a fixed
-    // order and let its first lane store the pixel tile's partial.
-    partials = solder::combineHalfWarp(partials);
-    if (threadIdx.x % 16 == 0 && channelValid)
-      epilogue.storePartials(n, channel, blockIdx.x, partials);
-  }
+  extern __shared__ __align__(16) char shared[];
+  conv1d_dilated_grouped_gelu_mean_k0_conv_kernel::run(in0, in1, conv1d_dilated_grouped_gelu_mean_k0_conv_epilogue{in0, in1, in2, out0, ws0}, shared);
 }
 
 // conv1d_dilated_grouped_gelu_mean_k0_conv_finalize: combines the partial reductions of conv1d_dilated_grouped_gelu_mean_k0_conv in a fixed order

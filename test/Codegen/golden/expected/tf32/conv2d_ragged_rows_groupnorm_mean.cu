@@ -44,13 +44,11 @@ struct conv2d_ragged_rows_groupnorm_mean_k0_conv_epilogue {
 };
 
 using conv2d_ragged_rows_groupnorm_mean_k0_conv_mainloop = solder::DirectTensorOpConv<
-    conv2d_ragged_rows_groupnorm_mean_k0_conv_geometry, /*Rows=*/6, /*BN=*/16, /*Warps=*/8, solder::TensorMath::kTF32, /*StepSums=*/false, /*Centered=*/true>;
-static_assert(conv2d_ragged_rows_groupnorm_mean_k0_conv_mainloop::kThreads == 256 && conv2d_ragged_rows_groupnorm_mean_k0_conv_mainloop::kPersistentSharedBytes <= 21136,
+    conv2d_ragged_rows_groupnorm_mean_k0_conv_geometry, /*Rows=*/6, /*BN=*/16, /*Warps=*/8, solder::TensorMath::kTF32, solder::DirectAccumulation::kCentered>;
+using conv2d_ragged_rows_groupnorm_mean_k0_conv_kernel = solder::ConvKernel<conv2d_ragged_rows_groupnorm_mean_k0_conv_mainloop, conv2d_ragged_rows_groupnorm_mean_k0_conv_epilogue,
+    solder::PersistentTileScheduler<2, 1, 2>>;
+static_assert(conv2d_ragged_rows_groupnorm_mean_k0_conv_kernel::kThreads == 256 && conv2d_ragged_rows_groupnorm_mean_k0_conv_kernel::kSharedBytes == 21136,
               "the plan's threads and shared memory");
-
-static_assert(conv2d_ragged_rows_groupnorm_mean_k0_conv_mainloop::BM == 224 && conv2d_ragged_rows_groupnorm_mean_k0_conv_mainloop::kRowTiles * conv2d_ragged_rows_groupnorm_mean_k0_conv_geometry::kOut[0] == 2,
-              "the plan's tile of whole rows");
-static_assert(conv2d_ragged_rows_groupnorm_mean_k0_conv_mainloop::kTiles == 4L, "the plan's tiles, one after another in a block");
 static_assert(conv2d_ragged_rows_groupnorm_mean_k0_conv_mainloop::kPreparedBytes == 2456L &&
               conv2d_ragged_rows_groupnorm_mean_k0_conv_mainloop::kPrepareThreads == 256L,
               "the plan's prepared operands");
@@ -80,8 +78,7 @@ conv2d_ragged_rows_groupnorm_mean_k0_conv(const float *__restrict__ in0,
     float *__restrict__ ws1,
     float *__restrict__ ws2) {
   extern __shared__ __align__(16) char shared[];
-  solder::runPersistentConv<conv2d_ragged_rows_groupnorm_mean_k0_conv_mainloop>(
-      in0, ws0, conv2d_ragged_rows_groupnorm_mean_k0_conv_epilogue{in0, in1, out0, out1, ws1, ws2}, shared);
+  conv2d_ragged_rows_groupnorm_mean_k0_conv_kernel::run(in0, ws0, conv2d_ragged_rows_groupnorm_mean_k0_conv_epilogue{in0, in1, out0, out1, ws1, ws2}, shared);
 }
 
 // conv2d_ragged_rows_groupnorm_mean_k0_conv_finalize: combines the partial reductions of conv2d_ragged_rows_groupnorm_mean_k0_conv in a fixed order

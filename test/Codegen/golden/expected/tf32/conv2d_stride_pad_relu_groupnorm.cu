@@ -57,12 +57,11 @@ struct conv2d_stride_pad_relu_groupnorm_k0_conv_epilogue {
 };
 
 using conv2d_stride_pad_relu_groupnorm_k0_conv_mainloop = solder::DirectTensorOpConv<
-    conv2d_stride_pad_relu_groupnorm_k0_conv_geometry, /*Rows=*/9, /*BN=*/24, /*Warps=*/4, solder::TensorMath::kTF32>;
-static_assert(conv2d_stride_pad_relu_groupnorm_k0_conv_mainloop::kThreads == 128 && conv2d_stride_pad_relu_groupnorm_k0_conv_mainloop::kSharedBytes <= 39968,
+    conv2d_stride_pad_relu_groupnorm_k0_conv_geometry, /*Rows=*/9, /*BN=*/24, /*Warps=*/4, solder::TensorMath::kTF32, solder::DirectAccumulation::kPlain>;
+using conv2d_stride_pad_relu_groupnorm_k0_conv_kernel = solder::ConvKernel<conv2d_stride_pad_relu_groupnorm_k0_conv_mainloop, conv2d_stride_pad_relu_groupnorm_k0_conv_epilogue,
+    solder::GridTileScheduler<2, 1, 8>>;
+static_assert(conv2d_stride_pad_relu_groupnorm_k0_conv_kernel::kThreads == 128 && conv2d_stride_pad_relu_groupnorm_k0_conv_kernel::kSharedBytes == 39968,
               "the plan's threads and shared memory");
-
-static_assert(conv2d_stride_pad_relu_groupnorm_k0_conv_mainloop::BM == 160 && conv2d_stride_pad_relu_groupnorm_k0_conv_mainloop::kRowTiles * conv2d_stride_pad_relu_groupnorm_k0_conv_geometry::kOut[0] == 2,
-              "the plan's tile of whole rows");
 static_assert(conv2d_stride_pad_relu_groupnorm_k0_conv_mainloop::kPreparedBytes == 14592L &&
               conv2d_stride_pad_relu_groupnorm_k0_conv_mainloop::kPrepareThreads == 1824L,
               "the plan's prepared operands");
@@ -92,8 +91,7 @@ conv2d_stride_pad_relu_groupnorm_k0_conv(const float *__restrict__ in0,
     float *__restrict__ ws0,
     float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  solder::runConv<conv2d_stride_pad_relu_groupnorm_k0_conv_mainloop>(
-      in0, ws0, conv2d_stride_pad_relu_groupnorm_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1}, shared);
+  conv2d_stride_pad_relu_groupnorm_k0_conv_kernel::run(in0, ws0, conv2d_stride_pad_relu_groupnorm_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1}, shared);
 }
 
 // conv2d_stride_pad_relu_groupnorm_k0_conv_finalize: combines the partial reductions of conv2d_stride_pad_relu_groupnorm_k0_conv in a fixed order

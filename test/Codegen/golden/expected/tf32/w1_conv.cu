@@ -47,13 +47,11 @@ struct w1_conv_k0_conv_epilogue {
 };
 
 using w1_conv_k0_conv_mainloop = solder::DirectTensorOpConv<
-    w1_conv_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::kTF32>;
-static_assert(w1_conv_k0_conv_mainloop::kThreads == 128 && w1_conv_k0_conv_mainloop::kPersistentSharedBytes <= 36832,
+    w1_conv_k0_conv_geometry, /*Rows=*/6, /*BN=*/24, /*Warps=*/4, solder::TensorMath::kTF32, solder::DirectAccumulation::kPlain>;
+using w1_conv_k0_conv_kernel = solder::ConvKernel<w1_conv_k0_conv_mainloop, w1_conv_k0_conv_epilogue,
+    solder::PersistentTileScheduler<110, 1, 128>>;
+static_assert(w1_conv_k0_conv_kernel::kThreads == 128 && w1_conv_k0_conv_kernel::kSharedBytes == 36832,
               "the plan's threads and shared memory");
-
-static_assert(w1_conv_k0_conv_mainloop::BM == 192 && w1_conv_k0_conv_mainloop::kRowTiles * w1_conv_k0_conv_geometry::kOut[0] == 110,
-              "the plan's tile of whole rows");
-static_assert(w1_conv_k0_conv_mainloop::kTiles == 14080L, "the plan's tiles, one after another in a block");
 static_assert(w1_conv_k0_conv_mainloop::kPreparedBytes == 8448L &&
               w1_conv_k0_conv_mainloop::kPrepareThreads == 1056L,
               "the plan's prepared operands");
@@ -77,7 +75,6 @@ w1_conv_k0_conv(const float *__restrict__ in0,
     float *__restrict__ out0,
     float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  solder::runPersistentConv<w1_conv_k0_conv_mainloop>(
-      in0, ws0, w1_conv_k0_conv_epilogue{in0, in1, out0}, shared);
+  w1_conv_k0_conv_kernel::run(in0, ws0, w1_conv_k0_conv_epilogue{in0, in1, out0}, shared);
 }
 

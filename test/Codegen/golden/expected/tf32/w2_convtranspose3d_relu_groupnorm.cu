@@ -21,7 +21,6 @@ struct w2_k0_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 w2_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  static_assert(solder::kChannelsLastTile == 64, "the launch's tiles");
   solder::toChannelsLast<64, 64, 32768L>(input, inputNdhwc);
 }
 
@@ -74,7 +73,9 @@ struct w2_k0_conv_epilogue {
 
 using w2_k0_conv_mainloop = solder::TensorOpConv<
     w2_k0_conv_geometry, solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::kTF32>>;
-static_assert(w2_k0_conv_mainloop::kThreads == 128 && w2_k0_conv_mainloop::kSharedBytes <= 49152,
+using w2_k0_conv_kernel = solder::ConvKernel<w2_k0_conv_mainloop, w2_k0_conv_epilogue,
+    solder::GridTileScheduler<615, 1, 16>>;
+static_assert(w2_k0_conv_kernel::kThreads == 128 && w2_k0_conv_kernel::kSharedBytes == 49152,
               "the plan's threads and shared memory");
 
 // w2_k0_conv_context: CUTLASS's problem and iterator parameters, in the constant
@@ -85,7 +86,6 @@ extern "C" __global__ void __launch_bounds__(1)
 w2_k0_conv_build_context(w2_k0_conv_mainloop::ContextStorage *context) {
   w2_k0_conv_mainloop::buildContext(context);
 }
-
 
 // w2_k0_conv: implicit-GEMM conv_transpose on tensor cores (tensorop_tf32) -> relu -> group_stats (partial)
 //   in0: tensor<16x64x32x32x32xf32>
@@ -104,8 +104,7 @@ w2_k0_conv(const float *__restrict__ in0,
     float *__restrict__ ws1,
     float *__restrict__ ws2) {
   extern __shared__ __align__(16) char shared[];
-  solder::runConv<w2_k0_conv_mainloop>(
-      ws0, ws1, w2_k0_conv_epilogue{in0, in1, out0, out1, ws2}, shared, w2_k0_conv_context);
+  w2_k0_conv_kernel::run(ws0, ws1, w2_k0_conv_epilogue{in0, in1, out0, out1, ws2}, shared, w2_k0_conv_context);
 }
 
 // w2_k0_conv_finalize: combines the partial reductions of w2_k0_conv in a fixed order

@@ -56,12 +56,11 @@ struct w3_k0_conv_epilogue {
 };
 
 using w3_k0_conv_mainloop = solder::DirectTensorOpConv<
-    w3_k0_conv_geometry, /*Rows=*/2, /*BN=*/64, /*Warps=*/8, solder::TensorMath::kTF32>;
-static_assert(w3_k0_conv_mainloop::kThreads == 256 && w3_k0_conv_mainloop::kSharedBytes <= 66560,
+    w3_k0_conv_geometry, /*Rows=*/2, /*BN=*/64, /*Warps=*/8, solder::TensorMath::kTF32, solder::DirectAccumulation::kPlain>;
+using w3_k0_conv_kernel = solder::ConvKernel<w3_k0_conv_mainloop, w3_k0_conv_epilogue,
+    solder::GridTileScheduler<63, 1, 128>>;
+static_assert(w3_k0_conv_kernel::kThreads == 256 && w3_k0_conv_kernel::kSharedBytes == 66560,
               "the plan's threads and shared memory");
-
-static_assert(w3_k0_conv_mainloop::BM == 256 && w3_k0_conv_mainloop::kRowTiles * w3_k0_conv_geometry::kOut[0] == 63,
-              "the plan's tile of whole rows");
 static_assert(w3_k0_conv_mainloop::kPreparedBytes == 18432L &&
               w3_k0_conv_mainloop::kPrepareThreads == 2304L,
               "the plan's prepared operands");
@@ -91,8 +90,7 @@ w3_k0_conv(const float *__restrict__ in0,
     float *__restrict__ ws0,
     float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  solder::runConv<w3_k0_conv_mainloop>(
-      in0, ws0, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1}, shared);
+  w3_k0_conv_kernel::run(in0, ws0, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws1}, shared);
 }
 
 // w3_k0_conv_finalize: combines the partial reductions of w3_k0_conv in a fixed order

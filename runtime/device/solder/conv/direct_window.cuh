@@ -1,0 +1,194 @@
+//===- conv/direct_window.cuh - Staging the direct conv's input window ----===//
+//
+// A tile of the direct conv on tensor cores reads the input window of its
+// rows: every input row they read (channel, depth, row), every column, zero
+// outside the input (padding, rows past the last output row), each element
+// split once into its TF32 parts and kept in kParts planes (big, then
+// small), minus the sample's shifts when centered. Two ways to stage it:
+//   * stage: one tile a block, straight from global memory (a warp per
+//     window row, kBatch loads in flight a lane);
+//   * issue, then convert: persistent blocks copy the next tile's window raw
+//     by cp.async while they compute the current one, then split it from
+//     shared memory, 16 bytes a thread.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_CONV_DIRECT_WINDOW_CUH
+#define SOLDER_CONV_DIRECT_WINDOW_CUH
+
+#include "solder/arch/sm80.cuh"
+#include "solder/conv/direct_traits.cuh"
+
+namespace solder {
+
+template <class Traits> struct DirectWindow {
+  using G = typename Traits::Geometry;
+  using Element = typename Traits::Element;
+  using Parts = typename Traits::Parts;
+  using SampleOffset = typename Traits::SampleOffset;
+  static constexpr int kParts = Traits::kParts, kThreads = Traits::kThreads;
+  static constexpr int kWarps = Traits::kWarps, kBatch = Traits::kBatch;
+  static constexpr int kOutH = Traits::kOutH, kOutW = Traits::kOutW;
+  static constexpr int kWinD = Traits::kWinD, kWinH = Traits::kWinH, kWinW = Traits::kWinW;
+  static constexpr int kWinRows = Traits::kWinRows, kWinPitch = Traits::kWinPitch;
+  static constexpr int kWinChannel = Traits::kWinChannel;
+  static constexpr int kWindowElements = Traits::kWindowElements;
+  static constexpr long kSampleElements = Traits::kSampleElements;
+  static constexpr int kRawPitch = Traits::kLayout.rawPitch;
+  static constexpr int kChunkFloats = Traits::kLayout.chunkFloats;
+  static constexpr int kRowChunks = Traits::kLayout.rowChunks;
+
+  /// Window row `row` (channel, depth, row) of the tile at pixelBase: the
+  /// offset in its sample of the input row it reads, or -1 where it lies
+  /// outside the input.
+  __device__ static SampleOffset windowRowOffset(int pixelBase, int row) {
+    constexpr int inD = G::kIn[0], inH = G::kIn[1], inW = G::kIn[2];
+    const int z = pixelBase / (kOutH * kOutW), y0 = pixelBase / kOutW % kOutH;
+    const int h = row % kWinH, d = row / kWinH % kWinD, c = row / (kWinH * kWinD);
+    const int inputD = z * G::kStride[0] - G::kPad[0] + d,
+              inputH = y0 * G::kStride[1] - G::kPad[1] + h;
+    if (inputD < 0 || inputD >= inD || inputH < 0 || inputH >= inH)
+      return -1;
+    return (SampleOffset(c) * inD + inputD) * inH * inW + SampleOffset(inputH) * inW;
+  }
+  /// The same as a pointer into sample n's input, or null.
+  __device__ static const float *windowRowSource(const float *__restrict__ input, int n,
+                                                 int pixelBase, int row) {
+    const SampleOffset offset = windowRowOffset(pixelBase, row);
+    return offset < 0 ? nullptr : input + long(n) * kSampleElements + offset;
+  }
+  /// Where window row `row`'s elements go, in each plane.
+  __device__ static int windowRow(int row) {
+    return row / (kWinH * kWinD) * kWinChannel + row % (kWinH * kWinD) * kWinPitch;
+  }
+  /// Window elements [at, at + N), split into their planes: one N-wide
+  /// store a plane (at a multiple of N).
+  template <int N>
+  __device__ static void storeParts(Element *window, int at, const float (&values)[N]) {
+    using Run = cutlass::AlignedArray<Element, N>;
+    Run runs[kParts];
+#pragma unroll
+    for (int e = 0; e < N; ++e) {
+      const Parts parts = Traits::split(values[e]);
+#pragma unroll
+      for (int part = 0; part < kParts; ++part)
+        runs[part][e] = parts[part];
+    }
+#pragma unroll
+    for (int part = 0; part < kParts; ++part)
+      *reinterpret_cast<Run *>(window + part * kWindowElements + at) = runs[part];
+  }
+
+  /// The window of the tile at (n, pixelBase), straight from `input`
+  /// (minus sampleShifts, this sample's, when centered): a warp per window
+  /// row, its lanes along the row, kBatch loads in flight per lane.
+  __device__ static void stage(const float *__restrict__ input,
+                               const float *__restrict__ sampleShifts, int n, int pixelBase,
+                               Element *window) {
+    constexpr int inW = G::kIn[2];
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    constexpr int kRowLoads = (kWinW + 31) / 32;
+    constexpr int kRowsPerBatch = kBatch / kRowLoads > 0 ? kBatch / kRowLoads : 1;
+    for (int firstRow = warp; firstRow < kWinRows; firstRow += kRowsPerBatch * kWarps) {
+      float values[kRowsPerBatch][kRowLoads];
+#pragma unroll
+      for (int r = 0; r < kRowsPerBatch; ++r) {
+        const int row = firstRow + r * kWarps;
+        const float *source =
+            row < kWinRows ? windowRowSource(input, n, pixelBase, row) : nullptr;
+        const float shift =
+            Traits::kCentered && source ? __ldg(sampleShifts + row / (kWinH * kWinD)) : 0.0f;
+#pragma unroll
+        for (int i = 0; i < kRowLoads; ++i) {
+          const int inputW = lane + 32 * i - G::kPad[2];
+          values[r][i] = source && lane + 32 * i < kWinW && inputW >= 0 && inputW < inW
+                             ? __ldg(source + inputW) - shift
+                             : 0.0f;
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < kRowsPerBatch; ++r) {
+        const int row = firstRow + r * kWarps;
+        if (row >= kWinRows)
+          break;
+        const int destination = windowRow(row);
+#pragma unroll
+        for (int i = 0; i < kRowLoads; ++i)
+          if (lane + 32 * i < kWinW)
+            storeParts<1>(window, destination + lane + 32 * i, {values[r][i]});
+      }
+    }
+  }
+
+  /// Issues the cp.async copies of the raw window of the tile at (n,
+  /// pixelBase) into `raw` (kWinRows rows of kRawPitch floats) and, centered,
+  /// of the sample's shifts from `preparedShifts` into `shifts`, and commits
+  /// them as one group. Where the threads divide into whole rows, each
+  /// keeps one column of chunks.
+  __device__ static void issue(const float *__restrict__ input,
+                               const float *__restrict__ preparedShifts, int n, int pixelBase,
+                               float *raw, float *shifts) {
+    const float *sample = input + long(n) * kSampleElements;
+    constexpr int inW = G::kIn[2];
+    constexpr int kRowsAPass = kThreads % kRowChunks == 0 ? kThreads / kRowChunks : 0;
+    auto copyChunk = [&](int row, int column) {
+      const SampleOffset offset = windowRowOffset(pixelBase, row);
+      const int inputW = column - G::kPad[2];
+      const bool inside = offset >= 0 && column < kWinW && inputW >= 0 && inputW < inW;
+      arch::copyAsync<4 * kChunkFloats>(raw + row * kRawPitch + column,
+                                        inside ? sample + offset + inputW : input, inside);
+    };
+    if constexpr (kRowsAPass > 0) {
+      const int column = threadIdx.x % kRowChunks * kChunkFloats;
+      for (int row = threadIdx.x / kRowChunks; row < kWinRows; row += kRowsAPass)
+        copyChunk(row, column);
+    } else {
+      for (int i = threadIdx.x; i < kWinRows * kRowChunks; i += kThreads)
+        copyChunk(i / kRowChunks, i % kRowChunks * kChunkFloats);
+    }
+    if constexpr (Traits::kCentered)
+      if (threadIdx.x < G::kInChannels)
+        arch::copyAsync<4>(shifts + threadIdx.x,
+                           preparedShifts + n * G::kInChannels + threadIdx.x, true);
+    arch::copyAsyncCommit();
+  }
+
+  /// After the raw window has landed (copyAsyncWaitAll and a barrier):
+  /// splits it, minus the shifts, into the window's planes, four elements
+  /// a thread at a time (a raw row's 16-byte chunks land at 16-byte aligned
+  /// window offsets: the pitch and channel stride are multiples of 4). Rows
+  /// outside the input (an unpadded conv has them only past the last output
+  /// row, whose pixels are never stored) become -shift; so do the pitch's
+  /// columns past the window, never read.
+  __device__ static void convert(const float *raw, [[maybe_unused]] const float *sampleShifts,
+                                 Element *window) {
+    const float4 *quads = reinterpret_cast<const float4 *>(raw);
+    constexpr int kRowQuads = kRawPitch / 4;
+    for (int i = threadIdx.x; i < kWinRows * kRowQuads; i += kThreads) {
+      const int row = i / kRowQuads;
+      const float shift = Traits::kCentered ? sampleShifts[row / (kWinH * kWinD)] : 0.0f;
+      const float4 values = quads[i];
+      storeParts<4>(window, windowRow(row) + i % kRowQuads * 4,
+                    {values.x - shift, values.y - shift, values.z - shift, values.w - shift});
+    }
+  }
+
+  /// Centered: what the shift contributes to each of the tile's channels,
+  /// sum_ci s_ci * tapSum(c, ci) in double, kept as high + low floats
+  /// (threads below BN, one channel each).
+  __device__ static void computeCorrection(const double *channelTapSums,
+                                           const float *sampleShifts, float2 *correction) {
+    if (threadIdx.x >= Traits::BN)
+      return;
+    double sum = 0.0;
+#pragma unroll
+    for (int c = 0; c < G::kInChannels; ++c)
+      sum += double(sampleShifts[c]) * channelTapSums[threadIdx.x * G::kInChannels + c];
+    const float high = float(sum);
+    correction[threadIdx.x] = make_float2(high, float(sum - high));
+  }
+};
+
+} // namespace solder
+
+#endif // SOLDER_CONV_DIRECT_WINDOW_CUH

@@ -1,0 +1,114 @@
+//===- kernel/reduction_kernel.cuh - The body of a reduction kernel -------===//
+//
+// A region without a conv whose pointwise chain feeds one reduction, on one
+// of the plan's two walks (#solder.region_launch):
+//   * reduceThreadPerOutput: a thread per output walks its reduction in
+//     chunks of kChunk elements, every load and pointwise op of a chunk
+//     before the accumulator takes it whole (solder::addChunk): the loads are
+//     independent of the accumulator, so all are in flight at once (one at a
+//     time left W3's logsumexp latency-bound at a third of the bandwidth);
+//   * reduceBlockPerOutput: a block per output, its threads strided over the
+//     reduction, combined by a fixed-order tree in shared memory.
+// Both are fixed-order: results are bitwise reproducible. The generated
+// Region functor says what is reduced:
+//   using OutputIndex, LengthIndex;     int | long, 32 bits where they fit
+//   static constexpr OutputIndex kOutputs;
+//   static constexpr LengthIndex kLength;
+//   static constexpr int kChunk, kThreads;
+//   using Accumulator;                  reduce.cuh, welford.cuh
+//   using Element;                      float, or double kept for the sum
+//   struct SharedStorage;               empty, or (thread per output) tables
+//   void prologue(SharedStorage &) const;   filling them, once a block
+//   struct Output;  Output output(OutputIndex o) const;   the output's indices
+//   Element element(const Output &, LengthIndex r, const SharedStorage &) const;
+//   void store(OutputIndex o, const Accumulator &) const;
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_KERNEL_REDUCTION_KERNEL_CUH
+#define SOLDER_KERNEL_REDUCTION_KERNEL_CUH
+
+#include "solder/reduce.cuh"
+
+#include <type_traits>
+
+namespace solder {
+
+/// Fills table[0, Count) with entry(t), the block's Threads threads strided
+/// over it (a Region's prologue).
+template <int Count, int Threads, class T, class Entry>
+__device__ __forceinline__ void fillTable(T *table, const Entry &entry) {
+  for (int t = threadIdx.x; t < Count; t += Threads)
+    table[t] = entry(t);
+}
+
+namespace detail {
+template <class Region, class Storage>
+__device__ __forceinline__ void reduceThreadPerOutput(const Region &region,
+                                                      const Storage &shared) {
+  using OutputIndex = typename Region::OutputIndex;
+  using LengthIndex = typename Region::LengthIndex;
+  constexpr LengthIndex kLength = Region::kLength;
+  constexpr int kChunk = Region::kChunk;
+  const OutputIndex o = blockIdx.x * Region::kThreads + threadIdx.x;
+  if (o >= Region::kOutputs)
+    return;
+  const typename Region::Output output = region.output(o);
+  typename Region::Accumulator acc;
+  for (LengthIndex r0 = 0; r0 < kLength; r0 += kChunk) {
+    typename Region::Element chunk[kChunk];
+#pragma unroll
+    for (int k = 0; k < kChunk; ++k) {
+      const LengthIndex r = r0 + k;
+      if (kLength % kChunk != 0 && r >= kLength)
+        break;
+      chunk[k] = region.element(output, r, shared);
+    }
+    // The last chunk of a ragged reduction adds its valid elements one by
+    // one; whole chunks go to the accumulator at once.
+    if constexpr (kLength % kChunk != 0) {
+      if (r0 + kChunk > kLength) {
+        for (int k = 0; r0 + k < kLength; ++k)
+          acc.add(chunk[k]);
+        break;
+      }
+    }
+    addChunk(acc, chunk);
+  }
+  region.store(o, acc);
+}
+} // namespace detail
+
+template <class Region>
+__device__ __forceinline__ void reduceThreadPerOutput(const Region &region) {
+  using Storage = typename Region::SharedStorage;
+  if constexpr (std::is_empty_v<Storage>) {
+    detail::reduceThreadPerOutput(region, Storage{});
+  } else {
+    __shared__ Storage shared;
+    region.prologue(shared);
+    __syncthreads();
+    detail::reduceThreadPerOutput(region, shared);
+  }
+}
+
+template <class Region>
+__device__ __forceinline__ void reduceBlockPerOutput(const Region &region) {
+  using LengthIndex = typename Region::LengthIndex;
+  static_assert(std::is_empty_v<typename Region::SharedStorage>,
+                "a block per output takes no prologue");
+  const typename Region::SharedStorage shared{};
+  const typename Region::OutputIndex o = blockIdx.x;
+  const typename Region::Output output = region.output(o);
+  typename Region::Accumulator acc;
+  for (LengthIndex r = threadIdx.x; r < Region::kLength; r += Region::kThreads)
+    acc.add(region.element(output, r, shared));
+  acc = combineBlock<Region::kThreads>(acc);
+  if (threadIdx.x != 0)
+    return;
+  region.store(o, acc);
+}
+
+} // namespace solder
+
+#endif // SOLDER_KERNEL_REDUCTION_KERNEL_CUH
