@@ -75,17 +75,21 @@
 // W1-NEXT:   // solder.reduce over the spatial dims: a thread per sum
 // W1-NEXT:   solder::finalizeChannelSum<w1_k0_conv_partials, /*MeanOf=*/19800, 64>(ws1, out1);
 // W1-NEXT: }
-// W1: // w1_k1_pointwise: reduction -> group_normalize -> reduce (one block per output)
-// W1: w1_k1_pointwise(const double *__restrict__ in0,
-// W1-NEXT:    const double *__restrict__ in1,
-// W1-NEXT:    const float *__restrict__ in2,
-// W1-NEXT:    const float *__restrict__ in3,
-// W1-NEXT:    float *__restrict__ out0) {
-// W1:   solder::MeanAccumulator acc;
+// The normalized channel mean, a block per output: what to reduce is the
+// Region functor, the walk solder::reduceBlockPerOutput.
+// W1: struct w1_k1_pointwise_region {
+// W1-NEXT:   const double *__restrict__ in0;
+// W1-NEXT:   const double *__restrict__ in1;
+// W1-NEXT:   const float *__restrict__ in2;
+// W1-NEXT:   const float *__restrict__ in3;
+// W1-NEXT:   float *__restrict__ out0;
+// W1:   using Accumulator = solder::MeanAccumulator;
 // Read only by the mean, the normalized channel mean stays double into the
 // accumulator (the mean of such terms can be far smaller than each).
+// W1-NEXT:   using Element = double;
 // W1:     const double v0 = (in0[i0 * 24L + i1] - in1[(i0 * 8 + i1 / 3) * 2]) * in1[(i0 * 8 + i1 / 3) * 2 + 1] * in2[i1] + in3[i1];  // solder.group_normalize, centered in double, kept double
-// W1:   acc = solder::combineBlock<256>(acc);
+// W1: // w1_k1_pointwise: reduction -> group_normalize -> reduce (one block per output)
+// W1:   solder::reduceBlockPerOutput(w1_k1_pointwise_region{in0, in1, in2, in3, out0});
 
 // W1 in tf32: one TF32 product on the input centered. The kernel before
 // the conv also sums the weights' taps per input channel and samples each
@@ -182,46 +186,55 @@
 // W3: // w3_k0_conv: implicit-GEMM conv on tensor cores (tensorop_3xtf32) -> group_stats (partial)
 // W3: extern "C" __global__ void __launch_bounds__(128)
 // W3:   w3_k0_conv_kernel::run(ws0, ws1, w3_k0_conv_epilogue{in0, in1, in2, out0, out1, ws2}, shared, w3_k0_conv_context);
+// W3's tail, a thread per output: GroupNorm's (scale, shift) of the block's
+// two samples into shared memory first (the Region's prologue); the kept
+// indices once per output; each chunk of 8 channels loaded and computed
+// before the accumulator takes it whole (solder::reduceThreadPerOutput);
+// hardswish's / 6 a multiply.
+// W3: struct w3_k1_pointwise_region {
+// W3:   using OutputIndex = int;
+// W3-NEXT:   using LengthIndex = int;
+// W3-NEXT:   static constexpr OutputIndex kOutputs = 2032128;
+// W3-NEXT:   static constexpr LengthIndex kLength = 64;
+// W3-NEXT:   static constexpr int kChunk = 8, kThreads = 256;
+// W3-NEXT:   using Accumulator = solder::LogSumExpAccumulator;
+// W3-NEXT:   using Element = float;
+// W3:   struct SharedStorage {
+// W3-NEXT:     float2 normalize0_coefficients[128];
+// W3-NEXT:   };
+// W3-NEXT:   __device__ void prologue(SharedStorage &shared,
+// W3-NEXT:                            {{.*}}const unsigned firstOutput) const {
+// W3-NEXT:     const int firstSample = firstOutput / 15876;
+// W3-NEXT:     solder::fillTable<128, 256>(shared.normalize0_coefficients, [&](const int t) {
+// W3-NEXT:       {{\[\[maybe_unused\]\]}} const int i0 = min(firstSample + t / 64, 127);
+// W3-NEXT:       const int i1 = t % 64;
+// W3-NEXT:       const float c_scale = in1[(i0 * 16 + i1 / 4) * 2 + 1] * in2[i1];
+// W3-NEXT:       const float c_shift = in3[i1] - in1[(i0 * 16 + i1 / 4) * 2] * c_scale;
+// W3-NEXT:       return make_float2(c_scale, c_shift);
+// W3-NEXT:     });
+// W3-NEXT:   }
+// W3:   __device__ Output output(const int o, {{.*}}const unsigned firstOutput) const {
+// W3-NEXT:     {{\[\[maybe_unused\]\]}} const int i0 = (o / 15876);
+// W3-NEXT:     {{\[\[maybe_unused\]\]}} const int i2 = (o / 126) % 126;
+// W3-NEXT:     {{\[\[maybe_unused\]\]}} const int i3 = o % 126;
+// W3-NEXT:     const int firstSample = firstOutput / 15876;
+// W3-NEXT:     return {o, i0, i2, i3, firstSample};
+// W3-NEXT:   }
+// W3:   __device__ Element element(const Output &at, const int r, {{.*}}const SharedStorage &shared) const {
+// W3:     {{\[\[maybe_unused\]\]}} const int i1 = r;
+// W3-NEXT:     const float2 v0_coefficients = shared.normalize0_coefficients[(i0 - firstSample) * 64 + i1];
+// W3-NEXT:     const float v0 = in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3] * v0_coefficients.x + v0_coefficients.y;  // solder.group_normalize
+// W3-NEXT:     const float v1 = tanhf(v0);  // solder.tanh
+// W3-NEXT:     const float v2 = v1 + 3.00000000e+00f;  // solder.add
+// W3-NEXT:     const float v3 = v1 * v2;  // solder.mul
+// W3-NEXT:     const float v4 = v3 * 1.66666672e-01f;  // solder.div
+// W3-NEXT:     const float v5 = in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3] + v4;  // solder.add
+// W3-NEXT:     return v5;
+// W3-NEXT:   }
+// W3:   __device__ void store(const int o, const Accumulator &acc) const {
+// W3-NEXT:     out0[o] = acc.result(64.0f);
 // W3: // w3_k1_pointwise: reduction -> group_normalize -> tanh -> add -> mul -> div -> add -> reduce (one thread per output)
-// GroupNorm's (scale, shift) of the block's two samples into shared memory
-// first; the kept indices once; each chunk of 8 channels loaded and
-// computed before the accumulator takes it whole; hardswish's / 6 a
-// multiply.
-// W3:   const int firstSample = blockIdx.x * 256 / 15876;
-// W3:   __shared__ float2 normalize0_coefficients[128];
-// W3-NEXT:   for (int t = threadIdx.x; t < 128; t += 256) {
-// W3-NEXT:     {{\[\[maybe_unused\]\]}} const int i0 = min(firstSample + t / 64, 127);
-// W3-NEXT:     const int i1 = t % 64;
-// W3-NEXT:     const float c_scale = in1[(i0 * 16 + i1 / 4) * 2 + 1] * in2[i1];
-// W3-NEXT:     const float c_shift = in3[i1] - in1[(i0 * 16 + i1 / 4) * 2] * c_scale;
-// W3-NEXT:     normalize0_coefficients[t] = make_float2(c_scale, c_shift);
-// W3-NEXT:   }
-// W3-NEXT:   __syncthreads();
-// W3-NEXT:   const int o = blockIdx.x * 256 + threadIdx.x;
-// W3-NEXT:   if (o >= 2032128L)
-// W3-NEXT:     return;
-// W3-NEXT:   {{\[\[maybe_unused\]\]}} const int i0 = (o / 15876);
-// W3-NEXT:   {{\[\[maybe_unused\]\]}} const int i2 = (o / 126) % 126;
-// W3-NEXT:   {{\[\[maybe_unused\]\]}} const int i3 = o % 126;
-// W3-NEXT:   solder::LogSumExpAccumulator acc;
-// W3-NEXT:   for (int r0 = 0; r0 < 64; r0 += 8) {
-// W3-NEXT:     float chunk[8];
-// W3-NEXT: #pragma unroll
-// W3-NEXT:     for (int k = 0; k < 8; ++k) {
-// W3-NEXT:       const int r = r0 + k;
-// W3-NEXT:       {{\[\[maybe_unused\]\]}} const int i1 = r;
-// W3-NEXT:       const float2 v0_coefficients = normalize0_coefficients[(i0 - firstSample) * 64 + i1];
-// W3-NEXT:       const float v0 = in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3] * v0_coefficients.x + v0_coefficients.y;  // solder.group_normalize
-// W3-NEXT:       const float v1 = tanhf(v0);  // solder.tanh
-// W3-NEXT:       const float v2 = v1 + 3.00000000e+00f;  // solder.add
-// W3-NEXT:       const float v3 = v1 * v2;  // solder.mul
-// W3-NEXT:       const float v4 = v3 * 1.66666672e-01f;  // solder.div
-// W3-NEXT:       const float v5 = in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3] + v4;  // solder.add
-// W3-NEXT:       chunk[k] = v5;
-// W3-NEXT:     }
-// W3-NEXT:     solder::addChunk(acc, chunk);
-// W3-NEXT:   }
-// W3-NEXT:   out0[o] = acc.result(64.0f);
+// W3:   solder::reduceThreadPerOutput(w3_k1_pointwise_region{in0, in1, in2, in3, out0});
 
 // W2 small: conv_transpose of stride 1 runs as a conv with its kernel flipped.
 // RUN: solder-opt %solder_src/examples/w2_small_convtranspose3d_relu_groupnorm.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=W2
@@ -231,46 +244,43 @@
 // W2-NEXT:     out0[(i0 * 128L + i1) * 3240L + pixel] = v0;
 // W2: solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::k3xTF32>
 // W2: // w2_small_k0_conv: implicit-GEMM conv_transpose on tensor cores (tensorop_3xtf32) -> relu -> group_stats (partial)
-// W2: // w2_small_k1_pointwise: elementwise -> group_normalize (float4)
-// Tiles of 2 x 256 float4 vectors along the last two dims (18 x 18 = 324
-// floats, 18 alone is no multiple of 4): a thread loads and computes its 2
-// before it stores them (1658880 vectors are a whole number of tiles: no
-// bounds checks); the statistics once per vector, the element per lane.
-// W2:   for (int tile = blockIdx.x * 512; tile < 1658880; tile += gridDim.x * 512) {
-// W2-NEXT:     float4 result0[2];
-// W2-NEXT: #pragma unroll
-// W2-NEXT:     for (int k = 0; k < 2; ++k) {
-// W2-NEXT:       const int v = tile + k * 256 + threadIdx.x;
-// W2-NEXT:       {{\[\[maybe_unused\]\]}} const int i0 = ((v / 81) / 1280);
-// W2-NEXT:       {{\[\[maybe_unused\]\]}} const int i1 = ((v / 81) / 10) % 128;
-// W2-NEXT:       {{\[\[maybe_unused\]\]}} const int i2 = (v / 81) % 10;
-// W2-NEXT:       const int tailBase = (v % 81) * 4;
-// W2:         const float4 loaded = *reinterpret_cast<const float4 *>(in0 + i0 * 414720L + i1 * 3240L + i2 * 324L + i3 * 18L + i4);
-// W2:       for (int lane = 0; lane < 4; ++lane) {
-// W2-NEXT:         {{\[\[maybe_unused\]\]}} const int i3 = ((tailBase + lane) / 18);
-// W2-NEXT:         {{\[\[maybe_unused\]\]}} const int i4 = (tailBase + lane) % 18;
-// W2-NEXT:         const float v0_scale = in1[(i0 * 8 + i1 / 16) * 2 + 1] * in2[i1];
-// W2-NEXT:         const float v0_shift = in3[i1] - in1[(i0 * 8 + i1 / 16) * 2] * v0_scale;
-// W2-NEXT:         const float v0 = in0_lanes[lane] * v0_scale + v0_shift;  // solder.group_normalize
-// W2-NEXT:         result0_lanes[lane] = v0;
-// W2-NEXT:       }
-// W2-NEXT:       result0[k] = make_float4(result0_lanes[0], result0_lanes[1], result0_lanes[2], result0_lanes[3]);
+// The normalize, float4 vectors along the last two dims (18 x 18 = 324
+// floats, 18 alone is no multiple of 4), 2 a thread before it stores them
+// (solder::runElementwise; 1658880 vectors are a whole number of tiles:
+// no bounds checks): the statistics once per vector, the element per lane.
+// W2: struct w2_small_k1_pointwise_region {
+// W2:   using Index = int;
+// W2-NEXT:   static constexpr Index kItems = 1658880;
+// W2-NEXT:   static constexpr int kChunk = 2, kThreads = 256;
+// W2-NEXT:   struct Item {
+// W2-NEXT:     float4 result0;
+// W2-NEXT:   };
+// W2:   __device__ Item compute(const int v) const {
+// W2-NEXT:     {{\[\[maybe_unused\]\]}} const int i0 = ((v / 81) / 1280);
+// W2-NEXT:     {{\[\[maybe_unused\]\]}} const int i1 = ((v / 81) / 10) % 128;
+// W2-NEXT:     {{\[\[maybe_unused\]\]}} const int i2 = (v / 81) % 10;
+// W2-NEXT:     const int tailBase = (v % 81) * 4;
+// W2:       const float4 loaded = *reinterpret_cast<const float4 *>(in0 + i0 * 414720L + i1 * 3240L + i2 * 324L + i3 * 18L + i4);
+// W2:     for (int lane = 0; lane < 4; ++lane) {
+// W2-NEXT:       {{\[\[maybe_unused\]\]}} const int i3 = ((tailBase + lane) / 18);
+// W2-NEXT:       {{\[\[maybe_unused\]\]}} const int i4 = (tailBase + lane) % 18;
+// W2-NEXT:       const float v0_scale = in1[(i0 * 8 + i1 / 16) * 2 + 1] * in2[i1];
+// W2-NEXT:       const float v0_shift = in3[i1] - in1[(i0 * 8 + i1 / 16) * 2] * v0_scale;
+// W2-NEXT:       const float v0 = in0_lanes[lane] * v0_scale + v0_shift;  // solder.group_normalize
+// W2-NEXT:       result0_lanes[lane] = v0;
 // W2-NEXT:     }
-// W2-NEXT: #pragma unroll
-// W2-NEXT:     for (int k = 0; k < 2; ++k) {
-// W2-NEXT:       const int v = tile + k * 256 + threadIdx.x;
-// W2-NOT:        if (v >=
-// W2-NEXT:       reinterpret_cast<float4 *>(out0)[v] = result0[k];
+// W2-NEXT:     return {make_float4(result0_lanes[0], result0_lanes[1], result0_lanes[2], result0_lanes[3])};
+// W2-NEXT:   }
+// W2:   __device__ void store(const int v, const Item &results) const {
+// W2-NEXT:     reinterpret_cast<float4 *>(out0)[v] = results.result0;
+// W2: // w2_small_k1_pointwise: elementwise -> group_normalize (float4)
+// W2:   solder::runElementwise(w2_small_k1_pointwise_region{in0, in1, in2, in3, out0});
 
-// A ragged last tile: each phase stops at the end.
+// A ragged last tile: the template bounds its items (kItems is no multiple
+// of kChunk x kThreads).
 // RUN: solder-opt %solder_src/test/gpu/cases/conv2d_stride_pad_relu_groupnorm.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=RAGGEDTILE
-// RAGGEDTILE:       const int v = tile + k * 256 + threadIdx.x;
-// RAGGEDTILE-NEXT:  if (v >= [[TOTAL:[0-9]+]])
-// RAGGEDTILE-NEXT:    break;
-// RAGGEDTILE:       const int v = tile + k * 256 + threadIdx.x;
-// RAGGEDTILE-NEXT:  if (v >= [[TOTAL]])
-// RAGGEDTILE-NEXT:    break;
-// RAGGEDTILE-NEXT:  reinterpret_cast<float4 *>(out0)[v] = result0[k];
+// RAGGEDTILE: static constexpr Index kItems = 10880;
+// RAGGEDTILE-NEXT: static constexpr int kChunk = 2, kThreads = 256;
 
 // precision=tf32: the one-product main loop; W1 forced onto it, its 3
 // channels padded to 4.
@@ -284,26 +294,17 @@
 // A reduction whose length is not a multiple of the chunk: the last chunk
 // stops at the length, and only its loaded elements are added.
 // RUN: solder-opt %S/Inputs/ragged-channel-max.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=RAGGED
-// RAGGED:   for (int r0 = 0; r0 < 13; r0 += 8) {
-// RAGGED-NEXT:     float chunk[8];
-// RAGGED-NEXT: #pragma unroll
-// RAGGED-NEXT:     for (int k = 0; k < 8; ++k) {
-// RAGGED-NEXT:       const int r = r0 + k;
-// RAGGED-NEXT:       if (r >= 13)
-// RAGGED-NEXT:         break;
-// RAGGED:       chunk[k] = v0;
-// RAGGED-NEXT:     }
-// RAGGED-NEXT:     if (r0 + 8 > 13) {
-// RAGGED-NEXT:       for (int k = 0; r0 + k < 13; ++k)
-// RAGGED-NEXT:         acc.add(chunk[k]);
-// RAGGED-NEXT:       break;
-// RAGGED-NEXT:     }
-// RAGGED-NEXT:     solder::addChunk(acc, chunk);
+// RAGGED:   static constexpr LengthIndex kLength = 13;
+// RAGGED-NEXT:   static constexpr int kChunk = 8, kThreads = 256;
+// RAGGED-NEXT:   using Accumulator = solder::MaxAccumulator;
+// RAGGED:   solder::reduceThreadPerOutput(
 // RUN: solder-opt %S/Inputs/batchnorm-beyond-2-24.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=BIGSTATS
-// BIGSTATS: solder::WelfordDouble acc;
-// BIGSTATS-NEXT: for (long r = threadIdx.x; r < 18874368; r += 256) {
+// BIGSTATS: using LengthIndex = long;
+// BIGSTATS: static constexpr LengthIndex kLength = 18874368L;
+// BIGSTATS: using Accumulator = solder::WelfordDouble;
+// BIGSTATS: solder::reduceBlockPerOutput(
 // RUN: solder-opt %solder_src/test/gpu/cases/groupnorm_silu_sum_no_conv.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=SMALLSTATS
-// SMALLSTATS: solder::Welford acc;
+// SMALLSTATS: using Accumulator = solder::Welford;
 // A conv_transpose with strides (2, 3, 1): 6 output phases, each its own
 // tiles of ceil(6 / 2) x ceil(13 / 3) x 7 = 105 positions (one tile each):
 // the plan's 6 pixel tiles, which ConvKernel checks against
@@ -316,10 +317,9 @@
 // A region's launch is its plan's, read and never recomputed: a plan
 // edited by hand (chunk 4, 128 threads) is generated as it says.
 // RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --solder-pipeline | sed 's/chunk = 8, vector = 1, threads = 256, grid = \[7938/chunk = 4, vector = 1, threads = 128, grid = [15876/' | solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=PLANNED
+// PLANNED: static constexpr int kChunk = 4, kThreads = 128;
 // PLANNED: extern "C" __global__ void __launch_bounds__(128)
 // PLANNED-NEXT: w3_k1_pointwise(
-// PLANNED: const int o = blockIdx.x * 128 + threadIdx.x;
-// PLANNED: float chunk[4];
 // Without a plan there is nothing to launch.
 // RUN: solder-opt %solder_src/examples/w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp.mlir --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions))' | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=NOPLAN
 // NOPLAN: error: the CUDA code generator needs the conv schedule of solder-plan (run solder-pipeline first)

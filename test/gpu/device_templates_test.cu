@@ -1,10 +1,29 @@
 // Unit test of the device templates in runtime/device/solder, on their own:
-// Welford/Chan statistics on data with a large mean, the accumulators'
-// NaN/inf semantics (torch's), and the bitwise determinism of the combines.
-// Built and run by run_gpu_suite.sh: nvcc -I runtime/device ... && ./a.out
+//  * the accumulators: Welford/Chan statistics on data with a large mean,
+//    NaN/inf semantics (torch's), the bitwise determinism of the combines;
+//  * every conv main loop under ConvKernel (grid and persistent tile
+//    schedulers) against a float64 conv, through each of the epilogue's
+//    hand-offs: the accumulator tile (visitTile, storing or reducing), the
+//    register fragment (visitFragment) and the registers' channel moments
+//    (storeMmaTileMoments), with the partials' layout and the finalize;
+//  * the elementwise and reduction kernel templates over test Regions.
+// Built and run by run_gpu_suite.sh:
+//   nvcc -std=c++17 -O3 -arch=sm_90 --expt-relaxed-constexpr -I runtime/device \
+//     -I third_party/cutlass/include test/gpu/device_templates_test.cu && ./a.out
 
+#include <solder/conv/layout.cuh>
+#include <solder/conv/mainloop_direct_fma.cuh>
+#include <solder/conv/mainloop_direct_tensorop.cuh>
+#include <solder/conv/mainloop_implicit_gemm_fma.cuh>
+#include <solder/conv/mainloop_implicit_gemm_tensorop.cuh>
+#include <solder/epilogue/finalize.cuh>
+#include <solder/kernel/conv_kernel.cuh>
+#include <solder/kernel/elementwise_kernel.cuh>
+#include <solder/kernel/reduction_kernel.cuh>
 #include <solder/reduce.cuh>
 #include <solder/welford.cuh>
+
+#include <algorithm>
 
 #include <cmath>
 #include <cstdio>
@@ -125,7 +144,7 @@ static bool same(float a, double b, double tolerance) {
   return std::fabs(a - b) <= tolerance * (1.0 + std::fabs(b));
 }
 
-int main() {
+static void testAccumulators() {
   // Welford on 1e6 values around 1000 (where sum of squares loses all digits).
   const int n = 1 << 20;
   std::vector<float> host(n);
@@ -257,6 +276,691 @@ int main() {
     std::snprintf(label, sizeof(label), "LogSumExp addChunk, %s", chunkNames[r]);
     expect(same(chunkResults[r], want, 1e-6), label, chunkResults[r], want);
   }
+  CHECK_CUDA(cudaDeviceSynchronize());
+  CHECK_CUDA(cudaFree(x));
+  CHECK_CUDA(cudaFree(out));
+}
+
+//===----------------------------------------------------------------------===//
+// Conv main loops under ConvKernel
+//===----------------------------------------------------------------------===//
+
+/// Random floats from a fixed seed: uniform in [offset - 1, offset + 1).
+static std::vector<float> randomFloats(size_t count, unsigned seed, float offset = 0.0f) {
+  std::vector<float> values(count);
+  for (float &value : values) {
+    seed = seed * 1664525u + 1013904223u;
+    value = offset + (seed >> 8) / 8388608.0f - 1.0f;
+  }
+  return values;
+}
+
+template <class T> struct DeviceArray {
+  T *data = nullptr;
+  size_t count = 0;
+  explicit DeviceArray(size_t n) : count(n) { CHECK_CUDA(cudaMalloc(&data, n * sizeof(T))); }
+  explicit DeviceArray(const std::vector<T> &host) : DeviceArray(host.size()) {
+    CHECK_CUDA(cudaMemcpy(data, host.data(), count * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  DeviceArray(const DeviceArray &) = delete;
+  ~DeviceArray() { cudaFree(data); }
+  std::vector<T> read() const {
+    std::vector<T> host(count);
+    CHECK_CUDA(cudaMemcpy(host.data(), data, count * sizeof(T), cudaMemcpyDeviceToHost));
+    return host;
+  }
+  /// NaN everywhere: an element no thread writes shows.
+  void poison() { CHECK_CUDA(cudaMemset(data, 0xff, count * sizeof(T))); }
+};
+
+/// The conv (or conv_transpose, gather form) of geometry G in float64, with
+/// PyTorch's layouts: NCDHW, weights (Cout, Cin/g, k) or (Cin, Cout/g, k).
+template <class G>
+static std::vector<double> referenceConv(const std::vector<float> &input,
+                                         const std::vector<float> &weight) {
+  using S = solder::ConvShape<G>;
+  std::vector<double> out(size_t(G::kBatch) * G::kOutChannels * S::kOutVolume, 0.0);
+  for (int n = 0; n < G::kBatch; ++n)
+    for (int k = 0; k < G::kOutChannels; ++k) {
+      const int group = k / S::kOutPerGroup, kInGroup = k % S::kOutPerGroup;
+      for (int z = 0; z < G::kOut[0]; ++z)
+        for (int y = 0; y < G::kOut[1]; ++y)
+          for (int x = 0; x < G::kOut[2]; ++x) {
+            double sum = 0.0;
+            for (int ci = 0; ci < S::kInPerGroup; ++ci)
+              for (int t = 0; t < G::kKernel[0]; ++t)
+                for (int r = 0; r < G::kKernel[1]; ++r)
+                  for (int q = 0; q < G::kKernel[2]; ++q) {
+                    const int out3[3] = {z, y, x}, tap3[3] = {t, r, q};
+                    int in3[3];
+                    bool inside = true;
+                    for (int d = 0; d < 3; ++d) {
+                      if (G::kTransposed) {
+                        const int shifted = out3[d] + G::kPad[d] - tap3[d] * G::kDilation[d];
+                        inside &= shifted >= 0 && shifted % G::kStride[d] == 0;
+                        in3[d] = shifted / G::kStride[d];
+                      } else {
+                        in3[d] = out3[d] * G::kStride[d] - G::kPad[d] + tap3[d] * G::kDilation[d];
+                      }
+                      inside &= in3[d] >= 0 && in3[d] < G::kIn[d];
+                    }
+                    if (!inside)
+                      continue;
+                    const int c = group * S::kInPerGroup + ci;
+                    const long tap = (t * G::kKernel[1] + r) * G::kKernel[2] + q;
+                    const double w =
+                        G::kTransposed
+                            ? weight[(long(c) * S::kOutPerGroup + kInGroup) * S::kTaps + tap]
+                            : weight[(long(k) * S::kInPerGroup + ci) * S::kTaps + tap];
+                    sum += w * input[((long(n) * G::kInChannels + c) * G::kIn[0] + in3[0]) *
+                                         G::kIn[1] * G::kIn[2] +
+                                     long(in3[1]) * G::kIn[2] + in3[2]];
+                  }
+            out[((long(n) * G::kOutChannels + k) * G::kOut[0] + z) * G::kOut[1] * G::kOut[2] +
+                long(y) * G::kOut[2] + x] = sum;
+          }
+    }
+  return out;
+}
+
+static double relativeL2(const std::vector<float> &got, const std::vector<double> &want,
+                         int *nans = nullptr) {
+  double error = 0.0, norm = 0.0;
+  int bad = 0;
+  for (size_t i = 0; i < want.size(); ++i) {
+    bad += std::isnan(got[i]);
+    error += (got[i] - want[i]) * (got[i] - want[i]);
+    norm += want[i] * want[i];
+  }
+  if (nans)
+    *nans = bad;
+  return bad ? INFINITY : std::sqrt(error / norm);
+}
+
+/// The epilogue that stores each accumulator, as a generated one stores a
+/// conv-shaped result.
+template <class G> struct StoreEpilogue {
+  float *out;
+  static constexpr bool kStoresElements = true, kConvMoments = false;
+  struct Partials {
+    __device__ Partials shuffleDown(unsigned, int) const { return {}; }
+    __device__ void merge(const Partials &) {}
+  };
+  __device__ void visit(long n, long channel, int pixel, float acc, Partials &) const {
+    out[(n * G::kOutChannels + channel) * solder::ConvShape<G>::kOutVolume + pixel] = acc;
+  }
+  __device__ void storePartials(long, long, long, const Partials &) const {}
+};
+
+/// The epilogue that only sums each channel (a partial a tile), as a
+/// generated one reduces over the spatial dims.
+template <class Layout> struct ChannelSumEpilogue {
+  float *partials;
+  static constexpr bool kStoresElements = false, kConvMoments = false;
+  struct Partials {
+    solder::SumAccumulator r0;
+    __device__ Partials shuffleDown(unsigned offset, int width) const {
+      return {r0.shuffleDown(offset, width)};
+    }
+    __device__ void merge(const Partials &other) { r0.merge(other.r0); }
+  };
+  __device__ void visit(long, long, int, float acc, Partials &p) const { p.r0.add(acc); }
+  __device__ void storePartials(long n, long channel, long pixelTile, const Partials &p) const {
+    Layout::storeSum(partials, Layout::slot(n, pixelTile, channel), float(p.r0.sum));
+  }
+};
+
+/// The epilogue that takes each tile's channel moments (kConvMoments) of
+/// the conv plus its bias, as group statistics of the conv output.
+template <class Layout> struct MomentsEpilogue {
+  const float *bias;
+  float *partials;
+  static constexpr bool kStoresElements = false, kConvMoments = true;
+  struct Partials {
+    __device__ Partials shuffleDown(unsigned, int) const { return {}; }
+    __device__ void merge(const Partials &) {}
+  };
+  __device__ void visit(long, long, int, float, Partials &) const {}
+  __device__ void storePartials(long, long, long, const Partials &) const {}
+  __device__ float channelOffset(long, long channel) const { return bias[channel]; }
+  __device__ void storeMoments(long n, long channel, long pixelTile,
+                               const solder::ConvMoments &moments) const {
+    Layout::storeWelford(partials, Layout::slot(n, pixelTile, channel), moments.welford());
+  }
+};
+
+/// The epilogue of the FMA fallback's fragment: stores, and sums each
+/// channel into partials (a Welford per element, as its plan says).
+template <class G, class Layout> struct FragmentEpilogue {
+  float *out, *partials;
+  static constexpr bool kStoresElements = true, kConvMoments = false;
+  struct Partials {
+    solder::Welford r0;
+    __device__ Partials shuffleDown(unsigned offset, int width) const {
+      return {r0.shuffleDown(offset, width)};
+    }
+    __device__ void merge(const Partials &other) { r0.merge(other.r0); }
+  };
+  __device__ void visit(long n, long channel, int pixel, float acc, Partials &p) const {
+    out[(n * G::kOutChannels + channel) * solder::ConvShape<G>::kOutVolume + pixel] = acc;
+    p.r0.add(acc);
+  }
+  __device__ void storePartials(long n, long channel, long pixelTile, const Partials &p) const {
+    Layout::storeWelford(partials, Layout::slot(n, pixelTile, channel), p.r0);
+  }
+};
+
+template <class Kernel, class Epilogue>
+__global__ void __launch_bounds__(Kernel::kThreads)
+convKernel(const float *__restrict__ input, const float *__restrict__ weight, Epilogue epilogue) {
+  extern __shared__ __align__(16) char shared[];
+  Kernel::run(input, weight, epilogue, shared);
+}
+
+template <class MainLoop>
+__global__ void __launch_bounds__(256)
+prepareKernel(const float *input, const float *weight, float *prepared) {
+  MainLoop::prepare(input, weight, prepared);
+}
+
+template <class Layout, long Groups, int Threads>
+__global__ void __launch_bounds__(Threads)
+finalizeStatistics(const float *partials, float *out, float epsilon) {
+  solder::finalizeGroupStatistic<Layout, Groups, /*AcrossBatch=*/false, Threads>(partials, out,
+                                                                               epsilon);
+}
+
+template <class Layout, long MeanOf, int Threads>
+__global__ void __launch_bounds__(Threads) finalizeSums(const float *partials, float *out) {
+  solder::finalizeChannelSum<Layout, MeanOf, Threads>(partials, out);
+}
+
+/// Launches Kernel (ConvKernel) on `input` and `weight`: a block a tile, or,
+/// persistent, `persistentBlocks` blocks taking the tiles in turn.
+template <class Kernel, class Epilogue>
+static void launchConv(const float *input, const float *weight, const Epilogue &epilogue,
+                       dim3 grid) {
+  auto kernel = convKernel<Kernel, Epilogue>;
+  CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                  Kernel::kSharedBytes));
+  kernel<<<grid, Kernel::kThreads, Kernel::kSharedBytes>>>(input, weight, epilogue);
+  CHECK_CUDA(cudaGetLastError());
+  CHECK_CUDA(cudaDeviceSynchronize());
+}
+
+template <class MainLoop> static dim3 tileGrid() {
+  return dim3(MainLoop::kPixelTiles, MainLoop::kChannelTiles, MainLoop::Geometry::kBatch);
+}
+
+// A 2-d conv of 8 channels, 3x3, stride 1, unpadded (the direct conv's
+// centered input needs it), 20 output channels (a ragged channel tile), 7
+// output rows (a ragged row tile).
+struct DirectGeometry {
+  static constexpr bool kTransposed = false;
+  static constexpr int kBatch = 3, kInChannels = 8, kOutChannels = 20, kGroups = 1;
+  static constexpr int kIn[3] = {1, 9, 14}, kOut[3] = {1, 7, 12};
+  static constexpr int kKernel[3] = {1, 3, 3};
+  static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
+};
+// 3 input channels (not channel-fastest: a table of window offsets), a 3-d
+// kernel, padding and dilation, stride 2 in the rows.
+struct DirectPaddedGeometry {
+  static constexpr bool kTransposed = false;
+  static constexpr int kBatch = 2, kInChannels = 3, kOutChannels = 16, kGroups = 1;
+  static constexpr int kIn[3] = {4, 11, 10}, kOut[3] = {3, 6, 10};
+  static constexpr int kKernel[3] = {2, 3, 3};
+  static constexpr int kStride[3] = {1, 2, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
+};
+// A conv_transpose with stride 2, output padding (an odd output) and 2
+// groups: the FMA fallback's output phases.
+struct TransposedGeometry {
+  static constexpr bool kTransposed = true;
+  static constexpr int kBatch = 2, kInChannels = 6, kOutChannels = 10, kGroups = 2;
+  static constexpr int kIn[3] = {1, 5, 6}, kOut[3] = {1, 12, 13};
+  static constexpr int kKernel[3] = {1, 3, 3};
+  static constexpr int kStride[3] = {1, 2, 2}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
+};
+// The implicit GEMM on tensor cores: 20 input channels (padded to 24), 3x3,
+// padded, 40 output channels.
+struct ImplicitGemmGeometry {
+  static constexpr bool kTransposed = false;
+  static constexpr int kBatch = 2, kInChannels = 20, kOutChannels = 40, kGroups = 1;
+  static constexpr int kIn[3] = {1, 15, 17}, kOut[3] = {1, 15, 17};
+  static constexpr int kKernel[3] = {1, 3, 3};
+  static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
+};
+
+template <class G> static size_t inputCount() {
+  return size_t(G::kBatch) * G::kInChannels * solder::ConvShape<G>::kInVolume;
+}
+template <class G> static size_t weightCount() {
+  using S = solder::ConvShape<G>;
+  return size_t(G::kTransposed ? G::kInChannels * S::kOutPerGroup
+                               : G::kOutChannels * S::kInPerGroup) *
+         S::kTaps;
+}
+template <class G> static size_t outputCount() {
+  return size_t(G::kBatch) * G::kOutChannels * solder::ConvShape<G>::kOutVolume;
+}
+
+/// A direct conv on tensor cores that stores its output, under the
+/// scheduler Scheduler, against float64 within `tolerance` (rel L2).
+template <class MainLoop, bool Persistent>
+static void testDirectTensorOpStore(const char *what, float offset, double tolerance) {
+  using G = typename MainLoop::Geometry;
+  std::vector<float> input = randomFloats(inputCount<G>(), 11, offset),
+                     weight = randomFloats(weightCount<G>(), 12);
+  DeviceArray<float> dInput(input), dWeight(weight), out(outputCount<G>());
+  DeviceArray<float> prepared((MainLoop::kPreparedBytes + 3) / 4);
+  out.poison();
+  prepareKernel<MainLoop><<<(MainLoop::kPrepareThreads + 255) / 256, 256>>>(
+      dInput.data, dWeight.data, prepared.data);
+  CHECK_CUDA(cudaGetLastError());
+  using Epilogue = StoreEpilogue<G>;
+  if constexpr (Persistent) {
+    using Scheduler =
+        solder::PersistentTileScheduler<MainLoop::kPixelTiles, MainLoop::kChannelTiles, G::kBatch>;
+    // Fewer blocks than tiles: each takes several, across channel tiles.
+    launchConv<solder::ConvKernel<MainLoop, Epilogue, Scheduler>>(
+        dInput.data, prepared.data, Epilogue{out.data}, dim3(3));
+  } else {
+    using Scheduler =
+        solder::GridTileScheduler<MainLoop::kPixelTiles, MainLoop::kChannelTiles, G::kBatch>;
+    launchConv<solder::ConvKernel<MainLoop, Epilogue, Scheduler>>(
+        dInput.data, prepared.data, Epilogue{out.data}, tileGrid<MainLoop>());
+  }
+  int nans = 0;
+  const double error = relativeL2(out.read(), referenceConv<G>(input, weight), &nans);
+  expect(error <= tolerance && nans == 0, what, error, tolerance);
+}
+
+/// The direct conv's channel moments (kConvMoments) of conv + bias, through
+/// the partials and the finalize, against float64 group statistics.
+template <class MainLoop, bool Persistent>
+static void testDirectTensorOpMoments(const char *what, double tolerance) {
+  using G = typename MainLoop::Geometry;
+  constexpr int kGroups = 4, kPerGroup = G::kOutChannels / kGroups;
+  using Layout = solder::PartialLayout<G::kBatch, MainLoop::kPixelTiles, G::kOutChannels>;
+  std::vector<float> input = randomFloats(inputCount<G>(), 21, 100.0f),
+                     weight = randomFloats(weightCount<G>(), 22),
+                     bias = randomFloats(G::kOutChannels, 23, 5.0f);
+  DeviceArray<float> dInput(input), dWeight(weight), dBias(bias);
+  DeviceArray<float> prepared((MainLoop::kPreparedBytes + 3) / 4);
+  DeviceArray<float> partials(size_t(G::kBatch) * MainLoop::kPixelTiles * G::kOutChannels * 3);
+  DeviceArray<float> stats(size_t(G::kBatch) * kGroups * 2);
+  partials.poison();
+  stats.poison();
+  prepareKernel<MainLoop><<<(MainLoop::kPrepareThreads + 255) / 256, 256>>>(
+      dInput.data, dWeight.data, prepared.data);
+  using Epilogue = MomentsEpilogue<Layout>;
+  const Epilogue epilogue{dBias.data, partials.data};
+  if constexpr (Persistent)
+    launchConv<solder::ConvKernel<
+        MainLoop, Epilogue,
+        solder::PersistentTileScheduler<MainLoop::kPixelTiles, MainLoop::kChannelTiles, G::kBatch>>>(
+        dInput.data, prepared.data, epilogue, dim3(4));
+  else
+    launchConv<solder::ConvKernel<
+        MainLoop, Epilogue,
+        solder::GridTileScheduler<MainLoop::kPixelTiles, MainLoop::kChannelTiles, G::kBatch>>>(
+        dInput.data, prepared.data, epilogue, tileGrid<MainLoop>());
+  finalizeStatistics<Layout, kGroups, 64><<<G::kBatch * kGroups, 64>>>(partials.data, stats.data,
+                                                                       1e-5f);
+  CHECK_CUDA(cudaGetLastError());
+  const std::vector<float> got = stats.read();
+  const std::vector<double> conv = referenceConv<G>(input, weight);
+  constexpr int kVolume = solder::ConvShape<G>::kOutVolume;
+  double worstMean = 0.0, worstRstd = 0.0;
+  for (int n = 0; n < G::kBatch; ++n)
+    for (int g = 0; g < kGroups; ++g) {
+      double sum = 0.0, squares = 0.0;
+      const int count = kPerGroup * kVolume;
+      for (int c = g * kPerGroup; c < (g + 1) * kPerGroup; ++c)
+        for (int p = 0; p < kVolume; ++p)
+          sum += conv[(long(n) * G::kOutChannels + c) * kVolume + p] + bias[c];
+      const double mean = sum / count;
+      for (int c = g * kPerGroup; c < (g + 1) * kPerGroup; ++c)
+        for (int p = 0; p < kVolume; ++p) {
+          const double d = conv[(long(n) * G::kOutChannels + c) * kVolume + p] + bias[c] - mean;
+          squares += d * d;
+        }
+      const double rstd = 1.0 / std::sqrt(squares / count + 1e-5);
+      const int o = n * kGroups + g;
+      worstMean = std::max(worstMean, std::fabs(got[2 * o] - mean) / (1.0 + std::fabs(mean)));
+      worstRstd = std::max(worstRstd, std::fabs(got[2 * o + 1] - rstd) / rstd);
+    }
+  expect(worstMean <= tolerance && worstRstd <= tolerance, what, std::max(worstMean, worstRstd),
+         tolerance);
+}
+
+__constant__ solder::TensorOpConv<ImplicitGemmGeometry,
+                                  solder::TensorOpTile<64, 64, 16, 32, 32, 4,
+                                                       solder::TensorMath::k3xTF32>>::ContextStorage
+    threeTF32Context;
+__constant__ solder::TensorOpConv<ImplicitGemmGeometry,
+                                  solder::TensorOpTile<64, 64, 16, 32, 32, 4,
+                                                       solder::TensorMath::kTF32>>::ContextStorage
+    tf32Context;
+
+template <class MainLoop> __global__ void buildContext(typename MainLoop::ContextStorage *storage) {
+  MainLoop::buildContext(storage);
+}
+/// ConvKernel of the implicit GEMM: CUTLASS's parameters from the constant
+/// bank, as a generated kernel passes them.
+template <class Kernel, class Epilogue, solder::TensorMath Math>
+__global__ void __launch_bounds__(Kernel::kThreads)
+runTensorOp(const float *__restrict__ input, const float *__restrict__ weight, Epilogue epilogue) {
+  extern __shared__ __align__(16) char shared[];
+  if constexpr (Math == solder::TensorMath::k3xTF32)
+    Kernel::run(input, weight, epilogue, shared, threeTF32Context);
+  else
+    Kernel::run(input, weight, epilogue, shared, tf32Context);
+}
+template <class G, int CPad>
+__global__ void __launch_bounds__(256) toChannelsLast(const float *input, float *output) {
+  solder::toChannelsLast<G::kInChannels, CPad, solder::ConvShape<G>::kInVolume>(input, output);
+}
+template <class G, int CPad>
+__global__ void __launch_bounds__(256) toKtrsc(const float *weight, float *output) {
+  solder::weightsToKtrsc<G, CPad>(weight, output);
+}
+
+/// CUTLASS's implicit GEMM under ConvKernel, its operands converted by the
+/// layout kernels: the output stored, and each channel's mean through the
+/// tile visit's reduction path, the partials and the finalize.
+template <solder::TensorMath Math>
+static void testImplicitGemmTensorOp(const char *what, double tolerance) {
+  using G = ImplicitGemmGeometry;
+  using MainLoop =
+      solder::TensorOpConv<G, solder::TensorOpTile<64, 64, 16, 32, 32, 4, Math>>;
+  using Context = typename MainLoop::ContextStorage;
+  constexpr int kPad = MainLoop::Form::kInChannels;
+  constexpr int kVolume = solder::ConvShape<G>::kOutVolume;
+  std::vector<float> input = randomFloats(inputCount<G>(), 31),
+                     weight = randomFloats(weightCount<G>(), 32);
+  DeviceArray<float> dInput(input), dWeight(weight), out(outputCount<G>());
+  DeviceArray<float> ndhwc(size_t(G::kBatch) * solder::ConvShape<G>::kInVolume * kPad);
+  DeviceArray<float> ktrsc(size_t(G::kOutChannels) * solder::ConvShape<G>::kTaps * kPad);
+  DeviceArray<unsigned char> built(sizeof(Context));
+  out.poison();
+  toChannelsLast<G, kPad><<<dim3((solder::ConvShape<G>::kInVolume + 63) / 64, (kPad + 63) / 64,
+                                 G::kBatch),
+                            256>>>(dInput.data, ndhwc.data);
+  toKtrsc<G, kPad><<<(ktrsc.count + 255) / 256, 256>>>(dWeight.data, ktrsc.data);
+  buildContext<MainLoop><<<1, 1>>>(reinterpret_cast<Context *>(built.data));
+  CHECK_CUDA(cudaGetLastError());
+  const void *symbol = Math == solder::TensorMath::k3xTF32 ? (const void *)&threeTF32Context
+                                                          : (const void *)&tf32Context;
+  CHECK_CUDA(cudaMemcpyToSymbol(symbol, built.data, sizeof(Context), 0,
+                                cudaMemcpyDeviceToDevice));
+  using Scheduler =
+      solder::GridTileScheduler<MainLoop::kPixelTiles, MainLoop::kChannelTiles, G::kBatch>;
+  using Layout = solder::PartialLayout<G::kBatch, MainLoop::kPixelTiles, G::kOutChannels>;
+  DeviceArray<float> partials(size_t(G::kBatch) * MainLoop::kPixelTiles * G::kOutChannels);
+  DeviceArray<float> means(size_t(G::kBatch) * G::kOutChannels);
+  partials.poison();
+  means.poison();
+  auto run = [&](auto epilogue) {
+    using Epilogue = decltype(epilogue);
+    using Kernel = solder::ConvKernel<MainLoop, Epilogue, Scheduler>;
+    auto kernel = runTensorOp<Kernel, Epilogue, Math>;
+    CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                                    Kernel::kSharedBytes));
+    kernel<<<tileGrid<MainLoop>(), Kernel::kThreads, Kernel::kSharedBytes>>>(
+        ndhwc.data, ktrsc.data, epilogue);
+    CHECK_CUDA(cudaGetLastError());
+    CHECK_CUDA(cudaDeviceSynchronize());
+  };
+  run(StoreEpilogue<G>{out.data});
+  run(ChannelSumEpilogue<Layout>{partials.data});
+  finalizeSums<Layout, kVolume, 64><<<(means.count + 63) / 64, 64>>>(partials.data, means.data);
+  CHECK_CUDA(cudaGetLastError());
+  const std::vector<double> want = referenceConv<G>(input, weight);
+  int nans = 0;
+  const double error = relativeL2(out.read(), want, &nans);
+  expect(error <= tolerance && nans == 0, what, error, tolerance);
+  std::vector<double> wantMeans(means.count, 0.0);
+  for (size_t i = 0; i < want.size(); ++i)
+    wantMeans[i / kVolume] += want[i] / kVolume;
+  const double meanError = relativeL2(means.read(), wantMeans);
+  expect(meanError <= tolerance, "  its channel means (tile visit, partials, finalize)",
+         meanError, tolerance);
+}
+
+/// The direct conv on FMAs: stores its output, exact fp32.
+static void testDirectFma() {
+  using G = DirectPaddedGeometry;
+  using MainLoop = solder::DirectConv<G, 128, 8>;
+  using Epilogue = StoreEpilogue<G>;
+  std::vector<float> input = randomFloats(inputCount<G>(), 41),
+                     weight = randomFloats(weightCount<G>(), 42);
+  DeviceArray<float> dInput(input), dWeight(weight), out(outputCount<G>());
+  out.poison();
+  launchConv<solder::ConvKernel<
+      MainLoop, Epilogue,
+      solder::GridTileScheduler<MainLoop::kPixelTiles, MainLoop::kChannelTiles, G::kBatch>>>(
+      dInput.data, dWeight.data, Epilogue{out.data}, tileGrid<MainLoop>());
+  int nans = 0;
+  const double error = relativeL2(out.read(), referenceConv<G>(input, weight), &nans);
+  expect(error <= 1e-6 && nans == 0, "DirectConv (FMA), padded 3-d, 2 channel tiles", error,
+         1e-6);
+}
+
+/// The FMA fallback: a grouped conv_transpose of stride 2 in output phases,
+/// its fragment visited in registers: stores and per-channel Welford
+/// partials through the finalize.
+static void testImplicitGemmFma() {
+  using G = TransposedGeometry;
+  using MainLoop = solder::ImplicitGemmFmaConv<G, 128, 16, 16>;
+  constexpr int kGroups = 5, kPerGroup = G::kOutChannels / kGroups;
+  constexpr int kVolume = solder::ConvShape<G>::kOutVolume;
+  using Layout = solder::PartialLayout<G::kBatch, MainLoop::kPixelTiles, G::kOutChannels>;
+  using Epilogue = FragmentEpilogue<G, Layout>;
+  std::vector<float> input = randomFloats(inputCount<G>(), 51, 3.0f),
+                     weight = randomFloats(weightCount<G>(), 52);
+  DeviceArray<float> dInput(input), dWeight(weight), out(outputCount<G>());
+  DeviceArray<float> partials(size_t(G::kBatch) * MainLoop::kPixelTiles * G::kOutChannels * 3);
+  DeviceArray<float> stats(size_t(G::kBatch) * kGroups * 2);
+  out.poison();
+  partials.poison();
+  launchConv<solder::ConvKernel<
+      MainLoop, Epilogue,
+      solder::GridTileScheduler<MainLoop::kPixelTiles, MainLoop::kChannelTiles, G::kBatch>>>(
+      dInput.data, dWeight.data, Epilogue{out.data, partials.data}, tileGrid<MainLoop>());
+  finalizeStatistics<Layout, kGroups, 32><<<G::kBatch * kGroups, 32>>>(partials.data, stats.data,
+                                                                       1e-5f);
+  CHECK_CUDA(cudaGetLastError());
+  const std::vector<double> want = referenceConv<G>(input, weight);
+  int nans = 0;
+  const double error = relativeL2(out.read(), want, &nans);
+  expect(error <= 1e-6 && nans == 0,
+         "ImplicitGemmFmaConv, conv_transpose stride 2, 2 groups (phases)", error, 1e-6);
+  const std::vector<float> got = stats.read();
+  double worst = 0.0;
+  for (int n = 0; n < G::kBatch; ++n)
+    for (int g = 0; g < kGroups; ++g) {
+      double sum = 0.0, squares = 0.0;
+      for (int c = g * kPerGroup; c < (g + 1) * kPerGroup; ++c)
+        for (int p = 0; p < kVolume; ++p)
+          sum += want[(long(n) * G::kOutChannels + c) * kVolume + p];
+      const double mean = sum / (kPerGroup * kVolume);
+      for (int c = g * kPerGroup; c < (g + 1) * kPerGroup; ++c)
+        for (int p = 0; p < kVolume; ++p) {
+          const double d = want[(long(n) * G::kOutChannels + c) * kVolume + p] - mean;
+          squares += d * d;
+        }
+      const double rstd = 1.0 / std::sqrt(squares / (kPerGroup * kVolume) + 1e-5);
+      const int o = n * kGroups + g;
+      worst = std::max({worst, std::fabs(got[2 * o] - mean) / (1.0 + std::fabs(mean)),
+                        std::fabs(got[2 * o + 1] - rstd) / rstd});
+    }
+  expect(worst <= 1e-4, "  its group statistics (fragment visit, partials, finalize)", worst,
+         1e-4);
+}
+
+//===----------------------------------------------------------------------===//
+// Elementwise and reduction kernels over test Regions
+//===----------------------------------------------------------------------===//
+
+/// y = 2x + 1 and x^2 over 1000 elements: a ragged last tile of 4 x 64.
+struct TwoResultsRegion {
+  const float *__restrict__ in0;
+  float *__restrict__ out0;
+  float *__restrict__ out1;
+  using Index = int;
+  static constexpr Index kItems = 1000;
+  static constexpr int kChunk = 4, kThreads = 64;
+  struct Item {
+    float result0, result1;
+  };
+  __device__ Item compute(const int e) const { return {2.0f * in0[e] + 1.0f, in0[e] * in0[e]}; }
+  __device__ void store(const int e, const Item &results) const {
+    out0[e] = results.result0;
+    out1[e] = results.result1;
+  }
+};
+template <class Region> __global__ void elementwiseKernel(Region region) {
+  solder::runElementwise(region);
+}
+
+/// Rows of 13 (a ragged last chunk of 8), each element scaled by a table
+/// its prologue fills (t + 1 at t), summed: a thread per output.
+struct ScaledRowSumRegion {
+  const float *__restrict__ in0;
+  float *__restrict__ out0;
+  using OutputIndex = int;
+  using LengthIndex = int;
+  static constexpr OutputIndex kOutputs = 300;
+  static constexpr LengthIndex kLength = 13;
+  static constexpr int kChunk = 8, kThreads = 64;
+  using Accumulator = solder::SumAccumulator;
+  using Element = float;
+  struct SharedStorage {
+    float scale[13];
+  };
+  __device__ void prologue(SharedStorage &shared, unsigned) const {
+    solder::fillTable<13, 64>(shared.scale, [&](const int t) { return float(t + 1); });
+  }
+  struct Output {
+    OutputIndex o;
+  };
+  __device__ Output output(const int o, unsigned) const { return {o}; }
+  __device__ Element element(const Output &at, const int r, const SharedStorage &shared) const {
+    return in0[at.o * 13 + r] * shared.scale[r];
+  }
+  __device__ void store(const int o, const Accumulator &acc) const { out0[o] = acc.result(13.0f); }
+};
+/// The mean of rows of 1000 (around 1000): a block per output, Welford.
+struct RowStatsRegion {
+  const float *__restrict__ in0;
+  float *__restrict__ out0;
+  using OutputIndex = int;
+  using LengthIndex = int;
+  static constexpr OutputIndex kOutputs = 6;
+  static constexpr LengthIndex kLength = 1000;
+  static constexpr int kChunk = 1, kThreads = 128;
+  using Accumulator = solder::Welford;
+  using Element = float;
+  struct SharedStorage {};
+  struct Output {
+    OutputIndex o;
+  };
+  __device__ Output output(const int o, unsigned) const { return {o}; }
+  __device__ Element element(const Output &at, const int r, const SharedStorage &) const {
+    return in0[at.o * 1000 + r];
+  }
+  __device__ void store(const int o, const Accumulator &acc) const {
+    out0[o * 2] = acc.mean;
+    out0[o * 2 + 1] = acc.rstd(1e-5f);
+  }
+};
+template <class Region> __global__ void threadPerOutputKernel(Region region) {
+  solder::reduceThreadPerOutput(region);
+}
+template <class Region> __global__ void blockPerOutputKernel(Region region) {
+  solder::reduceBlockPerOutput(region);
+}
+
+static void testRegions() {
+  std::vector<float> x = randomFloats(6000, 61, 1000.0f);
+  DeviceArray<float> dx(x), out0(1000), out1(1000);
+  out0.poison();
+  out1.poison();
+  // Three blocks stride over the four tiles of 256.
+  elementwiseKernel<<<3, 64>>>(TwoResultsRegion{dx.data, out0.data, out1.data});
+  CHECK_CUDA(cudaGetLastError());
+  std::vector<float> y0 = out0.read(), y1 = out1.read();
+  bool exact = true;
+  for (int e = 0; e < 1000; ++e)
+    exact &= y0[e] == 2.0f * x[e] + 1.0f && y1[e] == x[e] * x[e];
+  expect(exact, "runElementwise, 2 results, ragged last tile, grid-stride", y0[999],
+         2.0 * x[999] + 1.0);
+
+  DeviceArray<float> sums(300);
+  sums.poison();
+  threadPerOutputKernel<<<(300 + 63) / 64, 64>>>(ScaledRowSumRegion{dx.data, sums.data});
+  CHECK_CUDA(cudaGetLastError());
+  std::vector<float> got = sums.read();
+  double worst = 0.0;
+  for (int o = 0; o < 300; ++o) {
+    double want = 0.0;
+    for (int r = 0; r < 13; ++r)
+      want += double(x[o * 13 + r]) * (r + 1);
+    worst = std::max(worst, std::fabs(got[o] - want) / std::fabs(want));
+  }
+  expect(worst <= 1e-6, "reduceThreadPerOutput, prologue table, ragged chunk", worst, 1e-6);
+
+  DeviceArray<float> stats(12);
+  stats.poison();
+  blockPerOutputKernel<<<6, 128>>>(RowStatsRegion{dx.data, stats.data});
+  CHECK_CUDA(cudaGetLastError());
+  got = stats.read();
+  worst = 0.0;
+  for (int o = 0; o < 6; ++o) {
+    double mean = 0.0, squares = 0.0;
+    for (int r = 0; r < 1000; ++r)
+      mean += x[o * 1000 + r] / 1000.0;
+    for (int r = 0; r < 1000; ++r)
+      squares += (x[o * 1000 + r] - mean) * (x[o * 1000 + r] - mean);
+    const double rstd = 1.0 / std::sqrt(squares / 1000 + 1e-5);
+    worst = std::max({worst, std::fabs(got[2 * o] - mean) / mean,
+                      std::fabs(got[2 * o + 1] - rstd) / rstd});
+  }
+  expect(worst <= 1e-4, "reduceBlockPerOutput, Welford rows at 1000 + U[-1,1)", worst, 1e-4);
+}
+
+int main() {
+  testAccumulators();
+  using Math = solder::TensorMath;
+  using Accumulation = solder::DirectAccumulation;
+  testDirectTensorOpStore<
+      solder::DirectTensorOpConv<DirectGeometry, 2, 16, 4, Math::k3xTF32, Accumulation::kPlain>,
+      false>("DirectTensorOpConv 3xTF32, one tile a block", 0.0f, 1e-5);
+  testDirectTensorOpStore<
+      solder::DirectTensorOpConv<DirectGeometry, 3, 16, 4, Math::k3xTF32, Accumulation::kPlain>,
+      true>("DirectTensorOpConv 3xTF32, persistent (3 blocks)", 0.0f, 1e-5);
+  testDirectTensorOpStore<solder::DirectTensorOpConv<DirectPaddedGeometry, 2, 16, 4,
+                                                     Math::k3xTF32, Accumulation::kStepSums>,
+                          true>("DirectTensorOpConv 3xTF32 step sums, 3 channels, padded 3-d",
+                                0.0f, 1e-5);
+  testDirectTensorOpStore<
+      solder::DirectTensorOpConv<DirectGeometry, 2, 16, 4, Math::kTF32, Accumulation::kPlain>,
+      false>("DirectTensorOpConv TF32", 0.0f, 1e-3);
+  testDirectTensorOpStore<
+      solder::DirectTensorOpConv<DirectGeometry, 3, 16, 4, Math::kTF32, Accumulation::kCentered>,
+      true>("DirectTensorOpConv TF32 centered, input at 100 + U[-1,1)", 100.0f, 1e-3);
+  testDirectTensorOpMoments<
+      solder::DirectTensorOpConv<DirectGeometry, 2, 16, 4, Math::k3xTF32, Accumulation::kStepSums>,
+      false>("DirectTensorOpConv register moments -> partials -> group statistics", 1e-4);
+  testDirectTensorOpMoments<
+      solder::DirectTensorOpConv<DirectGeometry, 3, 16, 4, Math::kTF32, Accumulation::kCentered>,
+      true>("DirectTensorOpConv centered, persistent: register moments at 100", 3e-3);
+  testImplicitGemmTensorOp<Math::k3xTF32>("TensorOpConv (CUTLASS) 3xTF32, 20 -> 40 channels",
+                                          1e-5);
+  testImplicitGemmTensorOp<Math::kTF32>("TensorOpConv (CUTLASS) TF32", 1e-3);
+  testDirectFma();
+  testImplicitGemmFma();
+  testRegions();
   CHECK_CUDA(cudaDeviceSynchronize());
   std::printf("device templates: %d failed\n", failures);
   return failures ? 1 : 0;

@@ -16,8 +16,8 @@ cmake -S . -B build-gpu -DSOLDER_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release 
   { tail -30 "$OUT/cmake.log"; exit 1; }
 cmake --build build-gpu -j 16 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 # The device templates on their own, then the bundles.
-nvcc -std=c++17 -O3 -arch=sm_90 -I runtime/device test/gpu/device_templates_test.cu \
-  -o build-gpu/device_templates_test
+nvcc -std=c++17 -O3 -arch=sm_90 --expt-relaxed-constexpr -I runtime/device \
+  -I third_party/cutlass/include test/gpu/device_templates_test.cu -o build-gpu/device_templates_test
 templates=0
 build-gpu/device_templates_test | tee "$OUT/device_templates.log" || templates=1
 export PYTHONUNBUFFERED=1

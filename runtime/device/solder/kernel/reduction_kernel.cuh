@@ -18,8 +18,9 @@
 //   using Accumulator;                  reduce.cuh, welford.cuh
 //   using Element;                      float, or double kept for the sum
 //   struct SharedStorage;               empty, or (thread per output) tables
-//   void prologue(SharedStorage &) const;   filling them, once a block
-//   struct Output;  Output output(OutputIndex o) const;   the output's indices
+//   void prologue(SharedStorage &, firstOutput) const;  filling them, once a block
+//   struct Output;  Output output(o, firstOutput) const;   the output's indices
+// (firstOutput: the block's first output, blockIdx.x * kThreads.)
 //   Element element(const Output &, LengthIndex r, const SharedStorage &) const;
 //   void store(OutputIndex o, const Accumulator &) const;
 //
@@ -43,6 +44,12 @@ __device__ __forceinline__ void fillTable(T *table, const Entry &entry) {
 }
 
 namespace detail {
+/// The block's first output: unsigned where the outputs fit 32 bits (its
+/// divisions by constants then need no sign fix-up).
+template <class Region> __device__ __forceinline__ auto firstOutput() {
+  return blockIdx.x * typename Region::OutputIndex(Region::kThreads);
+}
+
 template <class Region, class Storage>
 __device__ __forceinline__ void reduceThreadPerOutput(const Region &region,
                                                       const Storage &shared) {
@@ -50,10 +57,11 @@ __device__ __forceinline__ void reduceThreadPerOutput(const Region &region,
   using LengthIndex = typename Region::LengthIndex;
   constexpr LengthIndex kLength = Region::kLength;
   constexpr int kChunk = Region::kChunk;
-  const OutputIndex o = blockIdx.x * Region::kThreads + threadIdx.x;
+  const auto first = firstOutput<Region>();
+  const OutputIndex o = first + threadIdx.x;
   if (o >= Region::kOutputs)
     return;
-  const typename Region::Output output = region.output(o);
+  const typename Region::Output output = region.output(o, first);
   typename Region::Accumulator acc;
   for (LengthIndex r0 = 0; r0 < kLength; r0 += kChunk) {
     typename Region::Element chunk[kChunk];
@@ -86,7 +94,7 @@ __device__ __forceinline__ void reduceThreadPerOutput(const Region &region) {
     detail::reduceThreadPerOutput(region, Storage{});
   } else {
     __shared__ Storage shared;
-    region.prologue(shared);
+    region.prologue(shared, detail::firstOutput<Region>());
     __syncthreads();
     detail::reduceThreadPerOutput(region, shared);
   }
@@ -99,7 +107,7 @@ __device__ __forceinline__ void reduceBlockPerOutput(const Region &region) {
                 "a block per output takes no prologue");
   const typename Region::SharedStorage shared{};
   const typename Region::OutputIndex o = blockIdx.x;
-  const typename Region::Output output = region.output(o);
+  const typename Region::Output output = region.output(o, o);
   typename Region::Accumulator acc;
   for (LengthIndex r = threadIdx.x; r < Region::kLength; r += Region::kThreads)
     acc.add(region.element(output, r, shared));

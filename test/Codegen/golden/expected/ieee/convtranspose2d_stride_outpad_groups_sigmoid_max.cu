@@ -3,6 +3,7 @@
 
 #include <solder/conv/mainloop_implicit_gemm_fma.cuh>
 #include <solder/kernel/conv_kernel.cuh>
+#include <solder/kernel/reduction_kernel.cuh>
 #include <solder/pointwise.cuh>
 #include <solder/reduce.cuh>
 #include <solder/welford.cuh>
@@ -67,36 +68,50 @@ convtranspose2d_stride_outpad_groups_sigmoid_max_k0_conv(const float *__restrict
   convtranspose2d_stride_outpad_groups_sigmoid_max_k0_conv_kernel::run(in0, in1, convtranspose2d_stride_outpad_groups_sigmoid_max_k0_conv_epilogue{in0, in1, in2, out0}, shared);
 }
 
+// convtranspose2d_stride_outpad_groups_sigmoid_max_k1_reduction_region: what convtranspose2d_stride_outpad_groups_sigmoid_max_k1_reduction reduces for each output.
+struct convtranspose2d_stride_outpad_groups_sigmoid_max_k1_reduction_region {
+  const float *__restrict__ in0;
+  float *__restrict__ out0;
+  using OutputIndex = int;
+  using LengthIndex = int;
+  static constexpr OutputIndex kOutputs = 4080;
+  static constexpr LengthIndex kLength = 12;
+  static constexpr int kChunk = 8, kThreads = 256;
+  using Accumulator = solder::MaxAccumulator;
+  using Element = float;
+  struct SharedStorage {};
+  struct Output {
+    OutputIndex o;
+    int i0;
+    int i2;
+    int i3;
+  };
+  __device__ Output output(const int o, [[maybe_unused]] const unsigned firstOutput) const {
+    [[maybe_unused]] const int i0 = (o / 1020);
+    [[maybe_unused]] const int i2 = (o / 34) % 30;
+    [[maybe_unused]] const int i3 = o % 34;
+    return {o, i0, i2, i3};
+  }
+
+  __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    [[maybe_unused]] const int i0 = at.i0;
+    [[maybe_unused]] const int i2 = at.i2;
+    [[maybe_unused]] const int i3 = at.i3;
+    [[maybe_unused]] const int i1 = r;
+    return in0[i0 * 12240L + i1 * 1020L + i2 * 34L + i3];
+  }
+
+  __device__ void store(const int o, const Accumulator &acc) const {
+    out0[o] = acc.result(12.0f);
+  }
+};
+
 // convtranspose2d_stride_outpad_groups_sigmoid_max_k1_reduction: reduction -> reduce (one thread per output)
 //   in0: tensor<4x12x30x34xf32>
 //   out0: tensor<4x30x34xf32>
 extern "C" __global__ void __launch_bounds__(256)
 convtranspose2d_stride_outpad_groups_sigmoid_max_k1_reduction(const float *__restrict__ in0,
     float *__restrict__ out0) {
-  const int o = blockIdx.x * 256 + threadIdx.x;
-  if (o >= 4080L)
-    return;
-  [[maybe_unused]] const int i0 = (o / 1020);
-  [[maybe_unused]] const int i2 = (o / 34) % 30;
-  [[maybe_unused]] const int i3 = o % 34;
-  solder::MaxAccumulator acc;
-  for (int r0 = 0; r0 < 12; r0 += 8) {
-    float chunk[8];
-#pragma unroll
-    for (int k = 0; k < 8; ++k) {
-      const int r = r0 + k;
-      if (r >= 12)
-        break;
-      [[maybe_unused]] const int i1 = r;
-      chunk[k] = in0[i0 * 12240L + i1 * 1020L + i2 * 34L + i3];
-    }
-    if (r0 + 8 > 12) {
-      for (int k = 0; r0 + k < 12; ++k)
-        acc.add(chunk[k]);
-      break;
-    }
-    solder::addChunk(acc, chunk);
-  }
-  out0[o] = acc.result(12.0f);
+  solder::reduceThreadPerOutput(convtranspose2d_stride_outpad_groups_sigmoid_max_k1_reduction_region{in0, out0});
 }
 

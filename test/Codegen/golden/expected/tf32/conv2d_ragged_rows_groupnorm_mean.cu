@@ -4,6 +4,7 @@
 #include <solder/conv/mainloop_direct_tensorop.cuh>
 #include <solder/epilogue/finalize.cuh>
 #include <solder/kernel/conv_kernel.cuh>
+#include <solder/kernel/reduction_kernel.cuh>
 #include <solder/pointwise.cuh>
 #include <solder/reduce.cuh>
 #include <solder/welford.cuh>
@@ -94,6 +95,44 @@ conv2d_ragged_rows_groupnorm_mean_k0_conv_finalize(const float *__restrict__ ws0
   solder::finalizeChannelSum<conv2d_ragged_rows_groupnorm_mean_k0_conv_partials, /*MeanOf=*/396, 32>(ws1, out1);
 }
 
+// conv2d_ragged_rows_groupnorm_mean_k1_pointwise_region: what conv2d_ragged_rows_groupnorm_mean_k1_pointwise reduces for each output.
+struct conv2d_ragged_rows_groupnorm_mean_k1_pointwise_region {
+  const double *__restrict__ in0;
+  const double *__restrict__ in1;
+  const float *__restrict__ in2;
+  const float *__restrict__ in3;
+  float *__restrict__ out0;
+  using OutputIndex = int;
+  using LengthIndex = int;
+  static constexpr OutputIndex kOutputs = 2;
+  static constexpr LengthIndex kLength = 13;
+  static constexpr int kChunk = 1, kThreads = 256;
+  using Accumulator = solder::MeanAccumulator;
+  using Element = double;
+  struct SharedStorage {};
+  struct Output {
+    OutputIndex o;
+    int i0;
+  };
+  __device__ Output output(const int o, [[maybe_unused]] const unsigned firstOutput) const {
+    [[maybe_unused]] const int i0 = o;
+    return {o, i0};
+  }
+
+  __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    [[maybe_unused]] const int i0 = at.i0;
+    [[maybe_unused]] const int i1 = r;
+    [[maybe_unused]] const int i2 = r % 1;
+    [[maybe_unused]] const int i3 = r % 1;
+    const double v0 = (in0[i0 * 13L + i1] - in1[(i0 * 1 + i1 / 13) * 2]) * in1[(i0 * 1 + i1 / 13) * 2 + 1] * in2[i1] + in3[i1];  // solder.group_normalize, centered in double, kept double
+    return v0;
+  }
+
+  __device__ void store(const int o, const Accumulator &acc) const {
+    out0[o] = acc.result(13.0f);
+  }
+};
+
 // conv2d_ragged_rows_groupnorm_mean_k1_pointwise: reduction -> group_normalize -> reduce (one block per output)
 //   in0: tensor<2x13x1x1xf32>
 //   in1: tensor<2x1x2xf32>
@@ -106,19 +145,6 @@ conv2d_ragged_rows_groupnorm_mean_k1_pointwise(const double *__restrict__ in0,
     const float *__restrict__ in2,
     const float *__restrict__ in3,
     float *__restrict__ out0) {
-  const int o = blockIdx.x;
-  solder::MeanAccumulator acc;
-  for (int r = threadIdx.x; r < 13; r += 256) {
-    [[maybe_unused]] const int i0 = o;
-    [[maybe_unused]] const int i1 = r;
-    [[maybe_unused]] const int i2 = r % 1;
-    [[maybe_unused]] const int i3 = r % 1;
-    const double v0 = (in0[i0 * 13L + i1] - in1[(i0 * 1 + i1 / 13) * 2]) * in1[(i0 * 1 + i1 / 13) * 2 + 1] * in2[i1] + in3[i1];  // solder.group_normalize, centered in double, kept double
-    acc.add(v0);
-  }
-  acc = solder::combineBlock<256>(acc);
-  if (threadIdx.x != 0)
-    return;
-  out0[o] = acc.result(13.0f);
+  solder::reduceBlockPerOutput(conv2d_ragged_rows_groupnorm_mean_k1_pointwise_region{in0, in1, in2, in3, out0});
 }
 

@@ -3,6 +3,7 @@
 
 #include <solder/conv/mainloop_direct_tensorop.cuh>
 #include <solder/kernel/conv_kernel.cuh>
+#include <solder/kernel/reduction_kernel.cuh>
 #include <solder/pointwise.cuh>
 #include <solder/reduce.cuh>
 #include <solder/welford.cuh>
@@ -81,36 +82,50 @@ conv2d_tanh_logsumexp_13_channels_k0_conv(const float *__restrict__ in0,
   conv2d_tanh_logsumexp_13_channels_k0_conv_kernel::run(in0, ws0, conv2d_tanh_logsumexp_13_channels_k0_conv_epilogue{in0, in1, in2, out0}, shared);
 }
 
+// conv2d_tanh_logsumexp_13_channels_k1_reduction_region: what conv2d_tanh_logsumexp_13_channels_k1_reduction reduces for each output.
+struct conv2d_tanh_logsumexp_13_channels_k1_reduction_region {
+  const float *__restrict__ in0;
+  float *__restrict__ out0;
+  using OutputIndex = int;
+  using LengthIndex = int;
+  static constexpr OutputIndex kOutputs = 5280;
+  static constexpr LengthIndex kLength = 13;
+  static constexpr int kChunk = 8, kThreads = 256;
+  using Accumulator = solder::LogSumExpAccumulator;
+  using Element = float;
+  struct SharedStorage {};
+  struct Output {
+    OutputIndex o;
+    int i0;
+    int i2;
+    int i3;
+  };
+  __device__ Output output(const int o, [[maybe_unused]] const unsigned firstOutput) const {
+    [[maybe_unused]] const int i0 = (o / 1320);
+    [[maybe_unused]] const int i2 = (o / 40) % 33;
+    [[maybe_unused]] const int i3 = o % 40;
+    return {o, i0, i2, i3};
+  }
+
+  __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    [[maybe_unused]] const int i0 = at.i0;
+    [[maybe_unused]] const int i2 = at.i2;
+    [[maybe_unused]] const int i3 = at.i3;
+    [[maybe_unused]] const int i1 = r;
+    return in0[i0 * 17160L + i1 * 1320L + i2 * 40L + i3];
+  }
+
+  __device__ void store(const int o, const Accumulator &acc) const {
+    out0[o] = acc.result(13.0f);
+  }
+};
+
 // conv2d_tanh_logsumexp_13_channels_k1_reduction: reduction -> reduce (one thread per output)
 //   in0: tensor<4x13x33x40xf32>
 //   out0: tensor<4x1x33x40xf32>
 extern "C" __global__ void __launch_bounds__(256)
 conv2d_tanh_logsumexp_13_channels_k1_reduction(const float *__restrict__ in0,
     float *__restrict__ out0) {
-  const int o = blockIdx.x * 256 + threadIdx.x;
-  if (o >= 5280L)
-    return;
-  [[maybe_unused]] const int i0 = (o / 1320);
-  [[maybe_unused]] const int i2 = (o / 40) % 33;
-  [[maybe_unused]] const int i3 = o % 40;
-  solder::LogSumExpAccumulator acc;
-  for (int r0 = 0; r0 < 13; r0 += 8) {
-    float chunk[8];
-#pragma unroll
-    for (int k = 0; k < 8; ++k) {
-      const int r = r0 + k;
-      if (r >= 13)
-        break;
-      [[maybe_unused]] const int i1 = r;
-      chunk[k] = in0[i0 * 17160L + i1 * 1320L + i2 * 40L + i3];
-    }
-    if (r0 + 8 > 13) {
-      for (int k = 0; r0 + k < 13; ++k)
-        acc.add(chunk[k]);
-      break;
-    }
-    solder::addChunk(acc, chunk);
-  }
-  out0[o] = acc.result(13.0f);
+  solder::reduceThreadPerOutput(conv2d_tanh_logsumexp_13_channels_k1_reduction_region{in0, out0});
 }
 

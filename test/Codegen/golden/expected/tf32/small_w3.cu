@@ -4,6 +4,7 @@
 #include <solder/conv/mainloop_direct_tensorop.cuh>
 #include <solder/epilogue/finalize.cuh>
 #include <solder/kernel/conv_kernel.cuh>
+#include <solder/kernel/reduction_kernel.cuh>
 #include <solder/pointwise.cuh>
 #include <solder/reduce.cuh>
 #include <solder/welford.cuh>
@@ -102,6 +103,55 @@ small_w3_k0_conv_finalize(const float *__restrict__ ws0,
       ws0, out1, 9.99999975e-06f);
 }
 
+// small_w3_k1_pointwise_region: what small_w3_k1_pointwise reduces for each output.
+struct small_w3_k1_pointwise_region {
+  const float *__restrict__ in0;
+  const float *__restrict__ in1;
+  const float *__restrict__ in2;
+  const float *__restrict__ in3;
+  float *__restrict__ out0;
+  using OutputIndex = int;
+  using LengthIndex = int;
+  static constexpr OutputIndex kOutputs = 648;
+  static constexpr LengthIndex kLength = 64;
+  static constexpr int kChunk = 1, kThreads = 256;
+  using Accumulator = solder::LogSumExpAccumulator;
+  using Element = float;
+  struct SharedStorage {};
+  struct Output {
+    OutputIndex o;
+    int i0;
+    int i2;
+    int i3;
+  };
+  __device__ Output output(const int o, [[maybe_unused]] const unsigned firstOutput) const {
+    [[maybe_unused]] const int i0 = (o / 324);
+    [[maybe_unused]] const int i2 = (o / 18) % 18;
+    [[maybe_unused]] const int i3 = o % 18;
+    return {o, i0, i2, i3};
+  }
+
+  __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    [[maybe_unused]] const int i0 = at.i0;
+    [[maybe_unused]] const int i2 = at.i2;
+    [[maybe_unused]] const int i3 = at.i3;
+    [[maybe_unused]] const int i1 = r;
+    const float v0_scale = in1[(i0 * 16 + i1 / 4) * 2 + 1] * in2[i1];
+    const float v0_shift = in3[i1] - in1[(i0 * 16 + i1 / 4) * 2] * v0_scale;
+    const float v0 = in0[i0 * 20736L + i1 * 324L + i2 * 18L + i3] * v0_scale + v0_shift;  // solder.group_normalize
+    const float v1 = tanhf(v0);  // solder.tanh
+    const float v2 = v1 + 3.00000000e+00f;  // solder.add
+    const float v3 = v1 * v2;  // solder.mul
+    const float v4 = v3 * 1.66666672e-01f;  // solder.div
+    const float v5 = in0[i0 * 20736L + i1 * 324L + i2 * 18L + i3] + v4;  // solder.add
+    return v5;
+  }
+
+  __device__ void store(const int o, const Accumulator &acc) const {
+    out0[o] = acc.result(64.0f);
+  }
+};
+
 // small_w3_k1_pointwise: reduction -> group_normalize -> tanh -> add -> mul -> div -> add -> reduce (one block per output)
 //   in0: tensor<2x64x18x18xf32>
 //   in1: tensor<2x16x2xf32>
@@ -114,26 +164,6 @@ small_w3_k1_pointwise(const float *__restrict__ in0,
     const float *__restrict__ in2,
     const float *__restrict__ in3,
     float *__restrict__ out0) {
-  const int o = blockIdx.x;
-  solder::LogSumExpAccumulator acc;
-  for (int r = threadIdx.x; r < 64; r += 256) {
-    [[maybe_unused]] const int i0 = (o / 324);
-    [[maybe_unused]] const int i2 = (o / 18) % 18;
-    [[maybe_unused]] const int i3 = o % 18;
-    [[maybe_unused]] const int i1 = r;
-    const float v0_scale = in1[(i0 * 16 + i1 / 4) * 2 + 1] * in2[i1];
-    const float v0_shift = in3[i1] - in1[(i0 * 16 + i1 / 4) * 2] * v0_scale;
-    const float v0 = in0[i0 * 20736L + i1 * 324L + i2 * 18L + i3] * v0_scale + v0_shift;  // solder.group_normalize
-    const float v1 = tanhf(v0);  // solder.tanh
-    const float v2 = v1 + 3.00000000e+00f;  // solder.add
-    const float v3 = v1 * v2;  // solder.mul
-    const float v4 = v3 * 1.66666672e-01f;  // solder.div
-    const float v5 = in0[i0 * 20736L + i1 * 324L + i2 * 18L + i3] + v4;  // solder.add
-    acc.add(v5);
-  }
-  acc = solder::combineBlock<256>(acc);
-  if (threadIdx.x != 0)
-    return;
-  out0[o] = acc.result(64.0f);
+  solder::reduceBlockPerOutput(small_w3_k1_pointwise_region{in0, in1, in2, in3, out0});
 }
 

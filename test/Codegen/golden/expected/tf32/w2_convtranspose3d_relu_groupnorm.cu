@@ -5,6 +5,7 @@
 #include <solder/conv/mainloop_implicit_gemm_tensorop.cuh>
 #include <solder/epilogue/finalize.cuh>
 #include <solder/kernel/conv_kernel.cuh>
+#include <solder/kernel/elementwise_kernel.cuh>
 #include <solder/pointwise.cuh>
 #include <solder/reduce.cuh>
 #include <solder/welford.cuh>
@@ -116,6 +117,53 @@ w2_k0_conv_finalize(const float *__restrict__ ws0,
       ws0, out1, 9.99999975e-06f);
 }
 
+// w2_k1_pointwise_region: what each vector of w2_k1_pointwise computes.
+struct w2_k1_pointwise_region {
+  const float *__restrict__ in0;
+  const float *__restrict__ in1;
+  const float *__restrict__ in2;
+  const float *__restrict__ in3;
+  float *__restrict__ out0;
+  using Index = int;
+  static constexpr Index kItems = 20123648;
+  static constexpr int kChunk = 2, kThreads = 256;
+  struct Item {
+    float4 result0;
+  };
+
+  __device__ Item compute(const int v) const {
+    [[maybe_unused]] const int i0 = ((v / 289) / 4352);
+    [[maybe_unused]] const int i1 = ((v / 289) / 34) % 128;
+    [[maybe_unused]] const int i2 = (v / 289) % 34;
+    const int tailBase = (v % 289) * 4;
+    float in0_lanes[4];
+    {
+      [[maybe_unused]] const int i3 = (tailBase / 34);
+      [[maybe_unused]] const int i4 = tailBase % 34;
+      const float4 loaded = *reinterpret_cast<const float4 *>(in0 + i0 * 5030912L + i1 * 39304L + i2 * 1156L + i3 * 34L + i4);
+      in0_lanes[0] = loaded.x;
+      in0_lanes[1] = loaded.y;
+      in0_lanes[2] = loaded.z;
+      in0_lanes[3] = loaded.w;
+    }
+    float result0_lanes[4];
+#pragma unroll
+    for (int lane = 0; lane < 4; ++lane) {
+      [[maybe_unused]] const int i3 = ((tailBase + lane) / 34);
+      [[maybe_unused]] const int i4 = (tailBase + lane) % 34;
+      const float v0_scale = in1[(i0 * 8 + i1 / 16) * 2 + 1] * in2[i1];
+      const float v0_shift = in3[i1] - in1[(i0 * 8 + i1 / 16) * 2] * v0_scale;
+      const float v0 = in0_lanes[lane] * v0_scale + v0_shift;  // solder.group_normalize
+      result0_lanes[lane] = v0;
+    }
+    return {make_float4(result0_lanes[0], result0_lanes[1], result0_lanes[2], result0_lanes[3])};
+  }
+
+  __device__ void store(const int v, const Item &results) const {
+    reinterpret_cast<float4 *>(out0)[v] = results.result0;
+  }
+};
+
 // w2_k1_pointwise: elementwise -> group_normalize (float4)
 //   in0: tensor<16x128x34x34x34xf32>
 //   in1: tensor<16x8x2xf32>
@@ -128,42 +176,6 @@ w2_k1_pointwise(const float *__restrict__ in0,
     const float *__restrict__ in2,
     const float *__restrict__ in3,
     float *__restrict__ out0) {
-  for (int tile = blockIdx.x * 512; tile < 20123648; tile += gridDim.x * 512) {
-    float4 result0[2];
-#pragma unroll
-    for (int k = 0; k < 2; ++k) {
-      const int v = tile + k * 256 + threadIdx.x;
-      [[maybe_unused]] const int i0 = ((v / 289) / 4352);
-      [[maybe_unused]] const int i1 = ((v / 289) / 34) % 128;
-      [[maybe_unused]] const int i2 = (v / 289) % 34;
-      const int tailBase = (v % 289) * 4;
-      float in0_lanes[4];
-      {
-        [[maybe_unused]] const int i3 = (tailBase / 34);
-        [[maybe_unused]] const int i4 = tailBase % 34;
-        const float4 loaded = *reinterpret_cast<const float4 *>(in0 + i0 * 5030912L + i1 * 39304L + i2 * 1156L + i3 * 34L + i4);
-        in0_lanes[0] = loaded.x;
-        in0_lanes[1] = loaded.y;
-        in0_lanes[2] = loaded.z;
-        in0_lanes[3] = loaded.w;
-      }
-      float result0_lanes[4];
-#pragma unroll
-      for (int lane = 0; lane < 4; ++lane) {
-        [[maybe_unused]] const int i3 = ((tailBase + lane) / 34);
-        [[maybe_unused]] const int i4 = (tailBase + lane) % 34;
-        const float v0_scale = in1[(i0 * 8 + i1 / 16) * 2 + 1] * in2[i1];
-        const float v0_shift = in3[i1] - in1[(i0 * 8 + i1 / 16) * 2] * v0_scale;
-        const float v0 = in0_lanes[lane] * v0_scale + v0_shift;  // solder.group_normalize
-        result0_lanes[lane] = v0;
-      }
-      result0[k] = make_float4(result0_lanes[0], result0_lanes[1], result0_lanes[2], result0_lanes[3]);
-    }
-#pragma unroll
-    for (int k = 0; k < 2; ++k) {
-      const int v = tile + k * 256 + threadIdx.x;
-      reinterpret_cast<float4 *>(out0)[v] = result0[k];
-    }
-  }
+  solder::runElementwise(w2_k1_pointwise_region{in0, in1, in2, in3, out0});
 }
 

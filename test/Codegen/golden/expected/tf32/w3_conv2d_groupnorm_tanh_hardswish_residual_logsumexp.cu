@@ -4,6 +4,7 @@
 #include <solder/conv/mainloop_direct_tensorop.cuh>
 #include <solder/epilogue/finalize.cuh>
 #include <solder/kernel/conv_kernel.cuh>
+#include <solder/kernel/reduction_kernel.cuh>
 #include <solder/pointwise.cuh>
 #include <solder/reduce.cuh>
 #include <solder/welford.cuh>
@@ -102,6 +103,72 @@ w3_k0_conv_finalize(const float *__restrict__ ws0,
       ws0, out1, 9.99999975e-06f);
 }
 
+// w3_k1_pointwise_region: what w3_k1_pointwise reduces for each output.
+struct w3_k1_pointwise_region {
+  const float *__restrict__ in0;
+  const float *__restrict__ in1;
+  const float *__restrict__ in2;
+  const float *__restrict__ in3;
+  float *__restrict__ out0;
+  using OutputIndex = int;
+  using LengthIndex = int;
+  static constexpr OutputIndex kOutputs = 2032128;
+  static constexpr LengthIndex kLength = 64;
+  static constexpr int kChunk = 8, kThreads = 256;
+  using Accumulator = solder::LogSumExpAccumulator;
+  using Element = float;
+  // group_normalize's (scale, shift) for each channel of the block's
+  // samples, computed once instead of at every element.
+  struct SharedStorage {
+    float2 normalize0_coefficients[128];
+  };
+  __device__ void prologue(SharedStorage &shared,
+                           [[maybe_unused]] const unsigned firstOutput) const {
+    const int firstSample = firstOutput / 15876;
+    solder::fillTable<128, 256>(shared.normalize0_coefficients, [&](const int t) {
+      [[maybe_unused]] const int i0 = min(firstSample + t / 64, 127);
+      const int i1 = t % 64;
+      const float c_scale = in1[(i0 * 16 + i1 / 4) * 2 + 1] * in2[i1];
+      const float c_shift = in3[i1] - in1[(i0 * 16 + i1 / 4) * 2] * c_scale;
+      return make_float2(c_scale, c_shift);
+    });
+  }
+  struct Output {
+    OutputIndex o;
+    int i0;
+    int i2;
+    int i3;
+    int firstSample;
+  };
+  __device__ Output output(const int o, [[maybe_unused]] const unsigned firstOutput) const {
+    [[maybe_unused]] const int i0 = (o / 15876);
+    [[maybe_unused]] const int i2 = (o / 126) % 126;
+    [[maybe_unused]] const int i3 = o % 126;
+    const int firstSample = firstOutput / 15876;
+    return {o, i0, i2, i3, firstSample};
+  }
+
+  __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    [[maybe_unused]] const int i0 = at.i0;
+    [[maybe_unused]] const int i2 = at.i2;
+    [[maybe_unused]] const int i3 = at.i3;
+    const int firstSample = at.firstSample;
+    [[maybe_unused]] const int i1 = r;
+    const float2 v0_coefficients = shared.normalize0_coefficients[(i0 - firstSample) * 64 + i1];
+    const float v0 = in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3] * v0_coefficients.x + v0_coefficients.y;  // solder.group_normalize
+    const float v1 = tanhf(v0);  // solder.tanh
+    const float v2 = v1 + 3.00000000e+00f;  // solder.add
+    const float v3 = v1 * v2;  // solder.mul
+    const float v4 = v3 * 1.66666672e-01f;  // solder.div
+    const float v5 = in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3] + v4;  // solder.add
+    return v5;
+  }
+
+  __device__ void store(const int o, const Accumulator &acc) const {
+    out0[o] = acc.result(64.0f);
+  }
+};
+
 // w3_k1_pointwise: reduction -> group_normalize -> tanh -> add -> mul -> div -> add -> reduce (one thread per output)
 //   in0: tensor<128x64x126x126xf32>
 //   in1: tensor<128x16x2xf32>
@@ -114,42 +181,6 @@ w3_k1_pointwise(const float *__restrict__ in0,
     const float *__restrict__ in2,
     const float *__restrict__ in3,
     float *__restrict__ out0) {
-  const int firstSample = blockIdx.x * 256 / 15876;
-  // group_normalize's (scale, shift) for each channel of the block's
-  // samples, computed once instead of at every element.
-  __shared__ float2 normalize0_coefficients[128];
-  for (int t = threadIdx.x; t < 128; t += 256) {
-    [[maybe_unused]] const int i0 = min(firstSample + t / 64, 127);
-    const int i1 = t % 64;
-    const float c_scale = in1[(i0 * 16 + i1 / 4) * 2 + 1] * in2[i1];
-    const float c_shift = in3[i1] - in1[(i0 * 16 + i1 / 4) * 2] * c_scale;
-    normalize0_coefficients[t] = make_float2(c_scale, c_shift);
-  }
-  __syncthreads();
-  const int o = blockIdx.x * 256 + threadIdx.x;
-  if (o >= 2032128L)
-    return;
-  [[maybe_unused]] const int i0 = (o / 15876);
-  [[maybe_unused]] const int i2 = (o / 126) % 126;
-  [[maybe_unused]] const int i3 = o % 126;
-  solder::LogSumExpAccumulator acc;
-  for (int r0 = 0; r0 < 64; r0 += 8) {
-    float chunk[8];
-#pragma unroll
-    for (int k = 0; k < 8; ++k) {
-      const int r = r0 + k;
-      [[maybe_unused]] const int i1 = r;
-      const float2 v0_coefficients = normalize0_coefficients[(i0 - firstSample) * 64 + i1];
-      const float v0 = in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3] * v0_coefficients.x + v0_coefficients.y;  // solder.group_normalize
-      const float v1 = tanhf(v0);  // solder.tanh
-      const float v2 = v1 + 3.00000000e+00f;  // solder.add
-      const float v3 = v1 * v2;  // solder.mul
-      const float v4 = v3 * 1.66666672e-01f;  // solder.div
-      const float v5 = in0[i0 * 1016064L + i1 * 15876L + i2 * 126L + i3] + v4;  // solder.add
-      chunk[k] = v5;
-    }
-    solder::addChunk(acc, chunk);
-  }
-  out0[o] = acc.result(64.0f);
+  solder::reduceThreadPerOutput(w3_k1_pointwise_region{in0, in1, in2, in3, out0});
 }
 

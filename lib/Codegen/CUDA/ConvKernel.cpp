@@ -1,0 +1,367 @@
+//===- ConvKernel.cpp - A conv region's kernels ---------------------------===//
+//
+// A conv region becomes solder::ConvKernel<MainLoop, Epilogue,
+// TileScheduler> (runtime/device/solder/kernel/conv_kernel.cuh) of the
+// plan's #solder.conv_schedule: the geometry struct, the main loop's and the
+// kernel's `using` lines with static_asserts that the device templates agree
+// with the plan, the kernels that prepare its operands (layout conversions
+// for the implicit GEMM on tensor cores, the direct conv's weight
+// fragments), CUTLASS's parameters in the constant bank, the entry point,
+// and the `_finalize` kernel of its partial reductions.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProgramEmitter.h"
+
+#include "solder/Analysis/ConvSchedule.h"
+#include "solder/Dialect/Solder/Transforms/FusionUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::solder;
+
+LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
+                                             Operation *anchor) {
+  auto conv = dyn_cast<ConvOp>(anchor);
+  auto convT = dyn_cast<ConvTransposeOp>(anchor);
+  Value input = anchor->getOperand(0), weight = anchor->getOperand(1);
+  Value bias = anchor->getNumOperands() > 2 ? anchor->getOperand(2) : Value();
+  if (!isa<BlockArgument>(input) || !isa<BlockArgument>(weight) ||
+      (bias && !isa<BlockArgument>(bias)))
+    return anchor->emitError("the CUDA code generator does not support a "
+                             "prologue on the input or weight of a conv yet");
+  auto inType = cast<RankedTensorType>(input.getType());
+  auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
+  ArrayRef<int64_t> outShape = outType.getShape();
+  int64_t numSpatial = outType.getRank() - 2;
+  int64_t batch = outShape[0], channels = outShape[1];
+  int64_t volume = product(outShape.drop_front(2));
+  int64_t groups = conv ? conv.getGroups() : convT.getGroups();
+  auto schedule =
+      fusion->getAttrOfType<ConvScheduleAttr>(SolderDialect::kScheduleAttrName);
+  if (!schedule)
+    return fusion.emitError("the CUDA code generator needs the conv schedule "
+                            "of solder-plan (run solder-pipeline first)");
+  MainLoopKind mainLoop = schedule.getMainLoop();
+  StringRef mainLoopName = getMainLoopName(mainLoop, schedule.getMath());
+  bool threeTF32 = schedule.getMath() == TensorMath::tf32x3;
+  bool persistent = schedule.getScheduler() == TileSchedulerKind::persistent;
+  ArrayRef<int64_t> grid = schedule.getGrid();
+  // The plan's grid: (pixel tiles of one sample, channel tiles, samples).
+  int64_t pixelTiles = grid[0];
+  if (grid[1] > 65535 || grid[2] > 65535)
+    return anchor->emitError("the CUDA code generator launches a conv's ")
+           << "channel tiles and samples on grid y and z, at most 65535 each; "
+           << "this one needs " << grid[1] << " x " << grid[2];
+  std::string name = fusion.getName().str();
+
+  // Sort the epilogue: pointwise ops per element, reductions of them.
+  SmallVector<Operation *> pointwise;
+  SmallVector<EpilogueReduction> reductions;
+  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+    if (&op == anchor || isa<arith::ConstantOp>(op))
+      continue;
+    if (isElementwise(&op)) {
+      if (cast<RankedTensorType>(op.getResult(0).getType()).getShape() !=
+          outShape)
+        return op.emitError("the CUDA code generator needs conv epilogue ops "
+                            "shaped like the conv output");
+      pointwise.push_back(&op);
+      continue;
+    }
+    if (auto stats = dyn_cast<GroupStatsOp>(op)) {
+      unsigned buffer = addBuffer(name + "_partial_stats" +
+                                      std::to_string(reductions.size()),
+                                  batch * pixelTiles * channels * 3 * 4, false);
+      reductions.push_back({&op, buffer, true});
+      continue;
+    }
+    // The per-channel reductions form-fusions lets into a conv region.
+    if (isa<ReduceOp>(op) && isConvEpilogueOp(&op)) {
+      unsigned buffer = addBuffer(name + "_partial_sums" +
+                                      std::to_string(reductions.size()),
+                                  batch * pixelTiles * channels * 4, false);
+      reductions.push_back({&op, buffer, false});
+      continue;
+    }
+    return op.emitError("the CUDA code generator cannot compute '")
+           << op.getName() << "' in a conv epilogue (supported: pointwise "
+              "ops, group_stats, sum/mean over all spatial dims)";
+  }
+  auto finalize =
+      fusion->getAttrOfType<FinalizeLaunchAttr>(SolderDialect::kFinalizeAttrName);
+  if (!reductions.empty() && !finalize)
+    return fusion.emitError("the CUDA code generator needs the finalize launch of "
+                            "solder-plan (run solder-pipeline first)");
+
+  // Geometry, padded to 3 spatial dims.
+  auto pad3 = [&](ArrayRef<int64_t> values, int64_t fill) {
+    SmallVector<int64_t> result(3 - numSpatial, fill);
+    llvm::append_range(result, values);
+    return "{" + llvm::join(llvm::map_range(result, [](int64_t v) {
+                              return std::to_string(v);
+                            }),
+                            ", ") +
+           "}";
+  };
+  auto weightType = cast<RankedTensorType>(weight.getType());
+  os << "struct " << name << "_geometry {\n"
+     << "  static constexpr bool kTransposed = " << (convT ? "true" : "false")
+     << ";\n"
+     << "  static constexpr int kBatch = " << batch
+     << ", kInChannels = " << inType.getDimSize(1)
+     << ", kOutChannels = " << channels << ", kGroups = " << groups << ";\n"
+     << "  static constexpr int kIn[3] = " << pad3(inType.getShape().drop_front(2), 1)
+     << ", kOut[3] = " << pad3(outShape.drop_front(2), 1) << ";\n"
+     << "  static constexpr int kKernel[3] = "
+     << pad3(weightType.getShape().drop_front(2), 1) << ";\n"
+     << "  static constexpr int kStride[3] = "
+     << pad3(conv ? conv.getStrides() : convT.getStrides(), 1)
+     << ", kPad[3] = " << pad3(conv ? conv.getPadding() : convT.getPadding(), 0)
+     << ", kDilation[3] = "
+     << pad3(conv ? conv.getDilations() : convT.getDilations(), 1) << ";\n"
+     << "};\n\n";
+
+  bool direct = mainLoop == MainLoopKind::direct_fma || mainLoop == MainLoopKind::direct_tensorop;
+  bool tensorCores = schedule.getMath() != TensorMath::fma_f32;
+  std::string summary =
+      (direct ? "direct " : "implicit-GEMM ") + anchor->getName().stripDialect().str();
+  summary += tensorCores ? " on tensor cores (" + mainLoopName.str() + ")"
+                         : " with FMAs (" + schedule.getReason().str() + ")";
+  for (Operation *op : pointwise)
+    if (!isa<arith::ConstantOp>(op))
+      summary += " -> " + op->getName().stripDialect().str();
+  for (const EpilogueReduction &reduction : reductions)
+    summary += " -> " + reduction.op->getName().stripDialect().str() + " (partial)";
+
+  // Tensor cores read NDHWC input and KTRSC weights, converted first into
+  // the kernel's first two buffers; the other main loops read PyTorch's.
+  SmallVector<unsigned> buffers;
+  std::string mainLoopInput =
+      "in" + std::to_string(cast<BlockArgument>(input).getArgNumber());
+  std::string mainLoopWeight =
+      "in" + std::to_string(cast<BlockArgument>(weight).getArgNumber());
+  if (auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig())) {
+    buffers = emitLayoutConversions(fusion, anchor, tile);
+    mainLoopInput = "ws0";
+    mainLoopWeight = "ws1";
+  }
+  // The direct conv on tensor cores reads its weights split into TF32
+  // fragments, written once a call by a kernel before it.
+  auto directTile = dyn_cast<DirectTileAttr>(schedule.getConfig());
+  if (directTile) {
+    buffers.push_back(addBuffer(name + "_prepared", directTile.getPreparedBytes(), false));
+    mainLoopWeight = "ws0";
+  }
+  unsigned firstReductionBuffer = buffers.size();
+  for (const EpilogueReduction &reduction : reductions)
+    buffers.push_back(reduction.buffer);
+
+  FailureOr<SmallVector<std::string>> members = emitConvEpilogue(
+      fusion, anchor, pointwise, reductions, firstReductionBuffer, pixelTiles,
+      schedule.getEpilogue());
+  if (failed(members))
+    return failure();
+
+  std::string memberList = "{" + llvm::join(*members, ", ") + "}";
+  // The main loop, then the kernel that composes it with the epilogue and
+  // the plan's tile scheduler (kernel/conv_kernel.cuh).
+  StringRef math = threeTF32 ? "k3xTF32" : "kTF32";
+  if (auto tile = dyn_cast<FmaTileAttr>(schedule.getConfig())) {
+    ArrayRef<int64_t> block = tile.getTile();
+    os << llvm::formatv("using {0}_mainloop = solder::ImplicitGemmFmaConv<{0}_geometry, {1}, "
+                        "{2}, {3}>;\n",
+                        name, block[0], block[1], block[2]);
+  } else if (auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig())) {
+    ArrayRef<int64_t> block = tile.getTile(), warp = tile.getWarp();
+    os << llvm::formatv(
+        "using {0}_mainloop = solder::TensorOpConv<\n"
+        "    {0}_geometry, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
+        "solder::TensorMath::{7}>>;\n",
+        name, block[0], block[1], block[2], warp[0], warp[1], tile.getStages(), math);
+  } else if (directTile) {
+    StringRef accumulation;
+    switch (directTile.getAccumulation()) {
+    case DirectAccumulation::plain: accumulation = "kPlain"; break;
+    case DirectAccumulation::step_sums: accumulation = "kStepSums"; break;
+    case DirectAccumulation::centered: accumulation = "kCentered"; break;
+    }
+    os << llvm::formatv("using {0}_mainloop = solder::DirectTensorOpConv<\n"
+                        "    {0}_geometry, /*Rows=*/{1}, /*BN=*/{2}, /*Warps=*/{3}, "
+                        "solder::TensorMath::{4}, solder::DirectAccumulation::{5}>;\n",
+                        name, directTile.getRows(), directTile.getTile()[1],
+                        directTile.getWarps(), math, accumulation);
+  } else {
+    ArrayRef<int64_t> tile = cast<DirectFmaTileAttr>(schedule.getConfig()).getTile();
+    os << llvm::formatv("using {0}_mainloop = solder::DirectConv<{0}_geometry, {1}, {2}>;\n",
+                        name, tile[0], tile[1]);
+  }
+  os << llvm::formatv("using {0}_kernel = solder::ConvKernel<{0}_mainloop, {0}_epilogue,\n"
+                      "    solder::{1}<{2}, {3}, {4}>>;\n"
+                      "static_assert({0}_kernel::kThreads == {5} && {0}_kernel::kSharedBytes == "
+                      "{6},\n"
+                      "              \"the plan's threads and shared memory\");\n",
+                      name, persistent ? "PersistentTileScheduler" : "GridTileScheduler",
+                      grid[0], grid[1], grid[2], schedule.getThreads(),
+                      schedule.getSharedBytes());
+  std::string mainLoopArgs;
+  if (mainLoop == MainLoopKind::implicit_gemm_tensorop) {
+    os << llvm::formatv(
+        "\n// {0}_context: CUTLASS's problem and iterator parameters, in the constant\n"
+        "// bank like a stock kernel's parameters; {0}_build_context fills it\n"
+        "// once, when the runtime loads the bundle.\n"
+        "__constant__ {0}_mainloop::ContextStorage {0}_context;\n"
+        "extern \"C\" __global__ void __launch_bounds__(1)\n"
+        "{0}_build_context({0}_mainloop::ContextStorage *context) {{\n"
+        "  {0}_mainloop::buildContext(context);\n"
+        "}\n",
+        name);
+    program.constants.push_back({name + "_context", name + "_build_context"});
+    mainLoopArgs = ", " + name + "_context";
+  }
+  if (directTile) {
+    os << llvm::formatv("static_assert({0}_mainloop::kPreparedBytes == {1}L &&\n"
+                        "              {0}_mainloop::kPrepareThreads == {2}L,\n"
+                        "              \"the plan's prepared operands\");\n\n",
+                        name, directTile.getPreparedBytes(), directTile.getPrepareThreads());
+    std::string what =
+        directTile.getAccumulation() == DirectAccumulation::centered
+            ? "the conv weights split into TF32 parts in the main loop's fragment "
+              "order, their tap sums, and each input plane's shift"
+            : "the conv weights, split into TF32 parts, in the main loop's fragment order";
+    ArrayRef<int64_t> prepareGrid = directTile.getPrepareGrid();
+    beginHelperKernel(
+        name + "_prepare", what, {prepareGrid[0], prepareGrid[1], prepareGrid[2]},
+        {{"const float *__restrict__ input", getCaptureArg(fusion, input)},
+         {"const float *__restrict__ weight", getCaptureArg(fusion, weight)},
+         {"float *__restrict__ prepared", {KernelArgRef::Kind::buffer, buffers[0]}}});
+    os << llvm::formatv("  {0}_mainloop::prepare(input, weight, prepared);\n"
+                        "}\n\n",
+                        name);
+  } else {
+    os << "\n";
+  }
+  SmallVector<std::string> captureNames;
+  beginKernel(fusion, name, summary, schedule.getLaunchGrid(), buffers, captureNames,
+              schedule.getThreads(), schedule.getSharedBytes(), schedule.getMinBlocksPerSM());
+  program.launches.back().mainLoop = mainLoopName.str();
+  program.launches.back().persistent = persistent;
+  os << "  extern __shared__ __align__(16) char shared[];\n"
+     << "  " << name << "_kernel::run(" << mainLoopInput << ", " << mainLoopWeight << ", "
+     << name << "_epilogue" << memberList << ", shared" << mainLoopArgs << ");\n}\n\n";
+  if (!reductions.empty())
+    emitFinalizeKernel(fusion, reductions, finalize, volume);
+  return success();
+}
+
+void ProgramEmitter::emitFinalizeKernel(FusionOp fusion, ArrayRef<EpilogueReduction> reductions,
+                                        FinalizeLaunchAttr finalize, int64_t volume) {
+  std::string name = fusion.getName().str();
+  YieldOp yield = fusion.getYield();
+  auto isReduction = [&](Value value) {
+    return isEpilogueReduction(reductions, value);
+  };
+
+  // The finalize kernel merges the partials of every pixel tile (and
+  // channel of the group) in a fixed order, on the plan's launch: a block
+  // per group statistic (strided over the block, then a fixed tree), a
+  // thread per spatial sum. A statistic's partials are read channel-fastest,
+  // eight loads in flight before their merges.
+  int64_t threads = finalize.getThreads();
+  KernelLaunch launch;
+  launch.kernel = name + "_finalize";
+  launch.grid = {finalize.getGrid()[0], finalize.getGrid()[1], finalize.getGrid()[2]};
+  launch.block = {threads, 1, 1};
+  SmallVector<std::string> params;
+  os << "// " << launch.kernel
+     << ": combines the partial reductions of " << name
+     << " in a fixed order\n";
+  for (auto [index, reduction] : llvm::enumerate(reductions)) {
+    params.push_back("const float *__restrict__ ws" + std::to_string(index));
+    launch.args.push_back({KernelArgRef::Kind::buffer, reduction.buffer});
+  }
+  for (auto [index, value] : llvm::enumerate(yield.getValues()))
+    if (isReduction(value)) {
+      params.push_back(getResultParameter(fusion, index));
+      launch.args.push_back(storage.lookup(fusion.getResult(index)));
+    }
+  os << "extern \"C\" __global__ void __launch_bounds__(" << threads << ")\n"
+     << launch.kernel << "(" << llvm::join(params, ",\n    ") << ") {\n";
+  for (auto [index, reduction] : llvm::enumerate(reductions)) {
+    unsigned out = llvm::find(yield.getValues(), reduction.op->getResult(0)) -
+                   yield.getValues().begin();
+    if (auto stats = dyn_cast<GroupStatsOp>(reduction.op)) {
+      os << llvm::formatv("  // {0}: a block per statistic\n"
+                          "  solder::finalizeGroupStatistic<{1}_partials, /*Groups=*/{2}, "
+                          "/*AcrossBatch=*/{3}, {4}>(\n"
+                          "      ws{5}, out{6}, {7});\n",
+                          reduction.op->getName(), name, stats.getNumGroups(),
+                          stats.getAcrossBatch() ? "true" : "false", threads, index, out,
+                          formatFloat(stats.getEpsilon().convertToDouble()));
+    } else {
+      auto reduce = cast<ReduceOp>(reduction.op);
+      os << llvm::formatv("  // {0} over the spatial dims: a thread per sum\n"
+                          "  solder::finalizeChannelSum<{1}_partials, /*MeanOf=*/{2}, {3}>(ws{4}, "
+                          "out{5});\n",
+                          reduce->getName(), name,
+                          reduce.getKind() == ReduceKind::mean ? volume : 0, threads, index,
+                          out);
+    }
+  }
+  os << "}\n\n";
+  program.launches.push_back(std::move(launch));
+}
+
+SmallVector<unsigned>
+ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
+                                      ImplicitGemmTileAttr tile) {
+  std::string name = fusion.getName().str();
+  auto inType = cast<RankedTensorType>(anchor->getOperand(0).getType());
+  auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
+  int64_t batch = outType.getDimSize(0), channels = outType.getDimSize(1);
+  int64_t inChannels = inType.getDimSize(1);
+  int64_t inVolume = product(inType.getShape().drop_front(2));
+  int64_t paddedIn = tile.getPaddedChannels();
+  int64_t taps = product(cast<RankedTensorType>(anchor->getOperand(1).getType())
+                             .getShape()
+                             .drop_front(2));
+  unsigned inputBuffer = addBuffer(name + "_input_ndhwc",
+                                   batch * inVolume * paddedIn * 4, false);
+  unsigned weightBuffer =
+      addBuffer(name + "_weight_ktrsc", channels * taps * paddedIn * 4, false);
+  auto toGrid = [](ArrayRef<int64_t> grid) {
+    return std::array<int64_t, 3>{grid[0], grid[1], grid[2]};
+  };
+  beginHelperKernel(
+      name + "_input_ndhwc",
+      paddedIn == inChannels
+          ? "the conv input, NCDHW to NDHWC"
+          : llvm::formatv("the conv input, NCDHW to NDHWC with its {0} channels "
+                          "zero-padded to {1}",
+                          inChannels, paddedIn)
+                .str(),
+      toGrid(tile.getInputGrid()),
+      {{"const float *__restrict__ input", getCaptureArg(fusion, anchor->getOperand(0))},
+       {"float *__restrict__ inputNdhwc",
+        {KernelArgRef::Kind::buffer, inputBuffer}}});
+  os << llvm::formatv("  solder::toChannelsLast<{0}, {1}, {2}L>(input, inputNdhwc);\n}\n\n",
+                      inChannels, paddedIn, inVolume);
+  beginHelperKernel(
+      name + "_weight_ktrsc",
+      isa<ConvTransposeOp>(anchor)
+          ? "the conv_transpose weights, flipped, to KTRSC: it runs as a conv"
+          : "the conv weights to KTRSC",
+      toGrid(tile.getWeightGrid()),
+      {{"const float *__restrict__ weight", getCaptureArg(fusion, anchor->getOperand(1))},
+       {"float *__restrict__ weightKtrsc",
+        {KernelArgRef::Kind::buffer, weightBuffer}}});
+  os << llvm::formatv("  solder::weightsToKtrsc<{0}_geometry, {1}>(weight, "
+                      "weightKtrsc);\n}\n\n",
+                      name, paddedIn);
+  return {inputBuffer, weightBuffer};
+}
+

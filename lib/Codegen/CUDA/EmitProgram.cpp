@@ -1,0 +1,290 @@
+//===- EmitProgram.cpp - Planned solder IR to CUDA C++ --------------------===//
+//
+// emitCuda: a kernel per solder.fusion, each the instantiation of a device
+// template of runtime/device/solder under what the region computes:
+//  * conv: solder::ConvKernel of the plan's main loop and tile scheduler
+//    under a generated epilogue functor (ConvKernel.cpp, ConvEpilogue.cpp),
+//    and a `_finalize` kernel that combines its partial reductions in a
+//    fixed order;
+//  * elementwise: solder::runElementwise over a generated Region functor
+//    (ElementwiseKernel.cpp);
+//  * reduction: a pointwise chain feeding one reduction, a thread or a
+//    block per output (ReductionKernel.cpp).
+// Here: the program's buffers and includes, each kernel's signature and
+// launch. No float atomics anywhere: results are bitwise reproducible.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProgramEmitter.h"
+
+#include "solder/Analysis/ConvSchedule.h"
+#include "solder/Dialect/Solder/Transforms/FusionUtils.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+#include <set>
+
+using namespace mlir;
+using namespace mlir::solder;
+
+int64_t mlir::solder::product(ArrayRef<int64_t> values) {
+  int64_t result = 1;
+  for (int64_t value : values)
+    result *= value;
+  return result;
+}
+
+std::string mlir::solder::typeString(Type type) {
+  std::string text;
+  llvm::raw_string_ostream(text) << type;
+  return text;
+}
+
+void mlir::solder::emitIndexDecomposition(raw_ostream &os, StringRef indent,
+                                          ArrayRef<int64_t> shape, ArrayRef<int64_t> dims,
+                                          StringRef linear, bool narrow) {
+  StringRef type = narrow ? "int" : "long", suffix = narrow ? "" : "L";
+  int64_t stride = 1;
+  SmallVector<std::string> lines;
+  for (int64_t k = static_cast<int64_t>(dims.size()) - 1; k >= 0; --k) {
+    int64_t dim = dims[k];
+    std::string expression = linear.str();
+    if (stride != 1)
+      expression = "(" + expression + " / " + std::to_string(stride) + suffix.str() + ")";
+    if (k != 0)
+      expression += " % " + std::to_string(shape[dim]) + suffix.str();
+    lines.push_back(llvm::formatv("{0}[[maybe_unused]] const {1} i{2} = {3};\n",
+                                  indent, type, dim, expression)
+                        .str());
+    stride *= shape[dim];
+  }
+  for (const std::string &line : llvm::reverse(lines))
+    os << line;
+}
+
+FailureOr<RegionLaunchAttr> mlir::solder::getPlannedRegionLaunch(FusionOp fusion) {
+  auto launch = fusion->getAttrOfType<RegionLaunchAttr>(SolderDialect::kScheduleAttrName);
+  if (!launch)
+    return fusion.emitError("the CUDA code generator needs the launch of solder-plan "
+                            "(#solder.region_launch; run solder-pipeline first)");
+  return launch;
+}
+
+bool mlir::solder::isEpilogueReduction(ArrayRef<EpilogueReduction> reductions, Value value) {
+  return llvm::any_of(reductions,
+                      [&](const EpilogueReduction &r) { return r.op == value.getDefiningOp(); });
+}
+
+void ProgramEmitter::beginKernel(FusionOp fusion, StringRef kernel,
+                                 StringRef summary, std::array<int64_t, 3> grid,
+                                 ArrayRef<unsigned> buffers,
+                                 SmallVectorImpl<std::string> &captureNames,
+                                 int64_t threads, int64_t sharedBytes,
+                                 int64_t blocksPerSM) {
+  KernelLaunch launch;
+  launch.kernel = kernel.str();
+  launch.grid = grid;
+  launch.block = {threads, 1, 1};
+  launch.sharedBytes = sharedBytes;
+  os << "// " << kernel << ": " << summary << "\n";
+  SmallVector<std::string> params;
+  for (auto [index, capture] : llvm::enumerate(fusion.getCaptures())) {
+    std::string name = "in" + std::to_string(index);
+    captureNames.push_back(name);
+    params.push_back(getCaptureParameter(fusion, index));
+    launch.args.push_back(storage.lookup(capture));
+    os << "//   " << name << ": " << typeString(capture.getType()) << "\n";
+  }
+  for (auto [index, result] : llvm::enumerate(fusion.getResults())) {
+    params.push_back(getResultParameter(fusion, index));
+    launch.args.push_back(storage.lookup(result));
+    os << "//   out" << index << ": " << typeString(result.getType()) << "\n";
+  }
+  for (auto [index, buffer] : llvm::enumerate(buffers)) {
+    params.push_back("float *__restrict__ ws" + std::to_string(index));
+    launch.args.push_back({KernelArgRef::Kind::buffer, buffer});
+    os << "//   ws" << index << ": " << program.buffers[buffer].name << "\n";
+  }
+  os << "extern \"C\" __global__ void __launch_bounds__(" << threads
+     << (blocksPerSM ? ", " + std::to_string(blocksPerSM) : "") << ")\n"
+     << kernel << "(" << llvm::join(params, ",\n    ") << ") {\n";
+  program.launches.push_back(std::move(launch));
+}
+
+void ProgramEmitter::beginHelperKernel(
+    StringRef kernel, StringRef comment, std::array<int64_t, 3> grid,
+    ArrayRef<std::pair<std::string, KernelArgRef>> params) {
+  KernelLaunch launch;
+  launch.kernel = kernel.str();
+  launch.grid = grid;
+  launch.block = {kOperandPrepThreads, 1, 1};
+  SmallVector<std::string> declarations;
+  for (const auto &[declaration, arg] : params) {
+    declarations.push_back(declaration);
+    launch.args.push_back(arg);
+  }
+  os << "// " << kernel << ": " << comment << "\n"
+     << "extern \"C\" __global__ void __launch_bounds__(" << kOperandPrepThreads << ")\n"
+     << kernel << "(" << llvm::join(declarations, ",\n    ") << ") {\n";
+  program.launches.push_back(std::move(launch));
+}
+
+std::string ProgramEmitter::getRegionMembers(FusionOp fusion) const {
+  std::string members;
+  for (auto index : llvm::seq<unsigned>(0, fusion.getCaptures().size()))
+    members += "  " + getCaptureParameter(fusion, index) + ";\n";
+  for (auto index : llvm::seq<unsigned>(0, fusion.getNumResults()))
+    members += "  " + getResultParameter(fusion, index) + ";\n";
+  return members;
+}
+
+std::string ProgramEmitter::getRegionInitializer(FusionOp fusion) const {
+  SmallVector<std::string> names;
+  for (auto index : llvm::seq<unsigned>(0, fusion.getCaptures().size()))
+    names.push_back("in" + std::to_string(index));
+  for (auto index : llvm::seq<unsigned>(0, fusion.getNumResults()))
+    names.push_back("out" + std::to_string(index));
+  return "{" + llvm::join(names, ", ") + "}";
+}
+
+LogicalResult ProgramEmitter::emitFusion(FusionOp fusion) {
+  Operation *anchor = nullptr;
+  SmallVector<Operation *> reductions;
+  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+    if (isa<ConvOp, ConvTransposeOp>(op)) {
+      if (anchor)
+        return op.emitError("the CUDA code generator supports one conv per "
+                            "region");
+      anchor = &op;
+    } else if (isa<ReduceOp, GroupStatsOp>(op)) {
+      reductions.push_back(&op);
+    } else if (!isElementwise(&op)) {
+      return op.emitError("the CUDA code generator cannot compute '")
+             << op.getName() << "' in a kernel";
+    }
+  }
+  if (anchor)
+    return emitConvKernel(fusion, anchor);
+  if (reductions.empty())
+    return emitElementwiseKernel(fusion);
+  if (reductions.size() > 1)
+    return fusion.emitError("the CUDA code generator supports one reduction "
+                            "per region without a conv");
+  return emitReductionKernel(fusion, reductions.front());
+}
+
+FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
+  // Kernels and bundles assume every tensor holds an element (a reduction
+  // over none has no chunk to load, an empty launch no grid).
+  auto refuseEmpty = [](Type type, function_ref<InFlightDiagnostic()> emitError) {
+    auto tensor = dyn_cast<RankedTensorType>(type);
+    if (!tensor || !llvm::is_contained(tensor.getShape(), 0))
+      return success();
+    emitError() << "the CUDA code generator needs every tensor to hold an "
+                   "element; "
+                << type << " is empty";
+    return failure();
+  };
+  for (Type type : function.getFunctionType().getInputs())
+    if (failed(refuseEmpty(type, [&] { return function.emitError(); })))
+      return failure();
+  WalkResult empty = function.walk([&](Operation *op) {
+    for (Type type : op->getResultTypes())
+      if (failed(refuseEmpty(type, [&] { return op->emitError(); })))
+        return WalkResult::interrupt();
+    return WalkResult::advance();
+  });
+  if (empty.wasInterrupted())
+    return failure();
+  for (BlockArgument argument : function.getArguments())
+    storage[argument] = {KernelArgRef::Kind::input, argument.getArgNumber()};
+  for (Operation &op : function.getBody().front().without_terminator()) {
+    if (isa<arith::ConstantOp>(op))
+      continue;
+    auto fusion = dyn_cast<FusionOp>(op);
+    if (!fusion)
+      return op.emitError("the CUDA code generator runs fusion regions only; '")
+             << op.getName() << "' is outside any (run solder-pipeline first, "
+                                "or this op is not supported yet)";
+  }
+  // Returned fusion results are written straight into the outputs.
+  Operation *terminator = function.getBody().front().getTerminator();
+  for (auto [index, value] : llvm::enumerate(terminator->getOperands())) {
+    if (!value.getDefiningOp<FusionOp>() || storage.count(value))
+      return terminator->emitError("the CUDA code generator needs every "
+                                   "returned value to be a distinct fusion "
+                                   "result (returned #")
+             << index << " is not)";
+    storage[value] = {KernelArgRef::Kind::output,
+                      static_cast<unsigned>(index)};
+  }
+  // The plan's f64_results: statistics its finalize kernels store in double.
+  for (FusionOp fusion : function.getBody().front().getOps<FusionOp>())
+    if (auto finalize =
+            fusion->getAttrOfType<FinalizeLaunchAttr>(SolderDialect::kFinalizeAttrName))
+      for (int64_t index : finalize.getF64Results().asArrayRef())
+        if (index < fusion.getNumResults())
+          doubleStorage.insert(fusion.getResult(index));
+  for (FusionOp fusion : function.getBody().front().getOps<FusionOp>()) {
+    for (auto [index, result] : llvm::enumerate(fusion.getResults()))
+      if (!storage.count(result))
+        storage[result] = {
+            KernelArgRef::Kind::buffer,
+            addBuffer(fusion.getName().str() + "_result" + std::to_string(index),
+                      cast<RankedTensorType>(result.getType()).getNumElements() *
+                          (doubleStorage.contains(result) ? 8 : 4),
+                      false)};
+  }
+
+  os << "// Generated by solder-compile from @" << function.getName()
+     << ". Each kernel below is one solder.fusion region of the planned IR;\n"
+     << "// its comment lists the fused ops and what each parameter holds.\n\n";
+  // The device templates the kernels instantiate: each kind of kernel body,
+  // each main loop used, the finalize of partial reductions.
+  std::set<StringRef> headers;
+  function.walk([&](FusionOp fusion) {
+    if (fusion->getAttr(SolderDialect::kFinalizeAttrName))
+      headers.insert("solder/epilogue/finalize.cuh");
+    if (auto launch =
+            fusion->getAttrOfType<RegionLaunchAttr>(SolderDialect::kScheduleAttrName))
+      headers.insert(launch.getWalk() == RegionWalk::elementwise
+                         ? "solder/kernel/elementwise_kernel.cuh"
+                         : "solder/kernel/reduction_kernel.cuh");
+    auto schedule =
+        fusion->getAttrOfType<ConvScheduleAttr>(SolderDialect::kScheduleAttrName);
+    if (!schedule)
+      return;
+    headers.insert("solder/kernel/conv_kernel.cuh");
+    switch (schedule.getMainLoop()) {
+    case MainLoopKind::implicit_gemm_fma:
+      headers.insert("solder/conv/mainloop_implicit_gemm_fma.cuh");
+      break;
+    case MainLoopKind::implicit_gemm_tensorop:
+      headers.insert("solder/conv/mainloop_implicit_gemm_tensorop.cuh");
+      headers.insert("solder/conv/layout.cuh");
+      break;
+    case MainLoopKind::direct_fma:
+      headers.insert("solder/conv/mainloop_direct_fma.cuh");
+      break;
+    case MainLoopKind::direct_tensorop:
+      headers.insert("solder/conv/mainloop_direct_tensorop.cuh");
+      break;
+    }
+  });
+  for (StringRef header : headers)
+    os << "#include <" << header << ">\n";
+  os << "#include <solder/pointwise.cuh>\n"
+     << "#include <solder/reduce.cuh>\n#include <solder/welford.cuh>\n\n";
+  for (FusionOp fusion : function.getBody().front().getOps<FusionOp>())
+    if (failed(emitFusion(fusion)))
+      return failure();
+  program.source = std::move(source);
+  return std::move(program);
+}
+
+FailureOr<CudaProgram> mlir::solder::emitCuda(func::FuncOp function) {
+  return ProgramEmitter().run(function);
+}

@@ -1,0 +1,151 @@
+//===- ProgramEmitter.h - The CUDA code generator's state -------*- C++ -*-===//
+//
+// emitCuda's one object: the program being printed (its source, launches,
+// buffers and constants) and where each tensor lives. Each kind of kernel is
+// printed by its own file: ConvKernel.cpp (a conv region's main loop and
+// kernel, its operand preparation and finalize), ConvEpilogue.cpp (its
+// epilogue functor), ElementwiseKernel.cpp and ReductionKernel.cpp (the
+// Region functors of regions without a conv); EmitProgram.cpp prints the
+// rest and drives them. Every kernel body is a device template of
+// runtime/device/solder; what is printed is only what differs per chain.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_LIB_CODEGEN_CUDA_PROGRAMEMITTER_H
+#define SOLDER_LIB_CODEGEN_CUDA_PROGRAMEMITTER_H
+
+#include "ElementEmitter.h"
+#include "solder/Codegen/CUDA/EmitCUDA.h"
+#include "solder/Dialect/Solder/IR/SolderOps.h"
+
+#include "llvm/ADT/DenseSet.h"
+#include "llvm/Support/raw_ostream.h"
+
+#include <string>
+
+namespace mlir::solder {
+
+int64_t product(ArrayRef<int64_t> values);
+std::string typeString(Type type);
+
+/// Prints `iK = ...;` for the dims `dims` of `shape`, decomposing the
+/// linear index `linear` row-major over those dims. The divisions are by
+/// constants; in 32 bits (when `linear` fits, which the caller says) they
+/// are a multiply-high each, in 64 bits several times that.
+void emitIndexDecomposition(raw_ostream &os, StringRef indent, ArrayRef<int64_t> shape,
+                            ArrayRef<int64_t> dims, StringRef linear, bool narrow = false);
+
+/// Whether indices up to `bound` (plus a grid stride) fit 32-bit ints.
+inline bool fitsInt(int64_t bound) { return bound < (int64_t(1) << 30); }
+
+/// The plan's launch of a region without a conv (#solder.region_launch).
+FailureOr<RegionLaunchAttr> getPlannedRegionLaunch(FusionOp fusion);
+
+/// One reduction computed in a conv epilogue: its partials per (sample,
+/// pixel tile, channel) live in a workspace buffer.
+struct EpilogueReduction {
+  Operation *op;
+  unsigned buffer;
+  bool welford; // group_stats; otherwise sum/mean over the spatial dims
+  std::string accumulator(bool shiftedMoments) const {
+    if (!welford)
+      return "solder::SumAccumulator";
+    return shiftedMoments ? "solder::ShiftedMoments" : "solder::Welford";
+  }
+};
+
+/// Whether `value` is the result of one of a conv epilogue's reductions.
+bool isEpilogueReduction(ArrayRef<EpilogueReduction> reductions, Value value);
+
+class ProgramEmitter {
+public:
+  FailureOr<CudaProgram> run(func::FuncOp function);
+
+private:
+  LogicalResult emitFusion(FusionOp fusion);
+  LogicalResult emitConvKernel(FusionOp fusion, Operation *anchor);
+  LogicalResult emitElementwiseKernel(FusionOp fusion);
+  LogicalResult emitReductionKernel(FusionOp fusion, Operation *reduction);
+  /// The `_finalize` kernel of a conv region whose epilogue reduces: one
+  /// device template call per reduction, on the plan's launch.
+  void emitFinalizeKernel(FusionOp fusion, ArrayRef<EpilogueReduction> reductions,
+                          FinalizeLaunchAttr finalize, int64_t volume);
+  /// A thread-per-output reduction's group_normalize (scale, shift) tables:
+  /// their fields of the Region's SharedStorage, and its prologue, which
+  /// fills them for the block's samples (W3's tail read them per element:
+  /// 0.21 -> 0.17 ms). `firstSample` is set when a table is per sample.
+  void emitCoefficientTables(FusionOp fusion, ElementEmitter &element,
+                             ArrayRef<int64_t> keptDims, ArrayRef<int64_t> shape,
+                             int64_t outputs, int64_t threads, bool narrow,
+                             std::string &storageFields, std::string &prologue,
+                             bool &firstSample);
+
+  /// Prints the kernel's comment, signature and opening brace; records its
+  /// launch with arguments: captures, results, then `buffers`.
+  void beginKernel(FusionOp fusion, StringRef kernel, StringRef summary,
+                   std::array<int64_t, 3> grid, ArrayRef<unsigned> buffers,
+                   SmallVectorImpl<std::string> &captureNames, int64_t threads,
+                   int64_t sharedBytes = 0, int64_t blocksPerSM = 0);
+  /// The launch of a kernel outside any region's signature (layout
+  /// conversions, prepare): its parameters and arguments.
+  void beginHelperKernel(StringRef kernel, StringRef comment, std::array<int64_t, 3> grid,
+                         ArrayRef<std::pair<std::string, KernelArgRef>> params);
+  /// The kernels that convert a conv's input to NDHWC and its weights to
+  /// KTRSC for the tensor-core main loop; returns their two buffers.
+  SmallVector<unsigned> emitLayoutConversions(FusionOp fusion, Operation *anchor,
+                                              ImplicitGemmTileAttr tile);
+  /// The epilogue functor of a conv region, which every main loop calls with
+  /// each accumulator and its (n, channel, pixel): the region's ops, the
+  /// stores of yielded tensors, the partial reductions (Welford or shifted
+  /// moments for group statistics, as the plan's `epilogue` says) and where
+  /// they go; for register_moments, it takes each tile's channel moments
+  /// instead. Returns its members, which are the kernel's parameters in
+  /// order.
+  FailureOr<SmallVector<std::string>>
+  emitConvEpilogue(FusionOp fusion, Operation *anchor, ArrayRef<Operation *> pointwise,
+                   ArrayRef<EpilogueReduction> reductions, unsigned firstReductionBuffer,
+                   int64_t pixelTiles, ConvEpilogueKind epilogueKind);
+  /// A region functor's members: a pointer per capture and result, as the
+  /// kernel's parameters in order; and its aggregate initializer.
+  std::string getRegionMembers(FusionOp fusion) const;
+  std::string getRegionInitializer(FusionOp fusion) const;
+
+  /// The launch argument of the capture that region value `value` (a block
+  /// argument of `fusion`) stands for.
+  KernelArgRef getCaptureArg(FusionOp fusion, Value value) {
+    return storage.lookup(fusion.getCaptures()[cast<BlockArgument>(value).getArgNumber()]);
+  }
+  unsigned addBuffer(std::string name, int64_t bytes, bool zeroed) {
+    program.buffers.push_back({std::move(name), bytes, zeroed});
+    return program.buffers.size() - 1;
+  }
+  /// The element type a kernel reads or writes `tensor` in: double for the
+  /// plan's f64_results, else float.
+  std::string getElementType(Value tensor) const {
+    return doubleStorage.contains(tensor) ? "double" : "float";
+  }
+  /// A region kernel's parameter for capture `index` (`const T *inN`) and
+  /// for result `index` (`T *outN`); the region functors' members are these.
+  std::string getCaptureParameter(FusionOp fusion, unsigned index) const {
+    return "const " + getElementType(fusion.getCaptures()[index]) + " *__restrict__ in" +
+           std::to_string(index);
+  }
+  std::string getResultParameter(FusionOp fusion, unsigned index) const {
+    return getElementType(fusion.getResult(index)) + " *__restrict__ out" +
+           std::to_string(index);
+  }
+  SmallVector<bool> getDoubleCaptures(FusionOp fusion) const {
+    return llvm::to_vector(llvm::map_range(
+        fusion.getCaptures(), [&](Value capture) { return doubleStorage.contains(capture); }));
+  }
+
+  CudaProgram program;
+  std::string source;
+  llvm::raw_string_ostream os{source};
+  DenseMap<Value, KernelArgRef> storage;
+  DenseSet<Value> doubleStorage;
+};
+
+} // namespace mlir::solder
+
+#endif // SOLDER_LIB_CODEGEN_CUDA_PROGRAMEMITTER_H

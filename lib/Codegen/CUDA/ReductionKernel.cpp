@@ -1,0 +1,241 @@
+//===- ReductionKernel.cpp - A pointwise chain into one reduction ---------===//
+//
+// A region without a conv whose pointwise chain feeds one reduction (a
+// solder.reduce over some dims, or group_stats) becomes
+// solder::reduceThreadPerOutput or reduceBlockPerOutput
+// (runtime/device/solder/kernel/reduction_kernel.cuh), as the plan's
+// #solder.region_launch walks it, over a generated Region functor: the
+// output's indices, the chain at one reduced element, the accumulator and
+// where the result goes; for a thread per output, also group_normalize's
+// (scale, shift) tables that its prologue fills once a block.
+//
+//===----------------------------------------------------------------------===//
+
+#include "ProgramEmitter.h"
+
+#include "solder/Analysis/RegionLaunch.h"
+
+#include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/StringExtras.h"
+#include "llvm/Support/FormatVariadic.h"
+
+using namespace mlir;
+using namespace mlir::solder;
+
+void ProgramEmitter::emitCoefficientTables(FusionOp fusion, ElementEmitter &element,
+                                           ArrayRef<int64_t> keptDims, ArrayRef<int64_t> shape,
+                                           int64_t outputs, int64_t threads, bool narrow,
+                                           std::string &storageFields, std::string &prologue,
+                                           bool &firstSample) {
+  // A thread per output keeps the batch index of its output: a block's
+  // outputs span at most two samples when a sample has 256 outputs or more.
+  int64_t perSample = outputs / shape[0];
+  bool batchKept = !keptDims.empty() && keptDims.front() == 0;
+  if (!batchKept || perSample < threads)
+    return;
+  StringRef type = narrow ? "int" : "long", suffix = narrow ? "" : "L";
+  llvm::raw_string_ostream fields(storageFields), body(prologue);
+  // Tables take at most 16 KB of static shared memory together; a
+  // group_normalize past that, or whose statistics, weight or bias are not
+  // captures (emitCoefficients refuses those), computes per element.
+  constexpr int64_t kTableBytes = 16 * 1024;
+  int64_t tableBytes = 0;
+  unsigned index = 0;
+  auto isCapture = [](Value value) { return !value || isa<BlockArgument>(value); };
+  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+    auto normalize = dyn_cast<GroupNormalizeOp>(op);
+    if (!normalize || !isCapture(normalize.getStats()) || !isCapture(normalize.getWeight()) ||
+        !isCapture(normalize.getBias()) || element.isCentered(normalize))
+      continue;
+    int64_t channels = normalize.getInput().getType().getDimSize(1);
+    bool acrossBatch = normalize.getStats().getType().getDimSize(0) == 1;
+    int64_t samples = acrossBatch ? 1 : 2;
+    if (tableBytes + samples * channels * 8 > kTableBytes)
+      continue;
+    tableBytes += samples * channels * 8;
+    std::string table = "normalize" + std::to_string(index++) + "_coefficients";
+    if (!acrossBatch && !firstSample) {
+      body << "    const " << type << " firstSample = firstOutput / " << perSample << ";\n";
+      firstSample = true;
+    }
+    fields << "    float2 " << table << "[" << samples * channels << "];\n";
+    body << "    solder::fillTable<" << samples * channels << ", " << threads << ">(shared."
+         << table << ", [&](const int t) {\n";
+    if (acrossBatch)
+      body << "      [[maybe_unused]] const " << type << " i0 = 0;\n";
+    else
+      body << "      [[maybe_unused]] const " << type << " i0 = min(firstSample + t / "
+           << channels << ", " << shape[0] - 1 << suffix << ");\n";
+    body << "      const " << type << " i1 = t % " << channels << ";\n";
+    (void)element.emitCoefficients(normalize, body, "      ", "c"); // captures: succeeds
+    body << "      return make_float2(c_scale, c_shift);\n"
+         << "    });\n";
+    element.useCoefficientTable(
+        normalize, "shared." + table,
+        acrossBatch ? "i1" : "(i0 - firstSample) * " + std::to_string(channels) + " + i1");
+  }
+}
+
+LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *reduction) {
+  YieldOp yield = fusion.getYield();
+  if (yield.getNumOperands() != 1 || yield.getOperand(0) != reduction->getResult(0))
+    return fusion.emitError("the CUDA code generator needs a reduction region "
+                            "to yield only its reduction");
+  auto inType = cast<RankedTensorType>(reduction->getOperand(0).getType());
+  ArrayRef<int64_t> shape = inType.getShape();
+  auto stats = dyn_cast<GroupStatsOp>(reduction);
+  auto reduce = dyn_cast<ReduceOp>(reduction);
+  FailureOr<RegionLaunchAttr> planned = getPlannedRegionLaunch(fusion);
+  if (failed(planned))
+    return failure();
+  const RegionExtent extent = getRegionExtent(fusion);
+  const int64_t outputs = extent.outputs, length = extent.length;
+  const int64_t threads = planned->getThreads(), chunk = planned->getChunk();
+  bool threadPerOutput = planned->getWalk() == RegionWalk::thread_per_output;
+  SmallVector<int64_t> keptDims, reducedDims;
+  if (reduce)
+    for (int64_t d = 0; d < inType.getRank(); ++d)
+      (llvm::is_contained(reduce.getDims(), d) ? reducedDims : keptDims).push_back(d);
+  // A float count is exact up to 2^24: statistics over more elements per
+  // group (BatchNorm over a large batch x volume) keep count, mean and M2
+  // in double.
+  std::string accumulator = length >= (int64_t(1) << 24) ? "WelfordDouble" : "Welford";
+  if (reduce) {
+    switch (reduce.getKind()) {
+    case ReduceKind::sum: accumulator = "SumAccumulator"; break;
+    case ReduceKind::mean: accumulator = "MeanAccumulator"; break;
+    case ReduceKind::max: accumulator = "MaxAccumulator"; break;
+    case ReduceKind::min: accumulator = "MinAccumulator"; break;
+    case ReduceKind::prod: accumulator = "ProdAccumulator"; break;
+    case ReduceKind::logsumexp: accumulator = "LogSumExpAccumulator"; break;
+    }
+  }
+  for (Operation &op : fusion.getBodyBlock().without_terminator())
+    if (&op != reduction && !isElementwise(&op))
+      return op.emitError("the CUDA code generator needs a reduction region to "
+                          "hold pointwise ops and one reduction, not '")
+             << op.getName() << "'";
+
+  std::string name = fusion.getName().str();
+  std::string summary = "reduction";
+  for (Operation &op : fusion.getBodyBlock().without_terminator())
+    if (!isa<arith::ConstantOp>(op))
+      summary += " -> " + op.getName().stripDialect().str();
+  summary += threadPerOutput ? " (one thread per output)" : " (one block per output)";
+  SmallVector<std::string> captureNames;
+  for (auto index : llvm::seq<unsigned>(0, fusion.getCaptures().size()))
+    captureNames.push_back("in" + std::to_string(index));
+  ElementEmitter element(fusion, captureNames, shape, getDoubleCaptures(fusion));
+  // 32-bit indices where they fit (not for statistics, whose indexing is in
+  // 64 bits).
+  bool narrowOutputs = !stats && fitsInt(outputs + threads);
+  bool narrowLength = !stats && fitsInt(length + threads);
+  StringRef outputType = narrowOutputs ? "int" : "long";
+  StringRef lengthType = narrowLength ? "int" : "long";
+
+  // The block's first output (the template's firstOutput): unsigned where
+  // the outputs fit 32 bits.
+  StringRef firstOutputType = narrowOutputs ? "unsigned" : "long";
+  std::string storageFields, prologue;
+  bool firstSample = false;
+  if (threadPerOutput && reduce)
+    emitCoefficientTables(fusion, element, keptDims, shape, outputs, threads, narrowOutputs,
+                          storageFields, prologue, firstSample);
+
+  os << "// " << name << "_region: what " << name << " reduces for each output.\n"
+     << "struct " << name << "_region {\n"
+     << getRegionMembers(fusion) << "  using OutputIndex = " << outputType << ";\n"
+     << "  using LengthIndex = " << lengthType << ";\n"
+     << "  static constexpr OutputIndex kOutputs = " << outputs << (narrowOutputs ? "" : "L")
+     << ";\n"
+     << "  static constexpr LengthIndex kLength = " << length << (narrowLength ? "" : "L")
+     << ";\n"
+     << "  static constexpr int kChunk = " << (threadPerOutput ? chunk : 1)
+     << ", kThreads = " << threads << ";\n"
+     << "  using Accumulator = solder::" << accumulator << ";\n"
+     << "  using Element = "
+     << (element.isDouble(reduction->getOperand(0)) ? "double" : "float") << ";\n";
+  if (storageFields.empty()) {
+    os << "  struct SharedStorage {};\n";
+  } else {
+    os << "  // group_normalize's (scale, shift) for each channel of the block's\n"
+       << "  // samples, computed once instead of at every element.\n"
+       << "  struct SharedStorage {\n"
+       << storageFields << "  };\n"
+       << "  __device__ void prologue(SharedStorage &shared,\n"
+       << "                           [[maybe_unused]] const " << firstOutputType
+       << " firstOutput) const {\n"
+       << prologue << "  }\n";
+  }
+
+  // The output's indices, once per output.
+  os << "  struct Output {\n    OutputIndex o;\n";
+  for (int64_t dim : keptDims)
+    os << "    " << outputType << " i" << dim << ";\n";
+  if (firstSample)
+    os << "    " << outputType << " firstSample;\n";
+  os << "  };\n"
+     << "  __device__ Output output(const " << outputType << " o, [[maybe_unused]] const "
+     << firstOutputType << " firstOutput) const {\n";
+  emitIndexDecomposition(os, "    ", shape, keptDims, "o", narrowOutputs);
+  SmallVector<std::string> outputFields = {"o"};
+  for (int64_t dim : keptDims)
+    outputFields.push_back("i" + std::to_string(dim));
+  if (firstSample) {
+    os << "    const " << outputType << " firstSample = firstOutput / " << outputs / shape[0]
+       << ";\n";
+    outputFields.push_back("firstSample");
+  }
+  os << "    return {" << llvm::join(outputFields, ", ") << "};\n  }\n\n";
+
+  // The chain at reduced element r of the output.
+  os << "  __device__ Element element(const Output &at, const " << lengthType
+     << " r, [[maybe_unused]] const SharedStorage &shared) const {\n";
+  if (stats) {
+    os << "    const long o = at.o;\n";
+  } else {
+    for (int64_t dim : keptDims)
+      os << "    [[maybe_unused]] const " << outputType << " i" << dim << " = at.i" << dim
+         << ";\n";
+    if (firstSample)
+      os << "    const " << outputType << " firstSample = at.firstSample;\n";
+  }
+  if (stats) {
+    // o = (n, g) or g; r runs over the group's channels and spatial dims
+    // (and the batch when across_batch).
+    int64_t numGroups = stats.getNumGroups();
+    int64_t perGroup = shape[1] / numGroups;
+    int64_t volume = product(shape.drop_front(2));
+    if (stats.getAcrossBatch())
+      os << "    const long i0 = r / " << perGroup * volume << "L;\n";
+    else
+      os << "    const long i0 = o / " << numGroups << "L;\n";
+    os << "    const long i1 = (o % " << numGroups << "L) * " << perGroup << "L + (r / "
+       << volume << "L) % " << perGroup << "L;\n";
+    emitIndexDecomposition(os, "    ", shape,
+                           llvm::to_vector(llvm::seq<int64_t>(2, shape.size())),
+                           "(r % " + std::to_string(volume) + "L)");
+  } else {
+    emitIndexDecomposition(os, "    ", shape, reducedDims, "r", narrowLength);
+  }
+  for (Operation &op : fusion.getBodyBlock().without_terminator())
+    if (&op != reduction && failed(element.emit(&op, os, "    ")))
+      return failure();
+  os << "    return " << element.get(reduction->getOperand(0)) << ";\n  }\n\n";
+
+  os << "  __device__ void store(const " << outputType << " o, const Accumulator &acc) const {\n";
+  if (stats)
+    os << "    out0[o * 2] = acc.mean;\n    out0[o * 2 + 1] = acc.rstd("
+       << formatFloat(stats.getEpsilon().convertToDouble()) << ");\n";
+  else
+    os << "    out0[o] = acc.result(" << length << ".0f);\n";
+  os << "  }\n};\n\n";
+
+  SmallVector<std::string> kernelCaptures;
+  beginKernel(fusion, name, summary, {planned->getGrid()[0], 1, 1}, {}, kernelCaptures,
+              threads);
+  os << "  solder::" << (threadPerOutput ? "reduceThreadPerOutput(" : "reduceBlockPerOutput(")
+     << name << "_region" << getRegionInitializer(fusion) << ");\n}\n\n";
+  return success();
+}
