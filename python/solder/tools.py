@@ -113,8 +113,9 @@ def compiler_fingerprint():
     parts = {"solder-compile": file_digest(compiler), "config": config}
     include = Path(config.get("device_include") or "")
     if include.is_dir():
-        parts["device"] = {p.name: file_digest(p)
-                           for p in sorted((include / "solder").glob("*"))}
+        # Every template, in the folders by role too (conv/, epilogue/, ...).
+        parts["device"] = {str(p.relative_to(include)): file_digest(p)
+                           for p in sorted((include / "solder").rglob("*")) if p.is_file()}
     nvcc = config.get("nvcc")
     if nvcc:
         try:

@@ -7,27 +7,40 @@
 # libsolder_runtime and solder-run without MLIR, runs the bundle suite in both
 # precisions (ieee, tf32), the main-loop microbenchmark, then the Python front
 # end's GPU tests (solder.compile on the device), writing tables, logs and
-# JSON to $OUT.
+# JSON to $OUT. SOLDER_GPU_STAGES picks some of them (default: all):
+# templates (the device templates' unit test), suite (the bundles in both
+# precisions), mainloop (the GPU's ceilings and the main-loop benchmark),
+# frontend (the Python front end).
 set -euo pipefail
 OUT=${OUT:-/tmp/solder-gpu}
 mkdir -p "$OUT"
+stages=" ${SOLDER_GPU_STAGES:-templates suite mainloop frontend} "
+stage() { [[ $stages == *" $1 "* ]]; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
 cmake -S . -B build-gpu -DSOLDER_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release > "$OUT/cmake.log" 2>&1 ||
   { tail -30 "$OUT/cmake.log"; exit 1; }
 cmake --build build-gpu -j 16 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 # The device templates on their own, then the bundles.
-nvcc -std=c++17 -O3 -arch=sm_90 --expt-relaxed-constexpr -I runtime/device \
-  -I third_party/cutlass/include test/gpu/device_templates_test.cu -o build-gpu/device_templates_test
 templates=0
-build-gpu/device_templates_test | tee "$OUT/device_templates.log" || templates=1
+if stage templates; then
+  nvcc -std=c++17 -O3 -arch=sm_90 --expt-relaxed-constexpr -I runtime/device \
+    -I third_party/cutlass/include test/gpu/device_templates_test.cu \
+    -o build-gpu/device_templates_test || templates=1
+  build-gpu/device_templates_test | tee "$OUT/device_templates.log" || templates=1
+fi
 export PYTHONUNBUFFERED=1
 suite=0
-if [[ -d .gpu-bundles ]]; then
+if [[ ! -d .gpu-bundles ]]; then  # a front-end change: the bundles of examples/ are what they were
+  echo "no .gpu-bundles carried: bundle suite and main-loop benchmark not run"
+fi
+if [[ -d .gpu-bundles ]] && stage suite; then
   for precision in ieee tf32; do
     mkdir -p "$OUT/$precision"
     python3 test/gpu/gpu_suite.py --bundles .gpu-bundles/$precision --build build-gpu \
       --out "$OUT/$precision" "$@" || suite=1
   done
+fi
+if [[ -d .gpu-bundles ]] && stage mainloop; then
   # The GPU's ceilings first, in the same run: the main loops' TFLOP/s read
   # against them.
   ceilings=()
@@ -41,13 +54,13 @@ if [[ -d .gpu-bundles ]]; then
   fi
   python3 bench/scripts/mainloop.py .gpu-bundles build-gpu/bin/solder-run "$OUT/mainloop.json" \
     "${ceilings[@]}" || suite=1
-else  # a front-end change: the bundles of examples/ are what they were
-  echo "no .gpu-bundles carried: bundle suite and main-loop benchmark not run"
 fi
 # The Python front end compiles on the device: the carried solder-compile goes
 # beside the runtime, where the package looks (SOLDER_BIN_DIR).
 frontend=0
-if [[ -x build-static/bin/solder-compile ]]; then
+if ! stage frontend; then
+  :
+elif [[ -x build-static/bin/solder-compile ]]; then
   cp build-static/bin/solder-compile build-gpu/bin/
   export SOLDER_BIN_DIR=$PWD/build-gpu/bin SOLDER_CACHE_DIR=/tmp/solder-cache
   set +e

@@ -815,6 +815,18 @@ def test_cache_entry_is_used(tmp_path):
         compiled(*inputs)
 
 
+def test_compiler_fingerprint_covers_every_device_template():
+    """A bundle's cache key covers the templates in the folders by role too:
+    editing conv/mainloop_direct_tensorop.cuh must not reuse a stale bundle."""
+    from solder import tools
+    device = tools.compiler_fingerprint()["device"]
+    for template in ("solder/kernel/conv_kernel.cuh", "solder/conv/mainloop_direct_tensorop.cuh",
+                     "solder/epilogue/tile_visit.cuh", "solder/conv/direct_layout.h",
+                     "solder/welford.cuh"):
+        assert template in device, template
+    assert all(len(digest) == 64 for digest in device.values())
+
+
 # ---------------------------------------------------------------------------
 # solder.export (nvcc, no GPU)
 # ---------------------------------------------------------------------------

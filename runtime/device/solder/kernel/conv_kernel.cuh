@@ -110,12 +110,14 @@ private:
   __device__ __forceinline__ static void runPersistent(const float *__restrict__ input,
                                                        const float *__restrict__ weight,
                                                        const Epilogue &epilogue, char *shared) {
-    long tile = TileScheduler::first();
+    using TileIndex = typename TileScheduler::TileIndex;
+    TileIndex tile = TileScheduler::first();
     if (tile >= TileScheduler::kTiles)
       return;
+    const TileIndex step = TileScheduler::step();
     MainLoop::issueWindow(input, weight, TileScheduler::at(tile), shared);
     int loadedChannelTile = -1;
-    for (; tile < TileScheduler::kTiles; tile += TileScheduler::step()) {
+    for (; tile < TileScheduler::kTiles; tile += step) {
       const WorkTile work = TileScheduler::at(tile);
       MainLoop::waitWindow();
       __syncthreads(); // the raw window has landed; the last tile's visit is done
@@ -126,9 +128,8 @@ private:
       }
       MainLoop::convertWindow(shared);
       __syncthreads(); // the window is ready and the raw buffer free
-      if (tile + TileScheduler::step() < TileScheduler::kTiles)
-        MainLoop::issueWindow(input, weight, TileScheduler::at(tile + TileScheduler::step()),
-                              shared);
+      if (tile + step < TileScheduler::kTiles)
+        MainLoop::issueWindow(input, weight, TileScheduler::at(tile + step), shared);
       if constexpr (kTakesTileMoments)
         MainLoop::computeStagedMoments(epilogue, work, shared);
       else

@@ -34,13 +34,18 @@ template <int PixelTiles, int ChannelTiles, int Samples> struct PersistentTileSc
   static constexpr int kPixelTiles = PixelTiles, kChannelTiles = ChannelTiles;
   static constexpr int kSamples = Samples;
   static constexpr long kTiles = long(PixelTiles) * Samples * ChannelTiles;
+  /// A tile's index in the order. 64-bit, as the compiler narrows its
+  /// divisions by constants where the tile count allows: an unsigned 32-bit
+  /// index measured W1's tf32 conv 4.6% slower on an H100 (more spills at
+  /// its 80-register bound), the fused tf32 W1 1% slower.
+  using TileIndex = long;
   /// The block's first tile and the step to its next.
-  __device__ static long first() { return blockIdx.x; }
-  __device__ static long step() { return gridDim.x; }
+  __device__ static TileIndex first() { return blockIdx.x; }
+  __device__ static TileIndex step() { return gridDim.x; }
   /// Tile `tile` of the order: pixel tile fastest, channel tile slowest.
-  __device__ static WorkTile at(long tile) {
+  __device__ static WorkTile at(TileIndex tile) {
     return {int(tile % PixelTiles), int(tile / PixelTiles % Samples),
-            int(tile / (long(PixelTiles) * Samples))};
+            int(tile / (TileIndex(PixelTiles) * Samples))};
   }
 };
 
