@@ -25,7 +25,8 @@ class ElementEmitter {
 public:
   /// `captureNames[i]` is the kernel parameter holding capture i, a
   /// `const double *` where `doubleCaptures[i]` (see
-  /// findCancellingStatistics in EmitCUDA.cpp), else `const float *`.
+  /// the plan's f64_results, from findCancellingStatistics in
+  /// lib/Analysis/ConvEpilogue.cpp), else `const float *`.
   ElementEmitter(FusionOp fusion, ArrayRef<std::string> captureNames,
                  ArrayRef<int64_t> iterationShape, SmallVector<bool> doubleCaptures)
       : fusion(fusion), captureNames(captureNames),
