@@ -361,13 +361,14 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
                                 stagedCorrection(shared));
   }
 
-  /// Once a channel tile: its fragments, offsets and (centered) tap sums.
-  __device__ static void loadChannelTile(const float *__restrict__ weight, int channelTile,
+  /// Once a channel tile (its first channel, channelBase): its fragments,
+  /// offsets and (centered) tap sums.
+  __device__ static void loadChannelTile(const float *__restrict__ weight, int channelBase,
                                          char *shared) {
-    loadFragments(weight, channelTile, stagedFragments(shared), stagedOffsets(shared));
+    loadFragments(weight, channelBase / BN, stagedFragments(shared), stagedOffsets(shared));
     if constexpr (kCentered) {
       double *sums = stagedTapSums(shared);
-      const double *prepared = Prepare::tapSums(weight) + channelTile * BN * G::kInChannels;
+      const double *prepared = Prepare::tapSums(weight) + channelBase * G::kInChannels;
       for (int i = threadIdx.x; i < BN * G::kInChannels; i += kThreads)
         sums[i] = prepared[i];
     }

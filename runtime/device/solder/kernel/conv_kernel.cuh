@@ -116,14 +116,19 @@ private:
       return;
     const TileIndex step = TileScheduler::step();
     MainLoop::issueWindow(input, weight, TileScheduler::at(tile), shared);
-    int loadedChannelTile = -1;
+    int loadedChannelBase = -1;
     for (; tile < TileScheduler::kTiles; tile += step) {
       const WorkTile work = TileScheduler::at(tile);
       MainLoop::waitWindow();
       __syncthreads(); // the raw window has landed; the last tile's visit is done
-      if (work.channelTile != loadedChannelTile) {
-        MainLoop::loadChannelTile(weight, work.channelTile, shared);
-        loadedChannelTile = work.channelTile;
+      // By its first channel: so computed, the persistent loop's tile
+      // arithmetic stays on the uniform datapath (by the channel tile's
+      // index, ptxas moved it to vector registers: W1's ieee conv alone
+      // 2.7% slower on an H100; docs/perf-log/2026-11.md, 2026-11-25).
+      const int channelBase = work.channelTile * MainLoop::BN;
+      if (channelBase != loadedChannelBase) {
+        MainLoop::loadChannelTile(weight, channelBase, shared);
+        loadedChannelBase = channelBase;
         __syncthreads();
       }
       MainLoop::convertWindow(shared);

@@ -37,7 +37,7 @@ template <int PixelTiles, int ChannelTiles, int Samples> struct PersistentTileSc
   /// A tile's index in the order. 64-bit, as the compiler narrows its
   /// divisions by constants where the tile count allows: an unsigned 32-bit
   /// index measured W1's tf32 conv 4.6% slower on an H100 (more spills at
-  /// its 80-register bound), the fused tf32 W1 1% slower.
+  /// its 80-register bound).
   using TileIndex = long;
   /// The block's first tile and the step to its next.
   __device__ static TileIndex first() { return blockIdx.x; }
