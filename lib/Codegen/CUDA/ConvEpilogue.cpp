@@ -30,19 +30,13 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
   int64_t volume = product(outShape.drop_front(2));
 
   // Its members are the kernel's parameters: captures, results, partials.
-  SmallVector<std::string> members, declarations;
-  for (auto index : llvm::seq<unsigned>(0, fusion.getCaptures().size())) {
-    members.push_back("in" + std::to_string(index));
-    declarations.push_back(getCaptureParameter(fusion, index));
-  }
-  for (auto index : llvm::seq<unsigned>(0, fusion.getNumResults())) {
-    members.push_back("out" + std::to_string(index));
-    declarations.push_back(getResultParameter(fusion, index));
-  }
+  SmallVector<RegionParameter> parameters = getRegionParameters(fusion);
   for (auto index : llvm::seq<size_t>(0, reductions.size())) {
-    members.push_back("ws" + std::to_string(index + firstReductionBuffer));
-    declarations.push_back("float *__restrict__ " + members.back());
+    std::string buffer = "ws" + std::to_string(index + firstReductionBuffer);
+    parameters.push_back({buffer, "float *__restrict__ " + buffer});
   }
+  SmallVector<std::string> members = llvm::to_vector(llvm::map_range(
+      parameters, [](const RegionParameter &parameter) { return parameter.name; }));
 
   std::string epilogueText;
   llvm::raw_string_ostream epilogue(epilogueText);
@@ -54,8 +48,8 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
   epilogue << "// " << name << "_epilogue: what " << name
            << " does with each accumulator (conv output element).\n"
            << "struct " << name << "_epilogue {\n";
-  for (const std::string &declaration : declarations)
-    epilogue << "  " << declaration << ";\n";
+  for (const RegionParameter &parameter : parameters)
+    epilogue << "  " << parameter.declaration << ";\n";
   YieldOp yield = fusion.getYield();
   auto isReduction = [&](Value value) {
     return isEpilogueReduction(reductions, value);
@@ -78,8 +72,7 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
            << "\n  static constexpr bool kConvMoments = " << (convMoments ? "true" : "false")
            << ";\n";
 
-  SmallVector<std::string> captureNames = llvm::to_vector(
-      llvm::make_range(members.begin(), members.begin() + fusion.getCaptures().size()));
+  SmallVector<std::string> captureNames = getCaptureNames(fusion);
   Value bias = anchor->getNumOperands() > 2 ? anchor->getOperand(2) : Value();
   std::string biasElement =
       bias ? captureNames[cast<BlockArgument>(bias).getArgNumber()] + "[i1]" : "";

@@ -245,9 +245,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   } else {
     os << "\n";
   }
-  SmallVector<std::string> captureNames;
-  beginKernel(fusion, name, summary, schedule.getLaunchGrid(), buffers, captureNames,
-              schedule.getThreads(), schedule.getSharedBytes(), schedule.getMinBlocksPerSM());
+  beginKernel(fusion, name, summary, schedule.getLaunchGrid(), buffers, schedule.getThreads(),
+              schedule.getSharedBytes(), schedule.getMinBlocksPerSM());
   program.launches.back().mainLoop = mainLoopName.str();
   program.launches.back().persistent = persistent;
   os << "  extern __shared__ __align__(16) char shared[];\n"

@@ -50,9 +50,7 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
   if (width > 1)
     summary += " (float" + std::to_string(width) + ")";
 
-  SmallVector<std::string> captureNames;
-  for (auto index : llvm::seq<unsigned>(0, fusion.getCaptures().size()))
-    captureNames.push_back("in" + std::to_string(index));
+  SmallVector<std::string> captureNames = getCaptureNames(fusion);
   ElementEmitter element(fusion, captureNames, shape, getDoubleCaptures(fusion));
   bool narrow = fitsInt(total + blocks * tileItems * width);
   StringRef type = narrow ? "int" : "long", suffix = narrow ? "" : "L";
@@ -146,8 +144,7 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
          << index << ";\n";
   os << "  }\n};\n\n";
 
-  SmallVector<std::string> kernelCaptures;
-  beginKernel(fusion, name, summary, {blocks, 1, 1}, {}, kernelCaptures, threads);
+  beginKernel(fusion, name, summary, {blocks, 1, 1}, {}, threads);
   os << "  solder::runElementwise(" << name << "_region" << getRegionInitializer(fusion)
      << ");\n}\n\n";
   return success();

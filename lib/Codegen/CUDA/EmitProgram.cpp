@@ -78,12 +78,9 @@ bool mlir::solder::isEpilogueReduction(ArrayRef<EpilogueReduction> reductions, V
                       [&](const EpilogueReduction &r) { return r.op == value.getDefiningOp(); });
 }
 
-void ProgramEmitter::beginKernel(FusionOp fusion, StringRef kernel,
-                                 StringRef summary, std::array<int64_t, 3> grid,
-                                 ArrayRef<unsigned> buffers,
-                                 SmallVectorImpl<std::string> &captureNames,
-                                 int64_t threads, int64_t sharedBytes,
-                                 int64_t blocksPerSM) {
+void ProgramEmitter::beginKernel(FusionOp fusion, StringRef kernel, StringRef summary,
+                                 std::array<int64_t, 3> grid, ArrayRef<unsigned> buffers,
+                                 int64_t threads, int64_t sharedBytes, int64_t blocksPerSM) {
   KernelLaunch launch;
   launch.kernel = kernel.str();
   launch.grid = grid;
@@ -91,17 +88,12 @@ void ProgramEmitter::beginKernel(FusionOp fusion, StringRef kernel,
   launch.sharedBytes = sharedBytes;
   os << "// " << kernel << ": " << summary << "\n";
   SmallVector<std::string> params;
-  for (auto [index, capture] : llvm::enumerate(fusion.getCaptures())) {
-    std::string name = "in" + std::to_string(index);
-    captureNames.push_back(name);
-    params.push_back(getCaptureParameter(fusion, index));
-    launch.args.push_back(storage.lookup(capture));
-    os << "//   " << name << ": " << typeString(capture.getType()) << "\n";
-  }
-  for (auto [index, result] : llvm::enumerate(fusion.getResults())) {
-    params.push_back(getResultParameter(fusion, index));
-    launch.args.push_back(storage.lookup(result));
-    os << "//   out" << index << ": " << typeString(result.getType()) << "\n";
+  SmallVector<RegionParameter> parameters = getRegionParameters(fusion);
+  auto tensors = llvm::concat<Value>(fusion.getCaptures(), fusion.getResults());
+  for (auto [parameter, tensor] : llvm::zip_equal(parameters, tensors)) {
+    params.push_back(parameter.declaration);
+    launch.args.push_back(storage.lookup(tensor));
+    os << "//   " << parameter.name << ": " << typeString(tensor.getType()) << "\n";
   }
   for (auto [index, buffer] : llvm::enumerate(buffers)) {
     params.push_back("float *__restrict__ ws" + std::to_string(index));
@@ -132,21 +124,32 @@ void ProgramEmitter::beginHelperKernel(
   program.launches.push_back(std::move(launch));
 }
 
+SmallVector<ProgramEmitter::RegionParameter>
+ProgramEmitter::getRegionParameters(FusionOp fusion) const {
+  SmallVector<RegionParameter> parameters;
+  for (auto index : llvm::seq<unsigned>(0, fusion.getCaptures().size()))
+    parameters.push_back({"in" + std::to_string(index), getCaptureParameter(fusion, index)});
+  for (auto index : llvm::seq<unsigned>(0, fusion.getNumResults()))
+    parameters.push_back({"out" + std::to_string(index), getResultParameter(fusion, index)});
+  return parameters;
+}
+
+SmallVector<std::string> ProgramEmitter::getCaptureNames(FusionOp fusion) {
+  return llvm::to_vector(llvm::map_range(llvm::seq<unsigned>(0, fusion.getCaptures().size()),
+                                         [](unsigned index) { return "in" + std::to_string(index); }));
+}
+
 std::string ProgramEmitter::getRegionMembers(FusionOp fusion) const {
   std::string members;
-  for (auto index : llvm::seq<unsigned>(0, fusion.getCaptures().size()))
-    members += "  " + getCaptureParameter(fusion, index) + ";\n";
-  for (auto index : llvm::seq<unsigned>(0, fusion.getNumResults()))
-    members += "  " + getResultParameter(fusion, index) + ";\n";
+  for (const RegionParameter &parameter : getRegionParameters(fusion))
+    members += "  " + parameter.declaration + ";\n";
   return members;
 }
 
 std::string ProgramEmitter::getRegionInitializer(FusionOp fusion) const {
-  SmallVector<std::string> names;
-  for (auto index : llvm::seq<unsigned>(0, fusion.getCaptures().size()))
-    names.push_back("in" + std::to_string(index));
-  for (auto index : llvm::seq<unsigned>(0, fusion.getNumResults()))
-    names.push_back("out" + std::to_string(index));
+  SmallVector<RegionParameter> parameters = getRegionParameters(fusion);
+  auto names = llvm::map_range(parameters,
+                               [](const RegionParameter &parameter) { return parameter.name; });
   return "{" + llvm::join(names, ", ") + "}";
 }
 

@@ -83,8 +83,7 @@ private:
   /// Prints the kernel's comment, signature and opening brace; records its
   /// launch with arguments: captures, results, then `buffers`.
   void beginKernel(FusionOp fusion, StringRef kernel, StringRef summary,
-                   std::array<int64_t, 3> grid, ArrayRef<unsigned> buffers,
-                   SmallVectorImpl<std::string> &captureNames, int64_t threads,
+                   std::array<int64_t, 3> grid, ArrayRef<unsigned> buffers, int64_t threads,
                    int64_t sharedBytes = 0, int64_t blocksPerSM = 0);
   /// The launch of a kernel outside any region's signature (layout
   /// conversions, prepare): its parameters and arguments.
@@ -105,8 +104,15 @@ private:
   emitConvEpilogue(FusionOp fusion, Operation *anchor, ArrayRef<Operation *> pointwise,
                    ArrayRef<EpilogueReduction> reductions, unsigned firstReductionBuffer,
                    int64_t pixelTiles, ConvEpilogueKind epilogueKind);
-  /// A region functor's members: a pointer per capture and result, as the
-  /// kernel's parameters in order; and its aggregate initializer.
+  /// A region kernel's parameters, which its functor's members repeat in
+  /// order: a pointer per capture (`inN`), then per result (`outN`).
+  struct RegionParameter {
+    std::string name, declaration;
+  };
+  SmallVector<RegionParameter> getRegionParameters(FusionOp fusion) const;
+  /// The captures' parameter names: what ElementEmitter reads them through.
+  static SmallVector<std::string> getCaptureNames(FusionOp fusion);
+  /// A region functor's member declarations and its aggregate initializer.
   std::string getRegionMembers(FusionOp fusion) const;
   std::string getRegionInitializer(FusionOp fusion) const;
 

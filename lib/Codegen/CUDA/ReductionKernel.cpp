@@ -123,9 +123,7 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
     if (!isa<arith::ConstantOp>(op))
       summary += " -> " + op.getName().stripDialect().str();
   summary += threadPerOutput ? " (one thread per output)" : " (one block per output)";
-  SmallVector<std::string> captureNames;
-  for (auto index : llvm::seq<unsigned>(0, fusion.getCaptures().size()))
-    captureNames.push_back("in" + std::to_string(index));
+  SmallVector<std::string> captureNames = getCaptureNames(fusion);
   ElementEmitter element(fusion, captureNames, shape, getDoubleCaptures(fusion));
   // 32-bit indices where they fit (not for statistics, whose indexing is in
   // 64 bits).
@@ -232,9 +230,7 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
     os << "    out0[o] = acc.result(" << length << ".0f);\n";
   os << "  }\n};\n\n";
 
-  SmallVector<std::string> kernelCaptures;
-  beginKernel(fusion, name, summary, {planned->getGrid()[0], 1, 1}, {}, kernelCaptures,
-              threads);
+  beginKernel(fusion, name, summary, {planned->getGrid()[0], 1, 1}, {}, threads);
   os << "  solder::" << (threadPerOutput ? "reduceThreadPerOutput(" : "reduceBlockPerOutput(")
      << name << "_region" << getRegionInitializer(fusion) << ");\n}\n\n";
   return success();
