@@ -140,7 +140,7 @@ def main():
                     changed = ", ".join(f"{op} {n:+d}" for op, n in sorted(diff.items()) if n)
                     verdict = f"DIFFERENT: {len(a)} -> {len(b)} instructions ({changed})"
                     differs += 1
-                if resources and ra.get("STACK") != rb.get("STACK") or ra.get("LOCAL") != rb.get("LOCAL"):
+                if ra.get("STACK") != rb.get("STACK") or ra.get("LOCAL") != rb.get("LOCAL"):
                     differs += 1
                 print(f"{name} {kernel}: {verdict}{resources}")
     sys.exit(1 if differs else 0)

@@ -377,6 +377,38 @@ static double relativeL2(const std::vector<float> &got, const std::vector<double
   return bad ? INFINITY : std::sqrt(error / norm);
 }
 
+/// The worst error of `got`, (mean, rstd) per (sample, group) as the
+/// finalize writes them, against float64 statistics (epsilon 1e-5) of `conv`
+/// (NCDHW, geometry G's output) plus `bias` per channel (none if empty): the
+/// mean's relative to 1 + |mean|, rstd's relative.
+template <class G>
+static double groupStatisticsError(const std::vector<float> &got,
+                                   const std::vector<double> &conv,
+                                   const std::vector<float> &bias, int groups) {
+  constexpr int kVolume = solder::ConvShape<G>::kOutVolume;
+  const int perGroup = G::kOutChannels / groups, count = perGroup * kVolume;
+  auto value = [&](int n, int c, int p) {
+    return conv[(long(n) * G::kOutChannels + c) * kVolume + p] + (bias.empty() ? 0.0 : bias[c]);
+  };
+  double worst = 0.0;
+  for (int n = 0; n < G::kBatch; ++n)
+    for (int g = 0; g < groups; ++g) {
+      double sum = 0.0, squares = 0.0;
+      for (int c = g * perGroup; c < (g + 1) * perGroup; ++c)
+        for (int p = 0; p < kVolume; ++p)
+          sum += value(n, c, p);
+      const double mean = sum / count;
+      for (int c = g * perGroup; c < (g + 1) * perGroup; ++c)
+        for (int p = 0; p < kVolume; ++p)
+          squares += (value(n, c, p) - mean) * (value(n, c, p) - mean);
+      const double rstd = 1.0 / std::sqrt(squares / count + 1e-5);
+      const int o = n * groups + g;
+      worst = std::max({worst, std::fabs(got[2 * o] - mean) / (1.0 + std::fabs(mean)),
+                        std::fabs(got[2 * o + 1] - rstd) / rstd});
+    }
+  return worst;
+}
+
 /// The epilogue that stores each accumulator, as a generated one stores a
 /// conv-shaped result.
 template <class G> struct StoreEpilogue {
@@ -579,7 +611,7 @@ static void testDirectTensorOpStore(const char *what, float offset, double toler
 template <class MainLoop, bool Persistent>
 static void testDirectTensorOpMoments(const char *what, double tolerance) {
   using G = typename MainLoop::Geometry;
-  constexpr int kGroups = 4, kPerGroup = G::kOutChannels / kGroups;
+  constexpr int kGroups = 4;
   using Layout = solder::PartialLayout<G::kBatch, MainLoop::kPixelTiles, G::kOutChannels>;
   std::vector<float> input = randomFloats(inputCount<G>(), 21, 100.0f),
                      weight = randomFloats(weightCount<G>(), 22),
@@ -607,30 +639,9 @@ static void testDirectTensorOpMoments(const char *what, double tolerance) {
   finalizeStatistics<Layout, kGroups, 64><<<G::kBatch * kGroups, 64>>>(partials.data, stats.data,
                                                                        1e-5f);
   CHECK_CUDA(cudaGetLastError());
-  const std::vector<float> got = stats.read();
-  const std::vector<double> conv = referenceConv<G>(input, weight);
-  constexpr int kVolume = solder::ConvShape<G>::kOutVolume;
-  double worstMean = 0.0, worstRstd = 0.0;
-  for (int n = 0; n < G::kBatch; ++n)
-    for (int g = 0; g < kGroups; ++g) {
-      double sum = 0.0, squares = 0.0;
-      const int count = kPerGroup * kVolume;
-      for (int c = g * kPerGroup; c < (g + 1) * kPerGroup; ++c)
-        for (int p = 0; p < kVolume; ++p)
-          sum += conv[(long(n) * G::kOutChannels + c) * kVolume + p] + bias[c];
-      const double mean = sum / count;
-      for (int c = g * kPerGroup; c < (g + 1) * kPerGroup; ++c)
-        for (int p = 0; p < kVolume; ++p) {
-          const double d = conv[(long(n) * G::kOutChannels + c) * kVolume + p] + bias[c] - mean;
-          squares += d * d;
-        }
-      const double rstd = 1.0 / std::sqrt(squares / count + 1e-5);
-      const int o = n * kGroups + g;
-      worstMean = std::max(worstMean, std::fabs(got[2 * o] - mean) / (1.0 + std::fabs(mean)));
-      worstRstd = std::max(worstRstd, std::fabs(got[2 * o + 1] - rstd) / rstd);
-    }
-  expect(worstMean <= tolerance && worstRstd <= tolerance, what, std::max(worstMean, worstRstd),
-         tolerance);
+  const double error =
+      groupStatisticsError<G>(stats.read(), referenceConv<G>(input, weight), bias, kGroups);
+  expect(error <= tolerance, what, error, tolerance);
 }
 
 __constant__ solder::TensorOpConv<ImplicitGemmGeometry,
@@ -752,8 +763,7 @@ static void testDirectFma() {
 static void testImplicitGemmFma() {
   using G = TransposedGeometry;
   using MainLoop = solder::ImplicitGemmFmaConv<G, 128, 16, 16>;
-  constexpr int kGroups = 5, kPerGroup = G::kOutChannels / kGroups;
-  constexpr int kVolume = solder::ConvShape<G>::kOutVolume;
+  constexpr int kGroups = 5;
   using Layout = solder::PartialLayout<G::kBatch, MainLoop::kPixelTiles, G::kOutChannels>;
   using Epilogue = FragmentEpilogue<G, Layout>;
   std::vector<float> input = randomFloats(inputCount<G>(), 51, 3.0f),
@@ -775,27 +785,9 @@ static void testImplicitGemmFma() {
   const double error = relativeL2(out.read(), want, &nans);
   expect(error <= 1e-6 && nans == 0,
          "ImplicitGemmFmaConv, conv_transpose stride 2, 2 groups (phases)", error, 1e-6);
-  const std::vector<float> got = stats.read();
-  double worst = 0.0;
-  for (int n = 0; n < G::kBatch; ++n)
-    for (int g = 0; g < kGroups; ++g) {
-      double sum = 0.0, squares = 0.0;
-      for (int c = g * kPerGroup; c < (g + 1) * kPerGroup; ++c)
-        for (int p = 0; p < kVolume; ++p)
-          sum += want[(long(n) * G::kOutChannels + c) * kVolume + p];
-      const double mean = sum / (kPerGroup * kVolume);
-      for (int c = g * kPerGroup; c < (g + 1) * kPerGroup; ++c)
-        for (int p = 0; p < kVolume; ++p) {
-          const double d = want[(long(n) * G::kOutChannels + c) * kVolume + p] - mean;
-          squares += d * d;
-        }
-      const double rstd = 1.0 / std::sqrt(squares / (kPerGroup * kVolume) + 1e-5);
-      const int o = n * kGroups + g;
-      worst = std::max({worst, std::fabs(got[2 * o] - mean) / (1.0 + std::fabs(mean)),
-                        std::fabs(got[2 * o + 1] - rstd) / rstd});
-    }
-  expect(worst <= 1e-4, "  its group statistics (fragment visit, partials, finalize)", worst,
-         1e-4);
+  const double statsError = groupStatisticsError<G>(stats.read(), want, {}, kGroups);
+  expect(statsError <= 1e-4, "  its group statistics (fragment visit, partials, finalize)",
+         statsError, 1e-4);
 }
 
 //===----------------------------------------------------------------------===//
