@@ -20,8 +20,11 @@ constexpr int64_t kVectorWidth = 4;
 } // namespace
 
 bool mlir::solder::isReadPerElement(BlockArgument argument) {
+  // group_normalize reads its statistics and affine parameters per channel,
+  // a pool its input per window.
   return llvm::any_of(argument.getUses(), [](OpOperand &use) {
-    return !isa<GroupNormalizeOp>(use.getOwner()) || use.getOperandNumber() == 0;
+    return !isa<PoolOp>(use.getOwner()) &&
+           (!isa<GroupNormalizeOp>(use.getOwner()) || use.getOperandNumber() == 0);
   });
 }
 

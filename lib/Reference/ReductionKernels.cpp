@@ -177,7 +177,10 @@ Tensor mlir::solder::reference::evalPool(PoolOp op, const Tensor &x) {
           break;
       }
       if (!isMax)
-        accumulator /= op.getCountIncludePad() ? paddedWindow : valid;
+        accumulator /= op.getDivisorOverride()
+                           ? static_cast<double>(*op.getDivisorOverride())
+                       : op.getCountIncludePad() ? paddedWindow
+                                                 : valid;
       result.data[plane * outVolume + o] = accumulator;
     }
     for (int64_t d = numSpatialDims - 1; d >= 0 && ++outIndex[d] == outShape[d];

@@ -22,6 +22,7 @@
 // RUN: solder-interp %s --function=softmax_barrier --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=8 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=no_cycle --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=9 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=prologue_shared_input --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=10 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=pool_between_convs --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=14 | FileCheck %s --check-prefix=NUM
 // form-fusions alone (no cse, nothing decomposed) on the same chains.
 // RUN: solder-interp %s --function=w3 --check-pipeline='func.func(solder-decompose,solder-form-fusions)' --seed=11 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=softmax_barrier --check-pipeline='func.func(solder-decompose,solder-form-fusions)' --seed=12 | FileCheck %s --check-prefix=NUM
@@ -250,10 +251,12 @@ func.func @cross_channel_reductions(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3x
 }
 
 //===----------------------------------------------------------------------===//
-// Opaque ops (a layer_norm over the last dim only, which decompose keeps, and
-// a pool) stay outside every fusion, between the regions, and nothing is
-// dropped: the add that reads both the relu and the layer_norm cannot join the
-// conv region (the layer_norm depends on it), so it starts a region.
+// An opaque op (a layer_norm over the last dim only, which decompose keeps)
+// stays outside every fusion, between the regions, and nothing is dropped:
+// the add that reads both the relu and the layer_norm cannot join the conv
+// region (the layer_norm depends on it), so it starts a region. A pool starts
+// a region of its own (it reads windows of a tensor an earlier kernel
+// finished), and the pointwise ops after it join it.
 //===----------------------------------------------------------------------===//
 
 // CHECK-LABEL: func.func @opaque_between(
@@ -268,9 +271,9 @@ func.func @cross_channel_reductions(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3x
 // CHECK-NEXT:   %[[T:.*]] = solder.tanh %[[A]]
 // CHECK-NEXT:   solder.yield %[[T]] : tensor<1x3x4x4xf32>
 // CHECK-NEXT: }
-// CHECK-NEXT: %[[P:.*]] = solder.pool max %[[K1]]
-// CHECK-NEXT: %[[K2:.*]] = solder.fusion "opaque_between_k2_pointwise" (%[[C0:.*]] = %[[P]]) : (tensor<1x3x2x2xf32>) -> tensor<1x3x2x2xf32> {
-// CHECK-NEXT:   %[[E:.*]] = solder.exp %[[C0]]
+// CHECK-NEXT: %[[K2:.*]] = solder.fusion "opaque_between_k2_pool" (%[[C0:.*]] = %[[K1]]) : (tensor<1x3x4x4xf32>) -> tensor<1x3x2x2xf32> {
+// CHECK-NEXT:   %[[P:.*]] = solder.pool max %[[C0]]
+// CHECK-NEXT:   %[[E:.*]] = solder.exp %[[P]]
 // CHECK-NEXT:   solder.yield %[[E]] : tensor<1x3x2x2xf32>
 // CHECK-NEXT: }
 // CHECK-NEXT: return %[[K1]], %[[K2]] :
@@ -372,4 +375,39 @@ func.func @prologue_shared_input(%x: tensor<1x2x5x5xf32>, %w: tensor<3x2x3x3xf32
   %y = solder.conv %r, %w strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
        : (tensor<1x2x5x5xf32>, tensor<3x2x3x3xf32>) -> tensor<1x3x3x3xf32>
   return %r, %y : tensor<1x2x5x5xf32>, tensor<1x3x3x3xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// ResNet's stem into its first block: conv -> relu -> max-pool -> conv. The
+// pool region is not taken as the second conv's prologue (a prologue is
+// pointwise), and the add after the second conv joins its epilogue.
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @pool_between_convs(
+// CHECK-NEXT: %[[K0:.*]] = solder.fusion "pool_between_convs_k0_conv"
+// CHECK-NEXT:   solder.conv
+// CHECK-NEXT:   solder.relu
+// CHECK-NEXT:   solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "pool_between_convs_k1_pool" (%[[A0:.*]] = %[[K0]]) : (tensor<2x4x8x8xf32>) -> tensor<2x4x4x4xf32> {
+// CHECK-NEXT:   solder.pool max %[[A0]]
+// CHECK-NEXT:   solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K2:.*]] = solder.fusion "pool_between_convs_k2_conv" ({{.*}}%[[K1]]{{.*}}) : {{.*}} -> tensor<2x4x4x4xf32> {
+// CHECK-NEXT:   solder.conv
+// CHECK-NEXT:   solder.add
+// CHECK-NEXT:   solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[K2]] :
+func.func @pool_between_convs(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>,
+    %w2: tensor<4x4x3x3xf32>) -> tensor<2x4x4x4xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
+       : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x8x8xf32>
+  %r = solder.relu %y : tensor<2x4x8x8xf32>
+  %p = solder.pool max %r kernel = [3, 3] strides = [2, 2] padding = [1, 1] dilations = [1, 1]
+       : tensor<2x4x8x8xf32> -> tensor<2x4x4x4xf32>
+  %z = solder.conv %p, %w2 strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
+       : (tensor<2x4x4x4xf32>, tensor<4x4x3x3xf32>) -> tensor<2x4x4x4xf32>
+  %s = solder.add %z, %p : tensor<2x4x4x4xf32>
+  return %s : tensor<2x4x4x4xf32>
 }

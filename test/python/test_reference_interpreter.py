@@ -625,6 +625,16 @@ def test_pool(solder, rng, kind, x_shape, kernel, strides, padding, dilations,
     check_op(solder, op, [x], reference)
 
 
+@pytest.mark.parametrize("divisor,ceil_mode", [(3, False), (7, True)])
+def test_avg_pool_divisor_override(solder, rng, divisor, ceil_mode):
+    x = rng.standard_normal((2, 3, 7, 6))
+    op = (f"solder.pool avg $0 kernel = [3, 2] strides = [2, 2] padding = [1, 1] "
+          f"dilations = [1, 1]{' ceil_mode' if ceil_mode else ''} "
+          f"{{divisor_override = {divisor} : i64}} : $t0 -> $r")
+    check_op(solder, op, [x], lambda t: F.avg_pool2d(
+        t, [3, 2], [2, 2], [1, 1], ceil_mode=ceil_mode, divisor_override=divisor))
+
+
 # ---------------------------------------------------------------------------
 # NaN propagation
 # ---------------------------------------------------------------------------

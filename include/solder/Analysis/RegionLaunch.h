@@ -70,7 +70,8 @@ bool isBroadcastAlongTail(BlockArgument argument, ArrayRef<int64_t> shape,
                           int64_t tailStart);
 
 /// Whether a region's `argument` is read per element (group_normalize's
-/// statistics, weight and bias are read per (sample, channel)).
+/// statistics, weight and bias are read per (sample, channel), a pool's
+/// input per window).
 bool isReadPerElement(BlockArgument argument);
 
 } // namespace mlir::solder

@@ -3,6 +3,7 @@
 #include "ElementEmitter.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
+#include "llvm/ADT/StringExtras.h"
 #include "llvm/ADT/TypeSwitch.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -152,12 +153,95 @@ LogicalResult ElementEmitter::emitCoefficients(GroupNormalizeOp normalize,
   return success();
 }
 
+/// The name of `pool`'s Window struct: <fusion>_window<k>, k its place
+/// among its region's pools.
+static std::string getWindowName(PoolOp pool) {
+  auto fusion = pool->getParentOfType<FusionOp>();
+  unsigned index = 0;
+  for (Operation &op : fusion.getBodyBlock()) {
+    if (&op == pool.getOperation())
+      break;
+    index += isa<PoolOp>(op);
+  }
+  return (fusion.getName() + "_window" + Twine(index)).str();
+}
+
+/// "max 3x3, stride 2, padding 1": a pool's window as its comment says it.
+static std::string describeWindow(PoolOp pool) {
+  auto dims = [](ArrayRef<int64_t> values) {
+    return llvm::join(llvm::map_range(values, [](int64_t v) { return std::to_string(v); }),
+                      "x");
+  };
+  std::string text = stringifyPoolKind(pool.getKind()).str() + " " + dims(pool.getKernel()) +
+                     ", stride " + dims(pool.getStrides());
+  if (llvm::any_of(pool.getPadding(), [](int64_t p) { return p != 0; }))
+    text += ", padding " + dims(pool.getPadding());
+  if (llvm::any_of(pool.getDilations(), [](int64_t d) { return d != 1; }))
+    text += ", dilation " + dims(pool.getDilations());
+  if (pool.getCeilMode())
+    text += ", ceil_mode";
+  return text;
+}
+
+std::string mlir::solder::getPoolWindows(FusionOp fusion) {
+  std::string text;
+  llvm::raw_string_ostream os(text);
+  for (auto pool : fusion.getBodyBlock().getOps<PoolOp>()) {
+    // 1-D and 2-D pools as 3-D ones with leading dims of size 1.
+    auto padded = [&](ArrayRef<int64_t> values, int64_t fill) {
+      SmallVector<int64_t> three(3 - values.size(), fill);
+      llvm::append_range(three, values);
+      return "{" +
+             llvm::join(llvm::map_range(three, [](int64_t v) { return std::to_string(v); }),
+                        ", ") +
+             "}";
+    };
+    ArrayRef<int64_t> input = pool.getX().getType().getShape().drop_front(2);
+    std::optional<int64_t> divisor = pool.getDivisorOverride();
+    os << "// " << fusion.getName() << "'s pool: " << describeWindow(pool) << " over "
+       << llvm::join(llvm::map_range(input, [](int64_t v) { return std::to_string(v); }), "x")
+       << ".\n"
+       << "struct " << getWindowName(pool) << " {\n"
+       << "  static constexpr solder::PoolKind kKind = solder::PoolKind::"
+       << stringifyPoolKind(pool.getKind()) << ";\n"
+       << "  static constexpr int kIn[3] = " << padded(input, 1)
+       << ", kKernel[3] = " << padded(pool.getKernel(), 1) << ",\n"
+       << "                       kStride[3] = " << padded(pool.getStrides(), 1)
+       << ", kPadding[3] = " << padded(pool.getPadding(), 0)
+       << ", kDilation[3] = " << padded(pool.getDilations(), 1) << ";\n"
+       << "  static constexpr bool kCountIncludePad = "
+       << (pool.getCountIncludePad() ? "true" : "false") << ";\n"
+       << "  static constexpr int kDivisor = " << divisor.value_or(0)
+       << ";  // divisor_override, 0: none\n"
+       << "};\n\n";
+  }
+  return text;
+}
+
 LogicalResult ElementEmitter::emit(Operation *op, raw_ostream &os,
                                    StringRef indent) {
   if (isa<arith::ConstantOp>(op))
     return success(); // printed inline as literals
   auto operand = [&](unsigned i) { return get(op->getOperand(i)); };
   std::string name = "v" + std::to_string(nextId++);
+
+  if (auto pool = dyn_cast<PoolOp>(op)) {
+    auto input = dyn_cast<BlockArgument>(pool.getX());
+    if (!input || iterationShape != pool.getType().getShape())
+      return pool.emitError("the CUDA code generator needs a pool to read its "
+                            "input from an earlier kernel, at the region's shape");
+    // The plane (n, c), then the output's spatial coordinates, as 3-D.
+    int64_t spatial = iterationShape.size() - 2;
+    SmallVector<std::string> coordinates(3 - spatial, "0");
+    for (int64_t d = 0; d < spatial; ++d)
+      coordinates.push_back("i" + std::to_string(d + 2));
+    os << indent << "const float " << name << " = solder::poolWindow<"
+       << getWindowName(pool) << ">(" << captureNames[input.getArgNumber()] << ", i0 * "
+       << iterationShape[1] << "L + i1, " << llvm::join(coordinates, ", ")
+       << ");  // solder.pool " << describeWindow(pool) << "\n";
+    bind(pool.getResult(), name);
+    return success();
+  }
 
   if (auto normalize = dyn_cast<GroupNormalizeOp>(op)) {
     auto table = coefficientTables.find(op);

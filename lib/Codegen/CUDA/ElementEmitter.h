@@ -3,7 +3,8 @@
 // Prints the pointwise ops of a fusion body as one `const float` per op,
 // evaluated at one element of an iteration space whose index variables are
 // named i0, i1, ... (row-major over `iterationShape`). Captures are loaded
-// with their broadcast; group_normalize reads its statistics per (n, group).
+// with their broadcast; group_normalize reads its statistics per (n, group),
+// a pool a window of its input through solder::poolWindow.
 //
 //===----------------------------------------------------------------------===//
 
@@ -80,6 +81,10 @@ private:
 
 /// Whether the element emitter can print `op`.
 bool isElementwise(Operation *op);
+
+/// The Window structs (runtime/device/solder/pool.cuh) of `fusion`'s pools,
+/// to print before its Region functor.
+std::string getPoolWindows(FusionOp fusion);
 
 } // namespace mlir::solder
 

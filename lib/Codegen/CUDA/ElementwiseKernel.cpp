@@ -1,6 +1,7 @@
 //===- ElementwiseKernel.cpp - A region of pointwise ops ------------------===//
 //
-// A region without a conv or a reduction becomes solder::runElementwise
+// A region without a conv or a reduction (pointwise ops, maybe after a pool)
+// becomes solder::runElementwise
 // (runtime/device/solder/kernel/elementwise_kernel.cuh) over a generated
 // Region functor: what one item computes (the region's ops at one element,
 // or at a float4 of consecutive elements) and where its results go, on the
@@ -59,7 +60,7 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
   unsigned numResults = yield.getNumOperands();
 
   // The Region functor: members, the walk's constants, an item's results.
-  os << "// " << name << "_region: what each " << (width > 1 ? "vector" : "element")
+  os << getPoolWindows(fusion) << "// " << name << "_region: what each " << (width > 1 ? "vector" : "element")
      << " of " << name << " computes.\n"
      << "struct " << name << "_region {\n"
      << getRegionMembers(fusion) << "  using Index = " << type << ";\n"

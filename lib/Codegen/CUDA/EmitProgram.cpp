@@ -155,7 +155,7 @@ std::string ProgramEmitter::getRegionInitializer(FusionOp fusion) const {
 
 LogicalResult ProgramEmitter::emitFusion(FusionOp fusion) {
   Operation *anchor = nullptr;
-  SmallVector<Operation *> reductions;
+  SmallVector<Operation *> reductions, pools;
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
     if (isa<ConvOp, ConvTransposeOp>(op)) {
       if (anchor)
@@ -164,11 +164,16 @@ LogicalResult ProgramEmitter::emitFusion(FusionOp fusion) {
       anchor = &op;
     } else if (isa<ReduceOp, GroupStatsOp>(op)) {
       reductions.push_back(&op);
+    } else if (isa<PoolOp>(op)) {
+      pools.push_back(&op);
     } else if (!isElementwise(&op)) {
       return op.emitError("the CUDA code generator cannot compute '")
              << op.getName() << "' in a kernel";
     }
   }
+  if (anchor && !pools.empty())
+    return pools.front()->emitError("the CUDA code generator runs a pool in a "
+                                    "region of its own, not in a conv's epilogue");
   if (anchor)
     return emitConvKernel(fusion, anchor);
   if (reductions.empty())
@@ -251,6 +256,8 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
   function.walk([&](FusionOp fusion) {
     if (fusion->getAttr(SolderDialect::kFinalizeAttrName))
       headers.insert("solder/epilogue/finalize.cuh");
+    if (!fusion.getBodyBlock().getOps<PoolOp>().empty())
+      headers.insert("solder/pool.cuh");
     if (auto launch =
             fusion->getAttrOfType<RegionLaunchAttr>(SolderDialect::kScheduleAttrName))
       headers.insert(launch.getWalk() == RegionWalk::elementwise

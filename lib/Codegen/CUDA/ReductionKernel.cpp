@@ -112,9 +112,9 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
     }
   }
   for (Operation &op : fusion.getBodyBlock().without_terminator())
-    if (&op != reduction && !isElementwise(&op))
+    if (&op != reduction && !isElementwise(&op) && !isa<PoolOp>(op))
       return op.emitError("the CUDA code generator needs a reduction region to "
-                          "hold pointwise ops and one reduction, not '")
+                          "hold pools, pointwise ops and one reduction, not '")
              << op.getName() << "'";
 
   std::string name = fusion.getName().str();
@@ -141,7 +141,8 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
     emitCoefficientTables(fusion, element, keptDims, shape, outputs, threads, narrowOutputs,
                           storageFields, prologue, firstSample);
 
-  os << "// " << name << "_region: what " << name << " reduces for each output.\n"
+  os << getPoolWindows(fusion)
+     << "// " << name << "_region: what " << name << " reduces for each output.\n"
      << "struct " << name << "_region {\n"
      << getRegionMembers(fusion) << "  using OutputIndex = " << outputType << ";\n"
      << "  using LengthIndex = " << lengthType << ";\n"

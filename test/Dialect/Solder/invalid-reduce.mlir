@@ -236,3 +236,20 @@ func.func @pool_window_overflow(%x: tensor<1x2x8xf32>) {
   %0 = solder.pool max %x kernel = [9223372036854775807] strides = [1] padding = [0] dilations = [2] : tensor<1x2x8xf32> -> tensor<1x2x1xf32>
   return
 }
+
+// -----
+
+// divisor_override is AvgPool's.
+func.func @pool_max_divisor(%x: tensor<1x2x8x8xf32>) {
+  // expected-error @+1 {{'solder.pool' op divisor_override is for avg pooling only}}
+  %0 = solder.pool max %x kernel = [2, 2] strides = [2, 2] padding = [0, 0] dilations = [1, 1] {divisor_override = 3 : i64} : tensor<1x2x8x8xf32> -> tensor<1x2x4x4xf32>
+  return
+}
+
+// -----
+
+func.func @pool_zero_divisor(%x: tensor<1x2x8x8xf32>) {
+  // expected-error @+1 {{'solder.pool' op divisor_override must be positive, got 0}}
+  %0 = solder.pool avg %x kernel = [2, 2] strides = [2, 2] padding = [0, 0] dilations = [1, 1] {divisor_override = 0 : i64} : tensor<1x2x8x8xf32> -> tensor<1x2x4x4xf32>
+  return
+}

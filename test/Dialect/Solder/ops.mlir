@@ -575,3 +575,12 @@ func.func @pool_avg1d_ceil_exclude_pad(%x: tensor<1x1x6xf32>) -> tensor<1x1x2xf3
        : tensor<1x1x6xf32> -> tensor<1x1x2xf32>
   return %0 : tensor<1x1x2xf32>
 }
+
+// avg with a divisor_override (AvgPool2d(2, divisor_override=3)).
+// CHECK-LABEL: func.func @pool_avg_divisor_override
+// CHECK: solder.pool avg %{{.*}} kernel = [2, 2] strides = [2, 2] padding = [0, 0] dilations = [1, 1] {divisor_override = 3 : i64} : tensor<1x2x4x4xf32> -> tensor<1x2x2x2xf32>
+func.func @pool_avg_divisor_override(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2xf32> {
+  %0 = solder.pool avg %x kernel = [2, 2] strides = [2, 2] padding = [0, 0] dilations = [1, 1] {divisor_override = 3 : i64}
+       : tensor<1x2x4x4xf32> -> tensor<1x2x2x2xf32>
+  return %0 : tensor<1x2x2x2xf32>
+}

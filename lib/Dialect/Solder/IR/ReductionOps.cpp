@@ -123,5 +123,11 @@ LogicalResult PoolOp::verify() {
       getDilations(), getCeilMode(), emitError);
   if (failed(inferred))
     return failure();
+  if (std::optional<int64_t> divisor = getDivisorOverride()) {
+    if (getKind() != PoolKind::avg)
+      return emitOpError("divisor_override is for avg pooling only");
+    if (*divisor <= 0)
+      return emitOpError("divisor_override must be positive, got ") << *divisor;
+  }
   return checkResultType(*this, *inferred);
 }

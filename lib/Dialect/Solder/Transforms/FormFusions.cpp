@@ -58,6 +58,10 @@ private:
       if (std::optional<unsigned> prologue = getPrologueRegion(op))
         return join(op, *prologue);
       return join(op, startRegion(FusionRole::anchor));
+    case FusionRole::window:
+      // Each output reads a window of the input: the input is complete
+      // only after the kernel that computes it.
+      return join(op, startRegion(FusionRole::window));
     case FusionRole::pointwise:
     case FusionRole::reduction:
       for (unsigned candidate : getCandidates(op))
@@ -177,6 +181,8 @@ StringRef getKindName(FusionRole kind) {
     return "pointwise";
   case FusionRole::reduction:
     return "reduction";
+  case FusionRole::window:
+    return "pool";
   default:
     return "opaque";
   }

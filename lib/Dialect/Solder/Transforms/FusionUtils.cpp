@@ -14,6 +14,8 @@ FusionRole mlir::solder::getFusionRole(Operation *op) {
     return FusionRole::anchor;
   if (isa<ReduceOp, GroupStatsOp>(op))
     return FusionRole::reduction;
+  if (isa<PoolOp>(op))
+    return FusionRole::window;
   if (isa<arith::ConstantOp>(op))
     return FusionRole::constant;
   if (isa<GroupNormalizeOp, AddOp, SubOp, MulOp, DivOp, MaximumOp, MinimumOp,

@@ -388,7 +388,8 @@ def Solder_PoolOp : Solder_Op<"pool", [Pure]> {
     output size is PyTorch's, with `ceil_mode` rounding up as PyTorch does (a
     window that would start in the right padding is dropped). `avg` divides
     by the full window when `count_include_pad`, else by the number of
-    in-bounds elements. Padding never wins a `max`.
+    in-bounds elements, and by `divisor_override` when it is given (`avg`
+    only, positive). Padding never wins a `max`; a NaN in the window does.
 
     ```mlir
     %p = solder.pool max %x kernel = [2, 2] strides = [2, 2] padding = [0, 0]
@@ -399,7 +400,8 @@ def Solder_PoolOp : Solder_Op<"pool", [Pure]> {
                        DenseI64ArrayAttr:$kernel, DenseI64ArrayAttr:$strides,
                        DenseI64ArrayAttr:$padding, DenseI64ArrayAttr:$dilations,
                        UnitAttr:$ceil_mode,
-                       DefaultValuedAttr<BoolAttr, "true">:$count_include_pad);
+                       DefaultValuedAttr<BoolAttr, "true">:$count_include_pad,
+                       OptionalAttr<I64Attr>:$divisor_override);
   let results = (outs Solder_Tensor:$result);
   let assemblyFormat = [{
     custom<EnumKeyword>($kind) $x `kernel` `=` $kernel `strides` `=` $strides `padding` `=` $padding

@@ -14,6 +14,7 @@ enum class FusionRole {
   anchor,    // conv, conv_transpose: starts a region
   pointwise, // unary, binary, group_normalize: one output element per input
   reduction, // reduce, group_stats: joins the region of its input
+  window,    // pool: starts a region that reads its input from an earlier one
   constant,  // arith.constant: cloned into every region that uses it
   opaque,    // anything else: stays outside every region
 };

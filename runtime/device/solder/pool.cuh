@@ -1,0 +1,83 @@
+//===- pool.cuh - One output element of max or average pooling ------------===//
+//
+// solder.pool as PyTorch computes it (max_pool1d/2d/3d, avg_pool1d/2d/3d):
+// a window of kKernel taps, kStride apart, kDilation between taps, over an
+// input padded by kPadding on both sides. A generated Window struct gives
+// the shape as constants, 1-D and 2-D pools as 3-D ones with leading dims
+// of size 1:
+//   static constexpr PoolKind kKind;
+//   static constexpr int kIn[3], kKernel[3], kStride[3], kPadding[3], kDilation[3];
+//   static constexpr bool kCountIncludePad;   avg: divide by the padded window
+//   static constexpr int kDivisor;            avg: divisor_override, 0 if none
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_DEVICE_POOL_CUH
+#define SOLDER_DEVICE_POOL_CUH
+
+#include <math_constants.h>
+
+namespace solder {
+
+enum class PoolKind { max, avg };
+
+/// The pooled value at output (od, oh, ow) of `plane` (n * C + c) of `x`,
+/// taps in PyTorch's order (depth, then rows, then columns). max lets NaN
+/// win, as PyTorch does; padding never wins. avg sums in fp32 and divides by
+/// kDivisor, else by the window clipped to the padded input
+/// (kCountIncludePad), else by the taps inside the input.
+template <class Window>
+__device__ __forceinline__ float poolWindow(const float *__restrict__ x, long plane,
+                                            int od, int oh, int ow) {
+  // Constants, not the arrays: device code cannot take a host array's address.
+  constexpr int kD = Window::kIn[0], kH = Window::kIn[1], kW = Window::kIn[2];
+  constexpr int kKD = Window::kKernel[0], kKH = Window::kKernel[1], kKW = Window::kKernel[2];
+  constexpr int kPD = Window::kPadding[0], kPH = Window::kPadding[1], kPW = Window::kPadding[2];
+  constexpr int kDD = Window::kDilation[0], kDH = Window::kDilation[1],
+                kDW = Window::kDilation[2];
+  constexpr bool kMax = Window::kKind == PoolKind::max;
+  const float *in = x + plane * (long(kD) * kH * kW);
+  const int d0 = od * Window::kStride[0] - kPD;
+  const int h0 = oh * Window::kStride[1] - kPH;
+  const int w0 = ow * Window::kStride[2] - kPW;
+  float result = kMax ? -CUDART_INF_F : 0.0f;
+  int inside = 0;
+#pragma unroll
+  for (int kd = 0; kd < kKD; ++kd) {
+    const int d = d0 + kd * kDD;
+    if (d < 0 || d >= kD)
+      continue;
+#pragma unroll
+    for (int kh = 0; kh < kKH; ++kh) {
+      const int h = h0 + kh * kDH;
+      if (h < 0 || h >= kH)
+        continue;
+#pragma unroll
+      for (int kw = 0; kw < kKW; ++kw) {
+        const int w = w0 + kw * kDW;
+        if (w < 0 || w >= kW)
+          continue;
+        const float value = __ldg(in + (long(d) * kH + h) * kW + w);
+        if constexpr (kMax)
+          result = (value > result || isnan(value)) ? value : result;
+        else
+          result += value;
+        ++inside;
+      }
+    }
+  }
+  if constexpr (kMax)
+    return result;
+  if constexpr (Window::kDivisor != 0)
+    return result / float(Window::kDivisor);
+  if constexpr (!Window::kCountIncludePad)
+    return result / float(inside);
+  // PyTorch's padded window: clipped to the input plus its right padding.
+  const int padded = (min(d0 + kKD, kD + kPD) - d0) * (min(h0 + kKH, kH + kPH) - h0) *
+                     (min(w0 + kKW, kW + kPW) - w0);
+  return result / float(padded);
+}
+
+} // namespace solder
+
+#endif // SOLDER_DEVICE_POOL_CUH
