@@ -24,12 +24,12 @@ if tuple(int(p) for p in _torch.__version__.split("+")[0].split(".")[:2]) < MINI
                       f"newer; this is {_torch.__version__}")
 
 from .api import CompiledModule, cache_dir, compile, export, load  # noqa: E402
-from .errors import SolderError, ToolNotFound, UnsupportedOperation  # noqa: E402
+from .errors import SolderError, SolderWarning, ToolNotFound, UnsupportedOperation  # noqa: E402
 from .importer import ImportedModule, import_module  # noqa: E402
 
 __version__ = "0.1.0"
 __all__ = ["compile", "export", "load", "import_module", "CompiledModule",
-           "ImportedModule", "SolderError", "ToolNotFound",
+           "ImportedModule", "SolderError", "SolderWarning", "ToolNotFound",
            "UnsupportedOperation", "cache_dir"]
 
 

@@ -15,8 +15,12 @@ Shapes are static: the compiled graph is kept per input shapes, and a new
 shape compiles again (dynamo's guards see shape changes; a graph dynamo made
 dynamic is specialized here on each call's shapes). Inference only: a graph
 whose inputs require gradients with grad mode on runs eagerly, with one
-warning. ``SOLDER_LOG=info`` logs one line per subgraph: what was fused into
-how many kernels, and what fell back to eager and why.
+warning. An op the importer or the code generator refuses goes to eager
+alone: the graph is partitioned again around it. The first compile of a
+graph warns (SolderWarning) when anything ran eagerly: how many ops Solder
+compiled into how many kernels, and each op left to eager with its reason
+and line. ``SOLDER_LOG=info`` logs one line per subgraph: what was fused
+into how many kernels, and what fell back to eager and why.
 
 Options (``torch.compile(..., options={...})``): ``precision`` ("ieee" or
 "tf32") and ``force`` (the planner's "auto", "materialize", "recompute").
@@ -25,6 +29,7 @@ Options (``torch.compile(..., options={...})``): ``precision`` ("ieee" or
 import copy
 import logging
 import os
+import re
 import sys
 import warnings
 from collections import Counter
@@ -32,7 +37,7 @@ from collections import Counter
 import torch
 import torch.nn as nn
 
-from .errors import SolderError, UnsupportedOperation
+from .errors import SolderError, SolderWarning, UnsupportedOperation
 from .importer import export_program, import_graph, is_supported_node, \
     source_location
 
@@ -102,7 +107,8 @@ class _CompiledOnCall:
         runner = self.compiled.get(key)
         if runner is None:
             runner = self.compiled[key] = compile_graph(
-                self.graph_module, args, self.precision, self.force)
+                self.graph_module, args, self.precision, self.force,
+                warn=not self.compiled)
         return runner(*args)
 
 
@@ -117,18 +123,46 @@ class SubgraphReport:
 
     def __init__(self):
         self.subgraphs = []  # (name, [op names], kernel count, target)
-        self.fallbacks = []  # (op name, reason)
+        self.fallbacks = []  # (what ran eagerly, its user line or None, reason)
+
+    @property
+    def eager_ops(self):
+        """{op name: reason} of the ATen ops left to eager."""
+        return {what[len("aten."):]: reason for what, _, reason in self.fallbacks
+                if what.startswith("aten.")}
+
+    @property
+    def compiled_ops(self):
+        return [op for _, ops, _, _ in self.subgraphs for op in ops]
+
+    @property
+    def kernels(self):
+        return sum(kernels for _, _, kernels, _ in self.subgraphs)
+
+    def _eager_list(self):
+        return "; ".join(f"{what}{f' at {where}' if where else ''} ({reason})"
+                         for what, where, reason in self.fallbacks)
 
     def lines(self, graph_name):
         lines = [f"{graph_name}: subgraph {name}: fused {len(ops)} ops "
                  f"({_summarize(ops)}) into {kernels} kernel{'s' if kernels != 1 else ''} "
                  f"({target})" for name, ops, kernels, target in self.subgraphs]
         if self.fallbacks:
-            lines.append(f"{graph_name}: {len(self.fallbacks)} ops run eagerly: " + "; ".join(
-                f"{op} ({reason})" for op, reason in self.fallbacks))
+            lines.append(f"{graph_name}: {len(self.fallbacks)} ops run eagerly: " +
+                         self._eager_list())
         elif not self.subgraphs:
             lines.append(f"{graph_name}: nothing for Solder to compile")
         return lines
+
+
+    def warning(self, graph_name):
+        """One line for the user when anything ran eagerly, else None."""
+        if not self.fallbacks:
+            return None
+        kernels = self.kernels
+        return (f"solder: {graph_name}: {len(self.compiled_ops)} ops compiled into "
+                f"{kernels} kernel{'s' if kernels != 1 else ''}; {len(self.fallbacks)} "
+                f"ran eagerly: " + self._eager_list())
 
 
 def _summarize(ops):
@@ -142,24 +176,30 @@ def _op_name(node):
     return packet.__name__ if packet is not None else getattr(target, "__name__", str(target))
 
 
-def compile_graph(graph_module, args, precision="ieee", force="auto"):
+def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True):
     """Exports ``graph_module`` on ``args`` (concrete), compiles its supported
-    subgraphs and returns the partitioned module (eager for the rest)."""
+    subgraphs and returns the partitioned module (eager for the rest). With
+    ``warn``, anything left to eager is one SolderWarning."""
     report = SubgraphReport()
     name = _graph_name(graph_module)
     static, kept = _specialized(graph_module, args)
+
+    def run_eagerly(reason):
+        logger.info("%s: runs eagerly: %s", name, reason)
+        if warn:
+            _warn(graph_module, f"solder: {name} runs eagerly: {reason}")
+        return graph_module.forward
+
     try:
         with torch.fx.traceback.preserve_node_meta():
             program = export_program(static, tuple(args[i] for i in kept), name)
     except SolderError as error:
-        logger.info("%s: runs eagerly: %s", name, error)
-        return graph_module.forward
+        return run_eagerly(str(error).splitlines()[0])
     unusual = {spec.kind.name for spec in program.graph_signature.output_specs} - {
         "USER_OUTPUT", "USER_INPUT_MUTATION"}
     if unusual:  # dynamo passes parameters and buffers as inputs: not expected
-        logger.info("%s: runs eagerly: its exported outputs include %s", name,
-                    ", ".join(sorted(unusual)).lower())
-        return graph_module.forward
+        return run_eagerly("its exported outputs include " +
+                           ", ".join(sorted(unusual)).lower())
     refused = {}  # node name -> reason: given back to eager after a closer look
     for _ in range(64):
         module = copy.deepcopy(program.graph_module)
@@ -171,7 +211,16 @@ def compile_graph(graph_module, args, precision="ieee", force="auto"):
     report.subgraphs.sort()
     for line in report.lines(name):
         logger.info("%s", line)
+    summary = report.warning(name)
+    if warn and summary:
+        _warn(graph_module, summary)
+    reports.append((name, report))
     return _FlatRunner(partitioned, program, kept)
+
+
+# (graph name, SubgraphReport) of every graph compiled in this process, in
+# order: what a test or a benchmark reads back.
+reports = []
 
 
 class _FlatRunner:
@@ -237,6 +286,15 @@ def _specialized(graph_module, args):
     return torch.fx.GraphModule(graph_module, graph), kept
 
 
+def _warn(graph_module, message):
+    """A SolderWarning at the graph's first user line (dynamo calls the
+    backend from its own frames), every time: the caller warns once a graph."""
+    where = next((source_location(n) for n in graph_module.graph.nodes
+                  if n.op == "call_function" and source_location(n)), None)
+    file, line = (where[0], where[1]) if where else ("<graph>", 0)
+    warnings.warn_explicit(message, SolderWarning, file, line)
+
+
 def _graph_name(graph_module):
     """'forward at model.py:12': where the graph's first op was written."""
     for node in graph_module.graph.nodes:
@@ -272,8 +330,8 @@ def _partition(module, refused, precision, force, report):
                 (getattr(value, "dtype", None) == torch.float32 or node.name in refused):
             reason = refused.get(node.name) or "not supported"
             where = source_location(node)
-            report.fallbacks.append((f"aten.{_op_name(node)}" + (
-                f" at {os.path.basename(where[0])}:{where[1]}" if where else ""), reason))
+            report.fallbacks.append((f"aten.{_op_name(node)}", f"{os.path.basename(where[0])}:"
+                                     f"{where[1]}" if where else None, reason))
     if not partitions:
         return module, False
     names = {n.name for n in module.graph.nodes}
@@ -285,9 +343,15 @@ def _partition(module, refused, precision, force, report):
         try:
             compiled = _compile_subgraph(subgraph, node.target, precision, force)
         except UnsupportedOperation as error:
-            culprit = getattr(error, "node_name", None)
-            if culprit and culprit not in refused and culprit in names:
-                refused[culprit] = str(error).splitlines()[0]
+            # The importer's refusal names its node, the code generator's the
+            # nodes its location holds: those alone go to eager, and the
+            # graph is partitioned again around them.
+            culprits = [name for name in getattr(error, "node_names", None) or
+                        [getattr(error, "node_name", None)]
+                        if name and name not in refused and name in names]
+            if culprits:
+                reason = _LOCATION_SUFFIX.sub("", str(error).splitlines()[0])
+                refused.update((culprit, reason) for culprit in culprits)
                 return fused, True
             _leave_eager(subgraph, node.target, error, report)
             continue
@@ -303,8 +367,12 @@ def _partition(module, refused, precision, force, report):
     return fused, False
 
 
+# ' (model.py:12)' ending a first line: the report names the line itself.
+_LOCATION_SUFFIX = re.compile(r" \([^()\s]+:\d+\)$")
+
+
 def _leave_eager(subgraph, name, error, report):
-    report.fallbacks.append((f"subgraph {name}", str(error).splitlines()[0]))
+    report.fallbacks.append((f"subgraph {name}", None, str(error).splitlines()[0]))
 
 
 def _compile_subgraph(subgraph, name, precision, force):

@@ -13,3 +13,8 @@ class UnsupportedOperation(SolderError):
 
 class ToolNotFound(SolderError):
     """A Solder tool or the runtime library was not found."""
+
+
+class SolderWarning(UserWarning):
+    """Part of a model ran in eager PyTorch, not in Solder: the message says
+    which ops and why."""

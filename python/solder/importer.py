@@ -290,8 +290,14 @@ def source_location(node):
 
 
 def _at(node):
+    """' (model.py:12)' on the message's first line, then the whole
+    '  at /path/model.py:12: code' on the next."""
     where = source_location(node)
-    return f"\n  at {where[0]}:{where[1]}: {where[2]}" if where else ""
+    return at_line(where[0], where[1], where[2]) if where else ""
+
+
+def at_line(file, line, code):
+    return f" ({os.path.basename(file)}:{line})\n  at {file}:{line}: {code}"
 
 
 def _snake_case(name):
@@ -372,7 +378,9 @@ _FIRST_RESULT = {aten.native_group_norm, aten.native_layer_norm,
                  aten._native_batch_norm_legit_no_training,
                  aten._native_batch_norm_legit_functional, aten._native_batch_norm_legit,
                  aten.native_batch_norm, aten.max_pool1d_with_indices,
-                 aten.max_pool2d_with_indices, aten.max_pool3d_with_indices}
+                 aten.max_pool2d_with_indices, aten.max_pool3d_with_indices,
+                 aten.adaptive_max_pool1d, aten.adaptive_max_pool2d,
+                 aten.adaptive_max_pool3d}
 
 
 class _Importer:
@@ -543,6 +551,12 @@ class _Importer:
             aten.avg_pool1d: lambda n: self.pool("avg", n),
             aten.avg_pool2d: lambda n: self.pool("avg", n),
             aten.avg_pool3d: lambda n: self.pool("avg", n),
+            aten.adaptive_avg_pool1d: lambda n: self.adaptive_pool("avg", n),
+            aten.adaptive_avg_pool2d: lambda n: self.adaptive_pool("avg", n),
+            aten.adaptive_avg_pool3d: lambda n: self.adaptive_pool("avg", n),
+            aten._adaptive_avg_pool2d: lambda n: self.adaptive_pool("avg", n),
+            aten._adaptive_avg_pool3d: lambda n: self.adaptive_pool("avg", n),
+            aten.linear: self.linear,
         })
         return handlers
 
@@ -581,11 +595,13 @@ class _Importer:
                       node.name)
 
     def location(self):
+        """The op's MLIR location: the ATen node's name around the user's
+        line, loc("max_pool2d"("model.py":12:1)). Diagnostics print the line;
+        the name tells the backend which node a refusal concerns."""
+        quote = lambda text: text.replace("\\", "\\\\").replace('"', '\\"')
         where = source_location(self.node)
-        if where is None:
-            return ""
-        file = where[0].replace("\\", "\\\\").replace('"', '\\"')
-        return f' loc("{file}":{where[1]}:1)'
+        line = f'("{quote(where[0])}":{where[1]}:1)' if where else ""
+        return f' loc("{quote(self.node.name)}"{line})'
 
     def shape_of(self, node):
         value = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
@@ -965,6 +981,9 @@ class _Importer:
             if a[5]:
                 return self.batch_stats_norm(a[0], a[1], a[2], True, a[7])
             return self.running_stats_norm(a[0], a[1], a[2], a[3], a[4], a[7])
+        if packet in (aten.adaptive_max_pool1d, aten.adaptive_max_pool2d,
+                      aten.adaptive_max_pool3d):
+            return self.adaptive_pool("max", node)
         return self.pool("max", node)  # max_pool*_with_indices
 
     def softmax(self, op, node):
@@ -1146,8 +1165,7 @@ class _Importer:
         else:
             dilation = (1,) * spatial
             ceil_mode = _arg(node, 4, "ceil_mode", False)
-            if _arg(node, 6, "divisor_override") is not None:
-                raise self.unsupported("avg pooling with divisor_override")
+            divisor = _arg(node, 6, "divisor_override")
         shape = self.result_shape()
         text = (f"solder.pool {kind} %{x.name} kernel = {format_list(kernel)}"
                 f" strides = {format_list(stride)}"
@@ -1157,5 +1175,71 @@ class _Importer:
             text += " ceil_mode"
         if kind == "avg":
             include = "true" if _arg(node, 5, "count_include_pad", True) else "false"
-            text += f" {{count_include_pad = {include}}}"
+            override = f", divisor_override = {int(divisor)} : i64" if divisor else ""
+            text += f" {{count_include_pad = {include}{override}}}"
         return self.emit(f"{text} : {x.type} -> {tensor_type(shape)}", shape)
+
+    def adaptive_pool(self, kind, node):
+        """adaptive_{avg,max}_pool: to size 1 everywhere, a mean or max over
+        the spatial dims (the classifier head's and squeeze-excitation's
+        global pool, which a conv epilogue sums); to sizes that divide the
+        input, a pool of windows input / output wide."""
+        x = self.value(node.args[0])
+        inputs = x.shape[2:]
+        outputs = tuple(i if o is None else int(o)
+                        for o, i in zip(_tuple(node.args[1], len(inputs)), inputs))
+        shape = self.result_shape()
+        if all(o == 1 for o in outputs):
+            dims = list(range(2, len(x.shape)))
+            return self.emit(f"solder.reduce {'mean' if kind == 'avg' else 'max'} %{x.name} "
+                             f"dims = {format_list(dims)} keepdim : {x.type} -> "
+                             f"{tensor_type(shape)}", shape)
+        if any(i % o for i, o in zip(inputs, outputs)):
+            raise self.unsupported(
+                f"{_describe(node)} from {tuple(inputs)} to {tuple(outputs)}: Solder pools "
+                "adaptively to output sizes that divide the input (windows of one size)")
+        window = format_list([i // o for i, o in zip(inputs, outputs)])
+        zeros, ones = format_list([0] * len(inputs)), format_list([1] * len(inputs))
+        return self.emit(f"solder.pool {kind} %{x.name} kernel = {window} strides = {window}"
+                         f" padding = {zeros} dilations = {ones} : {x.type} -> "
+                         f"{tensor_type(shape)}", shape)
+
+    def linear(self, node):
+        """aten.linear on (N, C) as a 1x1 conv on (N, C, 1, ...): the input is
+        the (N, C, 1, ...) tensor it views (a flattened global pool) or an
+        input viewed so; the weight a parameter viewed as (K, C, 1, ...). The
+        result is a view of the conv's (N, K, 1, ...) as (N, K)."""
+        x = self.operand(node.args[0])
+        shape = self.result_shape()
+        if len(x.shape) != 2:
+            raise self.unsupported(
+                f"{_describe(node)} on a rank-{len(x.shape)} tensor: Solder runs Linear "
+                "on (N, C) tensors for now (over the last dim of a larger one needs "
+                "permutes to channels-last)")
+        if isinstance(x, View) and x.base.shape[:2] == x.shape and \
+                all(d == 1 for d in x.base.shape[2:]):
+            base = self.base_of(x)
+        elif isinstance(x, (Value, View)) and (x.argument if isinstance(x, Value)
+                                               else x.base.argument) is not None:
+            placeholder = x.argument if isinstance(x, Value) else x.base.argument
+            base = self.argument(placeholder, x.shape + (1,))
+        else:
+            raise self.unsupported(
+                f"{_describe(node)} on a computed (N, C) tensor: Solder runs Linear as a 1x1 "
+                "conv over the (N, C, 1, ...) tensor it views (keepdim the reduction before it)")
+        weight = node.args[1]
+        if not (isinstance(weight, torch.fx.Node) and weight.op == "placeholder"):
+            raise self.unsupported(f"{_describe(node)} with a computed weight")
+        spatial = len(base.shape) - 2
+        weight_shape = self.shape_of(weight)
+        weight = self.argument(weight, weight_shape + (1,) * spatial)
+        bias = self.optional_value(_arg(node, 2, "bias"))
+        operands = [base, weight] + ([bias] if bias is not None else [])
+        conv_shape = shape + (1,) * spatial
+        ones, zeros = format_list([1] * spatial), format_list([0] * spatial)
+        value = self.emit(
+            "solder.conv " + ", ".join(f"%{v.name}" for v in operands) +
+            f" strides = {ones} padding = {zeros} dilations = {ones} groups = 1"
+            f" : ({', '.join(v.type for v in operands)}) -> {tensor_type(conv_shape)}",
+            conv_shape)
+        return View(value, shape)

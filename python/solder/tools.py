@@ -9,12 +9,14 @@ own ``bin`` (``pip install .`` puts the tools there); ``PATH``; the
 import functools
 import hashlib
 import json
+import linecache
 import os
+import re
 import shutil
 import subprocess
 from pathlib import Path
 
-from .errors import SolderError, ToolNotFound
+from .errors import SolderError, ToolNotFound, UnsupportedOperation
 
 ENV_VAR = "SOLDER_BIN_DIR"
 _PACKAGE_BIN = Path(__file__).resolve().parent / "bin"
@@ -61,14 +63,56 @@ def find_runtime_library():
 
 
 def run_tool(name, args, what):
-    """Runs a tool; raises SolderError with its diagnostics on failure."""
+    """Runs a tool; on failure raises tool_error(...) of its diagnostics."""
     command = [str(find_tool(name))] + [str(a) for a in args]
     result = subprocess.run(command, capture_output=True, text=True)
     if result.returncode != 0:
         details = (result.stderr.strip() or result.stdout.strip()
                    or f"exit status {result.returncode}")
-        raise SolderError(f"{what} failed:\n{details}")
+        raise tool_error(details, what)
     return result
+
+
+# 'model.py:12:1: error: ...' as MLIR prints a located diagnostic.
+_DIAGNOSTIC = re.compile(r"^(.+?):(\d+):(\d+): (error|note): (.*)$")
+_NODES = re.compile(r"in ATen nodes? ((?:'[^']+'(?:, )?)+)$")
+
+
+def tool_error(details, what):
+    """The error for a tool's diagnostics ``details``: the first error's
+    reason and the user's file:line on the first line, then the line's code,
+    then what ran and all it printed. An error located at ATen nodes (the
+    importer's locations) is an UnsupportedOperation whose ``node_names``
+    list them, so the torch.compile backend can leave those nodes alone to
+    eager."""
+    lines = details.splitlines()
+    diagnostics = [_DIAGNOSTIC.match(line) for line in lines]
+    errors = [m for m in diagnostics if m and m.group(4) == "error"]
+    first = errors[0] if errors else None
+    nodes = []
+    for match in diagnostics:
+        found = match and match.group(4) == "note" and _NODES.search(match.group(5))
+        if found:
+            nodes = re.findall(r"'([^']+)'", found.group(1))
+            break
+    if first is None:
+        reason = next((line.split("error: ", 1)[1] for line in lines
+                       if line.startswith("error: ") or ": error: " in line),
+                      lines[0] if lines else "no output")
+        return SolderError(f"{what} failed: {reason}" +
+                           (f"\n{details}" if len(lines) > 1 else ""))
+    file, line, reason = first.group(1), int(first.group(2)), first.group(5)
+    if file.endswith(".mlir"):  # the IR Solder wrote, not the user's source
+        message = f"{what} failed: {reason}"
+    else:
+        code = linecache.getline(file, line).strip()
+        message = f"{reason} ({os.path.basename(file)}:{line})\n  at {file}:{line}: {code}"
+    message += f"\n  {what} printed:\n" + "\n".join("    " + text for text in lines)
+    if not nodes:
+        return SolderError(message)
+    error = UnsupportedOperation(message)
+    error.node_names = nodes
+    return error
 
 
 @functools.lru_cache(maxsize=None)

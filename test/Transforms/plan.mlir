@@ -317,7 +317,7 @@ func.func @w3_spatial_mean(%x: tensor<2x3x8x8xf32>, %cw: tensor<8x3x3x3xf32>, %c
 
 // W3 itself: the logsumexp over channels cannot run in a conv epilogue, so even
 // a forced recompute materializes, with a remark.
-// REMARK: remark: solder-plan: cannot recompute w3_small_k0_conv#0: w3_small_k1_pointwise runs 'solder.reduce', which a conv epilogue cannot (it reduces across channels)
+// REMARK: remark: solder-plan: cannot recompute w3_small_k0_conv#0: w3_small_k1_pointwise runs 'solder.reduce', which a conv epilogue cannot (it reduces across channels or reads windows)
 // RECOMPUTE-LABEL: func.func @w3_small(
 // RECOMPUTE-NEXT: %[[K0:.*]]:2 = solder.fusion "w3_small_k0_conv" {{.*}} -> (tensor<2x8x6x6xf32>, tensor<2x4x2xf32>)
 // RECOMPUTE: solder.fusion "w3_small_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} #solder.estimate<reduction,
@@ -455,4 +455,24 @@ func.func @w3_prefused(%x: tensor<2x3x8x8xf32>, %cw: tensor<8x3x3x3xf32>, %cb: t
     solder.yield %m : tensor<2x8xf32>
   }
   return %1 : tensor<2x8xf32>
+}
+
+// Squeeze-excitation: the scale (1x1 conv -> sigmoid on (N, C, 1, 1)) is
+// multiplied into the full-size tensor; its consumer runs the mul on a
+// larger shape than the conv's output, so the conv is not recomputed there.
+// RECOMPUTE-LABEL: func.func @squeeze_excitation_scale(
+// RECOMPUTE: solder.fusion "squeeze_excitation_scale_k1_conv"
+// RECOMPUTE: solder.sigmoid
+// RECOMPUTE: solder.fusion "squeeze_excitation_scale_k2_pointwise"
+// RECOMPUTE-NOT: solder.conv
+// RECOMPUTE: solder.mul
+// REMARK: remark: solder-plan: cannot recompute squeeze_excitation_scale_k1_conv#0: squeeze_excitation_scale_k2_pointwise runs 'solder.mul' on a tensor of another shape than the conv's output
+func.func @squeeze_excitation_scale(%x: tensor<2x8x6x6xf32>, %w: tensor<8x8x1x1xf32>)
+    -> tensor<2x8x6x6xf32> {
+  %m = solder.reduce mean %x dims = [2, 3] keepdim : tensor<2x8x6x6xf32> -> tensor<2x8x1x1xf32>
+  %f = solder.conv %m, %w strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<2x8x1x1xf32>, tensor<8x8x1x1xf32>) -> tensor<2x8x1x1xf32>
+  %s = solder.sigmoid %f : tensor<2x8x1x1xf32>
+  %r = solder.mul %x, %s : tensor<2x8x6x6xf32>, tensor<2x8x1x1xf32> -> tensor<2x8x6x6xf32>
+  return %r : tensor<2x8x6x6xf32>
 }

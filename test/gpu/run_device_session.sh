@@ -11,10 +11,15 @@
 #                                                 # .gpu-bundles-old vs .gpu-bundles, every
 #                                                 # seed kernel's duration, the harness
 #   bash test/gpu/run_device_session.sh frontend  # the Python front end on the device
-# [WORKLOADS] after `bench`: the harness's workloads (default w1,w3,w2).
+#   bash test/gpu/run_device_session.sh models [MODELS]        # the model catalog through
+#                                                 # the backend, both precisions, vs float64
+#   bash test/gpu/run_device_session.sh models-bench [MODELS]  # its timings against eager
+#                                                 # and torch.compile (bench_models.py)
+# [WORKLOADS] after `bench`: the harness's workloads (default w1,w3,w2); after
+# models and models-bench: catalog names, comma-separated (default all).
 set -uo pipefail
 OUT=${OUT:-/tmp/solder-gpu}
-stage=${1:?usage: run_device_session.sh suite|bench|frontend [WORKLOADS]}
+stage=${1:?usage: run_device_session.sh suite|bench|frontend|models|models-bench [NAMES]}
 workloads=${2:-w1,w3,w2}
 mkdir -p "$OUT/session"
 export PYTHONUNBUFFERED=1
@@ -50,8 +55,29 @@ frontend)
     > "$OUT/session/frontend.log" 2>&1 || status=1
   tail -5 "$OUT/session/frontend.log"
   ;;
+models|models-bench)
+  # The backend compiles on the device: the carried solder-compile beside the
+  # runtime (built by an earlier stage, or here), bundles cached across calls.
+  if [[ ! -x build-gpu/bin/solder-run ]]; then
+    cmake -S . -B build-gpu -DSOLDER_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release \
+      > "$OUT/session/cmake.log" 2>&1 && cmake --build build-gpu -j 16 \
+      > "$OUT/session/build.log" 2>&1 || { tail -20 "$OUT/session/build.log"; status=1; }
+  fi
+  cp build-static/bin/solder-compile build-gpu/bin/
+  export SOLDER_BIN_DIR=$PWD/build-gpu/bin SOLDER_CACHE_DIR=/tmp/solder-cache PYTHONPATH=$PWD/python
+  if [[ $stage == models ]]; then
+    [[ -n ${2:-} ]] && export SOLDER_MODELS=$2
+    python3 -m pytest -q -p no:cacheprovider -rA -s test/gpu/test_models_gpu.py \
+      > "$OUT/session/models.log" 2>&1 || status=1
+    grep -E "rel L2|passed|failed|Error" "$OUT/session/models.log" | tail -30
+  else
+    python3 bench/scripts/bench_models.py --json "$OUT/session/models.json" \
+      $(tr ',' ' ' <<< "${2:-resnet18,resnet50}") > "$OUT/session/models_bench.log" 2>&1 || status=1
+    tail -20 "$OUT/session/models_bench.log"
+  fi
+  ;;
 *)
-  echo "run_device_session.sh: unknown stage '$stage' (suite, bench or frontend)"
+  echo "run_device_session.sh: unknown stage '$stage' (suite, bench, frontend, models or models-bench)"
   exit 2
   ;;
 esac

@@ -87,6 +87,22 @@ def test_batchnorm_statistics_beyond_2_24(conv):
     check(module, (torch.rand(8, 3 if conv else 2, 1535, 1537),))
 
 
+class SqueezeExcite(nn.Module):
+    """conv -> global pool -> 1x1 conv -> ReLU -> 1x1 conv -> sigmoid ->
+    scale of the conv's output."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(32, 32, 3, padding=1)
+        self.fc1 = nn.Conv2d(32, 8, 1)
+        self.fc2 = nn.Conv2d(8, 32, 1)
+
+    def forward(self, x):
+        y = self.conv(x)
+        scale = torch.sigmoid(self.fc2(F.relu(self.fc1(y.mean(dim=[2, 3], keepdim=True)))))
+        return y * scale
+
+
 class Chain(nn.Module):
     def __init__(self, *layers, tail=None):
         super().__init__()
@@ -216,6 +232,29 @@ CHAINS = {
         (4, 4, 16, 16)),
     "conv1d_log_softmax_channels": (
         lambda: Chain(nn.Conv1d(8, 16, 5), nn.LogSoftmax(dim=1)), (8, 8, 50)),
+    # Pools: ResNet's stem (conv -> BN -> ReLU -> max-pool 3x3/2), avg with
+    # ceil_mode and divisor_override, 1-D and 3-D, adaptive (global: a mean
+    # the conv epilogue sums; divisible: a pool), the classifier head
+    # (global pool -> flatten -> Linear) and squeeze-excitation.
+    "conv2d_bn_relu_maxpool_stem": (
+        lambda: Chain(nn.Conv2d(3, 64, 7, stride=2, padding=3, bias=False), nn.BatchNorm2d(64),
+                      nn.ReLU(), nn.MaxPool2d(3, 2, 1)), (8, 3, 96, 96)),
+    "conv2d_avgpool_ceil_divisor_tanh": (
+        lambda: Chain(nn.Conv2d(8, 16, 3), nn.AvgPool2d(3, 2, 1, ceil_mode=True,
+                                                         count_include_pad=False),
+                      nn.AvgPool2d(2, divisor_override=3), nn.Tanh()), (4, 8, 23, 23)),
+    "conv1d_maxpool_dilated_conv3d_avgpool": (
+        lambda: Chain(nn.Conv1d(8, 16, 3), nn.MaxPool1d(4, 3, 2, dilation=2, ceil_mode=True)),
+        (8, 8, 61)),
+    "conv3d_avgpool_pad_sigmoid": (
+        lambda: Chain(nn.Conv3d(4, 8, 3), nn.AvgPool3d(3, 2, 1), nn.Sigmoid()), (2, 4, 9, 12, 12)),
+    "conv2d_relu_adaptive_avg_and_max": (
+        lambda: Chain(nn.Conv2d(8, 16, 3), nn.ReLU(), nn.AdaptiveMaxPool2d((3, 2))),
+        (4, 8, 20, 14)),
+    "classifier_head_global_pool_linear": (
+        lambda: Chain(nn.Conv2d(16, 64, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1),
+                      nn.Flatten(), nn.Linear(64, 10)), (8, 16, 14, 14)),
+    "squeeze_excitation": (SqueezeExcite, (8, 32, 16, 16)),
     # torch.export idioms: flatten of the output (a view the caller takes).
     "conv2d_groupnorm_relu_flatten": (
         lambda: Chain(nn.Conv2d(8, 16, 3), nn.GroupNorm(4, 16), nn.ReLU(), nn.Flatten()),
@@ -231,16 +270,19 @@ def test_chain(name):
 
 def test_unsupported_module_names_the_op():
     model = Chain(nn.Conv2d(3, 8, 3), nn.Linear(6, 6)).cuda()
-    with pytest.raises(solder.UnsupportedOperation, match=r"'aten\.linear' is not supported"):
+    with pytest.raises(solder.UnsupportedOperation, match=r"^'aten\.linear' on a rank-4 tensor"):
         solder.compile(model, (torch.rand(2, 3, 8, 8, device="cuda"),), quiet=True)
 
 
 def test_op_without_kernel_is_refused_by_codegen():
-    """max pooling is in the dialect but has no generated kernel yet: the
-    compile fails with solder-compile's located message, naming the op."""
-    model = Chain(nn.Conv2d(3, 8, 3), nn.MaxPool2d(2)).cuda()
-    with pytest.raises(solder.SolderError, match=r"solder\.pool"):
-        solder.compile(model, (torch.rand(2, 3, 10, 10, device="cuda"),), quiet=True)
+    """A conv prologue (GroupNorm -> SiLU -> conv) has no generated kernel
+    yet: the compile fails with solder-compile's reason and the user's line
+    first, naming the conv's ATen node."""
+    model = Chain(nn.GroupNorm(2, 8), nn.SiLU(), nn.Conv2d(8, 8, 3)).cuda()
+    with pytest.raises(solder.UnsupportedOperation,
+                       match=r"^the CUDA code generator does not support a prologue") as error:
+        solder.compile(model, (torch.rand(2, 8, 10, 10, device="cuda"),), quiet=True)
+    assert error.value.node_names == ["conv2d"]
 
 
 def test_out_of_memory_names_the_buffer_and_frees_it():

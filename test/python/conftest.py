@@ -108,3 +108,25 @@ class Solder:
 @pytest.fixture
 def solder(tmp_path):
     return Solder(tmp_path)
+
+
+@pytest.fixture
+def codegen_on_cpu(monkeypatch):
+    """torch.compile(backend="solder") on CPU tensors runs its subgraphs on
+    the reference interpreter; with this fixture each subgraph first goes
+    through solder-compile --emit-cuda-only, as a CUDA one would, so the CUDA
+    code generator's refusals send their ops to eager here too."""
+    import tempfile
+
+    import solder.backend as backend
+    from solder.api import _run_on_ir
+    compile_subgraph = backend._compile_subgraph
+
+    def through_codegen(subgraph, name, precision, force):
+        imported = backend.import_graph(subgraph, name, name)
+        with tempfile.TemporaryDirectory() as directory:
+            _run_on_ir(imported.mlir, Path(directory), "solder-compile",
+                       ["-o", directory, "--emit-cuda-only"], "solder-compile")
+        return compile_subgraph(subgraph, name, precision, force)
+
+    monkeypatch.setattr(backend, "_compile_subgraph", through_codegen)

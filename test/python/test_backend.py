@@ -15,6 +15,7 @@ from pathlib import Path
 import pytest
 import torch
 import torch.nn as nn
+import torch.nn.functional as F
 
 import solder
 from solder import workloads
@@ -93,7 +94,9 @@ def test_unsupported_op_splits_the_graph(solder_log):
     line = next(i for i, text in enumerate(Path(__file__).read_text().splitlines(), 1)
                 if "y = self.fc(y)" in text)
     assert log[2].endswith(f"1 ops run eagerly: aten.linear at {this_file}:{line} "
-                           "(not supported)"), log[2]
+                           "('aten.linear' on a rank-4 tensor: Solder runs Linear on (N, C) "
+                           "tensors for now (over the last dim of a larger one needs "
+                           "permutes to channels-last))"), log[2]
 
 
 def test_log_lines_under_solder_log_info():
@@ -171,3 +174,66 @@ def test_options_precision_and_force():
         with torch.no_grad():
             torch._dynamo.reset()
             torch.compile(module, backend="solder", options={"fast": True})(*inputs)
+
+
+def test_what_ran_eagerly_is_one_warning_per_graph():
+    """The first compile of a graph warns once (SolderWarning, at the user's
+    line): ops and kernels Solder compiled, each op left to eager with its
+    reason and line. A later call or a graph with nothing eager says nothing."""
+    torch.manual_seed(0)
+    module = randomize(LinearInTheMiddle(), __import__("numpy").random.default_rng(2))
+    compiled = torch.compile(module, backend="solder")
+    line = next(i for i, text in enumerate(Path(__file__).read_text().splitlines(), 1)
+                if "y = self.fc(y)" in text)
+    with warnings.catch_warnings(record=True) as caught, torch.no_grad():
+        warnings.simplefilter("always")
+        compiled(torch.randn(2, 3, 8, 8))
+        compiled(torch.randn(2, 3, 8, 8))
+    ours = [w for w in caught if issubclass(w.category, solder.SolderWarning)]
+    assert len(ours) == 1, [str(w.message) for w in caught]
+    text = str(ours[0].message)
+    assert text.startswith("solder: graph at test_backend.py:"), text
+    assert "6 ops compiled into 3 kernels; 1 ran eagerly: " in text, text
+    assert f"aten.linear at {Path(__file__).name}:{line} ('aten.linear' on a rank-4" in text
+    assert Path(ours[0].filename).name == Path(__file__).name
+    torch._dynamo.reset()
+    module, inputs = workloads.make("w3", small=True, seed=3)
+    with warnings.catch_warnings(record=True) as caught, torch.no_grad():
+        warnings.simplefilter("always")
+        torch.compile(module, backend="solder")(*inputs)
+    assert not [w for w in caught if issubclass(w.category, solder.SolderWarning)]
+
+
+class PreActivation(nn.Module):
+    """GroupNorm -> SiLU -> conv -> tanh: the code generator refuses the
+    conv (a prologue on its input)."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.GroupNorm(2, 8)
+        self.conv = nn.Conv2d(8, 8, 3)
+
+    def forward(self, x):
+        y = F.silu(self.norm(x))
+        return torch.tanh(self.conv(y))
+
+
+def test_code_generator_refusal_sends_one_op_to_eager(codegen_on_cpu, solder_log):
+    """A refusal of the CUDA code generator names its ATen nodes: only those
+    run eagerly, and the graph is partitioned again around them."""
+    torch.manual_seed(0)
+    module = randomize(PreActivation(), __import__("numpy").random.default_rng(3))
+    x = torch.randn(2, 8, 8, 8)
+    with warnings.catch_warnings(record=True) as caught, torch.no_grad():
+        warnings.simplefilter("always")
+        out = torch.compile(module, backend="solder")(x)
+    assert_matches(out, float64_reference(module, x))
+    line = next(i for i, text in enumerate(Path(__file__).read_text().splitlines(), 1)
+                if "return torch.tanh(self.conv(y))" in text)
+    text = next(str(w.message) for w in caught if issubclass(w.category, solder.SolderWarning))
+    assert f"3 ops compiled into 3 kernels; 1 ran eagerly: aten.conv2d at " \
+        f"{Path(__file__).name}:{line} (the CUDA code generator does not support a " \
+        "prologue on the input or weight of a conv yet)" in text, text
+    log = solder_log()
+    assert any("fused 2 ops (group_norm, silu)" in line for line in log), log
+    assert any("fused 1 ops (tanh)" in line for line in log), log

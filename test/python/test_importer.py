@@ -38,7 +38,7 @@ def body(imported):
     lines = imported.mlir.splitlines()
     start = next(i for i, line in enumerate(lines) if line.startswith("func.func"))
     end = next(i for i, line in enumerate(lines) if line.strip().startswith("return "))
-    return [re.sub(r' loc\("[^"]*":\d+:\d+\)$', "", line.strip())
+    return [re.sub(r' loc\("[^"]*"(\("[^"]*":\d+:\d+\))?\)$', "", line.strip())
             for line in lines[start + 1:end]]
 
 
@@ -506,7 +506,7 @@ def at(cls, snippet):
 class AdaptivePool(nn.Module):
     def __init__(self):
         super().__init__()
-        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.pool = nn.AdaptiveAvgPool2d(3)
 
     def forward(self, x):
         x = x * 2
@@ -640,8 +640,8 @@ class MaxPoolIndices(nn.Module):
 
 UNSUPPORTED = [
     # module, input shape, message regex (before the 'at'), snippet of the line
-    (AdaptivePool, (2, 3, 4, 4), r"'aten\.adaptive_avg_pool2d' is not supported",
-     "self.pool(x)"),
+    (AdaptivePool, (2, 3, 4, 4), r"'aten\.adaptive_avg_pool2d' from \(4, 4\) to \(3, 3\): "
+     r"Solder pools adaptively to output sizes that divide the input", "self.pool(x)"),
     (FloorDiv, (2, 3), r"division with rounding_mode='floor'", "torch.div"),
     (InPlaceMethodOnInput, (2, 3),
      r"InPlaceMethodOnInput changes its input 'x' in place, which Solder does not "
@@ -665,7 +665,8 @@ UNSUPPORTED = [
     (ToDouble, (2, 3), r"'aten\._to_copy' produces torch\.float64", "x.to"),
     (SumAsDouble, (2, 3), r"'aten\.sum\.dim_IntList' with dtype=torch\.float64",
      "x.sum"),
-    (Linear, (2, 3), r"'aten\.linear' is not supported", "self.fc(x)"),
+    (Linear, (2, 4, 3), r"'aten\.linear' on a rank-3 tensor: Solder runs Linear on \(N, C\) "
+     r"tensors for now", "self.fc(x)"),
     (ViewIntoConv, (2, 3, 4, 4), r"'aten\.conv2d' takes a view of 'relu' as shape "
      r"\(2, 3, 2, 8\); Solder fuses views only into elementwise ops, reductions and "
      r"outputs", "self.conv(y.view"),
@@ -693,9 +694,11 @@ def test_unsupported_names_op_and_line(cls, shape, message, snippet):
 
 def test_unsupported_through_compile(tmp_path):
     """solder.compile raises the importer's error, before any tool runs."""
+    line, _ = line_of(Linear, "self.fc(x)")
     with pytest.raises(solder.UnsupportedOperation,
-                       match=r"'aten\.linear' is not supported\n  at .*test_importer\.py:"):
-        solder.compile(Linear(), (torch.rand(2, 3),), backend="cpu")
+                       match=rf"^'aten\.linear' on a rank-3 tensor: .* \(test_importer\.py:{line}\)"
+                             r"\n  at .*test_importer\.py:"):
+        solder.compile(Linear(), (torch.rand(2, 4, 3),), backend="cpu")
     assert not (tmp_path / "cache").exists()
 
 
@@ -795,8 +798,9 @@ class Located(nn.Module):
 
 
 def test_locations_are_the_user_lines(tmp_path):
-    """Each op's MLIR location is the user's line that made it (from the
-    node's stack trace, skipping torch's frames); solder-opt keeps them."""
+    """Each op's MLIR location is the ATen node that made it around the
+    user's line (from the node's stack trace, skipping torch's frames);
+    solder-opt keeps them."""
     imported = solder.import_module(Located(), (torch.rand(2, 3, 6, 6),))
     lines = [line.strip() for line in imported.mlir.splitlines() if " = solder." in line]
     conv_line, _ = line_of(Located, "self.conv(x)")
@@ -804,11 +808,15 @@ def test_locations_are_the_user_lines(tmp_path):
     mean_line, _ = line_of(Located, ".mean(-1)")
     expected = [conv_line, tanh_line, tanh_line, mean_line]
     assert [line.split(" = ")[0] for line in lines] == ["%conv", "%tanh", "%mul", "%mean"]
-    for line, number in zip(lines, expected):
-        assert line.endswith(f' loc("{THIS_FILE}":{number}:1)'), line
+    nodes = ["conv2d", "tanh", "mul", "mean"]
+    for line, number, node in zip(lines, expected, nodes):
+        assert line.endswith(f' loc("{node}"("{THIS_FILE}":{number}:1))'), line
     result = solder_opt(tmp_path, imported.mlir, "--mlir-print-debuginfo")
     assert result.returncode == 0, result.stderr
-    assert f'loc("{THIS_FILE}":{conv_line}:1)' in result.stdout
+    # Printed as aliases: #locN = loc("conv2d"(#locM)), #locM = loc("file":line:1).
+    aliases = dict(re.findall(r"^(#loc\d+) = loc\((.*)\)$", result.stdout, re.M))
+    conv = re.search(r'"conv2d"\((#loc\d+)\)', result.stdout)
+    assert conv and aliases[conv.group(1)] == f'"{THIS_FILE}":{conv_line}:1', result.stdout
 
 
 def test_training_batch_norm_import_leaves_running_stats():

@@ -441,8 +441,11 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
       }
 
       // The consumer would become a conv kernel: it must hold no conv of its
-      // own and only ops a conv epilogue can run.
+      // own and only ops a conv epilogue can run, on the conv's output shape
+      // (a squeeze-excitation's scale broadcast over a larger tensor is
+      // not).
       std::string obstacle;
+      ArrayRef<int64_t> convShape = cast<RankedTensorType>(decision.type).getShape();
       for (FusionOp consumer : consumers)
         consumer.getBodyBlock().walk([&](Operation *op) {
           if (!obstacle.empty() || isa<YieldOp>(op))
@@ -451,11 +454,18 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
             // A conv this producer already recomputed there is shared.
             if (op->getAttr(kRecomputedFrom) != producer.getNameAttr())
               obstacle = consumer.getName().str() + " has a conv of its own";
-          } else if (!isConvEpilogueOp(op))
+          } else if (!isConvEpilogueOp(op)) {
             obstacle = consumer.getName().str() + " runs '" +
                        op->getName().getStringRef().str() +
                        "', which a conv epilogue cannot (it reduces across "
-                       "channels)";
+                       "channels or reads windows)";
+          } else if (getFusionRole(op) == FusionRole::pointwise &&
+                     cast<RankedTensorType>(op->getResult(0).getType()).getShape() !=
+                         convShape) {
+            obstacle = consumer.getName().str() + " runs '" +
+                       op->getName().getStringRef().str() +
+                       "' on a tensor of another shape than the conv's output";
+          }
         });
 
       if (!obstacle.empty()) {

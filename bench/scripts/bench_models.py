@@ -1,0 +1,85 @@
+"""Whole models of the catalog (test/models/catalog.py) at full size: eager
+PyTorch, torch.compile (inductor) and torch.compile(backend="solder") in the
+same run and the same precision mode (ieee: TF32 off for the peers; tf32:
+TF32 on). CUDA events after warm-up, L2 flushed, median of --runs
+(solder.bench.time_cuda). Per model it also prints what Solder compiled:
+ops, kernels (launches) and the ops left to eager.
+
+    python3 bench/scripts/bench_models.py [--runs 20] [--precisions ieee,tf32]
+        [--json out.json] resnet18 resnet50 ...
+"""
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+import solder.backend as backend
+from solder.bench import set_precision, time_cuda
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "models"))
+import catalog  # noqa: E402
+
+
+def run(name, precision, runs, peers):
+    set_precision(precision)
+    model, x = catalog.make(name, "full", seed=1)
+    model, x = model.cuda(), x.cuda()
+    row = {"model": name, "precision": precision, "shape": list(x.shape)}
+    with torch.no_grad():
+        if "eager" in peers:
+            row["eager_ms"] = time_cuda(lambda: model(x), runs, 3)
+        if "inductor" in peers:
+            torch._dynamo.reset()
+            inductor = torch.compile(model)
+            start = time.time()
+            inductor(x)
+            row["inductor_compile_s"] = time.time() - start
+            row["inductor_ms"] = time_cuda(lambda: inductor(x), runs, 3)
+        torch._dynamo.reset()
+        backend.reports.clear()
+        solder_model = torch.compile(model, backend="solder", options={"precision": precision})
+        start = time.time()
+        solder_model(x)
+        row["solder_compile_s"] = time.time() - start
+        row["solder_ms"] = time_cuda(lambda: solder_model(x), runs, 3)
+    row["solder_ops"] = sum(len(r.compiled_ops) for _, r in backend.reports)
+    row["solder_kernels"] = sum(r.kernels for _, r in backend.reports)
+    row["eager_ops"] = {op: reason for _, r in backend.reports
+                        for op, reason in r.eager_ops.items()}
+    best = min(row.get("eager_ms", float("inf")), row.get("inductor_ms", float("inf")))
+    row["speedup_vs_best"] = best / row["solder_ms"]
+    return row
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("models", nargs="*", default=["resnet18", "resnet50"])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--precisions", default="ieee,tf32")
+    parser.add_argument("--peers", default="eager,inductor")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}", flush=True)
+    rows = []
+    for name in args.models:
+        for precision in args.precisions.split(","):
+            row = run(name, precision, args.runs, args.peers.split(","))
+            rows.append(row)
+            peers = ", ".join(f"{peer} {row[peer + '_ms']:.3f}" for peer in ("eager", "inductor")
+                              if peer + "_ms" in row)
+            print(f"{name} {precision}: solder {row['solder_ms']:.3f} ms ({peers}; "
+                  f"{row['speedup_vs_best']:.2f}x the best) -- {row['solder_ops']} ops in "
+                  f"{row['solder_kernels']} kernels, eager: {sorted(row['eager_ops']) or 'none'}"
+                  f"; compile solder {row['solder_compile_s']:.0f} s"
+                  + (f", inductor {row['inductor_compile_s']:.0f} s"
+                     if "inductor_compile_s" in row else ""), flush=True)
+            if args.json:
+                Path(args.json).write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()
