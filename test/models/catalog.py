@@ -216,7 +216,9 @@ EAGER = {
     "resnet_block_small": {"conv2d": _PROLOGUE},
     "unet_down": {"conv2d": _PROLOGUE},
     "unet_block_320": {"conv2d": _PROLOGUE},
-    "vae_decoder_up": {"conv2d": _PROLOGUE},
+    # The upsampling conv_transpose takes the first block's output, an add
+    # left as a pointwise region (its conv ran eagerly), as its prologue.
+    "vae_decoder_up": {"conv2d": _PROLOGUE, "conv_transpose2d": _PROLOGUE},
     "convnext_block": {
         "permute": "not supported",
         "layer_norm": "the CUDA code generator runs fusion regions only; 'solder.layer_norm' "
