@@ -476,3 +476,17 @@ func.func @squeeze_excitation_scale(%x: tensor<2x8x6x6xf32>, %w: tensor<8x8x1x1x
   %r = solder.mul %x, %s : tensor<2x8x6x6xf32>, tensor<2x8x1x1xf32> -> tensor<2x8x6x6xf32>
   return %r : tensor<2x8x6x6xf32>
 }
+
+// A pool of a conv's output runs in a kernel of its own, and the report says
+// why it is not in the conv's epilogue.
+// REPORT-LABEL: Solder plan for @pool_after_conv
+// REPORT: {{^  pool_after_conv_k1_pool: the max pool of pool_after_conv_k0_conv's output runs in a kernel of its own \(pools in a conv's epilogue are not generated yet\)$}}
+func.func @pool_after_conv(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>)
+    -> tensor<2x4x4x4xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
+       : (tensor<2x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x8x8xf32>
+  %r = solder.relu %y : tensor<2x4x8x8xf32>
+  %p = solder.pool max %r kernel = [3, 3] strides = [2, 2] padding = [1, 1] dilations = [1, 1]
+       : tensor<2x4x8x8xf32> -> tensor<2x4x4x4xf32>
+  return %p : tensor<2x4x4x4xf32>
+}
