@@ -336,6 +336,7 @@ def _partition(module, refused, precision, force, report):
         return module, False
     names = {n.name for n in module.graph.nodes}
     fused = partitioner.fuse_partitions(partitions, prefix="solder_")
+    retry = False
     for node in list(fused.graph.nodes):
         if node.op != "call_module" or not node.target.startswith("solder_"):
             continue
@@ -345,14 +346,17 @@ def _partition(module, refused, precision, force, report):
         except UnsupportedOperation as error:
             # The importer's refusal names its node, the code generator's the
             # nodes its location holds: those alone go to eager, and the
-            # graph is partitioned again around them.
+            # graph is partitioned again around them, once the other
+            # subgraphs have said theirs (a model of many blocks repeats one
+            # refusal in each).
             culprits = [name for name in getattr(error, "node_names", None) or
                         [getattr(error, "node_name", None)]
                         if name and name not in refused and name in names]
             if culprits:
                 reason = _LOCATION_SUFFIX.sub("", str(error).splitlines()[0])
                 refused.update((culprit, reason) for culprit in culprits)
-                return fused, True
+                retry = True
+                continue
             _leave_eager(subgraph, node.target, error, report)
             continue
         except SolderError as error:
@@ -363,6 +367,8 @@ def _partition(module, refused, precision, force, report):
                if n.op == "call_function" and _op_name(n) not in _NON_COMPUTE]
         report.subgraphs.append((node.target, ops, compiled.kernel_count,
                                  compiled.target))
+    if retry:
+        return fused, True
     fused.recompile()
     return fused, False
 

@@ -237,3 +237,42 @@ def test_code_generator_refusal_sends_one_op_to_eager(codegen_on_cpu, solder_log
     log = solder_log()
     assert any("fused 2 ops (group_norm, silu)" in line for line in log), log
     assert any("fused 1 ops (tanh)" in line for line in log), log
+
+
+class ThreeLinears(nn.Module):
+    """Three blocks, each with a Linear the importer refuses (rank 4), cut
+    apart by an op Solder lacks (cumsum): three subgraphs."""
+
+    def __init__(self):
+        super().__init__()
+        self.convs = nn.ModuleList(nn.Conv2d(4, 4, 3, padding=1) for _ in range(3))
+        self.fcs = nn.ModuleList(nn.Linear(6, 6) for _ in range(3))
+
+    def forward(self, x):
+        for conv, fc in zip(self.convs, self.fcs):
+            x = torch.tanh(fc(conv(x))).cumsum(dim=1)
+        return x
+
+
+def test_refusals_of_one_pass_are_collected(monkeypatch):
+    """Every subgraph's refusal is collected before the graph is partitioned
+    again: three refused Linears in three subgraphs cost one more
+    partitioning, not three."""
+    import solder.backend as backend
+    calls = []
+    partition = backend._partition
+
+    def counting(*args):
+        calls.append(1)
+        return partition(*args)
+
+    monkeypatch.setattr(backend, "_partition", counting)
+    module = ThreeLinears().eval()
+    x = torch.randn(2, 4, 6, 6)
+    with warnings.catch_warnings(record=True) as caught, torch.no_grad():
+        warnings.simplefilter("always")
+        out = torch.compile(module, backend="solder")(x)
+    assert_matches(out, float64_reference(module, x))
+    assert len(calls) == 2, len(calls)
+    text = next(str(w.message) for w in caught if issubclass(w.category, solder.SolderWarning))
+    assert text.count("aten.linear at") == 3 and text.count("aten.cumsum at") == 3, text
