@@ -39,7 +39,7 @@ import torch.nn as nn
 
 from .errors import SolderError, SolderWarning, UnsupportedOperation
 from .importer import export_program, import_graph, is_supported_node, \
-    source_location
+    source_location, static_refusal
 
 logger = logging.getLogger("solder")
 
@@ -309,7 +309,12 @@ class _Supported(torch.fx.passes.operator_support.OperatorSupportBase):
         self.refused = refused
 
     def is_node_supported(self, submodules, node):
-        return node.name not in self.refused and is_supported_node(node)
+        if node.name in self.refused or not is_supported_node(node):
+            return False
+        refusal = static_refusal(node)
+        if refusal:
+            self.refused[node.name] = refusal
+        return refusal is None
 
 
 _NON_COMPUTE = {"view", "_unsafe_view", "reshape", "flatten", "squeeze", "unsqueeze",

@@ -260,6 +260,22 @@ def is_supported_node(node):
     return getattr(node.target, "overloadpacket", None) in _supported_packets()
 
 
+def static_refusal(node):
+    """Why the importer refuses ``node`` whatever its neighbours, judged from
+    its own arguments' shapes, or None. The backend's partitioner leaves such
+    a node out at once instead of finding it subgraph by subgraph."""
+    packet = getattr(node.target, "overloadpacket", None)
+    if packet is aten.linear:
+        value = node.args[0].meta.get("val") if isinstance(node.args[0], torch.fx.Node) \
+            else None
+        rank = value.dim() if isinstance(value, torch.Tensor) else None
+        if rank is not None and rank != 2:
+            return (f"{_describe(node)} on a rank-{rank} tensor: Solder runs Linear on "
+                    "(N, C) tensors for now (over the last dim of a larger one needs "
+                    "permutes to channels-last)")
+    return None
+
+
 _SUPPORTED = []
 
 
@@ -1211,11 +1227,9 @@ class _Importer:
         result is a view of the conv's (N, K, 1, ...) as (N, K)."""
         x = self.operand(node.args[0])
         shape = self.result_shape()
-        if len(x.shape) != 2:
-            raise self.unsupported(
-                f"{_describe(node)} on a rank-{len(x.shape)} tensor: Solder runs Linear "
-                "on (N, C) tensors for now (over the last dim of a larger one needs "
-                "permutes to channels-last)")
+        refusal = static_refusal(node)
+        if refusal:
+            raise self.unsupported(refusal)
         if isinstance(x, View) and x.base.shape[:2] == x.shape and \
                 all(d == 1 for d in x.base.shape[2:]):
             base = self.base_of(x)

@@ -239,25 +239,22 @@ def test_code_generator_refusal_sends_one_op_to_eager(codegen_on_cpu, solder_log
     assert any("fused 1 ops (tanh)" in line for line in log), log
 
 
-class ThreeLinears(nn.Module):
-    """Three blocks, each with a Linear the importer refuses (rank 4), cut
-    apart by an op Solder lacks (cumsum): three subgraphs."""
+class ThreePreActivations(nn.Module):
+    """Three GroupNorm -> SiLU -> conv blocks (the code generator refuses each
+    conv: a prologue), cut apart by an op Solder lacks (cumsum): three
+    subgraphs."""
 
     def __init__(self):
         super().__init__()
-        self.convs = nn.ModuleList(nn.Conv2d(4, 4, 3, padding=1) for _ in range(3))
-        self.fcs = nn.ModuleList(nn.Linear(6, 6) for _ in range(3))
+        self.blocks = nn.ModuleList(PreActivation() for _ in range(3))
 
     def forward(self, x):
-        for conv, fc in zip(self.convs, self.fcs):
-            x = torch.tanh(fc(conv(x))).cumsum(dim=1)
+        for block in self.blocks:
+            x = block(x).cumsum(dim=1)
         return x
 
 
-def test_refusals_of_one_pass_are_collected(monkeypatch):
-    """Every subgraph's refusal is collected before the graph is partitioned
-    again: three refused Linears in three subgraphs cost one more
-    partitioning, not three."""
+def count_partitionings(monkeypatch):
     import solder.backend as backend
     calls = []
     partition = backend._partition
@@ -267,12 +264,34 @@ def test_refusals_of_one_pass_are_collected(monkeypatch):
         return partition(*args)
 
     monkeypatch.setattr(backend, "_partition", counting)
-    module = ThreeLinears().eval()
-    x = torch.randn(2, 4, 6, 6)
+    return calls
+
+
+def test_refusals_of_one_pass_are_collected(monkeypatch, codegen_on_cpu):
+    """Every subgraph's refusal is collected before the graph is partitioned
+    again: three refused convs in three subgraphs cost one more
+    partitioning, not three."""
+    calls = count_partitionings(monkeypatch)
+    torch.manual_seed(0)
+    module = randomize(ThreePreActivations(), __import__("numpy").random.default_rng(4))
+    x = torch.randn(2, 8, 12, 12)
     with warnings.catch_warnings(record=True) as caught, torch.no_grad():
         warnings.simplefilter("always")
         out = torch.compile(module, backend="solder")(x)
     assert_matches(out, float64_reference(module, x))
     assert len(calls) == 2, len(calls)
     text = next(str(w.message) for w in caught if issubclass(w.category, solder.SolderWarning))
-    assert text.count("aten.linear at") == 3 and text.count("aten.cumsum at") == 3, text
+    assert text.count("aten.conv2d at") == 3 and text.count("aten.cumsum at") == 3, text
+
+
+def test_a_linear_on_a_larger_tensor_is_left_out_at_once(monkeypatch, solder_log):
+    """A Linear the importer can tell it refuses from its input's rank is
+    left out by the partitioner: no second partitioning, the same reason."""
+    calls = count_partitionings(monkeypatch)
+    torch.manual_seed(0)
+    module = randomize(LinearInTheMiddle(), __import__("numpy").random.default_rng(5))
+    with torch.no_grad():
+        torch.compile(module, backend="solder")(torch.randn(2, 3, 8, 8))
+    assert len(calls) == 1, len(calls)
+    assert any("aten.linear at" in line and "on a rank-4 tensor" in line
+               for line in solder_log())
