@@ -154,7 +154,6 @@ class SubgraphReport:
             lines.append(f"{graph_name}: nothing for Solder to compile")
         return lines
 
-
     def warning(self, graph_name):
         """One line for the user when anything ran eagerly, else None."""
         if not self.fallbacks:
