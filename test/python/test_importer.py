@@ -884,3 +884,47 @@ def test_viewed_inputs_become_arguments(tmp_path):
     assert imported.result_shapes == [(2, 3, 4), (2, 3, 4)]
     assert imported.output_shapes == [(2, 3, 4), (2, 1, 3, 4)]
     assert_parses(tmp_path, imported)
+
+
+class ClassifierHead(nn.Module):
+    """ResNet's head and the other pools: global average pool -> flatten ->
+    Linear, an adaptive max pool to a size that divides the input, an avg
+    pool with divisor_override."""
+
+    def __init__(self):
+        super().__init__()
+        self.pool = nn.AdaptiveAvgPool2d(1)
+        self.fc = nn.Linear(8, 5)
+        self.max = nn.AdaptiveMaxPool2d((2, 3))
+        self.avg = nn.AvgPool2d(2, divisor_override=3)
+
+    def forward(self, x):
+        return self.fc(torch.flatten(self.pool(x), 1)), self.max(x), self.avg(x)
+
+
+def test_pools_and_linear_structure():
+    """Global pooling is a mean over the spatial dims (keepdim: the Linear's
+    1x1 conv takes it as it is); a divisible adaptive pool is a pool of
+    input / output windows; the Linear's weight is viewed as (K, C, 1, 1)."""
+    imported = solder.import_module(ClassifierHead(), (torch.rand(2, 8, 6, 6),))
+    assert header(imported) == (
+        "func.func @classifier_head(%x: tensor<2x8x6x6xf32>, %fc_weight_view: "
+        "tensor<5x8x1x1xf32>, %fc_bias: tensor<5xf32>) -> (tensor<2x5x1x1xf32>, "
+        "tensor<2x8x2x3xf32>, tensor<2x8x3x3xf32>) {")
+    assert body(imported) == [
+        "%pool = solder.reduce mean %x dims = [2, 3] keepdim : tensor<2x8x6x6xf32> -> "
+        "tensor<2x8x1x1xf32>",
+        "%fc = solder.conv %pool, %fc_weight_view, %fc_bias strides = [1, 1] padding = "
+        "[0, 0] dilations = [1, 1] groups = 1 : (tensor<2x8x1x1xf32>, tensor<5x8x1x1xf32>, "
+        "tensor<5xf32>) -> tensor<2x5x1x1xf32>",
+        "%max = solder.pool max %x kernel = [3, 2] strides = [3, 2] padding = [0, 0] "
+        "dilations = [1, 1] : tensor<2x8x6x6xf32> -> tensor<2x8x2x3xf32>",
+        "%avg = solder.pool avg %x kernel = [2, 2] strides = [2, 2] padding = [0, 0] "
+        "dilations = [1, 1] {count_include_pad = true, divisor_override = 3 : i64} : "
+        "tensor<2x8x6x6xf32> -> tensor<2x8x3x3xf32>"]
+    assert imported.output_shapes == [(2, 5), (2, 8, 2, 3), (2, 8, 3, 3)]
+    x = torch.rand(2, 8, 6, 6)
+    module = ClassifierHead()
+    compiled = solder.compile(module, (x,), backend="cpu", quiet=True)
+    for got, want in zip(compiled(x), module.double()(x.double())):
+        assert ((got.double() - want).norm() / want.norm()).item() < 1e-6
