@@ -37,7 +37,6 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   auto inType = cast<RankedTensorType>(input.getType());
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
   ArrayRef<int64_t> outShape = outType.getShape();
-  int64_t numSpatial = outType.getRank() - 2;
   int64_t batch = outShape[0], channels = outShape[1];
   int64_t volume = product(outShape.drop_front(2));
   int64_t groups = conv ? conv.getGroups() : convT.getGroups();
@@ -99,15 +98,6 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                             "solder-plan (run solder-pipeline first)");
 
   // Geometry, padded to 3 spatial dims.
-  auto pad3 = [&](ArrayRef<int64_t> values, int64_t fill) {
-    SmallVector<int64_t> result(3 - numSpatial, fill);
-    llvm::append_range(result, values);
-    return "{" + llvm::join(llvm::map_range(result, [](int64_t v) {
-                              return std::to_string(v);
-                            }),
-                            ", ") +
-           "}";
-  };
   auto weightType = cast<RankedTensorType>(weight.getType());
   os << "struct " << name << "_geometry {\n"
      << "  static constexpr bool kTransposed = " << (convT ? "true" : "false")
@@ -115,15 +105,15 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
      << "  static constexpr int kBatch = " << batch
      << ", kInChannels = " << inType.getDimSize(1)
      << ", kOutChannels = " << channels << ", kGroups = " << groups << ";\n"
-     << "  static constexpr int kIn[3] = " << pad3(inType.getShape().drop_front(2), 1)
-     << ", kOut[3] = " << pad3(outShape.drop_front(2), 1) << ";\n"
+     << "  static constexpr int kIn[3] = " << formatSpatial3(inType.getShape().drop_front(2), 1)
+     << ", kOut[3] = " << formatSpatial3(outShape.drop_front(2), 1) << ";\n"
      << "  static constexpr int kKernel[3] = "
-     << pad3(weightType.getShape().drop_front(2), 1) << ";\n"
+     << formatSpatial3(weightType.getShape().drop_front(2), 1) << ";\n"
      << "  static constexpr int kStride[3] = "
-     << pad3(conv ? conv.getStrides() : convT.getStrides(), 1)
-     << ", kPad[3] = " << pad3(conv ? conv.getPadding() : convT.getPadding(), 0)
+     << formatSpatial3(conv ? conv.getStrides() : convT.getStrides(), 1)
+     << ", kPad[3] = " << formatSpatial3(conv ? conv.getPadding() : convT.getPadding(), 0)
      << ", kDilation[3] = "
-     << pad3(conv ? conv.getDilations() : convT.getDilations(), 1) << ";\n"
+     << formatSpatial3(conv ? conv.getDilations() : convT.getDilations(), 1) << ";\n"
      << "};\n\n";
 
   bool direct = mainLoop == MainLoopKind::direct_fma || mainLoop == MainLoopKind::direct_tensorop;

@@ -22,6 +22,17 @@ std::string mlir::solder::formatFloat(double value) {
   return text + "f";
 }
 
+std::string mlir::solder::joinIntegers(ArrayRef<int64_t> values, StringRef separator) {
+  return llvm::join(llvm::map_range(values, [](int64_t v) { return std::to_string(v); }),
+                    separator);
+}
+
+std::string mlir::solder::formatSpatial3(ArrayRef<int64_t> values, int64_t fill) {
+  SmallVector<int64_t> three(3 - values.size(), fill);
+  llvm::append_range(three, values);
+  return "{" + joinIntegers(three, ", ") + "}";
+}
+
 bool mlir::solder::isElementwise(Operation *op) {
   return isa<arith::ConstantOp, GroupNormalizeOp, AddOp, SubOp, MulOp, DivOp,
              MaximumOp, MinimumOp, PowOp>(op) ||
@@ -168,10 +179,7 @@ static std::string getWindowName(PoolOp pool) {
 
 /// "max 3x3, stride 2, padding 1": a pool's window as its comment says it.
 static std::string describeWindow(PoolOp pool) {
-  auto dims = [](ArrayRef<int64_t> values) {
-    return llvm::join(llvm::map_range(values, [](int64_t v) { return std::to_string(v); }),
-                      "x");
-  };
+  auto dims = [](ArrayRef<int64_t> values) { return joinIntegers(values, "x"); };
   std::string text = stringifyPoolKind(pool.getKind()).str() + " " + dims(pool.getKernel()) +
                      ", stride " + dims(pool.getStrides());
   if (llvm::any_of(pool.getPadding(), [](int64_t p) { return p != 0; }))
@@ -188,27 +196,18 @@ std::string mlir::solder::getPoolWindows(FusionOp fusion) {
   llvm::raw_string_ostream os(text);
   for (auto pool : fusion.getBodyBlock().getOps<PoolOp>()) {
     // 1-D and 2-D pools as 3-D ones with leading dims of size 1.
-    auto padded = [&](ArrayRef<int64_t> values, int64_t fill) {
-      SmallVector<int64_t> three(3 - values.size(), fill);
-      llvm::append_range(three, values);
-      return "{" +
-             llvm::join(llvm::map_range(three, [](int64_t v) { return std::to_string(v); }),
-                        ", ") +
-             "}";
-    };
     ArrayRef<int64_t> input = pool.getX().getType().getShape().drop_front(2);
     std::optional<int64_t> divisor = pool.getDivisorOverride();
     os << "// " << fusion.getName() << "'s pool: " << describeWindow(pool) << " over "
-       << llvm::join(llvm::map_range(input, [](int64_t v) { return std::to_string(v); }), "x")
-       << ".\n"
+       << joinIntegers(input, "x") << ".\n"
        << "struct " << getWindowName(pool) << " {\n"
        << "  static constexpr solder::PoolKind kKind = solder::PoolKind::"
        << stringifyPoolKind(pool.getKind()) << ";\n"
-       << "  static constexpr int kIn[3] = " << padded(input, 1)
-       << ", kKernel[3] = " << padded(pool.getKernel(), 1) << ",\n"
-       << "                       kStride[3] = " << padded(pool.getStrides(), 1)
-       << ", kPadding[3] = " << padded(pool.getPadding(), 0)
-       << ", kDilation[3] = " << padded(pool.getDilations(), 1) << ";\n"
+       << "  static constexpr int kIn[3] = " << formatSpatial3(input, 1)
+       << ", kKernel[3] = " << formatSpatial3(pool.getKernel(), 1) << ",\n"
+       << "                       kStride[3] = " << formatSpatial3(pool.getStrides(), 1)
+       << ", kPadding[3] = " << formatSpatial3(pool.getPadding(), 0)
+       << ", kDilation[3] = " << formatSpatial3(pool.getDilations(), 1) << ";\n"
        << "  static constexpr bool kCountIncludePad = "
        << (pool.getCountIncludePad() ? "true" : "false") << ";\n"
        << "  static constexpr int kDivisor = " << divisor.value_or(0)

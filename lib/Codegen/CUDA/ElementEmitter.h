@@ -22,6 +22,13 @@ namespace mlir::solder {
 /// A float literal that reads back exactly: 1.00000001e-05f, CUDART_INF_F.
 std::string formatFloat(double value);
 
+/// `values` joined by `separator`: "3x3" with "x", "1, 3" with ", ".
+std::string joinIntegers(ArrayRef<int64_t> values, StringRef separator);
+
+/// A per-spatial-dim array of 1 to 3 entries as a 3-D C++ initializer, the
+/// missing leading dims `fill`: {1, 3, 3} for a 2-D kernel of 3x3.
+std::string formatSpatial3(ArrayRef<int64_t> values, int64_t fill);
+
 class ElementEmitter {
 public:
   /// `captureNames[i]` is the kernel parameter holding capture i, a
