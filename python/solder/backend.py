@@ -285,22 +285,27 @@ def _specialized(graph_module, args):
     return torch.fx.GraphModule(graph_module, graph), kept
 
 
+def _first_location(graph_module):
+    """(file, line, code) where the graph's first op was written, or None."""
+    for node in graph_module.graph.nodes:
+        where = source_location(node) if node.op == "call_function" else None
+        if where:
+            return where
+    return None
+
+
 def _warn(graph_module, message):
     """A SolderWarning at the graph's first user line (dynamo calls the
     backend from its own frames), every time: the caller warns once a graph."""
-    where = next((source_location(n) for n in graph_module.graph.nodes
-                  if n.op == "call_function" and source_location(n)), None)
+    where = _first_location(graph_module)
     file, line = (where[0], where[1]) if where else ("<graph>", 0)
     warnings.warn_explicit(message, SolderWarning, file, line)
 
 
 def _graph_name(graph_module):
-    """'forward at model.py:12': where the graph's first op was written."""
-    for node in graph_module.graph.nodes:
-        where = source_location(node) if node.op == "call_function" else None
-        if where:
-            return f"graph at {os.path.basename(where[0])}:{where[1]}"
-    return "graph"
+    """'graph at model.py:12': where the graph's first op was written."""
+    where = _first_location(graph_module)
+    return f"graph at {os.path.basename(where[0])}:{where[1]}" if where else "graph"
 
 
 class _Supported(torch.fx.passes.operator_support.OperatorSupportBase):
@@ -353,9 +358,8 @@ def _partition(module, refused, precision, force, report):
             # graph is partitioned again around them, once the other
             # subgraphs have said theirs (a model of many blocks repeats one
             # refusal in each).
-            culprits = [name for name in getattr(error, "node_names", None) or
-                        [getattr(error, "node_name", None)]
-                        if name and name not in refused and name in names]
+            culprits = [name for name in error.node_names
+                        if name not in refused and name in names]
             if culprits:
                 reason = _LOCATION_SUFFIX.sub("", str(error).splitlines()[0])
                 refused.update((culprit, reason) for culprit in culprits)

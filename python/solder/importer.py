@@ -36,7 +36,7 @@ import numpy as np
 import torch
 import torch.nn as nn
 
-from .errors import SolderError, UnsupportedOperation
+from .errors import SolderError, UnsupportedOperation, located
 
 aten = torch.ops.aten
 
@@ -184,16 +184,15 @@ def import_module(module, example_inputs, function_name=None):
     if mutated:
         output_name, name = next(iter(mutated.items()))
         node = next((n for n in program.graph.nodes if n.name == output_name), None)
-        raise UnsupportedOperation(
-            f"{class_name} changes its input '{name}' in place, which Solder does not "
-            "do to the caller's tensors; use the out-of-place form"
-            + _at(node))
+        raise UnsupportedOperation(_at(
+            node, f"{class_name} changes its input '{name}' in place, which Solder does "
+            "not do to the caller's tensors; use the out-of-place form"))
     for spec in signature.output_specs:
         if spec.kind.name == "PARAMETER_MUTATION":
             node = next((n for n in program.graph.nodes if n.name == spec.arg.name), None)
-            raise UnsupportedOperation(
-                f"{class_name} changes its parameter '{spec.target}' in place, which "
-                "Solder does not do; use the out-of-place form" + _at(node))
+            raise UnsupportedOperation(_at(
+                node, f"{class_name} changes its parameter '{spec.target}' in place, "
+                "which Solder does not do; use the out-of-place form"))
         if spec.kind.name == "USER_OUTPUT" and not getattr(spec.arg, "name", ""):
             value = getattr(spec.arg, "value", None)
             raise UnsupportedOperation(
@@ -305,15 +304,10 @@ def source_location(node):
     return None
 
 
-def _at(node):
-    """' (model.py:12)' on the message's first line, then the whole
-    '  at /path/model.py:12: code' on the next."""
+def _at(node, message):
+    """``message`` located at ``node``'s user line, when it has one."""
     where = source_location(node)
-    return at_line(where[0], where[1], where[2]) if where else ""
-
-
-def at_line(file, line, code):
-    return f" ({os.path.basename(file)}:{line})\n  at {file}:{line}: {code}"
+    return located(message, *where) if where else message
 
 
 def _snake_case(name):
@@ -579,8 +573,9 @@ class _Importer:
     # -- errors, names, locations ---------------------------------------
 
     def unsupported(self, message):
-        error = UnsupportedOperation(message + _at(self.node))
-        error.node_name = getattr(self.node, "name", None)
+        error = UnsupportedOperation(_at(self.node, message))
+        name = getattr(self.node, "name", None)
+        error.node_names = [name] if name else []
         return error
 
     def fresh(self, base):
@@ -1230,12 +1225,11 @@ class _Importer:
         refusal = static_refusal(node)
         if refusal:
             raise self.unsupported(refusal)
+        placeholder = x.base.argument if isinstance(x, View) else x.argument
         if isinstance(x, View) and x.base.shape[:2] == x.shape and \
                 all(d == 1 for d in x.base.shape[2:]):
             base = self.base_of(x)
-        elif isinstance(x, (Value, View)) and (x.argument if isinstance(x, Value)
-                                               else x.base.argument) is not None:
-            placeholder = x.argument if isinstance(x, Value) else x.base.argument
+        elif placeholder is not None:
             base = self.argument(placeholder, x.shape + (1,))
         else:
             raise self.unsupported(

@@ -16,7 +16,7 @@ import shutil
 import subprocess
 from pathlib import Path
 
-from .errors import SolderError, ToolNotFound, UnsupportedOperation
+from .errors import SolderError, ToolNotFound, UnsupportedOperation, located
 
 ENV_VAR = "SOLDER_BIN_DIR"
 _PACKAGE_BIN = Path(__file__).resolve().parent / "bin"
@@ -105,8 +105,7 @@ def tool_error(details, what):
     if file.endswith(".mlir"):  # the IR Solder wrote, not the user's source
         message = f"{what} failed: {reason}"
     else:
-        code = linecache.getline(file, line).strip()
-        message = f"{reason} ({os.path.basename(file)}:{line})\n  at {file}:{line}: {code}"
+        message = located(reason, file, line, linecache.getline(file, line).strip())
     message += f"\n  {what} printed:\n" + "\n".join("    " + text for text in lines)
     if not nodes:
         return SolderError(message)
