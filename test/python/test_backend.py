@@ -39,6 +39,20 @@ def solder_log(caplog):
     return lambda: [r.getMessage() for r in caplog.records if r.name == "solder"]
 
 
+def line_of(snippet):
+    """The number of this file's line that holds ``snippet``."""
+    return next(i for i, text in enumerate(Path(__file__).read_text().splitlines(), 1)
+                if snippet in text)
+
+
+def solder_warnings(call):
+    """``call()`` under no_grad: its result and the SolderWarnings it gave."""
+    with warnings.catch_warnings(record=True) as caught, torch.no_grad():
+        warnings.simplefilter("always")
+        result = call()
+    return result, [w for w in caught if issubclass(w.category, solder.SolderWarning)]
+
+
 def float64_reference(module, *inputs):
     twin = copy.deepcopy(module).double()
     with torch.no_grad():
@@ -91,8 +105,7 @@ def test_unsupported_op_splits_the_graph(solder_log):
     assert log[1].endswith("subgraph solder_1: fused 3 ops (conv2d, group_norm, tanh) "
                            "into 2 kernels (reference interpreter)"), log[1]
     this_file = Path(__file__).name
-    line = next(i for i, text in enumerate(Path(__file__).read_text().splitlines(), 1)
-                if "y = self.fc(y)" in text)
+    line = line_of("y = self.fc(y)")
     assert log[2].endswith(f"1 ops run eagerly: aten.linear at {this_file}:{line} "
                            "('aten.linear' on a rank-4 tensor: Solder runs Linear on (N, C) "
                            "tensors for now (over the last dim of a larger one needs "
@@ -183,14 +196,9 @@ def test_what_ran_eagerly_is_one_warning_per_graph():
     torch.manual_seed(0)
     module = randomize(LinearInTheMiddle(), __import__("numpy").random.default_rng(2))
     compiled = torch.compile(module, backend="solder")
-    line = next(i for i, text in enumerate(Path(__file__).read_text().splitlines(), 1)
-                if "y = self.fc(y)" in text)
-    with warnings.catch_warnings(record=True) as caught, torch.no_grad():
-        warnings.simplefilter("always")
-        compiled(torch.randn(2, 3, 8, 8))
-        compiled(torch.randn(2, 3, 8, 8))
-    ours = [w for w in caught if issubclass(w.category, solder.SolderWarning)]
-    assert len(ours) == 1, [str(w.message) for w in caught]
+    line = line_of("y = self.fc(y)")
+    _, ours = solder_warnings(lambda: [compiled(torch.randn(2, 3, 8, 8)) for _ in range(2)])
+    assert len(ours) == 1, [str(w.message) for w in ours]
     text = str(ours[0].message)
     assert text.startswith("solder: graph at test_backend.py:"), text
     assert "6 ops compiled into 3 kernels; 1 ran eagerly: " in text, text
@@ -198,10 +206,8 @@ def test_what_ran_eagerly_is_one_warning_per_graph():
     assert Path(ours[0].filename).name == Path(__file__).name
     torch._dynamo.reset()
     module, inputs = workloads.make("w3", small=True, seed=3)
-    with warnings.catch_warnings(record=True) as caught, torch.no_grad():
-        warnings.simplefilter("always")
-        torch.compile(module, backend="solder")(*inputs)
-    assert not [w for w in caught if issubclass(w.category, solder.SolderWarning)]
+    _, ours = solder_warnings(lambda: torch.compile(module, backend="solder")(*inputs))
+    assert not ours
 
 
 class PreActivation(nn.Module):
@@ -224,13 +230,10 @@ def test_code_generator_refusal_sends_one_op_to_eager(codegen_on_cpu, solder_log
     torch.manual_seed(0)
     module = randomize(PreActivation(), __import__("numpy").random.default_rng(3))
     x = torch.randn(2, 8, 8, 8)
-    with warnings.catch_warnings(record=True) as caught, torch.no_grad():
-        warnings.simplefilter("always")
-        out = torch.compile(module, backend="solder")(x)
+    out, ours = solder_warnings(lambda: torch.compile(module, backend="solder")(x))
     assert_matches(out, float64_reference(module, x))
-    line = next(i for i, text in enumerate(Path(__file__).read_text().splitlines(), 1)
-                if "return torch.tanh(self.conv(y))" in text)
-    text = next(str(w.message) for w in caught if issubclass(w.category, solder.SolderWarning))
+    line = line_of("return torch.tanh(self.conv(y))")
+    text = str(ours[0].message)
     assert f"3 ops compiled into 3 kernels; 1 ran eagerly: aten.conv2d at " \
         f"{Path(__file__).name}:{line} (the CUDA code generator does not support a " \
         "prologue on the input or weight of a conv yet)" in text, text
@@ -275,12 +278,10 @@ def test_refusals_of_one_pass_are_collected(monkeypatch, codegen_on_cpu):
     torch.manual_seed(0)
     module = randomize(ThreePreActivations(), __import__("numpy").random.default_rng(4))
     x = torch.randn(2, 8, 12, 12)
-    with warnings.catch_warnings(record=True) as caught, torch.no_grad():
-        warnings.simplefilter("always")
-        out = torch.compile(module, backend="solder")(x)
+    out, ours = solder_warnings(lambda: torch.compile(module, backend="solder")(x))
     assert_matches(out, float64_reference(module, x))
     assert len(calls) == 2, len(calls)
-    text = next(str(w.message) for w in caught if issubclass(w.category, solder.SolderWarning))
+    text = str(ours[0].message)
     assert text.count("aten.conv2d at") == 3 and text.count("aten.cumsum at") == 3, text
 
 
