@@ -241,12 +241,11 @@ std::optional<ConvTile> mlir::solder::parseConvTile(StringRef text) {
   return valid ? std::optional<ConvTile>(tile) : std::nullopt;
 }
 
-ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
-                                           const GpuTarget &target,
-                                           Precision precision,
-                                           MainLoopChoice choice,
-                                           std::optional<ConvTile> tileOverride,
-                                           bool cancellingSum) {
+/// The schedule of the main loop alone (getConvSchedule adds its prologue).
+static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &target,
+                                        Precision precision, MainLoopChoice choice,
+                                        std::optional<ConvTile> tileOverride,
+                                        bool cancellingSum) {
   auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
   auto weight = cast<RankedTensorType>(anchor->getOperand(1).getType());
   auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
@@ -471,6 +470,28 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor,
   return schedule;
 }
 
+ConvSchedule mlir::solder::getConvSchedule(Operation *anchor, const GpuTarget &target,
+                                           Precision precision, MainLoopChoice choice,
+                                           std::optional<ConvTile> tileOverride,
+                                           bool cancellingSum) {
+  ConvSchedule schedule =
+      getMainLoopSchedule(anchor, target, precision, choice, tileOverride, cancellingSum);
+  // A prologue (the region computes the conv's input): the tensor-core
+  // implicit GEMM applies it as it converts its input to NDHWC; the other
+  // main loops read PyTorch's layout, written first by a kernel of its own.
+  Operation *producer = anchor->getOperand(0).getDefiningOp();
+  bool prologue = producer && isa<FusionOp>(anchor->getParentOp()) &&
+                  producer->getParentOp() == anchor->getParentOp();
+  if (prologue && !schedule.isTensorOp()) {
+    auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
+    schedule.prologueGrid = {
+        static_cast<int64_t>(llvm::divideCeil(input.getNumElements(), kOperandPrepThreads)),
+        1, 1};
+    schedule.conversionBytes += 2 * input.getNumElements() * 4;
+  }
+  return schedule;
+}
+
 ConvScheduleAttr ConvSchedule::toAttr(function_ref<InFlightDiagnostic()> emitError,
                                       MLIRContext *context,
                                       ConvEpilogueKind epilogue) const {
@@ -501,5 +522,6 @@ ConvScheduleAttr ConvSchedule::toAttr(function_ref<InFlightDiagnostic()> emitErr
   return ConvScheduleAttr::getChecked(
       emitError, context, kind, math, config,
       persistent ? TileSchedulerKind::persistent : TileSchedulerKind::grid, gridDims,
-      threads, sharedBytes, blocksPerSM, epilogue, StringRef(reason));
+      threads, sharedBytes, blocksPerSM, epilogue, StringRef(reason),
+      prologueGrid[0] ? ArrayRef<int64_t>(prologueGrid) : ArrayRef<int64_t>());
 }

@@ -328,6 +328,50 @@
 // RUN: solder-opt %S/Inputs/huge-batch.mlir --solder-pipeline | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=HUGE
 // HUGE: error: the CUDA code generator launches a conv's channel tiles and samples on grid y and z, at most 65535 each; this one needs 1 x 70000
 
+// Conv prologues. The pre-activation ResnetBlock: GroupNorm(8)'s statistics
+// (a reduction kernel), conv1 with norm1 + SiLU applied as the tensor-core
+// implicit GEMM converts its input and norm2's statistics in its epilogue,
+// conv2 with norm2 + SiLU in its input conversion and the skip add in its
+// epilogue. The grouped conv (FMA main loop) and the 3-channel conv (direct
+// conv on tensor cores) read PyTorch's layout: a kernel writes their input
+// through the prologue first, and the direct conv's prepare and main loop
+// read that.
+// RUN: solder-opt %solder_src/test/gpu/cases/groupnorm_silu_conv_prologues.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=PROLOGUE
+// PROLOGUE: // groupnorm_silu_conv_prologues_k0_reduction: reduction -> group_stats (one block per output)
+// PROLOGUE: struct groupnorm_silu_conv_prologues_k1_conv_prologue {
+// PROLOGUE-NEXT:   const float *__restrict__ in1;
+// PROLOGUE-NEXT:   const float *__restrict__ in2;
+// PROLOGUE-NEXT:   const float *__restrict__ in3;
+// PROLOGUE:   __device__ float operator()(const long i0, const int c, const long pixel,
+// PROLOGUE-NEXT:                               const float x) const {
+// PROLOGUE-NEXT:     {{\[\[maybe_unused\]\]}} const long i1 = c;
+// PROLOGUE-NEXT:     {{\[\[maybe_unused\]\]}} const int i2 = (int(pixel) / 20);
+// PROLOGUE-NEXT:     {{\[\[maybe_unused\]\]}} const int i3 = int(pixel) % 20;
+// PROLOGUE-NEXT:     const float v0_scale = in1[(i0 * 8 + i1 / 8) * 2 + 1] * in2[i1];
+// PROLOGUE-NEXT:     const float v0_shift = in3[i1] - in1[(i0 * 8 + i1 / 8) * 2] * v0_scale;
+// PROLOGUE-NEXT:     const float v0 = x * v0_scale + v0_shift;  // solder.group_normalize
+// PROLOGUE-NEXT:     const float v1 = v0 / (1.0f + expf(-v0));  // solder.silu
+// PROLOGUE-NEXT:     return v1;
+// PROLOGUE: // groupnorm_silu_conv_prologues_k1_conv_input_ndhwc: the conv input, NCDHW to NDHWC, through its prologue: group_normalize -> silu
+// PROLOGUE: solder::toChannelsLast<64, 64, 400L>(input, inputNdhwc, groupnorm_silu_conv_prologues_k1_conv_prologue{in1, in2, in3});
+// PROLOGUE: // groupnorm_silu_conv_prologues_k1_conv: group_normalize -> silu -> implicit-GEMM conv on tensor cores (tensorop_3xtf32) -> group_stats (partial)
+// PROLOGUE: groupnorm_silu_conv_prologues_k1_conv_finalize(
+// PROLOGUE: solder::toChannelsLast<64, 64, 400L>(input, inputNdhwc, groupnorm_silu_conv_prologues_k2_conv_prologue{in1, in2, in3});
+// PROLOGUE: // groupnorm_silu_conv_prologues_k2_conv: group_normalize -> silu -> implicit-GEMM conv on tensor cores (tensorop_3xtf32) -> add
+// PROLOGUE: // groupnorm_silu_conv_prologues_k3_conv_input: the conv input as its main loop reads it: mul -> add -> relu
+// PROLOGUE: solder::applyPrologue<64, 400L, 51200L>(input, prologued, groupnorm_silu_conv_prologues_k3_conv_prologue{in1, in2});
+// PROLOGUE: // groupnorm_silu_conv_prologues_k3_conv: mul -> add -> relu -> implicit-GEMM conv with FMAs (groups > 1)
+// PROLOGUE: groupnorm_silu_conv_prologues_k3_conv_kernel::run(ws0, in3,
+// PROLOGUE: solder::applyPrologue<3, 1023L, 6138L>(input, prologued, groupnorm_silu_conv_prologues_k4_conv_prologue{in1, in2});
+// PROLOGUE: // groupnorm_silu_conv_prologues_k4_conv_prepare:
+// PROLOGUE: // groupnorm_silu_conv_prologues_k4_conv: mul -> add -> direct conv on tensor cores (direct_3xtf32)
+// PROLOGUE: //   ws0: groupnorm_silu_conv_prologues_k4_conv_input
+// PROLOGUE-NEXT: //   ws1: groupnorm_silu_conv_prologues_k4_conv_prepared
+// PROLOGUE: groupnorm_silu_conv_prologues_k4_conv_kernel::run(ws0, ws1,
+// A plan without the prologue kernel's launch is refused.
+// RUN: solder-opt %solder_src/test/gpu/cases/groupnorm_silu_conv_prologues.mlir --solder-pipeline | sed 's/, prologue_grid = \[[0-9, ]*\]//' | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=NOPROLOGUE
+// NOPROLOGUE: error: the CUDA code generator needs the prologue launch of solder-plan (run solder-pipeline first)
+
 // An op outside every fusion region is refused with its location.
 // RUN: not solder-translate --emit-cuda %s 2>&1 | FileCheck %s --check-prefix=UNFUSED
 // UNFUSED: error: the CUDA code generator runs fusion regions only; 'solder.relu' is outside any (run solder-pipeline first, or this op is not supported yet)

@@ -1,13 +1,3 @@
-// BUG: solder-form-fusions crashes on every conv prologue (a pointwise region
-// whose only user is the conv's input). In RegionBuilder::assign,
-//   join(op, getPrologueRegion(op).value_or(startRegion(FusionRole::anchor)))
-// evaluates startRegion() eagerly, so an empty anchor region is pushed even
-// when the prologue region is used; wrapInFusion() is then called with no ops
-// and hits `ops.back()` on an empty ArrayRef (assertion `!empty()` in
-// ArrayRef.h; undefined behaviour in a release build).
-// Reproducer: solder-opt %s --solder-form-fusions
-// Remove the XFAIL once fixed.
-
 // RUN: solder-opt %s --solder-form-fusions | FileCheck %s
 // RUN: solder-interp %s --function=prologue --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=1 | FileCheck %s --check-prefix=NUM
 // NUM: {{^}}PASS

@@ -196,6 +196,9 @@ MODELS = {
     "resnet50": (_torchvision("resnet50"), (32, 3, 224, 224), (1, 3, 64, 64)),
     "unet_down": (UNetDown, (4, 4, 64, 64), None),
     "unet_block_320": (lambda: ResnetBlock(320), (4, 320, 64, 64), None),
+    "unet_block_640": (lambda: ResnetBlock(640), (4, 640, 32, 32), None),
+    "unet_block_1280": (lambda: ResnetBlock(1280), (4, 1280, 16, 16), None),
+    "vae_block_512": (lambda: ResnetBlock(512), (1, 512, 128, 128), None),
     "vae_decoder_up": (VaeDecoderUp, (1, 512, 64, 64), None),
     "resnet_block_small": (lambda: ResnetBlock(64, 96, groups=8), None, (2, 64, 12, 12)),
     "se_resnet": (SEResidual, (32, 3, 56, 56), (2, 3, 16, 16)),
@@ -206,19 +209,18 @@ MODELS = {
 # The ops the CUDA code generator leaves to eager today, and why (the
 # backend's reasons, without the user's line). Every other op of each model
 # runs in Solder kernels.
-_PROLOGUE = "the CUDA code generator does not support a prologue on the input or weight " \
-            "of a conv yet"
 EAGER = {
     "resnet18": {},
     "resnet50": {},
     "se_resnet": {},
     "inverted_residual": {},
-    "resnet_block_small": {"conv2d": _PROLOGUE},
-    "unet_down": {"conv2d": _PROLOGUE},
-    "unet_block_320": {"conv2d": _PROLOGUE},
-    # The upsampling conv_transpose takes the first block's output, an add
-    # left as a pointwise region (its conv ran eagerly), as its prologue.
-    "vae_decoder_up": {"conv2d": _PROLOGUE, "conv_transpose2d": _PROLOGUE},
+    "resnet_block_small": {},
+    "unet_down": {},
+    "unet_block_320": {},
+    "unet_block_640": {},
+    "unet_block_1280": {},
+    "vae_block_512": {},
+    "vae_decoder_up": {},
     "convnext_block": {
         "permute": "not supported",
         "layer_norm": "the CUDA code generator runs fusion regions only; 'solder.layer_norm' "

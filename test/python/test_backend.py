@@ -210,46 +210,47 @@ def test_what_ran_eagerly_is_one_warning_per_graph():
     assert not ours
 
 
-class PreActivation(nn.Module):
-    """GroupNorm -> SiLU -> conv -> tanh: the code generator refuses the
-    conv (a prologue on its input)."""
+class LayerNormOverWidth(nn.Module):
+    """conv -> LayerNorm over the last dim -> tanh: the code generator
+    refuses the layer_norm (no fusion region takes it yet)."""
 
     def __init__(self):
         super().__init__()
-        self.norm = nn.GroupNorm(2, 8)
         self.conv = nn.Conv2d(8, 8, 3)
+        self.norm = nn.LayerNorm(6)
 
     def forward(self, x):
-        y = F.silu(self.norm(x))
-        return torch.tanh(self.conv(y))
+        y = self.conv(x)
+        return torch.tanh(self.norm(y))
 
 
 def test_code_generator_refusal_sends_one_op_to_eager(codegen_on_cpu, solder_log):
     """A refusal of the CUDA code generator names its ATen nodes: only those
     run eagerly, and the graph is partitioned again around them."""
     torch.manual_seed(0)
-    module = randomize(PreActivation(), __import__("numpy").random.default_rng(3))
+    module = randomize(LayerNormOverWidth(), __import__("numpy").random.default_rng(3))
     x = torch.randn(2, 8, 8, 8)
     out, ours = solder_warnings(lambda: torch.compile(module, backend="solder")(x))
     assert_matches(out, float64_reference(module, x))
-    line = line_of("return torch.tanh(self.conv(y))")
+    line = line_of("return torch.tanh(self.norm(y))")
     text = str(ours[0].message)
-    assert f"3 ops compiled into 3 kernels; 1 ran eagerly: aten.conv2d at " \
-        f"{Path(__file__).name}:{line} (the CUDA code generator does not support a " \
-        "prologue on the input or weight of a conv yet)" in text, text
+    assert f"2 ops compiled into 2 kernels; 1 ran eagerly: aten.layer_norm at " \
+        f"{Path(__file__).name}:{line} (the CUDA code generator runs fusion regions only; " \
+        "'solder.layer_norm' is outside any" in text, text
     log = solder_log()
-    assert any("fused 2 ops (group_norm, silu)" in line for line in log), log
+    assert any("fused 1 ops (conv2d)" in line for line in log), log
     assert any("fused 1 ops (tanh)" in line for line in log), log
 
 
-class ThreePreActivations(nn.Module):
-    """Three GroupNorm -> SiLU -> conv blocks (the code generator refuses each
-    conv: a prologue), cut apart by an op Solder lacks (cumsum): three
-    subgraphs."""
+class ThreeRefusals(nn.Module):
+    """Three conv -> LayerNorm -> tanh blocks (the code generator refuses each
+    layer_norm), cut apart by an op Solder lacks (cumsum): three subgraphs."""
 
     def __init__(self):
         super().__init__()
-        self.blocks = nn.ModuleList(PreActivation() for _ in range(3))
+        self.blocks = nn.ModuleList(
+            nn.Sequential(nn.Conv2d(8, 8, 3, padding=1), nn.LayerNorm(12), nn.Tanh())
+            for _ in range(3))
 
     def forward(self, x):
         for block in self.blocks:
@@ -272,17 +273,17 @@ def count_partitionings(monkeypatch):
 
 def test_refusals_of_one_pass_are_collected(monkeypatch, codegen_on_cpu):
     """Every subgraph's refusal is collected before the graph is partitioned
-    again: three refused convs in three subgraphs cost one more
+    again: three refused layer_norms in three subgraphs cost one more
     partitioning, not three."""
     calls = count_partitionings(monkeypatch)
     torch.manual_seed(0)
-    module = randomize(ThreePreActivations(), __import__("numpy").random.default_rng(4))
+    module = randomize(ThreeRefusals(), __import__("numpy").random.default_rng(4))
     x = torch.randn(2, 8, 12, 12)
     out, ours = solder_warnings(lambda: torch.compile(module, backend="solder")(x))
     assert_matches(out, float64_reference(module, x))
     assert len(calls) == 2, len(calls)
     text = str(ours[0].message)
-    assert text.count("aten.conv2d at") == 3 and text.count("aten.cumsum at") == 3, text
+    assert text.count("aten.layer_norm at") == 3 and text.count("aten.cumsum at") == 3, text
 
 
 def test_a_linear_on_a_larger_tensor_is_left_out_at_once(monkeypatch, solder_log):

@@ -908,18 +908,18 @@ def test_cpu_backend_needs_no_solder_compile(tmp_path, monkeypatch):
     assert_matches(compiled(*inputs), reference(module, inputs))
 
 
-class PreActivationConv(nn.Module):
-    """GroupNorm -> SiLU -> conv: a prologue on the conv's input, which the
-    code generator refuses for now."""
+class LayerNormOverWidth(nn.Module):
+    """conv -> LayerNorm over the last dim, which the code generator refuses
+    for now (no fusion region takes it)."""
 
     def __init__(self):
         super().__init__()
-        self.norm = nn.GroupNorm(2, 4)
         self.conv = nn.Conv2d(4, 4, 3)
+        self.norm = nn.LayerNorm(4)
 
     def forward(self, x):
-        y = F.silu(self.norm(x))
-        return self.conv(y)
+        y = self.conv(x)
+        return self.norm(y)
 
 
 def test_compiler_errors_point_at_the_user_line(tmp_path):
@@ -928,14 +928,15 @@ def test_compiler_errors_point_at_the_user_line(tmp_path):
     reason and this file's line, then the line's code, then what
     solder-compile printed; it names the ATen nodes (no nvcc, no GPU)."""
     import inspect
-    lines, start = inspect.getsourcelines(PreActivationConv.forward)
-    number = start + next(i for i, line in enumerate(lines) if "self.conv(y)" in line)
+    lines, start = inspect.getsourcelines(LayerNormOverWidth.forward)
+    number = start + next(i for i, line in enumerate(lines) if "self.norm(y)" in line)
     with pytest.raises(solder.UnsupportedOperation) as error:
-        solder.export(PreActivationConv(), (torch.rand(2, 4, 6, 6),), tmp_path / "bundle",
+        solder.export(LayerNormOverWidth(), (torch.rand(2, 4, 6, 6),), tmp_path / "bundle",
                       quiet=True)
     message = str(error.value).splitlines()
-    assert message[0] == ("the CUDA code generator does not support a prologue on the "
-                          f"input or weight of a conv yet ({Path(__file__).name}:{number})")
-    assert message[1] == f"  at {Path(__file__).resolve()}:{number}: return self.conv(y)"
+    assert message[0] == ("the CUDA code generator runs fusion regions only; "
+                          "'solder.layer_norm' is outside any (run solder-pipeline first, or "
+                          f"this op is not supported yet) ({Path(__file__).name}:{number})")
+    assert message[1] == f"  at {Path(__file__).resolve()}:{number}: return self.norm(y)"
     assert message[2] == "  solder-compile printed:"
-    assert error.value.node_names == ["conv2d"]
+    assert error.value.node_names == ["layer_norm"]

@@ -90,9 +90,15 @@ struct ConvSchedule {
   int64_t prepareThreads = 0;
   std::array<int64_t, 3> prepareGrid = {0, 0, 0};
   int64_t preparedBytes = 0;
+  /// Where the region computes the conv's input (a prologue) and the main
+  /// loop reads PyTorch's layout: the grid of the kernel that writes that
+  /// input, a thread an element (the tensor-core implicit GEMM applies the
+  /// prologue in its input conversion instead).
+  std::array<int64_t, 3> prologueGrid = {0, 0, 0};
   /// Bytes read + written by the layout conversions (NCDHW -> NDHWC input,
   /// weights -> KTRSC) or, for the direct conv on tensor cores, by its
-  /// prepare kernel; 0 for the FMA main loops, which read PyTorch's layouts.
+  /// prepare kernel, and by the prologue kernel; 0 for the FMA main loops
+  /// without a prologue, which read PyTorch's layouts.
   int64_t conversionBytes = 0;
   /// The main loop's rate, from the measured table: the cost model's FLOP rate.
   double teraFlops = 0.0;

@@ -30,10 +30,12 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   auto convT = dyn_cast<ConvTransposeOp>(anchor);
   Value input = anchor->getOperand(0), weight = anchor->getOperand(1);
   Value bias = anchor->getNumOperands() > 2 ? anchor->getOperand(2) : Value();
-  if (!isa<BlockArgument>(input) || !isa<BlockArgument>(weight) ||
-      (bias && !isa<BlockArgument>(bias)))
-    return anchor->emitError("the CUDA code generator does not support a "
-                             "prologue on the input or weight of a conv yet");
+  if (!isa<BlockArgument>(weight) || (bias && !isa<BlockArgument>(bias)))
+    return anchor->emitError("the CUDA code generator needs a conv's weight and bias "
+                             "computed before its kernel");
+  // The pointwise ops that compute the conv's input, applied as the kernel
+  // before the main loop writes the input the main loop reads.
+  SmallVector<Operation *> prologueOps = getConvPrologue(anchor);
   auto inType = cast<RankedTensorType>(input.getType());
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
   ArrayRef<int64_t> outShape = outType.getShape();
@@ -62,7 +64,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   SmallVector<Operation *> pointwise;
   SmallVector<EpilogueReduction> reductions;
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
-    if (&op == anchor || isa<arith::ConstantOp>(op))
+    if (&op == anchor || isa<arith::ConstantOp>(op) || llvm::is_contained(prologueOps, &op))
       continue;
     if (isElementwise(&op)) {
       if (cast<RankedTensorType>(op.getResult(0).getType()).getShape() !=
@@ -118,7 +120,15 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
 
   bool direct = mainLoop == MainLoopKind::direct_fma || mainLoop == MainLoopKind::direct_tensorop;
   bool tensorCores = schedule.getMath() != TensorMath::fma_f32;
+  std::optional<ConvPrologue> prologue;
+  if (!prologueOps.empty()) {
+    FailureOr<ConvPrologue> emitted = emitConvPrologue(fusion, anchor, prologueOps);
+    if (failed(emitted))
+      return failure();
+    prologue = std::move(*emitted);
+  }
   std::string summary =
+      (prologue ? prologue->summary + " -> " : std::string()) +
       (direct ? "direct " : "implicit-GEMM ") + anchor->getName().stripDialect().str();
   summary += tensorCores ? " on tensor cores (" + mainLoopName.str() + ")"
                          : " with FMAs (" + schedule.getReason().str() + ")";
@@ -130,22 +140,50 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
 
   // Tensor cores read NDHWC input and KTRSC weights, converted first into
   // the kernel's first two buffers; the other main loops read PyTorch's.
+  // A prologue for a main loop that reads PyTorch's layout: a kernel writes
+  // the input it reads first.
   SmallVector<unsigned> buffers;
-  std::string mainLoopInput =
-      "in" + std::to_string(cast<BlockArgument>(input).getArgNumber());
-  std::string mainLoopWeight =
+  auto workspace = [&](unsigned buffer) {
+    buffers.push_back(buffer);
+    return "ws" + std::to_string(buffers.size() - 1);
+  };
+  std::string mainLoopInput, mainLoopWeight =
       "in" + std::to_string(cast<BlockArgument>(weight).getArgNumber());
+  KernelArgRef inputArg;
+  if (!prologue) {
+    mainLoopInput = "in" + std::to_string(cast<BlockArgument>(input).getArgNumber());
+    inputArg = getCaptureArg(fusion, input);
+  } else if (!isa<ImplicitGemmTileAttr>(schedule.getConfig())) {
+    ArrayRef<int64_t> prologueGrid = schedule.getPrologueGrid();
+    if (prologueGrid.empty())
+      return fusion.emitError("the CUDA code generator needs the prologue launch of "
+                              "solder-plan (run solder-pipeline first)");
+    unsigned buffer = addBuffer(name + "_input", inType.getNumElements() * 4, false);
+    SmallVector<std::pair<std::string, KernelArgRef>> params = {
+        {"const float *__restrict__ input", getCaptureArg(fusion, prologue->source)},
+        {"float *__restrict__ prologued", {KernelArgRef::Kind::buffer, buffer}}};
+    llvm::append_range(params, prologue->parameters);
+    beginHelperKernel(name + "_input",
+                      "the conv input as its main loop reads it: " + prologue->summary,
+                      {prologueGrid[0], prologueGrid[1], prologueGrid[2]}, params);
+    os << llvm::formatv("  solder::applyPrologue<{0}, {1}L, {2}L>(input, prologued, {3});\n}\n\n",
+                        inType.getDimSize(1), product(inType.getShape().drop_front(2)),
+                        inType.getNumElements(), prologue->functor);
+    mainLoopInput = workspace(buffer);
+    inputArg = {KernelArgRef::Kind::buffer, buffer};
+  }
   if (auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig())) {
-    buffers = emitLayoutConversions(fusion, anchor, tile);
-    mainLoopInput = "ws0";
-    mainLoopWeight = "ws1";
+    SmallVector<unsigned> converted = emitLayoutConversions(fusion, anchor, tile, prologue);
+    mainLoopInput = workspace(converted[0]);
+    mainLoopWeight = workspace(converted[1]);
   }
   // The direct conv on tensor cores reads its weights split into TF32
   // fragments, written once a call by a kernel before it.
   auto directTile = dyn_cast<DirectTileAttr>(schedule.getConfig());
+  unsigned preparedBuffer = 0;
   if (directTile) {
-    buffers.push_back(addBuffer(name + "_prepared", directTile.getPreparedBytes(), false));
-    mainLoopWeight = "ws0";
+    preparedBuffer = addBuffer(name + "_prepared", directTile.getPreparedBytes(), false);
+    mainLoopWeight = workspace(preparedBuffer);
   }
   unsigned firstReductionBuffer = buffers.size();
   for (const EpilogueReduction &reduction : reductions)
@@ -226,9 +264,9 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     ArrayRef<int64_t> prepareGrid = directTile.getPrepareGrid();
     beginHelperKernel(
         name + "_prepare", what, {prepareGrid[0], prepareGrid[1], prepareGrid[2]},
-        {{"const float *__restrict__ input", getCaptureArg(fusion, input)},
+        {{"const float *__restrict__ input", inputArg},
          {"const float *__restrict__ weight", getCaptureArg(fusion, weight)},
-         {"float *__restrict__ prepared", {KernelArgRef::Kind::buffer, buffers[0]}}});
+         {"float *__restrict__ prepared", {KernelArgRef::Kind::buffer, preparedBuffer}}});
     os << llvm::formatv("  {0}_mainloop::prepare(input, weight, prepared);\n"
                         "}\n\n",
                         name);
@@ -307,7 +345,8 @@ void ProgramEmitter::emitFinalizeKernel(FusionOp fusion, ArrayRef<EpilogueReduct
 
 SmallVector<unsigned>
 ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
-                                      ImplicitGemmTileAttr tile) {
+                                      ImplicitGemmTileAttr tile,
+                                      const std::optional<ConvPrologue> &prologue) {
   std::string name = fusion.getName().str();
   auto inType = cast<RankedTensorType>(anchor->getOperand(0).getType());
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
@@ -325,20 +364,25 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
   auto toGrid = [](ArrayRef<int64_t> grid) {
     return std::array<int64_t, 3>{grid[0], grid[1], grid[2]};
   };
-  beginHelperKernel(
-      name + "_input_ndhwc",
+  std::string comment =
       paddedIn == inChannels
           ? "the conv input, NCDHW to NDHWC"
           : llvm::formatv("the conv input, NCDHW to NDHWC with its {0} channels "
                           "zero-padded to {1}",
                           inChannels, paddedIn)
-                .str(),
-      toGrid(tile.getInputGrid()),
-      {{"const float *__restrict__ input", getCaptureArg(fusion, anchor->getOperand(0))},
-       {"float *__restrict__ inputNdhwc",
-        {KernelArgRef::Kind::buffer, inputBuffer}}});
-  os << llvm::formatv("  solder::toChannelsLast<{0}, {1}, {2}L>(input, inputNdhwc);\n}\n\n",
-                      inChannels, paddedIn, inVolume);
+                .str();
+  SmallVector<std::pair<std::string, KernelArgRef>> params = {
+      {"const float *__restrict__ input",
+       getCaptureArg(fusion, prologue ? prologue->source : anchor->getOperand(0))},
+      {"float *__restrict__ inputNdhwc", {KernelArgRef::Kind::buffer, inputBuffer}}};
+  if (prologue) {
+    comment += ", through its prologue: " + prologue->summary;
+    llvm::append_range(params, prologue->parameters);
+  }
+  beginHelperKernel(name + "_input_ndhwc", comment, toGrid(tile.getInputGrid()), params);
+  os << llvm::formatv("  solder::toChannelsLast<{0}, {1}, {2}L>(input, inputNdhwc{3});\n}\n\n",
+                      inChannels, paddedIn, inVolume,
+                      prologue ? ", " + prologue->functor : std::string());
   beginHelperKernel(
       name + "_weight_ktrsc",
       isa<ConvTransposeOp>(anchor)

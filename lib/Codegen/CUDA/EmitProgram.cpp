@@ -268,6 +268,8 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
     if (!schedule)
       return;
     headers.insert("solder/kernel/conv_kernel.cuh");
+    if (!schedule.getPrologueGrid().empty())
+      headers.insert("solder/conv/layout.cuh"); // applyPrologue
     switch (schedule.getMainLoop()) {
     case MainLoopKind::implicit_gemm_fma:
       headers.insert("solder/conv/mainloop_implicit_gemm_fma.cuh");

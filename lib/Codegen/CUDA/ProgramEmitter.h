@@ -62,6 +62,15 @@ public:
   FailureOr<CudaProgram> run(func::FuncOp function);
 
 private:
+  /// A conv region's prologue: the functor that gives the conv's input at
+  /// an element from `source` there, and the parameters (captures) that the
+  /// kernel applying it passes to its members.
+  struct ConvPrologue {
+    Value source;
+    std::string functor; // "<fusion>_prologue{in1, in2}"
+    std::string summary; // "group_normalize -> silu"
+    SmallVector<std::pair<std::string, KernelArgRef>> parameters;
+  };
   LogicalResult emitFusion(FusionOp fusion);
   LogicalResult emitConvKernel(FusionOp fusion, Operation *anchor);
   LogicalResult emitElementwiseKernel(FusionOp fusion);
@@ -92,7 +101,8 @@ private:
   /// The kernels that convert a conv's input to NDHWC and its weights to
   /// KTRSC for the tensor-core main loop; returns their two buffers.
   SmallVector<unsigned> emitLayoutConversions(FusionOp fusion, Operation *anchor,
-                                              ImplicitGemmTileAttr tile);
+                                              ImplicitGemmTileAttr tile,
+                                              const std::optional<ConvPrologue> &prologue);
   /// The epilogue functor of a conv region, which every main loop calls with
   /// each accumulator and its (n, channel, pixel): the region's ops, the
   /// stores of yielded tensors, the partial reductions (Welford or shifted
@@ -104,6 +114,10 @@ private:
   emitConvEpilogue(FusionOp fusion, Operation *anchor, ArrayRef<Operation *> pointwise,
                    ArrayRef<EpilogueReduction> reductions, unsigned firstReductionBuffer,
                    int64_t pixelTiles, ConvEpilogueKind epilogueKind);
+  /// Prints the prologue functor of `ops`, the region's pointwise ops that
+  /// compute `anchor`'s input (ConvPrologue.cpp).
+  FailureOr<ConvPrologue> emitConvPrologue(FusionOp fusion, Operation *anchor,
+                                           ArrayRef<Operation *> ops);
   /// A region kernel's parameters, which its functor's members repeat in
   /// order: a pointer per capture (`inN`), then per result (`outN`).
   struct RegionParameter {

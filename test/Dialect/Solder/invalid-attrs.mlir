@@ -90,6 +90,14 @@
 #bad = #solder.conv_schedule<direct_fma, fma_f32, #solder.direct_fma_tile<[128, 24]>, scheduler = grid, tiles = [1, 1, 1], threads = 128, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = register_moments, reason = "">
 
 // -----
+// expected-error @+1 {{the tensor-core implicit GEMM applies its prologue in its input conversion: no prologue_grid}}
+#bad = #solder.conv_schedule<implicit_gemm_tensorop, tf32, #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 4, input_grid = [1, 1, 2], weight_grid = [1, 1, 1]>, scheduler = grid, tiles = [1, 1, 2], threads = 128, shared_bytes = 49152, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "", prologue_grid = [1, 1, 1]>
+
+// -----
+// expected-error @+1 {{expects prologue_grid to have 3 positive dims, got [1, 1]}}
+#bad = #solder.conv_schedule<implicit_gemm_fma, fma_f32, #solder.fma_tile<[128, 16, 16]>, scheduler = grid, tiles = [1, 1, 2], threads = 256, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = element_welford, reason = "", prologue_grid = [1, 1]>
+
+// -----
 // expected-error @+1 {{expects threads to be a power of two from 32 to 1024, got 96}}
 #bad = #solder.region_launch<elementwise, chunk = 4, vector = 1, threads = 96, grid = [1, 1, 1]>
 

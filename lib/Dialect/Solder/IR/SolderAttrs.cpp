@@ -103,7 +103,7 @@ LogicalResult ConvScheduleAttr::verify(EmitError emitError, MainLoopKind mainLoo
                                        TileSchedulerKind scheduler, ArrayRef<int64_t> grid,
                                        int64_t threads, int64_t sharedBytes,
                                        int64_t minBlocksPerSM, ConvEpilogueKind epilogue,
-                                       StringRef) {
+                                       StringRef, ArrayRef<int64_t> prologueGrid) {
   bool configMatches = false;
   int64_t warps = 0;
   switch (mainLoop) {
@@ -160,6 +160,13 @@ LogicalResult ConvScheduleAttr::verify(EmitError emitError, MainLoopKind mainLoo
       mainLoop != MainLoopKind::direct_tensorop)
     return emitError() << "only the direct conv on tensor cores hands its epilogue "
                           "register_moments";
+  if (!prologueGrid.empty()) {
+    if (mainLoop == MainLoopKind::implicit_gemm_tensorop)
+      return emitError() << "the tensor-core implicit GEMM applies its prologue in its "
+                            "input conversion: no prologue_grid";
+    if (failed(verifyDims(emitError, "prologue_grid", prologueGrid, 3)))
+      return failure();
+  }
   return success();
 }
 

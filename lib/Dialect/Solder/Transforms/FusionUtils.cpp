@@ -41,6 +41,26 @@ bool mlir::solder::isConvEpilogueOp(Operation *op) {
              ArrayRef(llvm::to_vector(llvm::seq<int64_t>(2, rank)));
 }
 
+SmallVector<Operation *> mlir::solder::getProducingSlice(Value value) {
+  llvm::SetVector<Operation *> slice;
+  SmallVector<Value> worklist = {value};
+  while (!worklist.empty()) {
+    Operation *op = worklist.pop_back_val().getDefiningOp();
+    if (!op || !slice.insert(op))
+      continue;
+    llvm::append_range(worklist, op->getOperands());
+  }
+  SmallVector<Operation *> ops(slice.begin(), slice.end());
+  llvm::sort(ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
+  return ops;
+}
+
+SmallVector<Operation *> mlir::solder::getConvPrologue(Operation *anchor) {
+  if (!isa<FusionOp>(anchor->getParentOp()))
+    return {};
+  return getProducingSlice(anchor->getOperand(0));
+}
+
 FusionOp mlir::solder::wrapInFusion(RewriterBase &rewriter,
                                     ArrayRef<Operation *> ops, StringRef name) {
   llvm::SmallPtrSet<Operation *, 16> inRegion(ops.begin(), ops.end());

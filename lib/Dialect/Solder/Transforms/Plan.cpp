@@ -39,21 +39,6 @@ KernelCost getFusionCost(FusionOp fusion) {
   return cost;
 }
 
-/// The ops of `fusion`'s body that compute `value`, in block order.
-SmallVector<Operation *> getProducingSlice(Value value) {
-  llvm::SetVector<Operation *> slice;
-  SmallVector<Value> worklist = {value};
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val().getDefiningOp();
-    if (!op || !slice.insert(op))
-      continue;
-    llvm::append_range(worklist, op->getOperands());
-  }
-  SmallVector<Operation *> ops(slice.begin(), slice.end());
-  llvm::sort(ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  return ops;
-}
-
 /// Whether result `index` of `producer` is a full tensor that a consumer
 /// could recompute: computed by an anchor and pointwise ops only.
 bool isRecomputable(FusionOp producer, unsigned index) {

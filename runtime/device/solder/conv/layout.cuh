@@ -3,8 +3,10 @@
 // PyTorch hands activations as NCDHW and weights as (Cout, Cin/g, *k) or,
 // for conv_transpose, (Cin, Cout/g, *k); the tensor-core main loop reads
 // NDHWC activations and KTRSC weights with input channels padded to a
-// multiple of 4 (16-byte cp.async). The plan names each conversion and its
-// bytes.
+// multiple of 4 (16-byte cp.async). A conv's prologue (the pointwise ops
+// its region applies to the input) runs as the input is converted, or for
+// the main loops that read NCDHW, in a kernel of its own (applyPrologue).
+// The plan names each conversion and its bytes.
 //
 //===----------------------------------------------------------------------===//
 
@@ -16,6 +18,11 @@
 
 namespace solder {
 
+/// A conv input read as it is: the prologue of a region without one.
+struct NoPrologue {
+  __device__ float operator()(long, int, long, const float x) const { return x; }
+};
+
 /// One sample's [C][Volume] plane to [Volume][CPad] (zeros in the padding
 /// channels) through shared memory, a tile of 64 channels x 64 pixels per
 /// block: each thread loads four float4 along the pixels of a channel and
@@ -24,10 +31,15 @@ namespace solder {
 /// held 2.8 of the 4.2 TB/s a copy reaches: W2's input took 96 us). Inputs
 /// are 16-byte aligned (the runtime checks it); with Volume % 4 != 0 rows do
 /// not start at a multiple of 4 and the loads are scalar. Grid: (pixel
-/// tiles, channel tiles, samples), 256 threads.
-template <int C, int CPad, long Volume>
+/// tiles, channel tiles, samples), 256 threads. `prologue(n, c, p, x)` is
+/// what the conv reads at (n, c, pixel p) of input value x (a generated
+/// functor: the region's pointwise ops before the conv), applied to each
+/// element loaded; padding channels stay 0, and so does the main loop's
+/// spatial zero padding, which it never reads from here.
+template <int C, int CPad, long Volume, class Prologue = NoPrologue>
 __device__ __forceinline__ void toChannelsLast(const float *__restrict__ src,
-                                               float *__restrict__ dst) {
+                                               float *__restrict__ dst,
+                                               const Prologue &prologue = {}) {
   static_assert(CPad % 4 == 0, "channels padded to a multiple of 4");
   constexpr int kTile = kChannelsLastTile, kPasses = kTile / 16;
   __shared__ float tile[kTile][kTile + 1];
@@ -53,6 +65,14 @@ __device__ __forceinline__ void toChannelsLast(const float *__restrict__ src,
         value.z = p + 2 < Volume ? channel[p + 2] : 0.0f;
         value.w = p + 3 < Volume ? channel[p + 3] : 0.0f;
       }
+      if (p < Volume)
+        value.x = prologue(n, c, p, value.x);
+      if (p + 1 < Volume)
+        value.y = prologue(n, c, p + 1, value.y);
+      if (p + 2 < Volume)
+        value.z = prologue(n, c, p + 2, value.z);
+      if (p + 3 < Volume)
+        value.w = prologue(n, c, p + 3, value.w);
     }
     loaded[pass] = value;
   }
@@ -74,6 +94,20 @@ __device__ __forceinline__ void toChannelsLast(const float *__restrict__ src,
           make_float4(tile[4 * quad][pixel], tile[4 * quad + 1][pixel],
                       tile[4 * quad + 2][pixel], tile[4 * quad + 3][pixel]);
   }
+}
+
+/// The conv input as a main loop that reads PyTorch's NCDHW layout sees
+/// it: `prologue` (as for toChannelsLast) at every element of `src`, into
+/// `dst`. A thread an element, 256 a block.
+template <int C, long Volume, long Total, class Prologue>
+__device__ __forceinline__ void applyPrologue(const float *__restrict__ src,
+                                              float *__restrict__ dst,
+                                              const Prologue &prologue) {
+  const long e = blockIdx.x * long(blockDim.x) + threadIdx.x;
+  if (e >= Total)
+    return;
+  const long p = e % Volume;
+  dst[e] = prologue(e / (C * Volume), int((e / Volume) % C), p, src[e]);
 }
 
 /// Weights of geometry G (groups == 1) to KTRSC with input channels padded

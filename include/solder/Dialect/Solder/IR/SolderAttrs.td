@@ -221,7 +221,11 @@ def Solder_ConvScheduleAttr : Solder_Attr<"ConvSchedule", "conv_schedule"> {
     tile with shifted moments (`tile_shifted_moments`), or each tile's
     channel moments straight from the main loop's registers
     (`register_moments`). `reason` says why this main loop (the report
-    and the kernel's comment print it).
+    and the kernel's comment print it). `prologue_grid` is set where the
+    region computes the conv's input (a prologue) and the main loop reads
+    PyTorch's layout (every main loop but the tensor-core implicit GEMM,
+    whose input conversion applies it): the grid, of 256 threads a block,
+    of the kernel that writes the input as the main loop reads it.
 
     ```mlir
     #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<...>,
@@ -237,13 +241,14 @@ def Solder_ConvScheduleAttr : Solder_Attr<"ConvSchedule", "conv_schedule"> {
                         "int64_t":$threads, "int64_t":$sharedBytes,
                         "int64_t":$minBlocksPerSM,
                         EnumParameter<Solder_ConvEpilogueKind>:$epilogue,
-                        StringRefParameter<>:$reason);
+                        StringRefParameter<>:$reason,
+                        OptionalArrayRefParameter<"int64_t">:$prologueGrid);
   let assemblyFormat = [{
     `<` $mainLoop `,` $math `,` $config `,` `scheduler` `=` $scheduler `,`
     `tiles` `=` `[` $grid `]` `,`
     `threads` `=` $threads `,` `shared_bytes` `=` $sharedBytes `,`
     `min_blocks_per_sm` `=` $minBlocksPerSM `,` `epilogue` `=` $epilogue `,`
-    `reason` `=` $reason `>`
+    `reason` `=` $reason (`,` `prologue_grid` `=` `[` $prologueGrid^ `]`)? `>`
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{

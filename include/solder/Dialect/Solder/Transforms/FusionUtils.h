@@ -26,6 +26,15 @@ FusionRole getFusionRole(Operation *op);
 /// channels.
 bool isConvEpilogueOp(Operation *op);
 
+/// The ops of a fusion body that compute `value` (inside that body), in
+/// block order.
+SmallVector<Operation *> getProducingSlice(Value value);
+
+/// The conv region's prologue: the pointwise ops of `anchor`'s fusion body
+/// that compute its input (FormFusions puts them there when nothing else
+/// reads them); empty when the conv reads a capture.
+SmallVector<Operation *> getConvPrologue(Operation *anchor);
+
 /// Moves `ops` (in block order, same block) into a new solder.fusion named
 /// `name`, inserted before the last of them: values they read from outside
 /// become captures (constants are cloned in), values used outside become
