@@ -4,7 +4,9 @@ kernel: conv main loops, input layout conversions (NCDHW -> NDHWC), weight
 conversions (KTRSC), finalize kernels, pooling, other pointwise or reduction
 kernels, and whatever ran eagerly.
 
-    python3 bench/scripts/profile_model.py [--precision tf32] resnet50 ...
+    python3 bench/scripts/profile_model.py [--precision tf32] [--kernels] resnet50 ...
+
+--kernels also lists each kernel's own time.
 """
 
 import argparse
@@ -37,6 +39,7 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("models", nargs="*", default=["resnet50"])
     parser.add_argument("--precision", default="tf32")
+    parser.add_argument("--kernels", action="store_true", help="list each kernel too")
     args = parser.parse_args()
     for name in args.models:
         set_precision(args.precision)
@@ -52,16 +55,21 @@ def main():
                 compiled(x)
                 torch.cuda.synchronize()
         totals, counts = defaultdict(float), defaultdict(int)
+        kernels = []
         for event in prof.events():
             if event.device_type == torch.autograd.DeviceType.CUDA:
                 kind = kind_of(event.name)
                 totals[kind] += event.device_time_total / 1e3
                 counts[kind] += 1
+                kernels.append((event.name, event.device_time_total / 1e3))
         total = sum(totals.values())
         print(f"{name} {args.precision}: {total:.3f} ms of GPU time in "
               f"{sum(counts.values())} kernels")
         for kind, ms in sorted(totals.items(), key=lambda item: -item[1]):
             print(f"  {kind:40} {ms:8.3f} ms {100 * ms / total:5.1f}%  ({counts[kind]} kernels)")
+        if args.kernels:
+            for kernel, ms in kernels:
+                print(f"    {kernel[:60]:60} {ms:8.3f} ms")
 
 
 if __name__ == "__main__":

@@ -487,7 +487,8 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor, const GpuTarget &t
     schedule.prologueGrid = {
         static_cast<int64_t>(llvm::divideCeil(input.getNumElements(), kOperandPrepThreads)),
         1, 1};
-    schedule.conversionBytes += 2 * input.getNumElements() * 4;
+    schedule.prologueBytes = 2 * input.getNumElements() * 4;
+    schedule.conversionBytes += schedule.prologueBytes;
   }
   return schedule;
 }

@@ -33,6 +33,12 @@
 // TF32DIRECT-LABEL: func.func @w1(
 // TF32DIRECT: solder.fusion "w1_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32, #solder.direct_tile<{{.*}}accumulation = centered, prepared_bytes = 10560, {{.*}}scheduler = persistent, {{.*}}shared_bytes = 37616, {{.*}}reason = "forced; persistent blocks (each copies its next tile's input during the current one)">}
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{mainloop=fma})' | FileCheck %s --check-prefix=FMA
+// A block per output keeps up to 8 loads a thread in flight where its
+// reduction fills them: 1568 elements a GroupNorm statistic (6 per thread
+// of 256), 6272 a sample's sum (8); W1's tail above keeps 1.
+// RUN: solder-opt %solder_src/test/gpu/cases/groupnorm_silu_sum_no_conv.mlir --solder-pipeline | FileCheck %s --check-prefix=CHUNKED
+// CHUNKED: "groupnorm_silu_sum_no_conv_k0_reduction"{{.*}}#solder.region_launch<block_per_output, chunk = 6, vector = 1, threads = 256, grid = [24, 1, 1]>
+// CHUNKED: "groupnorm_silu_sum_no_conv_k1_pointwise"{{.*}}#solder.region_launch<block_per_output, chunk = 8, vector = 1, threads = 256, grid = [6, 1, 1]>
 // FMA-LABEL: func.func @w2(
 // FMA: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_fma, fma_f32, #solder.fma_tile<[128, 64, 16]>, scheduler = grid, tiles = [308, 2, 16], threads = 256, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = element_welford, reason = "forced">}
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32 mainloop=tensorop})' | FileCheck %s --check-prefix=TENSOROP

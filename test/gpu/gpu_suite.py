@@ -52,6 +52,15 @@ def stem_pools_ref(x, w, scale, shift):
     return p, a, d, m.mean(dim=[2, 3], keepdim=True)
 
 
+def prologues_ref(x, g1, b1, w1, c1, g2, b2, w2, c2, scale, shift, wg, img, iscale, ishift,
+                  wd):
+    h = F.conv2d(F.silu(F.group_norm(x, 8, g1, b1, 1e-5)), w1, c1, padding=1)
+    h = F.conv2d(F.silu(F.group_norm(h, 8, g2, b2, 1e-5)), w2, c2, padding=1)
+    grouped = F.conv2d(F.relu(x * scale + shift), wg, stride=2, padding=1, groups=4)
+    direct = F.conv2d(img * iscale + ishift, wd, padding=1)
+    return x + h, grouped, direct
+
+
 CASES = {
     "w1_conv3d_groupnorm_mean": (w1_ref, "x conv_w conv_b gn_w gn_b"),
     "w2_convtranspose3d_relu_groupnorm": (w2_ref, "x convt_w gn_w gn_b"),
@@ -98,6 +107,9 @@ CASES = {
             dim=[1, 2, 3]),
         "x conv_w gn_w gn_b"),
     "conv2d_bn_relu_maxpool_avgpool_chain": (stem_pools_ref, "x conv_w scale scale"),
+    "groupnorm_silu_conv_prologues": (
+        prologues_ref,
+        "x gn_w gn_b conv_w conv_b gn_w gn_b conv_w conv_b scale gn_b conv_w x scale gn_b conv_w"),
     "conv3d_scale_leakyrelu_clamp": (
         lambda x, w, b, s: torch.clamp(F.leaky_relu(
             F.conv3d(x, w, b, padding=1) * s, 0.2), -1.0, 1.0),
@@ -114,7 +126,8 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "conv2d_dilated_wide_sigmoid_mean", "conv2d_tanh_logsumexp_13_channels",
              "convtranspose3d_mixed_strides_groupnorm",
              "convtranspose2d_dilated_stride_sigmoid_mean",
-             "conv2d_ragged_rows_groupnorm_mean", "conv2d_bn_relu_maxpool_avgpool_chain"]
+             "conv2d_ragged_rows_groupnorm_mean", "conv2d_bn_relu_maxpool_avgpool_chain",
+             "groupnorm_silu_conv_prologues"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):

@@ -95,6 +95,8 @@ struct ConvSchedule {
   /// input, a thread an element (the tensor-core implicit GEMM applies the
   /// prologue in its input conversion instead).
   std::array<int64_t, 3> prologueGrid = {0, 0, 0};
+  /// Bytes that kernel reads and writes (part of conversionBytes).
+  int64_t prologueBytes = 0;
   /// Bytes read + written by the layout conversions (NCDHW -> NDHWC input,
   /// weights -> KTRSC) or, for the direct conv on tensor cores, by its
   /// prepare kernel, and by the prologue kernel; 0 for the FMA main loops

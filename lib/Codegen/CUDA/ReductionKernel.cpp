@@ -150,7 +150,7 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
      << ";\n"
      << "  static constexpr LengthIndex kLength = " << length << (narrowLength ? "" : "L")
      << ";\n"
-     << "  static constexpr int kChunk = " << (threadPerOutput ? chunk : 1)
+     << "  static constexpr int kChunk = " << chunk
      << ", kThreads = " << threads << ";\n"
      << "  using Accumulator = solder::" << accumulator << ";\n"
      << "  using Element = "

@@ -295,16 +295,28 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
           note += llvm::formatv(" (registers bounded for {0} blocks an SM)",
                                 conv->blocksPerSM)
                       .str();
-        if (conv->conversionBytes && conv->isDirect())
+        // The prologue, where the region computes the conv's input: in the
+        // input conversion, or in a kernel of its own.
+        std::string prologue;
+        for (Operation *op : getConvPrologue(anchor))
+          if (!isa<arith::ConstantOp>(op))
+            prologue += (prologue.empty() ? "" : ", ") + op->getName().stripDialect().str();
+        int64_t layoutBytes = conv->conversionBytes - conv->prologueBytes;
+        if (layoutBytes && conv->isDirect())
           note += llvm::formatv("; weights -> split TF32 fragments{0}: {1:F2} MB",
                                 conv->isCentered() ? ", tap sums, input shifts" : "",
-                                conv->conversionBytes / 1e6)
+                                layoutBytes / 1e6)
                       .str();
-        else if (conv->conversionBytes)
+        else if (layoutBytes)
           note += llvm::formatv("; layout conversions (input NCDHW -> NDHWC "
-                                "with {0} channels, weights -> KTRSC): {1:F1} MB",
+                                "with {0} channels{1}, weights -> KTRSC): {2:F1} MB",
                                 conv->paddedInChannels,
-                                conv->conversionBytes / 1e6)
+                                prologue.empty() ? "" : " through its prologue: " + prologue,
+                                layoutBytes / 1e6)
+                      .str();
+        if (conv->prologueBytes)
+          note += llvm::formatv("; the input through its prologue ({0}) first: {1:F1} MB",
+                                prologue, conv->prologueBytes / 1e6)
                       .str();
         scheduleNotes.push_back(std::move(note));
       } else {

@@ -8,7 +8,9 @@
 //     independent of the accumulator, so all are in flight at once (one at a
 //     time left W3's logsumexp latency-bound at a third of the bandwidth);
 //   * reduceBlockPerOutput: a block per output, its threads strided over the
-//     reduction, combined by a fixed-order tree in shared memory.
+//     reduction, kChunk loads each in flight (elements kThreads apart, so a
+//     warp's loads stay coalesced) before the accumulator takes them,
+//     combined by a fixed-order tree in shared memory.
 // Both are fixed-order: results are bitwise reproducible. The generated
 // Region functor says what is reduced:
 //   using OutputIndex, LengthIndex;     int | long, 32 bits where they fit
@@ -108,10 +110,20 @@ __device__ __forceinline__ void reduceBlockPerOutput(const Region &region) {
   const typename Region::SharedStorage shared{};
   const typename Region::OutputIndex o = blockIdx.x;
   const typename Region::Output output = region.output(o, o);
+  constexpr int kChunk = Region::kChunk, kThreads = Region::kThreads;
+  constexpr LengthIndex kStep = LengthIndex(kChunk) * kThreads;
   typename Region::Accumulator acc;
-  for (LengthIndex r = threadIdx.x; r < Region::kLength; r += Region::kThreads)
+  LengthIndex r0 = 0;
+  for (; r0 + kStep <= Region::kLength; r0 += kStep) {
+    typename Region::Element chunk[kChunk];
+#pragma unroll
+    for (int k = 0; k < kChunk; ++k)
+      chunk[k] = region.element(output, r0 + threadIdx.x + LengthIndex(k) * kThreads, shared);
+    addChunk(acc, chunk);
+  }
+  for (LengthIndex r = r0 + threadIdx.x; r < Region::kLength; r += kThreads)
     acc.add(region.element(output, r, shared));
-  acc = combineBlock<Region::kThreads>(acc);
+  acc = combineBlock<kThreads>(acc);
   if (threadIdx.x != 0)
     return;
   region.store(o, acc);

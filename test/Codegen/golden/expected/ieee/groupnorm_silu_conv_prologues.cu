@@ -20,7 +20,7 @@ struct groupnorm_silu_conv_prologues_k0_reduction_region {
   using LengthIndex = long;
   static constexpr OutputIndex kOutputs = 16L;
   static constexpr LengthIndex kLength = 3200L;
-  static constexpr int kChunk = 1, kThreads = 256;
+  static constexpr int kChunk = 8, kThreads = 256;
   using Accumulator = solder::Welford;
   using Element = float;
   struct SharedStorage {};

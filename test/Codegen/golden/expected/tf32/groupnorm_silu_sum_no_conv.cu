@@ -14,7 +14,7 @@ struct groupnorm_silu_sum_no_conv_k0_reduction_region {
   using LengthIndex = long;
   static constexpr OutputIndex kOutputs = 24L;
   static constexpr LengthIndex kLength = 1568L;
-  static constexpr int kChunk = 1, kThreads = 256;
+  static constexpr int kChunk = 6, kThreads = 256;
   using Accumulator = solder::Welford;
   using Element = float;
   struct SharedStorage {};
@@ -60,7 +60,7 @@ struct groupnorm_silu_sum_no_conv_k1_pointwise_region {
   using LengthIndex = int;
   static constexpr OutputIndex kOutputs = 6;
   static constexpr LengthIndex kLength = 6272;
-  static constexpr int kChunk = 1, kThreads = 256;
+  static constexpr int kChunk = 8, kThreads = 256;
   using Accumulator = solder::SumAccumulator;
   using Element = float;
   struct SharedStorage {};
