@@ -63,6 +63,21 @@ class View:
     shape: tuple
 
 
+@dataclass
+class Permuted:
+    """``base`` (as computed, NC...) seen through ``permute(perm)``: the
+    logical dim i is the base's dim perm[i]. Layout bookkeeping, never a
+    transpose: pointwise ops, LayerNorm over the dim that is the base's
+    channels and Linear over it work on ``base``; permuting back gives
+    ``base`` again."""
+    base: Value
+    perm: tuple
+
+    @property
+    def shape(self):
+        return tuple(self.base.shape[p] for p in self.perm)
+
+
 def tensor_type(shape):
     return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
 
@@ -268,11 +283,33 @@ def static_refusal(node):
         value = node.args[0].meta.get("val") if isinstance(node.args[0], torch.fx.Node) \
             else None
         rank = value.dim() if isinstance(value, torch.Tensor) else None
-        if rank is not None and rank != 2:
+        if rank is not None and rank != 2 and not _permuted_channels_last(node.args[0]):
             return (f"{_describe(node)} on a rank-{rank} tensor: Solder runs Linear on "
-                    "(N, C) tensors for now (over the last dim of a larger one needs "
-                    "permutes to channels-last)")
+                    "(N, C) tensors, and over the last dim of a larger one where a "
+                    "permute put the channels there")
     return None
+
+
+def _permuted_channels_last(node):
+    """Whether ``node`` is (through pointwise ops, LayerNorm and Linear) a
+    permute that puts dim 1 last: a Linear over it is a 1x1 conv."""
+    passes = set(_UNARY) | set(_BINARY) | _IDENTITY | {
+        aten.gelu, aten.layer_norm, aten.native_layer_norm, aten.linear, aten.hardtanh,
+        aten.relu6, aten.leaky_relu, aten.clamp, operator.getitem}
+    seen = set()
+    while isinstance(node, torch.fx.Node) and node not in seen:
+        seen.add(node)
+        packet = getattr(node.target, "overloadpacket", node.target)
+        if packet is aten.permute:
+            dims = list(_arg(node, 1, "dims"))
+            return len(dims) > 2 and dims[-1] % len(dims) == 1
+        if packet not in passes or not node.args:
+            return False
+        # The first tensor argument carries the layout (a binary op's other
+        # operand is permuted alike, or a parameter).
+        node = next((a for a in node.args if isinstance(a, torch.fx.Node)
+                     and a.op != "placeholder"), None)
+    return False
 
 
 _SUPPORTED = []
@@ -451,6 +488,11 @@ class _Importer:
                     f"the module returns its input or parameter '{result.name}' "
                     "unchanged; there is nothing to compile for it")
             value = self.values[result]
+            if isinstance(value, Permuted):
+                raise self.unsupported(
+                    f"the module returns '{value.base.name}' permuted by "
+                    f"{list(value.perm)}; Solder returns tensors in the order it computes "
+                    "them (permute back inside the module)")
             output_shapes.append(value.shape)
             base = value.base if isinstance(value, View) else value
             if base.argument is not None:
@@ -567,6 +609,7 @@ class _Importer:
             aten._adaptive_avg_pool2d: lambda n: self.adaptive_pool("avg", n),
             aten._adaptive_avg_pool3d: lambda n: self.adaptive_pool("avg", n),
             aten.linear: self.linear,
+            aten.permute: self.permute,
         })
         return handlers
 
@@ -655,7 +698,7 @@ class _Importer:
     def operand(self, operand):
         """A tensor operand: a Value, a View, or a Python number as a rank-0
         constant. Placeholders become arguments of their own shape."""
-        if isinstance(operand, (Value, View)):
+        if isinstance(operand, (Value, View, Permuted)):
             return operand
         if isinstance(operand, torch.fx.Node):
             if operand.op == "placeholder":
@@ -674,6 +717,12 @@ class _Importer:
         argument of the viewed shape; a view in the middle of the chain
         cannot feed this op."""
         value = self.operand(operand)
+        if isinstance(value, Permuted):
+            raise self.unsupported(
+                f"{_describe(self.node)} takes '{value.base.name}' permuted by "
+                f"{list(value.perm)}; Solder keeps a permute as layout bookkeeping for "
+                "pointwise ops, LayerNorm and Linear over the channels, until it is "
+                "permuted back")
         if isinstance(value, View) and value.base.argument is not None:
             return self.argument(value.base.argument, value.shape)
         if isinstance(value, View):
@@ -736,6 +785,10 @@ class _Importer:
             value = Value(source.name, self.shape_of(source), source)
         else:
             value = self.operand(source)
+        if isinstance(value, Permuted):
+            raise self.unsupported(
+                f"{_describe(node)} of '{value.base.name}' permuted by {list(value.perm)}; "
+                "Solder views tensors in the order it computes them")
         if isinstance(value, View):
             value = value.base
         if value.shape == shape:
@@ -764,6 +817,11 @@ class _Importer:
         when every other tensor operand is a view of the same shape over a
         base of the same shape, a scalar, or an argument (viewed onto the
         bases' shape)."""
+        permuted = [v for v in operands if isinstance(v, Permuted) or (
+            isinstance(v, torch.fx.Node) and isinstance(self.values.get(v), Permuted))]
+        if permuted:
+            perm = self.operand(permuted[0]).perm
+            return self.elementwise_permuted(op, operands, perm, attrs, name)
         values = [self.operand(o) for o in operands]
         views = [v for v in values if isinstance(v, View)]
         computed = [v for v in views if v.base.argument is None]
@@ -797,6 +855,106 @@ class _Importer:
             result = self.emit_elementwise(op, mapped, attrs, name)
             return View(result, self.result_shape())
         return self.emit_elementwise(op, values, attrs, name)
+
+    def elementwise_permuted(self, op, values, perm, attrs, name):
+        """An elementwise op on permuted tensors, on their bases: every other
+        tensor is permuted alike, a number, or an argument broadcast along
+        the permuted dims (a LayerNorm's or layer scale's (C,) parameter),
+        viewed onto the bases' layout."""
+        rank = len(perm)
+        mapped = []
+        for operand in values:
+            placeholder = operand if isinstance(operand, torch.fx.Node) and \
+                operand.op == "placeholder" else None
+            # An argument is declared in the shape it is read in, only.
+            v = Value(operand.name, self.shape_of(operand), operand) if placeholder \
+                else self.operand(operand)
+            if isinstance(v, Permuted) and v.perm == perm:
+                mapped.append(v.base)
+                continue
+            if isinstance(v, Value) and (v.shape == () or v.is_constant):
+                mapped.append(self.operand(operand) if placeholder else v)
+                continue
+            if isinstance(v, Value) and v.argument is not None and len(v.shape) <= rank:
+                logical = (1,) * (rank - len(v.shape)) + tuple(v.shape)
+                physical = [1] * rank
+                for i, p in enumerate(perm):
+                    physical[p] = logical[i]
+                # Viewing the argument onto the bases' layout must keep the
+                # order of its non-unit dims (no transpose).
+                if [d for d in logical if d != 1] == [d for d in physical if d != 1]:
+                    mapped.append(self.argument(v.argument, tuple(physical)))
+                    continue
+            what = v.base.name if isinstance(v, (View, Permuted)) else v.name
+            raise self.unsupported(
+                f"{_describe(self.node)} mixes a tensor permuted by {list(perm)} with "
+                f"'{what}' of shape {tuple(v.shape)}, which would need a transpose")
+        return Permuted(self.emit_elementwise(op, mapped, attrs, name), perm)
+
+    def permute(self, node):
+        """aten.permute: layout bookkeeping (Permuted); a permute back to the
+        computed order is the base itself."""
+        x = self.operand(node.args[0])
+        dims = [d % len(x.shape) for d in _arg(node, 1, "dims")]
+        if isinstance(x, View):
+            raise self.unsupported(f"{_describe(node)} of a view of '{x.base.name}'; "
+                                   "Solder permutes computed tensors and inputs")
+        base, perm = (x.base, [x.perm[d] for d in dims]) if isinstance(x, Permuted) \
+            else (x, dims)
+        if perm == list(range(len(perm))):
+            return base
+        return Permuted(base, tuple(perm))
+
+    def channels_of_permuted(self, x, dims, what):
+        """The base of permuted ``x`` where its logical ``dims`` are exactly
+        the base's channels (dim 1), else a refusal."""
+        if sorted(x.perm[d] for d in dims) != [1] or len(x.base.shape) < 3:
+            raise self.unsupported(
+                f"{_describe(self.node)}: {what} over dims {dims} of '{x.base.name}' "
+                f"permuted by {list(x.perm)}; Solder runs it over the channels only")
+        return x.base
+
+    def layer_norm_permuted(self, x, normalized_shape, weight, bias, eps):
+        """LayerNorm over the last dim of a channels-last permute (ConvNeXt):
+        over the channels of the base, per position. The mean, then the
+        variance of x - mean (two reductions over the channels), then
+        x * rstd - mean * rstd with the affine parameters: pointwise ops that
+        fuse into the next conv's input conversion as its prologue."""
+        rank = len(x.perm)
+        base = self.channels_of_permuted(
+            x, list(range(rank - len(normalized_shape), rank)), "LayerNorm")
+        channels = base.shape[1]
+        stats_shape = (base.shape[0], 1) + tuple(base.shape[2:])
+        stem = self.value_name(self.node)
+
+        def reduce_mean(value, name):
+            return self.emit(f"solder.reduce mean %{value.name} dims = [1] keepdim : "
+                             f"{value.type} -> {tensor_type(stats_shape)}", stats_shape,
+                             f"{stem}_{name}")
+
+        mean = reduce_mean(base, "mean")
+        centered = self.emit_elementwise("sub", [base, mean], name=f"{stem}_centered")
+        variance = reduce_mean(
+            self.emit_elementwise("mul", [centered, centered], name=f"{stem}_squares"),
+            "variance")
+        rstd = self.emit_elementwise(
+            "rsqrt", [self.emit_elementwise("add", [variance, self.constant(float(eps))],
+                                            name=f"{stem}_variance_eps")],
+            name=f"{stem}_rstd")
+        y = self.emit_elementwise(
+            "sub", [self.emit_elementwise("mul", [base, rstd], name=f"{stem}_scaled"),
+                    self.emit_elementwise("mul", [mean, rstd], name=f"{stem}_shift")],
+            name=f"{stem}_normalized")
+        spread = (channels,) + (1,) * (len(base.shape) - 2)
+        for parameter, op in ((weight, "mul"), (bias, "add")):
+            if parameter is None:
+                continue
+            if not (isinstance(parameter, torch.fx.Node) and parameter.op == "placeholder"):
+                raise self.unsupported(f"{_describe(self.node)}: its weight and bias must be "
+                                       "parameters or inputs")
+            y = self.emit_elementwise(op, [y, self.argument(parameter, spread)],
+                                      name=f"{stem}_{'weight' if op == 'mul' else 'bias'}")
+        return Permuted(y, x.perm)
 
     def broadcast_onto(self, shape, view_shape, base_shape):
         """The shape in the bases' layout of an operand that broadcasts as
@@ -916,6 +1074,8 @@ class _Importer:
             dim, keepdim = _arg(node, 1, "dim"), _arg(node, 2, "keepdim", False)
         x = self.operand(node.args[0])
         result_shape = self.result_shape()
+        if isinstance(x, Permuted):
+            self.value(x)  # the refusal of a permuted operand
         if isinstance(x, View):
             return self.reduce_view(kind, x, dim, result_shape)
         dims = self.dims(dim, len(x.shape))
@@ -978,8 +1138,7 @@ class _Importer:
             return self.emit_norm("group_norm", a[0], a[1], a[2], a[7],
                                   f"num_groups = {int(a[6])} ")
         if packet is aten.native_layer_norm:
-            return self.emit_norm("layer_norm", a[0], a[2], a[3], a[4],
-                                  f"normalized_shape = {format_list(a[1])} ")
+            return self.emit_layer_norm(a[0], list(a[1]), a[2], a[3], a[4])
         if packet is aten._native_batch_norm_legit_no_training:
             return self.running_stats_norm(a[0], a[1], a[2], a[3], a[4], a[6])
         if packet is aten._native_batch_norm_legit_functional:
@@ -1102,8 +1261,14 @@ class _Importer:
     def layer_norm(self, node):
         shape = _arg(node, 1, "normalized_shape")
         shape = [shape] if isinstance(shape, int) else list(shape)
-        return self.emit_norm("layer_norm", node.args[0], _arg(node, 2, "weight"),
-                              _arg(node, 3, "bias"), _arg(node, 4, "eps", 1e-5),
+        return self.emit_layer_norm(node.args[0], shape, _arg(node, 2, "weight"),
+                                    _arg(node, 3, "bias"), _arg(node, 4, "eps", 1e-5))
+
+    def emit_layer_norm(self, x, shape, weight, bias, eps):
+        operand = self.operand(x)
+        if isinstance(operand, Permuted):
+            return self.layer_norm_permuted(operand, shape, weight, bias, eps)
+        return self.emit_norm("layer_norm", x, weight, bias, eps,
                               f"normalized_shape = {format_list(shape)} ")
 
     def instance_norm(self, node):
@@ -1222,6 +1387,8 @@ class _Importer:
         result is a view of the conv's (N, K, 1, ...) as (N, K)."""
         x = self.operand(node.args[0])
         shape = self.result_shape()
+        if isinstance(x, Permuted):
+            return self.linear_permuted(node, x)
         refusal = static_refusal(node)
         if refusal:
             raise self.unsupported(refusal)
@@ -1235,6 +1402,18 @@ class _Importer:
             raise self.unsupported(
                 f"{_describe(node)} on a computed (N, C) tensor: Solder runs Linear as a 1x1 "
                 "conv over the (N, C, 1, ...) tensor it views (keepdim the reduction before it)")
+        return View(self.linear_as_conv(node, base), shape)
+
+    def linear_permuted(self, node, x):
+        """aten.linear over the last dim of a channels-last permute (ConvNeXt's
+        MLP): a 1x1 conv over the base's channels, permuted alike."""
+        base = self.channels_of_permuted(x, [len(x.perm) - 1], "Linear")
+        return Permuted(self.linear_as_conv(node, base), x.perm)
+
+    def linear_as_conv(self, node, base):
+        """The 1x1 conv over the channels of ``base`` (N, C, ...) that
+        ``node``'s Linear computes: its weight a parameter viewed as
+        (K, C, 1, ...)."""
         weight = node.args[1]
         if not (isinstance(weight, torch.fx.Node) and weight.op == "placeholder"):
             raise self.unsupported(f"{_describe(node)} with a computed weight")
@@ -1243,11 +1422,10 @@ class _Importer:
         weight = self.argument(weight, weight_shape + (1,) * spatial)
         bias = self.optional_value(_arg(node, 2, "bias"))
         operands = [base, weight] + ([bias] if bias is not None else [])
-        conv_shape = shape + (1,) * spatial
+        conv_shape = (base.shape[0], weight_shape[0]) + tuple(base.shape[2:])
         ones, zeros = format_list([1] * spatial), format_list([0] * spatial)
-        value = self.emit(
+        return self.emit(
             "solder.conv " + ", ".join(f"%{v.name}" for v in operands) +
             f" strides = {ones} padding = {zeros} dilations = {ones} groups = 1"
             f" : ({', '.join(v.type for v in operands)}) -> {tensor_type(conv_shape)}",
             conv_shape)
-        return View(value, shape)

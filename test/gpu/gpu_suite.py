@@ -61,6 +61,13 @@ def prologues_ref(x, g1, b1, w1, c1, g2, b2, w2, c2, scale, shift, wg, img, isca
     return x + h, grouped, direct
 
 
+def layernorm_mlp_ref(x, dw, dwb, g, b, w1, b1, w2, b2, gamma):
+    h = F.conv2d(x, dw, dwb, padding=3, groups=x.shape[1]).permute(0, 2, 3, 1)
+    h = F.layer_norm(h, (x.shape[1],), g.flatten(), b.flatten(), 1e-6)
+    h = F.linear(F.gelu(F.linear(h, w1.flatten(1), b1)), w2.flatten(1), b2)
+    return x + gamma * h.permute(0, 3, 1, 2)
+
+
 CASES = {
     "w1_conv3d_groupnorm_mean": (w1_ref, "x conv_w conv_b gn_w gn_b"),
     "w2_convtranspose3d_relu_groupnorm": (w2_ref, "x convt_w gn_w gn_b"),
@@ -107,6 +114,8 @@ CASES = {
             dim=[1, 2, 3]),
         "x conv_w gn_w gn_b"),
     "conv2d_bn_relu_maxpool_avgpool_chain": (stem_pools_ref, "x conv_w scale scale"),
+    "channels_last_layernorm_mlp": (
+        layernorm_mlp_ref, "x conv_w conv_b gn_w gn_b conv_w conv_b conv_w conv_b gn_w"),
     "groupnorm_silu_conv_prologues": (
         prologues_ref,
         "x gn_w gn_b conv_w conv_b gn_w gn_b conv_w conv_b scale gn_b conv_w x scale gn_b conv_w"),
@@ -127,7 +136,7 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "convtranspose3d_mixed_strides_groupnorm",
              "convtranspose2d_dilated_stride_sigmoid_mean",
              "conv2d_ragged_rows_groupnorm_mean", "conv2d_bn_relu_maxpool_avgpool_chain",
-             "groupnorm_silu_conv_prologues"]
+             "groupnorm_silu_conv_prologues", "channels_last_layernorm_mlp"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):

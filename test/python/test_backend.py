@@ -108,8 +108,8 @@ def test_unsupported_op_splits_the_graph(solder_log):
     line = line_of("y = self.fc(y)")
     assert log[2].endswith(f"1 ops run eagerly: aten.linear at {this_file}:{line} "
                            "('aten.linear' on a rank-4 tensor: Solder runs Linear on (N, C) "
-                           "tensors for now (over the last dim of a larger one needs "
-                           "permutes to channels-last))"), log[2]
+                           "tensors, and over the last dim of a larger one where a permute "
+                           "put the channels there)"), log[2]
 
 
 def test_log_lines_under_solder_log_info():

@@ -8,6 +8,7 @@ Import only runs torch (shape propagation on the CPU) and solder-opt, so the
 inputs are the reduced shapes of the workloads.
 """
 
+import copy
 import inspect
 import re
 import subprocess
@@ -633,6 +634,30 @@ class Linear(nn.Module):
         return self.fc(x)
 
 
+class ReturnsPermuted(nn.Module):
+    def forward(self, x):
+        return torch.relu(x).permute(0, 2, 3, 1)
+
+
+class ReducesPermuted(nn.Module):
+    def forward(self, x):
+        return torch.relu(x).permute(0, 2, 3, 1).sum(-1)
+
+
+class LayerNormOverWidthPermuted(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm(4)
+
+    def forward(self, x):
+        return self.norm(torch.relu(x).permute(0, 1, 3, 2)).permute(0, 1, 3, 2)
+
+
+class PermutedMixedWithComputed(nn.Module):
+    def forward(self, x):
+        return (torch.relu(x).permute(0, 1, 3, 2) + torch.tanh(x)).permute(0, 1, 3, 2)
+
+
 class MaxPoolIndices(nn.Module):
     def forward(self, x):
         return F.max_pool2d(x, 2, return_indices=True)[0]
@@ -666,7 +691,18 @@ UNSUPPORTED = [
     (SumAsDouble, (2, 3), r"'aten\.sum\.dim_IntList' with dtype=torch\.float64",
      "x.sum"),
     (Linear, (2, 4, 3), r"'aten\.linear' on a rank-3 tensor: Solder runs Linear on \(N, C\) "
-     r"tensors for now", "self.fc(x)"),
+     r"tensors, and over the last dim of a larger one where a permute put the channels "
+     r"there", "self.fc(x)"),
+    (ReturnsPermuted, (2, 3, 4, 5), r"the module returns 'relu' permuted by \[0, 2, 3, 1\]; "
+     r"Solder returns tensors in the order it computes them", "return"),
+    (ReducesPermuted, (2, 3, 4, 5), r"'aten\.sum\.dim_IntList' takes 'relu' permuted by "
+     r"\[0, 2, 3, 1\]; Solder keeps a permute as layout bookkeeping", "sum(-1)"),
+    (LayerNormOverWidthPermuted, (2, 3, 4, 5), r"'aten\.layer_norm': LayerNorm over "
+     r"dims \[3\] of 'relu' permuted by \[0, 1, 3, 2\]; Solder runs it over "
+     r"the channels only", "self.norm"),
+    (PermutedMixedWithComputed, (2, 3, 4, 4), r"'aten\.add\.Tensor' mixes a tensor permuted "
+     r"by \[0, 1, 3, 2\] with 'tanh' of shape \(2, 3, 4, 4\), which would need a "
+     r"transpose", "torch.tanh(x)"),
     (ViewIntoConv, (2, 3, 4, 4), r"'aten\.conv2d' takes a view of 'relu' as shape "
      r"\(2, 3, 2, 8\); Solder fuses views only into elementwise ops, reductions and "
      r"outputs", "self.conv(y.view"),
@@ -928,3 +964,50 @@ def test_pools_and_linear_structure():
     compiled = solder.compile(module, (x,), backend="cpu", quiet=True)
     for got, want in zip(compiled(x), module.double()(x.double())):
         assert ((got.double() - want).norm() / want.norm()).item() < 1e-6
+
+
+class ChannelsLastMlp(nn.Module):
+    """ConvNeXt's MLP: permute to channels-last -> LayerNorm over C -> Linear
+    -> GELU -> Linear -> layer scale -> permute back -> residual."""
+
+    def __init__(self, channels=6):
+        super().__init__()
+        self.norm = nn.LayerNorm(channels, eps=1e-6)
+        self.fc1 = nn.Linear(channels, 4 * channels)
+        self.fc2 = nn.Linear(4 * channels, channels)
+        self.gamma = nn.Parameter(0.5 + torch.rand(channels))
+
+    def forward(self, x):
+        h = torch.relu(x).permute(0, 2, 3, 1)
+        h = self.fc2(F.gelu(self.fc1(self.norm(h))))
+        return x + (self.gamma * h).permute(0, 3, 1, 2)
+
+
+def test_permutes_are_layout_bookkeeping():
+    """A permute emits nothing: LayerNorm over the permuted-last dim is a
+    normalization over the channels (mean, then the variance of x - mean,
+    over dim 1), each Linear a 1x1 conv on the NCHW tensor, the layer
+    scale's (C,) parameter viewed as (1, C, 1, 1); the result matches
+    float64 on the interpreter."""
+    torch.manual_seed(0)
+    module = ChannelsLastMlp()
+    with torch.no_grad():
+        module.norm.weight.copy_(1 + 0.3 * torch.randn(6))
+        module.norm.bias.copy_(0.3 * torch.randn(6))
+    x = torch.randn(2, 6, 5, 7)
+    imported = solder.import_module(module, (x,))
+    text = "\n".join(body(imported))
+    assert "permute" not in text and "transpose" not in text, text
+    assert "%norm_weight_view: tensor<6x1x1xf32>" in header(imported)
+    assert "%gamma_view: tensor<1x6x1x1xf32>" in header(imported)
+    assert "%gamma:" not in header(imported)
+    assert "%norm_mean = solder.reduce mean %relu dims = [1] keepdim : tensor<2x6x5x7xf32> " \
+        "-> tensor<2x1x5x7xf32>" in text, text
+    assert "%norm_variance = solder.reduce mean %norm_squares dims = [1] keepdim" in text, text
+    assert "%fc1 = solder.conv %norm_bias, %fc1_weight_view, %fc1_bias strides = [1, 1] " \
+        "padding = [0, 0] dilations = [1, 1] groups = 1 : (tensor<2x6x5x7xf32>, " \
+        "tensor<24x6x1x1xf32>, tensor<24xf32>) -> tensor<2x24x5x7xf32>" in text, text
+    assert imported.output_shapes == [(2, 6, 5, 7)]
+    compiled = solder.compile(module, (x,), backend="cpu", quiet=True)
+    want = copy.deepcopy(module).double()(x.double())
+    assert ((compiled(x).double() - want).norm() / want.norm()).item() < 1e-6
