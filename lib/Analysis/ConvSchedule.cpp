@@ -479,6 +479,8 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor, const GpuTarget &t
   // A prologue (the region computes the conv's input): the tensor-core
   // implicit GEMM applies it as it converts its input to NDHWC; the other
   // main loops read PyTorch's layout, written first by a kernel of its own.
+  // (getConvPrologue's test, spelled here: the analyses do not link the
+  // transforms library.)
   Operation *producer = anchor->getOperand(0).getDefiningOp();
   bool prologue = producer && isa<FusionOp>(anchor->getParentOp()) &&
                   producer->getParentOp() == anchor->getParentOp();

@@ -293,26 +293,24 @@ def static_refusal(node):
 def _permuted_channels_last(node):
     """Whether ``node`` is (through pointwise ops, LayerNorm and Linear) a
     permute that puts dim 1 last: a Linear over it is a 1x1 conv."""
-    passes = set(_UNARY) | set(_BINARY) | _IDENTITY | {
-        aten.gelu, aten.layer_norm, aten.native_layer_norm, aten.linear, aten.hardtanh,
-        aten.relu6, aten.leaky_relu, aten.clamp, operator.getitem}
-    seen = set()
+    perm, seen = None, set()
     while isinstance(node, torch.fx.Node) and node not in seen:
         seen.add(node)
         packet = getattr(node.target, "overloadpacket", node.target)
         if packet is aten.permute:
-            dims = list(_arg(node, 1, "dims"))
-            return len(dims) > 2 and dims[-1] % len(dims) == 1
-        if packet not in passes or not node.args:
-            return False
-        # The first tensor argument carries the layout (a binary op's other
-        # operand is permuted alike, or a parameter).
+            dims = [d % len(_arg(node, 1, "dims")) for d in _arg(node, 1, "dims")]
+            perm = dims if perm is None else [dims[p] for p in perm]
+        elif packet not in _PERMUTED_PASSES:
+            break
+        # The first computed tensor argument carries the layout (a binary
+        # op's other operand is permuted alike, or a parameter).
         node = next((a for a in node.args if isinstance(a, torch.fx.Node)
                      and a.op != "placeholder"), None)
-    return False
+    return perm is not None and len(perm) > 2 and perm[-1] == 1
 
 
 _SUPPORTED = []
+
 
 
 def _supported_packets():
@@ -428,6 +426,15 @@ _FIRST_RESULT = {aten.native_group_norm, aten.native_layer_norm,
                  aten.max_pool2d_with_indices, aten.max_pool3d_with_indices,
                  aten.adaptive_max_pool1d, aten.adaptive_max_pool2d,
                  aten.adaptive_max_pool3d}
+
+# The ops that keep a permuted tensor permuted on its way to a Linear: the
+# pointwise ones, LayerNorm, Linear itself.
+_PERMUTED_PASSES = frozenset(_UNARY) | frozenset(_BINARY) | _IDENTITY | frozenset({
+    aten.rsub, aten.reciprocal, aten.square, aten.leaky_relu, aten.elu, aten.softplus,
+    aten.hardtanh, aten.relu6, aten.gelu, aten.clamp, aten.clip, aten.clamp_min,
+    aten.clamp_max, aten.dropout, aten.native_dropout, aten._softmax, aten.softmax,
+    aten._log_softmax, aten.log_softmax, aten.layer_norm, aten.native_layer_norm,
+    aten.linear, operator.getitem})
 
 
 class _Importer:
@@ -881,8 +888,10 @@ class _Importer:
                 for i, p in enumerate(perm):
                     physical[p] = logical[i]
                 # Viewing the argument onto the bases' layout must keep the
-                # order of its non-unit dims (no transpose).
-                if [d for d in logical if d != 1] == [d for d in physical if d != 1]:
+                # order of its non-unit dims (no transpose): their places in
+                # the base ascend.
+                places = [perm[i] for i, d in enumerate(logical) if d != 1]
+                if places == sorted(places):
                     mapped.append(self.argument(v.argument, tuple(physical)))
                     continue
             what = v.base.name if isinstance(v, (View, Permuted)) else v.name
@@ -917,9 +926,11 @@ class _Importer:
     def layer_norm_permuted(self, x, normalized_shape, weight, bias, eps):
         """LayerNorm over the last dim of a channels-last permute (ConvNeXt):
         over the channels of the base, per position. The mean, then the
-        variance of x - mean (two reductions over the channels), then
-        x * rstd - mean * rstd with the affine parameters: pointwise ops that
-        fuse into the next conv's input conversion as its prologue."""
+        variance (two reductions over the channels), then (x - mean) * rstd
+        with the affine parameters: pointwise ops that fuse into the next
+        conv's input conversion as its prologue. The variance squares
+        mean - x, not x - mean, so that CSE leaves it inside the variance's
+        region (a region that yields a reduction yields nothing else)."""
         rank = len(x.perm)
         base = self.channels_of_permuted(
             x, list(range(rank - len(normalized_shape), rank)), "LayerNorm")
@@ -933,18 +944,17 @@ class _Importer:
                              f"{stem}_{name}")
 
         mean = reduce_mean(base, "mean")
-        centered = self.emit_elementwise("sub", [base, mean], name=f"{stem}_centered")
+        deviation = self.emit_elementwise("sub", [mean, base], name=f"{stem}_deviation")
         variance = reduce_mean(
-            self.emit_elementwise("mul", [centered, centered], name=f"{stem}_squares"),
+            self.emit_elementwise("mul", [deviation, deviation], name=f"{stem}_squares"),
             "variance")
         rstd = self.emit_elementwise(
             "rsqrt", [self.emit_elementwise("add", [variance, self.constant(float(eps))],
                                             name=f"{stem}_variance_eps")],
             name=f"{stem}_rstd")
         y = self.emit_elementwise(
-            "sub", [self.emit_elementwise("mul", [base, rstd], name=f"{stem}_scaled"),
-                    self.emit_elementwise("mul", [mean, rstd], name=f"{stem}_shift")],
-            name=f"{stem}_normalized")
+            "mul", [self.emit_elementwise("sub", [base, mean], name=f"{stem}_centered"),
+                    rstd], name=f"{stem}_normalized")
         spread = (channels,) + (1,) * (len(base.shape) - 2)
         for parameter, op in ((weight, "mul"), (bias, "add")):
             if parameter is None:
@@ -1164,6 +1174,10 @@ class _Importer:
         if dtype not in (None, torch.float32):
             raise self.unsupported(f"{op} with dtype={dtype}")
         x = self.operand(node.args[0])
+        if isinstance(x, Permuted):
+            base_dim = x.perm[self.dims(dim, len(x.shape))[0]]
+            return Permuted(self.emit(f"solder.{op} %{x.base.name} dim = {base_dim} : "
+                                      f"{x.base.type}", x.base.shape), x.perm)
         if isinstance(x, View):
             dim = self.dims(dim, len(x.shape))[0]
             group = next(g for g in _reshape_groups(x.base.shape, x.shape) if dim in g[1])

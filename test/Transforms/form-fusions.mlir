@@ -413,11 +413,11 @@ func.func @pool_between_convs(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>,
 }
 
 // ConvNeXt's LayerNorm over the channels between a depthwise conv and a
-// Linear (a 1x1 conv): the mean and the variance of x - mean are two
-// reductions over dim 1 (the second's x - mean stays inside its region);
-// rstd and mean * rstd one small pointwise region; x * rstd - mean * rstd
-// and the affine parameters the prologue of the first 1x1 conv, GELU its
-// epilogue; the layer scale and the residual the second conv's epilogue.
+// Linear (a 1x1 conv): the mean and the variance of mean - x are two
+// reductions over dim 1 (the second's mean - x stays inside its region);
+// rstd one small pointwise region; (x - mean) * rstd and the affine
+// parameters the prologue of the first 1x1 conv, GELU its epilogue; the
+// layer scale and the residual the second conv's epilogue.
 // RUN: solder-opt %solder_src/test/gpu/cases/channels_last_layernorm_mlp.mlir --solder-form-fusions | FileCheck %s --check-prefix=LNMLP
 // LNMLP: solder.fusion "channels_last_layernorm_mlp_k0_conv"
 // LNMLP-NEXT: solder.conv {{.*}} groups = 24
@@ -432,11 +432,10 @@ func.func @pool_between_convs(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>,
 // LNMLP-NEXT: solder.yield {{.*}} : tensor<2x1x15x13xf32>
 // LNMLP: solder.fusion "channels_last_layernorm_mlp_k3_pointwise"
 // LNMLP: solder.rsqrt
-// LNMLP-NEXT: solder.mul
 // LNMLP-NEXT: solder.yield
 // LNMLP: solder.fusion "channels_last_layernorm_mlp_k4_conv"
-// LNMLP-NEXT: solder.mul
 // LNMLP-NEXT: solder.sub
+// LNMLP-NEXT: solder.mul
 // LNMLP-NEXT: solder.mul
 // LNMLP-NEXT: solder.add
 // LNMLP-NEXT: solder.conv

@@ -658,6 +658,14 @@ class PermutedMixedWithComputed(nn.Module):
         return (torch.relu(x).permute(0, 1, 3, 2) + torch.tanh(x)).permute(0, 1, 3, 2)
 
 
+class PermutedPlusCubeInput(nn.Module):
+    """Sizes alike in every dim: only the order of the dims tells that x
+    would need a transpose."""
+
+    def forward(self, x):
+        return (torch.relu(x).permute(0, 2, 3, 1) + x).permute(0, 3, 1, 2)
+
+
 class MaxPoolIndices(nn.Module):
     def forward(self, x):
         return F.max_pool2d(x, 2, return_indices=True)[0]
@@ -700,6 +708,9 @@ UNSUPPORTED = [
     (LayerNormOverWidthPermuted, (2, 3, 4, 5), r"'aten\.layer_norm': LayerNorm over "
      r"dims \[3\] of 'relu' permuted by \[0, 1, 3, 2\]; Solder runs it over "
      r"the channels only", "self.norm"),
+    (PermutedPlusCubeInput, (2, 4, 4, 4), r"'aten\.add\.Tensor' mixes a tensor permuted by "
+     r"\[0, 2, 3, 1\] with 'x' of shape \(2, 4, 4, 4\), which would need a transpose",
+     "+ x"),
     (PermutedMixedWithComputed, (2, 3, 4, 4), r"'aten\.add\.Tensor' mixes a tensor permuted "
      r"by \[0, 1, 3, 2\] with 'tanh' of shape \(2, 3, 4, 4\), which would need a "
      r"transpose", "torch.tanh(x)"),
@@ -1010,4 +1021,20 @@ def test_permutes_are_layout_bookkeeping():
     assert imported.output_shapes == [(2, 6, 5, 7)]
     compiled = solder.compile(module, (x,), backend="cpu", quiet=True)
     want = copy.deepcopy(module).double()(x.double())
+    assert ((compiled(x).double() - want).norm() / want.norm()).item() < 1e-6
+
+
+class SoftmaxOverPermutedChannels(nn.Module):
+    def forward(self, x):
+        return torch.softmax(torch.tanh(x).permute(0, 2, 3, 1), dim=-1).permute(0, 3, 1, 2)
+
+
+def test_softmax_over_a_permuted_dim():
+    """A softmax over the permuted-last dim is one over the base's channels."""
+    x = torch.randn(2, 5, 3, 4)
+    imported = solder.import_module(SoftmaxOverPermutedChannels(), (x,))
+    assert body(imported)[-1] == ("%softmax = solder.softmax %tanh dim = 1 : "
+                                  "tensor<2x5x3x4xf32>"), body(imported)
+    compiled = solder.compile(SoftmaxOverPermutedChannels(), (x,), backend="cpu", quiet=True)
+    want = torch.softmax(torch.tanh(x.double()), dim=1)
     assert ((compiled(x).double() - want).norm() / want.norm()).item() < 1e-6

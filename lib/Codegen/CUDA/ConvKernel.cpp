@@ -33,8 +33,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   if (!isa<BlockArgument>(weight) || (bias && !isa<BlockArgument>(bias)))
     return anchor->emitError("the CUDA code generator needs a conv's weight and bias "
                              "computed before its kernel");
-  // The pointwise ops that compute the conv's input, applied as the kernel
-  // before the main loop writes the input the main loop reads.
+  // The pointwise ops that compute the conv's input (its prologue), applied
+  // by the kernel that prepares the main loop's input.
   SmallVector<Operation *> prologueOps = getConvPrologue(anchor);
   auto inType = cast<RankedTensorType>(input.getType());
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
@@ -158,6 +158,11 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     if (prologueGrid.empty())
       return fusion.emitError("the CUDA code generator needs the prologue launch of "
                               "solder-plan (run solder-pipeline first)");
+    if (prologueGrid[0] * prologueGrid[1] * prologueGrid[2] * kOperandPrepThreads <
+        inType.getNumElements())
+      return fusion.emitError("the plan's prologue_grid covers fewer than the conv "
+                              "input's ")
+             << inType.getNumElements() << " elements (a thread an element)";
     unsigned buffer = addBuffer(name + "_input", inType.getNumElements() * 4, false);
     SmallVector<std::pair<std::string, KernelArgRef>> params = {
         {"const float *__restrict__ input", getCaptureArg(fusion, prologue->source)},

@@ -12,6 +12,8 @@
 
 #include "ProgramEmitter.h"
 
+#include "solder/Dialect/Solder/Transforms/FusionUtils.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringExtras.h"
@@ -36,7 +38,8 @@ ProgramEmitter::emitConvPrologue(FusionOp fusion, Operation *anchor,
              << op->getName() << "' in a conv prologue (supported: pointwise ops)";
     for (Value operand : op->getOperands()) {
       auto argument = dyn_cast<BlockArgument>(operand);
-      if (!argument || llvm::is_contained(captures, argument.getArgNumber()))
+      if (!argument || argument == prologue.source ||
+          llvm::is_contained(captures, argument.getArgNumber()))
         continue;
       if (!prologue.source && argument.getType() == inType) {
         prologue.source = argument;
@@ -48,15 +51,15 @@ ProgramEmitter::emitConvPrologue(FusionOp fusion, Operation *anchor,
   if (!prologue.source)
     return anchor->emitError("the CUDA code generator needs a conv prologue to read a "
                              "tensor shaped like the conv input");
+  if (getElementType(fusion.getCaptures()[cast<BlockArgument>(prologue.source).getArgNumber()]) !=
+      "float")
+    return anchor->emitError("the CUDA code generator reads a conv prologue's input in "
+                             "float; this one is stored in double");
   llvm::sort(captures);
 
-  std::string summary;
-  for (Operation *op : ops)
-    if (!isa<arith::ConstantOp>(op))
-      summary += (summary.empty() ? "" : " -> ") + op->getName().stripDialect().str();
-  prologue.summary = summary;
+  prologue.summary = joinOpNames(ops, " -> ");
   os << "// " << name << "_prologue: what " << name << "'s conv reads at input element\n"
-     << "// (n, c, pixel) of value x: " << summary << ".\n"
+     << "// (n, c, pixel) of value x: " << prologue.summary << ".\n"
      << "struct " << name << "_prologue {\n";
   SmallVector<std::string> members;
   for (unsigned index : captures) {

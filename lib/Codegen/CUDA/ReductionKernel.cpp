@@ -128,7 +128,7 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
   // 32-bit indices where they fit (not for statistics, whose indexing is in
   // 64 bits).
   bool narrowOutputs = !stats && fitsInt(outputs + threads);
-  bool narrowLength = !stats && fitsInt(length + threads);
+  bool narrowLength = !stats && fitsInt(length + chunk * threads);
   StringRef outputType = narrowOutputs ? "int" : "long";
   StringRef lengthType = narrowLength ? "int" : "long";
 

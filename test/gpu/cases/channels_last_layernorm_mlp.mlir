@@ -1,8 +1,8 @@
 // ConvNeXt's block as the importer writes it, permutes being layout
 // bookkeeping: a depthwise 7x7 conv, LayerNorm over the channels at each
-// position (the mean, then the variance of x - mean, over dim 1; then
-// x * rstd - mean * rstd and the affine parameters), Linear 24 -> 96 as a
-// 1x1 conv, GELU, Linear 96 -> 24, the layer scale and the residual.
+// position (the mean, then the variance of mean - x, over dim 1; then
+// (x - mean) * rstd and the affine parameters), Linear 24 -> 96 as a 1x1
+// conv, GELU, Linear 96 -> 24, the layer scale and the residual.
 func.func @channels_last_layernorm_mlp(%x: tensor<2x24x15x13xf32>, %dw: tensor<24x1x7x7xf32>,
     %dwb: tensor<24xf32>, %g: tensor<24x1x1xf32>, %b: tensor<24x1x1xf32>,
     %w1: tensor<96x24x1x1xf32>, %b1: tensor<96xf32>, %w2: tensor<24x96x1x1xf32>,
@@ -10,15 +10,14 @@ func.func @channels_last_layernorm_mlp(%x: tensor<2x24x15x13xf32>, %dw: tensor<2
   %y = solder.conv %x, %dw, %dwb strides = [1, 1] padding = [3, 3] dilations = [1, 1] groups = 24
        : (tensor<2x24x15x13xf32>, tensor<24x1x7x7xf32>, tensor<24xf32>) -> tensor<2x24x15x13xf32>
   %mean = solder.reduce mean %y dims = [1] keepdim : tensor<2x24x15x13xf32> -> tensor<2x1x15x13xf32>
-  %centered = solder.sub %y, %mean : tensor<2x24x15x13xf32>, tensor<2x1x15x13xf32> -> tensor<2x24x15x13xf32>
-  %squares = solder.mul %centered, %centered : tensor<2x24x15x13xf32>
+  %deviation = solder.sub %mean, %y : tensor<2x1x15x13xf32>, tensor<2x24x15x13xf32> -> tensor<2x24x15x13xf32>
+  %squares = solder.mul %deviation, %deviation : tensor<2x24x15x13xf32>
   %variance = solder.reduce mean %squares dims = [1] keepdim : tensor<2x24x15x13xf32> -> tensor<2x1x15x13xf32>
   %eps = arith.constant dense<1.0e-06> : tensor<f32>
   %variance_eps = solder.add %variance, %eps : tensor<2x1x15x13xf32>, tensor<f32> -> tensor<2x1x15x13xf32>
   %rstd = solder.rsqrt %variance_eps : tensor<2x1x15x13xf32>
-  %scaled = solder.mul %y, %rstd : tensor<2x24x15x13xf32>, tensor<2x1x15x13xf32> -> tensor<2x24x15x13xf32>
-  %shift = solder.mul %mean, %rstd : tensor<2x1x15x13xf32>
-  %normalized = solder.sub %scaled, %shift : tensor<2x24x15x13xf32>, tensor<2x1x15x13xf32> -> tensor<2x24x15x13xf32>
+  %centered = solder.sub %y, %mean : tensor<2x24x15x13xf32>, tensor<2x1x15x13xf32> -> tensor<2x24x15x13xf32>
+  %normalized = solder.mul %centered, %rstd : tensor<2x24x15x13xf32>, tensor<2x1x15x13xf32> -> tensor<2x24x15x13xf32>
   %weighted = solder.mul %normalized, %g : tensor<2x24x15x13xf32>, tensor<24x1x1xf32> -> tensor<2x24x15x13xf32>
   %norm = solder.add %weighted, %b : tensor<2x24x15x13xf32>, tensor<24x1x1xf32> -> tensor<2x24x15x13xf32>
   %fc1 = solder.conv %norm, %w1, %b1 strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1

@@ -61,6 +61,14 @@ SmallVector<Operation *> mlir::solder::getConvPrologue(Operation *anchor) {
   return getProducingSlice(anchor->getOperand(0));
 }
 
+std::string mlir::solder::joinOpNames(ArrayRef<Operation *> ops, StringRef separator) {
+  std::string text;
+  for (Operation *op : ops)
+    if (!isa<arith::ConstantOp>(op))
+      text += (text.empty() ? "" : separator.str()) + op->getName().stripDialect().str();
+  return text;
+}
+
 FusionOp mlir::solder::wrapInFusion(RewriterBase &rewriter,
                                     ArrayRef<Operation *> ops, StringRef name) {
   llvm::SmallPtrSet<Operation *, 16> inRegion(ops.begin(), ops.end());

@@ -297,10 +297,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                       .str();
         // The prologue, where the region computes the conv's input: in the
         // input conversion, or in a kernel of its own.
-        std::string prologue;
-        for (Operation *op : getConvPrologue(anchor))
-          if (!isa<arith::ConstantOp>(op))
-            prologue += (prologue.empty() ? "" : ", ") + op->getName().stripDialect().str();
+        std::string prologue = joinOpNames(getConvPrologue(anchor), ", ");
         int64_t layoutBytes = conv->conversionBytes - conv->prologueBytes;
         if (layoutBytes && conv->isDirect())
           note += llvm::formatv("; weights -> split TF32 fragments{0}: {1:F2} MB",

@@ -35,6 +35,10 @@ SmallVector<Operation *> getProducingSlice(Value value);
 /// reads them); empty when the conv reads a capture.
 SmallVector<Operation *> getConvPrologue(Operation *anchor);
 
+/// The names of `ops` without the dialect, constants left out, joined by
+/// `separator`: "group_normalize -> silu" (kernel comments, the report).
+std::string joinOpNames(ArrayRef<Operation *> ops, StringRef separator);
+
 /// Moves `ops` (in block order, same block) into a new solder.fusion named
 /// `name`, inserted before the last of them: values they read from outside
 /// become captures (constants are cloned in), values used outside become
