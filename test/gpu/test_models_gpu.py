@@ -1,8 +1,8 @@
 """The model catalog (test/models/catalog.py) at full size on the GPU, through
 torch.compile(backend="solder") in both precisions: compared with PyTorch in
-float64, two calls bitwise equal, and exactly the ops the catalog lists left
-to eager (every other conv, norm, activation, add, pool and Linear ran in
-Solder kernels). Run by run_gpu_suite.sh's `models` stage (SOLDER_BIN_DIR set).
+float64, two calls bitwise equal, exactly the ops the catalog lists left to
+eager, and every kind of op it lists for the model in Solder kernels. Run by
+run_gpu_suite.sh's `models` stage (SOLDER_BIN_DIR set).
 
 Tolerances: the relative L2 error against float64 may be at most the larger
 of a floor (1e-5 ieee, 2e-3 tf32) and 4x that of eager PyTorch in the same
@@ -58,7 +58,9 @@ def test_model(name, precision):
     assert torch.isfinite(first).all()
     assert error <= bound, f"rel L2 {error:.2e} > {bound:.2e}"
     assert torch.equal(first, second), "two calls differ"
-    eager_ops = {}
+    eager_ops, compiled = {}, set()
     for _, report in backend.reports:
         eager_ops.update(report.eager_ops)
+        compiled.update(report.compiled_ops)
     assert eager_ops == catalog.EAGER[name], eager_ops
+    assert catalog.IN_SOLDER[name] <= compiled, sorted(compiled)

@@ -209,6 +209,26 @@ MODELS = {
 # The ops the CUDA code generator leaves to eager today, and why (the
 # backend's reasons, without the user's line): none. Every op of each model
 # runs in Solder kernels; a model that regresses shows its eager ops here.
+# Every kind of op each model has, as the backend's reports name them: all
+# must run in Solder kernels (test_models.py, test_models_gpu.py).
+_BN = "_native_batch_norm_legit_no_training"
+_RESNET_BLOCK = {"conv2d", "group_norm", "silu", "add"}
+IN_SOLDER = {
+    "resnet18": {"conv2d", _BN, "relu", "add", "max_pool2d", "adaptive_avg_pool2d", "linear"},
+    "resnet50": {"conv2d", _BN, "relu", "add", "max_pool2d", "adaptive_avg_pool2d", "linear"},
+    "se_resnet": {"conv2d", _BN, "relu", "add", "adaptive_avg_pool2d", "sigmoid", "mul",
+                  "linear"},
+    "inverted_residual": {"conv2d", _BN, "hardtanh", "add"},
+    "resnet_block_small": _RESNET_BLOCK,
+    "unet_down": _RESNET_BLOCK,
+    "unet_block_320": _RESNET_BLOCK,
+    "unet_block_640": _RESNET_BLOCK,
+    "unet_block_1280": _RESNET_BLOCK,
+    "vae_block_512": _RESNET_BLOCK,
+    "vae_decoder_up": _RESNET_BLOCK | {"conv_transpose2d"},
+    "convnext_block": {"conv2d", "permute", "layer_norm", "linear", "gelu", "mul", "add"},
+}
+
 EAGER = {
     "resnet18": {},
     "resnet50": {},
