@@ -473,17 +473,12 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
 ConvSchedule mlir::solder::getConvSchedule(Operation *anchor, const GpuTarget &target,
                                            Precision precision, MainLoopChoice choice,
                                            std::optional<ConvTile> tileOverride,
-                                           bool cancellingSum) {
+                                           bool cancellingSum, bool prologue) {
   ConvSchedule schedule =
       getMainLoopSchedule(anchor, target, precision, choice, tileOverride, cancellingSum);
-  // A prologue (the region computes the conv's input): the tensor-core
-  // implicit GEMM applies it as it converts its input to NDHWC; the other
-  // main loops read PyTorch's layout, written first by a kernel of its own.
-  // (getConvPrologue's test, spelled here: the analyses do not link the
-  // transforms library.)
-  Operation *producer = anchor->getOperand(0).getDefiningOp();
-  bool prologue = producer && isa<FusionOp>(anchor->getParentOp()) &&
-                  producer->getParentOp() == anchor->getParentOp();
+  // The tensor-core implicit GEMM applies a prologue as it converts its
+  // input to NDHWC; the other main loops read PyTorch's layout, written
+  // first by a kernel of its own.
   if (prologue && !schedule.isTensorOp()) {
     auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
     schedule.prologueGrid = {

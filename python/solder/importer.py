@@ -312,7 +312,6 @@ def _permuted_channels_last(node):
 _SUPPORTED = []
 
 
-
 def _supported_packets():
     if not _SUPPORTED:
         _SUPPORTED.append(frozenset(_Importer(None, "", "", {}).handlers))
@@ -957,13 +956,9 @@ class _Importer:
                     rstd], name=f"{stem}_normalized")
         spread = (channels,) + (1,) * (len(base.shape) - 2)
         for parameter, op in ((weight, "mul"), (bias, "add")):
-            if parameter is None:
-                continue
-            if not (isinstance(parameter, torch.fx.Node) and parameter.op == "placeholder"):
-                raise self.unsupported(f"{_describe(self.node)}: its weight and bias must be "
-                                       "parameters or inputs")
-            y = self.emit_elementwise(op, [y, self.argument(parameter, spread)],
-                                      name=f"{stem}_{'weight' if op == 'mul' else 'bias'}")
+            if parameter is not None:
+                y = self.emit_elementwise(op, [y, self.channel_argument(parameter, spread)],
+                                          name=f"{stem}_{'weight' if op == 'mul' else 'bias'}")
         return Permuted(y, x.perm)
 
     def broadcast_onto(self, shape, view_shape, base_shape):
@@ -1243,12 +1238,13 @@ class _Importer:
         return self.emit_convolution("conv", x, weight, bias, [
             ("strides", a[3]), ("padding", a[4]), ("dilations", a[5])], a[8])
 
-    def emit_convolution(self, op, x, weight, bias, window, groups):
+    def emit_convolution(self, op, x, weight, bias, window, groups, shape=None):
         """solder.conv or solder.conv_transpose; ``window`` lists the
-        per-spatial-dim attributes in the op's order."""
+        per-spatial-dim attributes in the op's order; ``shape`` defaults to
+        the node's."""
         spatial = len(x.shape) - 2
         operands = [x, weight] + ([bias] if bias is not None else [])
-        shape = self.result_shape()
+        shape = self.result_shape() if shape is None else shape
         attributes = "".join(f" {name} = {format_list(_tuple(values, spatial))}"
                              for name, values in window)
         return self.emit(
@@ -1431,15 +1427,9 @@ class _Importer:
         weight = node.args[1]
         if not (isinstance(weight, torch.fx.Node) and weight.op == "placeholder"):
             raise self.unsupported(f"{_describe(node)} with a computed weight")
-        spatial = len(base.shape) - 2
         weight_shape = self.shape_of(weight)
-        weight = self.argument(weight, weight_shape + (1,) * spatial)
+        weight = self.argument(weight, weight_shape + (1,) * (len(base.shape) - 2))
         bias = self.optional_value(_arg(node, 2, "bias"))
-        operands = [base, weight] + ([bias] if bias is not None else [])
-        conv_shape = (base.shape[0], weight_shape[0]) + tuple(base.shape[2:])
-        ones, zeros = format_list([1] * spatial), format_list([0] * spatial)
-        return self.emit(
-            "solder.conv " + ", ".join(f"%{v.name}" for v in operands) +
-            f" strides = {ones} padding = {zeros} dilations = {ones} groups = 1"
-            f" : ({', '.join(v.type for v in operands)}) -> {tensor_type(conv_shape)}",
-            conv_shape)
+        return self.emit_convolution(
+            "conv", base, weight, bias, [("strides", 1), ("padding", 0), ("dilations", 1)], 1,
+            shape=(base.shape[0], weight_shape[0]) + tuple(base.shape[2:]))

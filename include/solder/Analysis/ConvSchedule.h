@@ -134,12 +134,14 @@ std::optional<ConvTile> parseConvTile(StringRef text);
 /// `cancellingSum`: a sum or mean reads the conv's result downstream, so
 /// tf32's one product could lose every digit: the direct conv keeps 3xTF32
 /// (with step sums), or in tf32 runs one product on its input centered
-/// where the conv is unpadded.
+/// where the conv is unpadded. `prologue`: its region computes the conv's
+/// input (getConvPrologue), which every main loop but the tensor-core
+/// implicit GEMM reads from a kernel of its own.
 ConvSchedule getConvSchedule(Operation *anchor, const GpuTarget &target,
                              Precision precision,
                              MainLoopChoice choice = MainLoopChoice::automatic,
                              std::optional<ConvTile> tile = std::nullopt,
-                             bool cancellingSum = false);
+                             bool cancellingSum = false, bool prologue = false);
 
 } // namespace mlir::solder
 

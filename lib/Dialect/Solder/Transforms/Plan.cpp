@@ -369,7 +369,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
     if (!anchor)
       return std::nullopt;
     return getConvSchedule(anchor, target, precisionValue, mainLoopValue, tileValue,
-                           reachesCancellingSum(anchor));
+                           reachesCancellingSum(anchor), !getConvPrologue(anchor).empty());
   }
 
   /// A region's bytes and FLOPs (with a conv's layout conversions) and its
