@@ -413,6 +413,14 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     schedule.grid = {static_cast<int64_t>(llvm::divideCeil(volume, tile.bm)),
                      static_cast<int64_t>(llvm::divideCeil(outChannels, tile.bn)),
                      batch};
+    // One pixel a sample and a 1x1 kernel: a GEMM, whose tiles would hold
+    // one row of BM a sample; they run over the samples instead.
+    if (conv && batch > 1 && volume == 1 && inVolume == 1 && taps == 1) {
+      schedule.samplesAsPixels = true;
+      schedule.grid = {static_cast<int64_t>(llvm::divideCeil(batch, tile.bm)),
+                       schedule.grid[1], 1};
+      schedule.reason += "; a GEMM (one pixel a sample): tiles of BM samples";
+    }
     schedule.sharedBytes = ::solder::implicitGemmSharedBytes(
         static_cast<int>(tile.bm), static_cast<int>(tile.bn), static_cast<int>(tile.bk),
         static_cast<int>(tile.stages));
@@ -504,7 +512,8 @@ ConvScheduleAttr ConvSchedule::toAttr(function_ref<InFlightDiagnostic()> emitErr
   case MainLoopKind::implicit_gemm_tensorop:
     config = ImplicitGemmTileAttr::getChecked(
         emitError, context, tileDims, ArrayRef<int64_t>(warp), stages, paddedInChannels,
-        ArrayRef<int64_t>(inputConversionGrid), ArrayRef<int64_t>(weightConversionGrid));
+        ArrayRef<int64_t>(inputConversionGrid), ArrayRef<int64_t>(weightConversionGrid),
+        samplesAsPixels ? PixelTiling::across_samples : PixelTiling::per_sample);
     break;
   case MainLoopKind::direct_fma:
     config = DirectFmaTileAttr::getChecked(emitError, context, tileDims.take_front(2));

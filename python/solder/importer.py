@@ -78,6 +78,13 @@ class Permuted:
         return tuple(self.base.shape[p] for p in self.perm)
 
 
+@dataclass
+class TransposedParameter:
+    """A 2-D parameter transposed (``w.t()``, ``w.T``): not emitted; a
+    matmul takes it as its weight, laid out as the parameter is."""
+    placeholder: object
+
+
 def tensor_type(shape):
     return "tensor<" + "".join(f"{d}x" for d in shape) + "f32>"
 
@@ -283,11 +290,37 @@ def static_refusal(node):
         value = node.args[0].meta.get("val") if isinstance(node.args[0], torch.fx.Node) \
             else None
         rank = value.dim() if isinstance(value, torch.Tensor) else None
-        if rank is not None and rank != 2 and not _permuted_channels_last(node.args[0]):
-            return (f"{_describe(node)} on a rank-{rank} tensor: Solder runs Linear on "
-                    "(N, C) tensors, and over the last dim of a larger one where a "
-                    "permute put the channels there")
+        if rank is not None and rank > 2 and not _permuted_channels_last(node.args[0]) \
+                and not _gemm_rows(node.args[0]):
+            return (f"{_describe(node)} on a computed rank-{rank} tensor: Solder runs Linear "
+                    "over the last dim of an input, of a Linear's output, or of a permute "
+                    "that put the channels there")
+    if packet in (aten.mm, aten.addmm, aten.matmul):
+        second = node.args[-1] if packet is not aten.addmm else node.args[2]
+        value = second.meta.get("val") if isinstance(second, torch.fx.Node) else None
+        if isinstance(value, torch.Tensor) and value.dim() != 2:
+            return (f"{_describe(node)} with a {value.dim()}-D second operand: Solder runs a "
+                    "matmul as a Linear, whose second operand is a 2-D parameter")
     return None
+
+
+def _gemm_rows(node):
+    """Whether ``node`` is (through pointwise ops and views) an input or a
+    Linear's or matmul's output: rows a Linear over its last dim takes as
+    they are stored."""
+    seen = set()
+    while isinstance(node, torch.fx.Node) and node not in seen:
+        seen.add(node)
+        if node.op == "placeholder":
+            return True
+        packet = getattr(node.target, "overloadpacket", node.target)
+        if packet in (aten.linear, aten.mm, aten.addmm, aten.matmul):
+            return True
+        if packet not in _PERMUTED_PASSES and packet not in _VIEWS:
+            return False
+        node = next((a for a in node.args if isinstance(a, torch.fx.Node)
+                     and a.op != "placeholder"), node.args[0])
+    return False
 
 
 def _permuted_channels_last(node):
@@ -615,7 +648,13 @@ class _Importer:
             aten._adaptive_avg_pool2d: lambda n: self.adaptive_pool("avg", n),
             aten._adaptive_avg_pool3d: lambda n: self.adaptive_pool("avg", n),
             aten.linear: self.linear,
+            aten.mm: self.matmul,
+            aten.matmul: self.matmul,
+            aten.addmm: self.matmul,
             aten.permute: self.permute,
+            aten.t: self.transpose,
+            aten.transpose: self.transpose,
+            aten.numpy_T: self.transpose,
         })
         return handlers
 
@@ -711,7 +750,13 @@ class _Importer:
                 return self.argument(operand, self.shape_of(operand))
             if operand not in self.values:
                 raise self.unsupported(f"operand '{operand.name}' is not a tensor")
-            return self.values[operand]
+            value = self.values[operand]
+            if isinstance(value, TransposedParameter):
+                raise self.unsupported(
+                    f"{_describe(self.node)} takes the transposed parameter "
+                    f"'{value.placeholder.name}'; Solder takes a transposed parameter "
+                    "only as the weight of a Linear or matmul")
+            return value
         if isinstance(operand, bool) or not isinstance(operand, (int, float)):
             raise self.unsupported(
                 f"{_describe(self.node)} with an operand of type "
@@ -738,21 +783,31 @@ class _Importer:
                 "reductions and outputs")
         return value
 
+    def undeclared_operand(self, operand):
+        """operand(), but a placeholder is not declared as an argument of
+        its own shape: its consumer takes it viewed (argument())."""
+        if isinstance(operand, torch.fx.Node) and operand.op == "placeholder":
+            return Value(operand.name, self.shape_of(operand), operand)
+        return self.operand(operand)
+
     def optional_value(self, operand):
         return None if operand is None else self.value(operand)
 
-    def argument(self, placeholder, shape):
+    def argument(self, placeholder, shape, transposed=False):
         """The placeholder as a function argument of ``shape`` (the caller
-        views its tensor): a captured parameter, or a caller's input."""
+        views its tensor): a captured parameter, or a caller's input. A 2-D
+        parameter may be ``transposed`` (a copy, made once here)."""
         shape = tuple(shape)
         if placeholder.name in self.captured:
-            key = (placeholder, shape)
+            key = (placeholder, shape, transposed)
             if key not in self.parameter_values:
                 qualified, tensor = self.captured[placeholder.name]
                 if tensor.dtype != torch.float32:
                     raise self.unsupported(f"parameter '{qualified}' is {tensor.dtype}; "
                                            "Solder compiles float32 models")
                 name = qualified.replace(".", "_")
+                if transposed:
+                    tensor, name = tensor.t(), f"{name}_t"
                 value = Value(self.fresh(name if shape == tuple(tensor.shape)
                                          else f"{name}_view"), shape, placeholder)
                 # A copy: the compiled module keeps the values of compile time.
@@ -786,11 +841,9 @@ class _Importer:
         consumers decide how to take it."""
         shape = self.result_shape()
         source = node.args[0]
-        if isinstance(source, torch.fx.Node) and source.op == "placeholder":
-            # Not an argument yet: only the shapes its consumers take are.
-            value = Value(source.name, self.shape_of(source), source)
-        else:
-            value = self.operand(source)
+        # A placeholder is not an argument yet: only the shapes its consumers
+        # take are.
+        value = self.undeclared_operand(source)
         if isinstance(value, Permuted):
             raise self.unsupported(
                 f"{_describe(node)} of '{value.base.name}' permuted by {list(value.perm)}; "
@@ -899,11 +952,31 @@ class _Importer:
                 f"'{what}' of shape {tuple(v.shape)}, which would need a transpose")
         return Permuted(self.emit_elementwise(op, mapped, attrs, name), perm)
 
-    def permute(self, node):
+    def transpose(self, node):
+        """aten.t, aten.transpose, .T: a permute swapping two dims."""
+        source = node.args[0]
+        rank = len(self.shape_of(source)) if isinstance(source, torch.fx.Node) and \
+            source.op == "placeholder" else len(self.operand(source).shape)
+        if node.target.overloadpacket is aten.transpose:
+            first, second = (d % rank for d in (_arg(node, 1, "dim0"), _arg(node, 2, "dim1")))
+        else:
+            first, second = 0, rank - 1
+        dims = list(range(rank))
+        dims[first], dims[second] = dims[second], dims[first]
+        return self.permute(node, dims)
+
+    def permute(self, node, dims=None):
         """aten.permute: layout bookkeeping (Permuted); a permute back to the
-        computed order is the base itself."""
-        x = self.operand(node.args[0])
-        dims = [d % len(x.shape) for d in _arg(node, 1, "dims")]
+        computed order is the base itself. A 2-D parameter transposed is a
+        TransposedParameter, for the matmul that takes it as its weight."""
+        source = node.args[0]
+        dims = list(_arg(node, 1, "dims")) if dims is None else dims
+        if isinstance(source, torch.fx.Node) and source.op == "placeholder" and \
+                source.name in self.captured and len(self.shape_of(source)) == 2 and \
+                [d % 2 for d in dims] == [1, 0]:
+            return TransposedParameter(source)
+        x = self.operand(source)
+        dims = [d % len(x.shape) for d in dims]
         if isinstance(x, View):
             raise self.unsupported(f"{_describe(node)} of a view of '{x.base.name}'; "
                                    "Solder permutes computed tensors and inputs")
@@ -1252,15 +1325,53 @@ class _Importer:
             + f"{attributes} groups = {int(groups)}"
             f" : ({', '.join(v.type for v in operands)}) -> {tensor_type(shape)}", shape)
 
-    def emit_norm(self, op, x, weight, bias, eps, extra):
-        x = self.value(x)
+    def emit_norm(self, op, x, weight, bias, eps, extra, base=None):
+        """solder.OP of ``x`` (per sample and channel, or over ``base``: a
+        view's base and the view's shape, as layer_norm_of_view gives)."""
+        x, view_shape = base or self.per_channel_operand(x)
         weight, bias = self.optional_value(weight), self.optional_value(bias)
         operands = [x] + [v for v in (weight, bias) if v is not None]
         affine = (f"weight = %{weight.name} " if weight is not None else "") + \
                  (f"bias = %{bias.name} " if bias is not None else "")
-        return self.emit(
+        result = self.emit(
             f"solder.{op} %{x.name} {affine}{extra}epsilon = {format_float(eps)}"
             f" : ({', '.join(v.type for v in operands)}) -> {x.type}", x.shape)
+        return View(result, view_shape) if view_shape else result
+
+    def per_channel_operand(self, operand):
+        """value(), but a view of a computed tensor that keeps its dims 0 and
+        1 and reshapes only the rest (a Linear's (N, K) of its conv's (N, K,
+        1)) gives its base: an op per sample and channel over the rest runs
+        on the base alike. Returns (value, the view's shape or None)."""
+        x = self.operand(operand)
+        if isinstance(x, View) and x.base.argument is None and len(x.shape) >= 2 and \
+                x.shape[:2] == x.base.shape[:2]:
+            return self.base_of(x), x.shape
+        return self.value(operand), None
+
+    def layer_norm_of_view(self, x, shape, weight, bias, eps):
+        """LayerNorm over the last dims of a view of a computed tensor (a
+        Linear's output over its features): over the base's last dims that
+        hold the same elements, the weight and bias viewed alike."""
+        size = math.prod(shape)
+        suffix = next((m for m in range(1, len(x.base.shape))
+                       if math.prod(x.base.shape[m:]) == size), None)
+        if suffix is None:
+            raise self.unsupported(
+                f"{_describe(self.node)} over the last {len(shape)} dims of a view of "
+                f"'{x.base.name}' {x.base.shape} as {x.shape}: no last dims of it hold "
+                "the same elements")
+        normalized = x.base.shape[suffix:]
+        affine = []
+        for parameter in (weight, bias):
+            if parameter is not None and not (isinstance(parameter, torch.fx.Node) and
+                                              parameter.op == "placeholder"):
+                raise self.unsupported(f"{_describe(self.node)} with a computed weight "
+                                       "or bias on a view")
+            affine.append(None if parameter is None else self.argument(parameter, normalized))
+        return self.emit_norm("layer_norm", None, affine[0], affine[1], eps,
+                              f"normalized_shape = {format_list(normalized)} ",
+                              base=(self.base_of(x), x.shape))
 
     def group_norm(self, node):
         groups = _arg(node, 1, "num_groups")
@@ -1275,9 +1386,18 @@ class _Importer:
                                     _arg(node, 3, "bias"), _arg(node, 4, "eps", 1e-5))
 
     def emit_layer_norm(self, x, shape, weight, bias, eps):
-        operand = self.operand(x)
+        operand = self.undeclared_operand(x)
         if isinstance(operand, Permuted):
             return self.layer_norm_permuted(operand, shape, weight, bias, eps)
+        if isinstance(operand, Value) and operand.argument is not None and \
+                len(operand.shape) >= 2 and len(shape) == 1:
+            # An input normalized over its last dim C: over the channels of
+            # the input viewed as (rows, C, 1), so that a Linear takes the result.
+            rows = (math.prod(operand.shape[:-1]), operand.shape[-1], 1)
+            operand = View(self.argument(operand.argument, rows), operand.shape)
+        if isinstance(operand, View) and (operand.base.argument is None or
+                                          operand.base.shape[2:] == (1,)):
+            return self.layer_norm_of_view(operand, shape, weight, bias, eps)
         return self.emit_norm("layer_norm", x, weight, bias, eps,
                               f"normalized_shape = {format_list(shape)} ")
 
@@ -1303,7 +1423,7 @@ class _Importer:
         """Eval-mode batch or instance norm: (x - mean) * scale + bias with
         scale = weight / sqrt(var + eps), per channel; the per-channel
         tensors are arguments viewed as (C, 1, ...)."""
-        x = self.value(x)
+        x, view_shape = self.per_channel_operand(x)
         if mean is None or var is None:
             raise self.unsupported(f"{_describe(self.node)}: running statistics must be "
                                    "tensors")
@@ -1330,7 +1450,7 @@ class _Importer:
                                f"{shift.type} -> {x.type}", x.shape, name=prefix)
         self.notes.append(f"{prefix}: eval-mode normalization with running statistics "
                           "as a per-channel scale and shift")
-        return result
+        return View(result, view_shape) if view_shape else result
 
     def channel_argument(self, operand, spread):
         if not (isinstance(operand, torch.fx.Node) and operand.op == "placeholder"):
@@ -1391,45 +1511,88 @@ class _Importer:
                          f"{tensor_type(shape)}", shape)
 
     def linear(self, node):
-        """aten.linear on (N, C) as a 1x1 conv on (N, C, 1, ...): the input is
-        the (N, C, 1, ...) tensor it views (a flattened global pool) or an
-        input viewed so; the weight a parameter viewed as (K, C, 1, ...). The
-        result is a view of the conv's (N, K, 1, ...) as (N, K)."""
-        x = self.operand(node.args[0])
-        shape = self.result_shape()
+        """aten.linear: over the last dim of a channels-last permute, a 1x1
+        conv over the base's channels (linear_permuted); otherwise a GEMM
+        with the weight a parameter laid out (K, C)."""
+        x = self.undeclared_operand(node.args[0])
         if isinstance(x, Permuted):
             return self.linear_permuted(node, x)
+        return self.gemm(node, x, node.args[1], transposed=False, bias=_arg(node, 2, "bias"))
+
+    def matmul(self, node):
+        """aten.mm / aten.matmul / aten.addmm whose second operand is a 2-D
+        parameter, or one transposed (as a decomposed Linear has it): a
+        GEMM, the parameter transposed once at import where it is (C, K)."""
+        bias, (a, b) = None, node.args[:2]
+        if node.target.overloadpacket is aten.addmm:
+            bias, a, b = node.args[:3]
+            if _arg(node, 3, "beta", 1) != 1 or _arg(node, 4, "alpha", 1) != 1:
+                raise self.unsupported(f"{_describe(node)} with beta or alpha other than 1")
+            if not (isinstance(bias, torch.fx.Node) and bias.op == "placeholder" and
+                    len(self.shape_of(bias)) == 1):
+                raise self.unsupported(f"{_describe(node)} whose added tensor is not a 1-D "
+                                       "parameter (a Linear's bias)")
+        x = self.undeclared_operand(a)
+        transposed = self.values.get(b) if isinstance(b, torch.fx.Node) else None
+        if isinstance(transposed, TransposedParameter):
+            return self.gemm(node, x, transposed.placeholder, transposed=False, bias=bias)
+        return self.gemm(node, x, b, transposed=True, bias=bias)
+
+    def gemm(self, node, x, weight, transposed, bias):
+        """x (..., C) times the parameter ``weight`` ((K, C), or (C, K) where
+        ``transposed``) plus ``bias``: a 1x1 conv over the (M, C, 1, ...)
+        tensor x views, M the product of its leading dims (the plan runs such
+        a conv as a GEMM over the samples). x is an input, or a view of a
+        computed (M, C, 1, ...) tensor (a Linear's output, a keepdim global
+        pool). The result is the conv's (M, K, 1, ...) viewed as x's shape
+        with K last."""
         refusal = static_refusal(node)
         if refusal:
             raise self.unsupported(refusal)
-        placeholder = x.base.argument if isinstance(x, View) else x.argument
-        if isinstance(x, View) and x.base.shape[:2] == x.shape and \
-                all(d == 1 for d in x.base.shape[2:]):
-            base = self.base_of(x)
-        elif placeholder is not None:
-            base = self.argument(placeholder, x.shape + (1,))
+        if not (isinstance(weight, torch.fx.Node) and weight.op == "placeholder" and
+                (weight.name in self.captured or not transposed) and
+                len(self.shape_of(weight)) == 2):
+            raise self.unsupported(
+                f"{_describe(node)} whose weight is not a 2-D parameter: Solder runs Linear "
+                "and matmul as a GEMM by a parameter (a product of two computed tensors or "
+                "inputs is not supported)")
+        shape = self.result_shape()
+        if isinstance(x, Permuted) or len(x.shape) < 2:
+            raise self.unsupported(f"{_describe(node)} on a {len(x.shape)}-D or permuted "
+                                   "operand; Solder multiplies over the last dim of a 2-D "
+                                   "or larger tensor")
+        rows, channels = math.prod(x.shape[:-1]), x.shape[-1]
+        base = x.base if isinstance(x, View) else x
+        if len(base.shape) > 2 and base.shape[:2] == (rows, channels) and \
+                all(d == 1 for d in base.shape[2:]):
+            base = self.base_of(x) if isinstance(x, View) else base
+        elif base.argument is not None:
+            base = self.argument(base.argument, (rows, channels, 1))
         else:
             raise self.unsupported(
-                f"{_describe(node)} on a computed (N, C) tensor: Solder runs Linear as a 1x1 "
-                "conv over the (N, C, 1, ...) tensor it views (keepdim the reduction before it)")
-        return View(self.linear_as_conv(node, base), shape)
+                f"{_describe(node)} on a computed {tuple(x.shape)} tensor: Solder runs Linear "
+                f"and matmul as a 1x1 conv over the ({rows}, {channels}, 1) tensor they view "
+                "(an input, a Linear's output or a keepdim global pool)")
+        spatial = (1,) * (len(base.shape) - 2)
+        weight = self.argument(weight, (shape[-1], channels) + spatial, transposed=transposed)
+        conv = self.emit_convolution(
+            "conv", base, weight, self.optional_value(bias),
+            [("strides", 1), ("padding", 0), ("dilations", 1)], 1,
+            shape=(rows, shape[-1]) + spatial)
+        return conv if conv.shape == shape else View(conv, shape)
 
     def linear_permuted(self, node, x):
         """aten.linear over the last dim of a channels-last permute (ConvNeXt's
-        MLP): a 1x1 conv over the base's channels, permuted alike."""
+        MLP): a 1x1 conv over the base's channels, permuted alike; its
+        weight a parameter viewed as (K, C, 1, ...)."""
         base = self.channels_of_permuted(x, [len(x.perm) - 1], "Linear")
-        return Permuted(self.linear_as_conv(node, base), x.perm)
-
-    def linear_as_conv(self, node, base):
-        """The 1x1 conv over the channels of ``base`` (N, C, ...) that
-        ``node``'s Linear computes: its weight a parameter viewed as
-        (K, C, 1, ...)."""
         weight = node.args[1]
         if not (isinstance(weight, torch.fx.Node) and weight.op == "placeholder"):
             raise self.unsupported(f"{_describe(node)} with a computed weight")
         weight_shape = self.shape_of(weight)
         weight = self.argument(weight, weight_shape + (1,) * (len(base.shape) - 2))
         bias = self.optional_value(_arg(node, 2, "bias"))
-        return self.emit_convolution(
+        conv = self.emit_convolution(
             "conv", base, weight, bias, [("strides", 1), ("padding", 0), ("dilations", 1)], 1,
             shape=(base.shape[0], weight_shape[0]) + tuple(base.shape[2:]))
+        return Permuted(conv, x.perm)

@@ -68,6 +68,13 @@ def layernorm_mlp_ref(x, dw, dwb, g, b, w1, b1, w2, b2, gamma):
     return x + gamma * h.permute(0, 3, 1, 2)
 
 
+def gemm_mlp_ref(x, ln_w, ln_b, w1, b1, gn_w, gn_b, w2, b2, w_skip):
+    rows = x.flatten(1)
+    h = F.layer_norm(rows, (rows.shape[1],), ln_w.flatten(), ln_b.flatten(), 1e-5)
+    h = F.relu(F.group_norm(F.gelu(F.linear(h, w1.flatten(1), b1)), 8, gn_w, gn_b, 1e-5))
+    return (F.linear(h, w2.flatten(1), b2) + F.linear(rows, w_skip.flatten(1))).unsqueeze(2)
+
+
 CASES = {
     "w1_conv3d_groupnorm_mean": (w1_ref, "x conv_w conv_b gn_w gn_b"),
     "w2_convtranspose3d_relu_groupnorm": (w2_ref, "x convt_w gn_w gn_b"),
@@ -119,6 +126,8 @@ CASES = {
     "groupnorm_silu_conv_prologues": (
         prologues_ref,
         "x gn_w gn_b conv_w conv_b gn_w gn_b conv_w conv_b scale gn_b conv_w x scale gn_b conv_w"),
+    "gemm_layernorm_mlp_groupnorm_residual": (
+        gemm_mlp_ref, "x gn_w gn_b conv_w conv_b gn_w gn_b conv_w conv_b conv_w"),
     "conv3d_scale_leakyrelu_clamp": (
         lambda x, w, b, s: torch.clamp(F.leaky_relu(
             F.conv3d(x, w, b, padding=1) * s, 0.2), -1.0, 1.0),
@@ -136,7 +145,8 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "convtranspose3d_mixed_strides_groupnorm",
              "convtranspose2d_dilated_stride_sigmoid_mean",
              "conv2d_ragged_rows_groupnorm_mean", "conv2d_bn_relu_maxpool_avgpool_chain",
-             "groupnorm_silu_conv_prologues", "channels_last_layernorm_mlp"]
+             "groupnorm_silu_conv_prologues", "channels_last_layernorm_mlp",
+             "gemm_layernorm_mlp_groupnorm_residual"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):

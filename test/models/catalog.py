@@ -1,6 +1,7 @@
 """Whole models Solder is asked to run: torchvision's ResNets, and blocks
 written in the styles real networks are built of (diffusion UNets and VAE
-decoders, squeeze-excitation, MobileNet's inverted residuals, ConvNeXt).
+decoders, squeeze-excitation, MobileNet's inverted residuals, ConvNeXt, a
+vision transformer's MLP, a KernelBench-style GEMM chain).
 
 Each entry builds an eval-mode float32 model with random, non-default norm
 parameters and BatchNorm running statistics, and its input, at the size the
@@ -183,6 +184,39 @@ class ConvNeXtBlock(nn.Module):
         return x + (self.gamma * h).permute(0, 3, 1, 2)
 
 
+# -- GEMM chains ------------------------------------------------------------
+
+class ViTMlp(nn.Module):
+    """A vision transformer's MLP block on its tokens (batch, tokens,
+    features): LayerNorm -> Linear -> GELU -> Linear -> residual."""
+
+    def __init__(self, features=768):
+        super().__init__()
+        self.norm = nn.LayerNorm(features, eps=1e-6)
+        self.fc1 = nn.Linear(features, 4 * features)
+        self.fc2 = nn.Linear(4 * features, features)
+
+    def forward(self, x):
+        return x + self.fc2(F.gelu(self.fc1(self.norm(x))))
+
+
+class GemmGroupNormSwish(nn.Module):
+    """KernelBench level 2's Gemm_GroupNorm_Swish_Multiply_Swish: Linear ->
+    GroupNorm -> x * sigmoid(x) -> times a per-feature weight -> x *
+    sigmoid(x)."""
+
+    def __init__(self, in_features=1024, out_features=4096, groups=32):
+        super().__init__()
+        self.gemm = nn.Linear(in_features, out_features)
+        self.norm = nn.GroupNorm(groups, out_features)
+        self.weight = nn.Parameter(1.0 + 0.3 * torch.randn(out_features))
+
+    def forward(self, x):
+        x = self.norm(self.gemm(x))
+        x = x * torch.sigmoid(x) * self.weight
+        return x * torch.sigmoid(x)
+
+
 def _torchvision(name):
     def build():
         import torchvision
@@ -204,6 +238,8 @@ MODELS = {
     "se_resnet": (SEResidual, (32, 3, 56, 56), (2, 3, 16, 16)),
     "inverted_residual": (InvertedResidual, (32, 3, 224, 224), (2, 3, 32, 32)),
     "convnext_block": (ConvNeXtBlock, (32, 96, 56, 56), (2, 96, 14, 14)),
+    "vit_mlp": (ViTMlp, (32, 197, 768), (2, 5, 768)),
+    "gemm_groupnorm_swish": (GemmGroupNormSwish, (4096, 1024), (16, 1024)),
 }
 
 # The ops the CUDA code generator leaves to eager today, and why (the
@@ -227,6 +263,8 @@ IN_SOLDER = {
     "vae_block_512": _RESNET_BLOCK,
     "vae_decoder_up": _RESNET_BLOCK | {"conv_transpose2d"},
     "convnext_block": {"conv2d", "permute", "layer_norm", "linear", "gelu", "mul", "add"},
+    "vit_mlp": {"layer_norm", "linear", "gelu", "add"},
+    "gemm_groupnorm_swish": {"linear", "group_norm", "sigmoid", "mul"},
 }
 
 EAGER = {
@@ -242,6 +280,8 @@ EAGER = {
     "vae_block_512": {},
     "vae_decoder_up": {},
     "convnext_block": {},
+    "vit_mlp": {},
+    "gemm_groupnorm_swish": {},
 }
 
 

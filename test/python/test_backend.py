@@ -107,9 +107,9 @@ def test_unsupported_op_splits_the_graph(solder_log):
     this_file = Path(__file__).name
     line = line_of("y = self.fc(y)")
     assert log[2].endswith(f"1 ops run eagerly: aten.linear at {this_file}:{line} "
-                           "('aten.linear' on a rank-4 tensor: Solder runs Linear on (N, C) "
-                           "tensors, and over the last dim of a larger one where a permute "
-                           "put the channels there)"), log[2]
+                           "('aten.linear' on a computed rank-4 tensor: Solder runs Linear "
+                           "over the last dim of an input, of a Linear's output, or of a "
+                           "permute that put the channels there)"), log[2]
 
 
 def test_log_lines_under_solder_log_info():
@@ -202,7 +202,7 @@ def test_what_ran_eagerly_is_one_warning_per_graph():
     text = str(ours[0].message)
     assert text.startswith("solder: graph at test_backend.py:"), text
     assert "6 ops compiled into 3 kernels; 1 ran eagerly: " in text, text
-    assert f"aten.linear at {Path(__file__).name}:{line} ('aten.linear' on a rank-4" in text
+    assert f"aten.linear at {Path(__file__).name}:{line} ('aten.linear' on a computed rank-4" in text
     assert Path(ours[0].filename).name == Path(__file__).name
     torch._dynamo.reset()
     module, inputs = workloads.make("w3", small=True, seed=3)
@@ -295,5 +295,5 @@ def test_a_linear_on_a_larger_tensor_is_left_out_at_once(monkeypatch, solder_log
     with torch.no_grad():
         torch.compile(module, backend="solder")(torch.randn(2, 3, 8, 8))
     assert len(calls) == 1, len(calls)
-    assert any("aten.linear at" in line and "on a rank-4 tensor" in line
+    assert any("aten.linear at" in line and "on a computed rank-4 tensor" in line
                for line in solder_log())

@@ -625,13 +625,25 @@ class SumAsDouble(nn.Module):
         return x.sum(1, dtype=torch.float64)
 
 
-class Linear(nn.Module):
+class LinearOfConv(nn.Module):
     def __init__(self):
         super().__init__()
-        self.fc = nn.Linear(3, 3)
+        self.conv = nn.Conv2d(3, 3, 1)
+        self.fc = nn.Linear(4, 3)
 
     def forward(self, x):
-        return self.fc(x)
+        return self.fc(self.conv(x))
+
+
+class ProductOfComputed(nn.Module):
+    def forward(self, x):
+        y = torch.relu(x)
+        return y @ y
+
+
+class BatchedProduct(nn.Module):
+    def forward(self, x):
+        return torch.bmm(x, x)
 
 
 class ReturnsPermuted(nn.Module):
@@ -698,9 +710,12 @@ UNSUPPORTED = [
     (ToDouble, (2, 3), r"'aten\._to_copy' produces torch\.float64", "x.to"),
     (SumAsDouble, (2, 3), r"'aten\.sum\.dim_IntList' with dtype=torch\.float64",
      "x.sum"),
-    (Linear, (2, 4, 3), r"'aten\.linear' on a rank-3 tensor: Solder runs Linear on \(N, C\) "
-     r"tensors, and over the last dim of a larger one where a permute put the channels "
-     r"there", "self.fc(x)"),
+    (LinearOfConv, (2, 3, 4, 4), r"'aten\.linear' on a computed rank-4 tensor: Solder runs "
+     r"Linear over the last dim of an input, of a Linear's output, or of a permute that "
+     r"put the channels there", "self.fc("),
+    (ProductOfComputed, (3, 3), r"'aten\.matmul' whose weight is not a 2-D parameter: Solder "
+     r"runs Linear and matmul as a GEMM by a parameter", "y @ y"),
+    (BatchedProduct, (2, 3, 3), r"'aten\.bmm' is not supported", "torch.bmm"),
     (ReturnsPermuted, (2, 3, 4, 5), r"the module returns 'relu' permuted by \[0, 2, 3, 1\]; "
      r"Solder returns tensors in the order it computes them", "return"),
     (ReducesPermuted, (2, 3, 4, 5), r"'aten\.sum\.dim_IntList' takes 'relu' permuted by "
@@ -741,11 +756,11 @@ def test_unsupported_names_op_and_line(cls, shape, message, snippet):
 
 def test_unsupported_through_compile(tmp_path):
     """solder.compile raises the importer's error, before any tool runs."""
-    line, _ = line_of(Linear, "self.fc(x)")
+    line, _ = line_of(LinearOfConv, "self.fc(")
     with pytest.raises(solder.UnsupportedOperation,
-                       match=rf"^'aten\.linear' on a rank-3 tensor: .* \(test_importer\.py:{line}\)"
-                             r"\n  at .*test_importer\.py:"):
-        solder.compile(Linear(), (torch.rand(2, 4, 3),), backend="cpu")
+                       match=rf"^'aten\.linear' on a computed rank-4 tensor: .* "
+                             rf"\(test_importer\.py:{line}\)\n  at .*test_importer\.py:"):
+        solder.compile(LinearOfConv(), (torch.rand(2, 3, 4, 4),), backend="cpu")
     assert not (tmp_path / "cache").exists()
 
 
@@ -975,6 +990,79 @@ def test_pools_and_linear_structure():
     compiled = solder.compile(module, (x,), backend="cpu", quiet=True)
     for got, want in zip(compiled(x), module.double()(x.double())):
         assert ((got.double() - want).norm() / want.norm()).item() < 1e-6
+
+
+class TokenMlp(nn.Module):
+    """Linear over the last dim of a rank-3 input, as transformers have it:
+    LayerNorm over the features, Linear, GELU, a matmul by a parameter, a
+    decomposed Linear (addmm by a transposed parameter), GroupNorm and
+    eval-mode BatchNorm on the (rows, features) result."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm(6)
+        self.fc = nn.Linear(6, 8)
+        self.w = nn.Parameter(torch.randn(8, 10) / 3)
+        self.v = nn.Parameter(torch.randn(4, 10) / 3)
+        self.b = nn.Parameter(torch.randn(4))
+        self.group_norm = nn.GroupNorm(2, 4)
+        self.batch_norm = nn.BatchNorm1d(4)
+
+    def forward(self, x):
+        h = torch.matmul(F.gelu(self.fc(self.norm(x))), self.w)
+        rows = torch.addmm(self.b, h.flatten(0, 1), self.v.t())
+        return torch.relu(self.batch_norm(self.group_norm(rows))).view(2, 5, 4) * 0.5
+
+
+def randomized(module, seed):
+    generator = torch.Generator().manual_seed(seed)
+    with torch.no_grad():
+        for parameter in module.parameters():
+            parameter.add_(0.5 * torch.randn(parameter.shape, generator=generator))
+        for name, buffer in module.named_buffers():
+            if name.endswith("running_mean"):
+                buffer.normal_(generator=generator)
+            elif name.endswith("running_var"):
+                buffer.uniform_(0.5, 2.0, generator=generator)
+    return module.eval()
+
+
+def test_linear_and_matmul_are_gemms(tmp_path):
+    """Every Linear and matmul by a parameter is a 1x1 conv over the (rows,
+    features, 1) tensor its input views: an input viewed so, or the conv
+    before it (no copy); a (C, K) parameter is transposed once at import,
+    and a transposed one taken as it is; norms on the result run on the
+    conv's (rows, K, 1) tensor."""
+    module = randomized(TokenMlp(), 3)
+    x = torch.randn(2, 5, 6, generator=torch.Generator().manual_seed(4))
+    imported = solder.import_module(module, (x,))
+    assert header(imported) == (
+        "func.func @token_mlp(%x_view: tensor<10x6x1xf32>, %norm_weight_view: "
+        "tensor<6x1xf32>, %norm_bias_view: tensor<6x1xf32>, %fc_weight_view: "
+        "tensor<8x6x1xf32>, %fc_bias: tensor<8xf32>, %w_t_view: tensor<10x8x1xf32>, "
+        "%v_view: tensor<4x10x1xf32>, %b: tensor<4xf32>, %group_norm_weight: "
+        "tensor<4xf32>, %group_norm_bias: tensor<4xf32>, %batch_norm_running_var_view: "
+        "tensor<4x1xf32>, %batch_norm_weight_view: tensor<4x1xf32>, "
+        "%batch_norm_running_mean_view: tensor<4x1xf32>, %batch_norm_bias_view: "
+        "tensor<4x1xf32>) -> (tensor<10x4x1xf32>) {")
+    lines = body(imported)
+    assert lines[0].startswith("%norm = solder.layer_norm %x_view weight = %norm_weight_view "
+                               "bias = %norm_bias_view normalized_shape = [6, 1]")
+    convs = [line for line in lines if "solder.conv" in line]
+    assert [line.split(" = ")[0] for line in convs] == ["%fc", "%matmul", "%addmm"]
+    assert convs[0].startswith("%fc = solder.conv %norm, %fc_weight_view, %fc_bias")
+    assert convs[1].startswith("%matmul = solder.conv %gelu, %w_t_view strides = [1]")
+    assert convs[2].startswith("%addmm = solder.conv %matmul, %v_view, %b strides = [1]")
+    assert any(line.startswith("%group_norm = solder.group_norm %addmm") for line in lines)
+    assert imported.output_shapes == [(2, 5, 4)]
+    assert_parses(tmp_path, imported)
+    want = copy.deepcopy(module).double()(x.double())
+    got = solder.compile(module, (x,), backend="cpu", quiet=True)(x)
+    error = lambda y: ((y.double() - want).norm() / want.norm()).item()  # noqa: E731
+    assert error(got) < max(1e-6, 4 * error(module(x))), (error(got), error(module(x)))
+    # The transposed parameter holds the values of compile time, transposed.
+    index = imported.parameter_names.index("w_t_view")
+    assert torch.equal(imported.parameters[index], module.w.detach().t().reshape(10, 8, 1))
 
 
 class ChannelsLastMlp(nn.Module):

@@ -59,8 +59,13 @@ struct ConvSchedule {
   /// cp.async stages.
   std::array<int64_t, 2> warp = {0, 0};
   int64_t stages = 0;
-  /// (pixel tiles of one sample, channel tiles x groups, samples).
+  /// (pixel tiles of one sample, channel tiles x groups, samples); where
+  /// samplesAsPixels, (sample tiles, channel tiles, 1).
   std::array<int64_t, 3> grid = {0, 0, 0};
+  /// The implicit GEMM on tensor cores of a conv with one input and output
+  /// pixel a sample and a 1x1 kernel (a Linear, squeeze-excitation's convs):
+  /// its tiles run over the samples, BM of them a tile, as the GEMM it is.
+  bool samplesAsPixels = false;
   int64_t threads = 0;
   int64_t sharedBytes = 0;
   /// The direct conv on tensor cores: plain, step sums (3xTF32 under a
@@ -114,6 +119,8 @@ struct ConvSchedule {
   bool isDirectFma() const { return kind == MainLoopKind::direct_fma; }
   bool isThreeTF32() const { return math == TensorMath::tf32x3; }
   bool isCentered() const { return accumulation == DirectAccumulation::centered; }
+  /// The pixel tiles of one sample, which a partial reduction's slots count.
+  int64_t pixelTilesPerSample() const { return samplesAsPixels ? 1 : grid[0]; }
 
   /// The attribute the plan sets, with the region's epilogue; null, after a
   /// diagnostic through `emitError`, when it does not verify.

@@ -52,8 +52,11 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   bool threeTF32 = schedule.getMath() == TensorMath::tf32x3;
   bool persistent = schedule.getScheduler() == TileSchedulerKind::persistent;
   ArrayRef<int64_t> grid = schedule.getGrid();
-  // The plan's grid: (pixel tiles of one sample, channel tiles, samples).
-  int64_t pixelTiles = grid[0];
+  // The plan's grid: (pixel tiles of one sample, channel tiles, samples), or
+  // (sample tiles, channel tiles, 1) where the tiles run across samples.
+  int64_t pixelTiles = schedule.getPixelTilesPerSample();
+  auto gemmTile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig());
+  bool samplesAsPixels = gemmTile && gemmTile.getPixels() == PixelTiling::across_samples;
   if (grid[1] > 65535 || grid[2] > 65535)
     return anchor->emitError("the CUDA code generator launches a conv's ")
            << "channel tiles and samples on grid y and z, at most 65535 each; "
@@ -132,6 +135,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       (direct ? "direct " : "implicit-GEMM ") + anchor->getName().stripDialect().str();
   summary += tensorCores ? " on tensor cores (" + mainLoopName.str() + ")"
                          : " with FMAs (" + schedule.getReason().str() + ")";
+  if (samplesAsPixels)
+    summary += ", a GEMM: tiles of samples";
   for (Operation *op : pointwise)
     if (!isa<arith::ConstantOp>(op))
       summary += " -> " + op->getName().stripDialect().str();
@@ -213,9 +218,11 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     ArrayRef<int64_t> block = tile.getTile(), warp = tile.getWarp();
     os << llvm::formatv(
         "using {0}_mainloop = solder::TensorOpConv<\n"
-        "    {0}_geometry, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
+        "    {8}, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
         "solder::TensorMath::{7}>>;\n",
-        name, block[0], block[1], block[2], warp[0], warp[1], tile.getStages(), math);
+        name, block[0], block[1], block[2], warp[0], warp[1], tile.getStages(), math,
+        samplesAsPixels ? "solder::SamplesAsPixels<" + name + "_geometry>"
+                        : name + "_geometry");
   } else if (directTile) {
     StringRef accumulation;
     switch (directTile.getAccumulation()) {
@@ -233,14 +240,17 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     os << llvm::formatv("using {0}_mainloop = solder::DirectConv<{0}_geometry, {1}, {2}>;\n",
                         name, tile[0], tile[1]);
   }
-  os << llvm::formatv("using {0}_kernel = solder::ConvKernel<{0}_mainloop, {0}_epilogue,\n"
+  std::string epilogueType =
+      samplesAsPixels ? "solder::SamplesAsPixelsEpilogue<" + name + "_epilogue>"
+                      : name + "_epilogue";
+  os << llvm::formatv("using {0}_kernel = solder::ConvKernel<{0}_mainloop, {7},\n"
                       "    solder::{1}<{2}, {3}, {4}>>;\n"
                       "static_assert({0}_kernel::kThreads == {5} && {0}_kernel::kSharedBytes == "
                       "{6},\n"
                       "              \"the plan's threads and shared memory\");\n",
                       name, persistent ? "PersistentTileScheduler" : "GridTileScheduler",
                       grid[0], grid[1], grid[2], schedule.getThreads(),
-                      schedule.getSharedBytes());
+                      schedule.getSharedBytes(), epilogueType);
   std::string mainLoopArgs;
   if (mainLoop == MainLoopKind::implicit_gemm_tensorop) {
     os << llvm::formatv(
@@ -284,7 +294,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   program.launches.back().persistent = persistent;
   os << "  extern __shared__ __align__(16) char shared[];\n"
      << "  " << name << "_kernel::run(" << mainLoopInput << ", " << mainLoopWeight << ", "
-     << name << "_epilogue" << memberList << ", shared" << mainLoopArgs << ");\n}\n\n";
+     << epilogueType << (samplesAsPixels ? "{" + name + "_epilogue" + memberList + "}" : memberList)
+     << ", shared" << mainLoopArgs << ");\n}\n\n";
   if (!reductions.empty())
     emitFinalizeKernel(fusion, reductions, finalize, volume);
   return success();

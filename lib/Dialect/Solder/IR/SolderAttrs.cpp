@@ -39,7 +39,7 @@ LogicalResult ImplicitGemmTileAttr::verify(EmitError emitError, ArrayRef<int64_t
                                            ArrayRef<int64_t> warp, int64_t stages,
                                            int64_t paddedChannels,
                                            ArrayRef<int64_t> inputGrid,
-                                           ArrayRef<int64_t> weightGrid) {
+                                           ArrayRef<int64_t> weightGrid, PixelTiling) {
   if (failed(verifyDims(emitError, "tile", tile, 3)) ||
       failed(verifyDims(emitError, "warp", warp, 2)) ||
       failed(verifyDims(emitError, "input_grid", inputGrid, 3)) ||
@@ -160,6 +160,11 @@ LogicalResult ConvScheduleAttr::verify(EmitError emitError, MainLoopKind mainLoo
       mainLoop != MainLoopKind::direct_tensorop)
     return emitError() << "only the direct conv on tensor cores hands its epilogue "
                           "register_moments";
+  if (auto tile = dyn_cast<ImplicitGemmTileAttr>(config);
+      tile && tile.getPixels() == PixelTiling::across_samples && grid[2] != 1)
+    return emitError() << "pixel tiles across samples take the samples in their tiles: "
+                          "expects tiles [..., 1], got ["
+                       << grid << "]";
   if (!prologueGrid.empty()) {
     if (mainLoop == MainLoopKind::implicit_gemm_tensorop)
       return emitError() << "the tensor-core implicit GEMM applies its prologue in its "
@@ -168,6 +173,11 @@ LogicalResult ConvScheduleAttr::verify(EmitError emitError, MainLoopKind mainLoo
       return failure();
   }
   return success();
+}
+
+int64_t ConvScheduleAttr::getPixelTilesPerSample() const {
+  auto tile = dyn_cast<ImplicitGemmTileAttr>(getConfig());
+  return tile && tile.getPixels() == PixelTiling::across_samples ? 1 : getGrid()[0];
 }
 
 std::array<int64_t, 3> ConvScheduleAttr::getLaunchGrid() const {

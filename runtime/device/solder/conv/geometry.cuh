@@ -30,6 +30,25 @@ template <class G> struct ConvShape {
   static constexpr int kOutVolume = G::kOut[0] * G::kOut[1] * G::kOut[2];
 };
 
+/// A conv with one input and one output pixel a sample and a 1x1 kernel (a
+/// Linear, squeeze-excitation's convs) is the GEMM (samples x input
+/// channels) x (input channels x output channels), and its NDHWC input is
+/// the same bytes as one sample of that many pixels. Main loops run it as
+/// that geometry, so that a tile spans BM samples instead of holding one
+/// pixel of BM; SamplesAsPixelsEpilogue (epilogue/samples_as_pixels.cuh)
+/// gives each pixel back its sample.
+template <class G> struct SamplesAsPixels {
+  static_assert(ConvShape<G>::kInVolume == 1 && ConvShape<G>::kOutVolume == 1 &&
+                    ConvShape<G>::kTaps == 1 && G::kGroups == 1 && !G::kTransposed,
+                "a GEMM-shaped conv: one pixel a sample, a 1x1 kernel, one group");
+  static constexpr bool kTransposed = false;
+  static constexpr int kBatch = 1, kInChannels = G::kInChannels,
+                       kOutChannels = G::kOutChannels, kGroups = 1;
+  static constexpr int kIn[3] = {1, 1, G::kBatch}, kOut[3] = {1, 1, G::kBatch};
+  static constexpr int kKernel[3] = {1, 1, 1}, kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0},
+                       kDilation[3] = {1, 1, 1};
+};
+
 /// One tile of a conv's output, as a tile scheduler hands it to the main
 /// loop (kernel/tile_scheduler.cuh): pixel tile `pixelTile` of sample `n`
 /// (how a tile covers the pixels is the main loop's: pixelBase,

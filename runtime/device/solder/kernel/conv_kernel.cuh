@@ -24,6 +24,7 @@
 #define SOLDER_KERNEL_CONV_KERNEL_CUH
 
 #include "solder/epilogue/fragment_visit.cuh"
+#include "solder/epilogue/samples_as_pixels.cuh"
 #include "solder/epilogue/tile_visit.cuh"
 #include "solder/kernel/tile_scheduler.cuh"
 

@@ -83,6 +83,18 @@ def Solder_TileSchedulerKind : I32EnumAttr<"TileSchedulerKind",
   let genSpecializedAttr = 0;
 }
 
+def Solder_PixelTiling : I32EnumAttr<"PixelTiling",
+    "what the pixel tiles of an implicit GEMM run over", [
+    I32EnumAttrCase<"per_sample", 0>,
+    I32EnumAttrCase<"across_samples", 1>]> {
+  let cppNamespace = "::mlir::solder";
+  let genSpecializedAttr = 0;
+}
+
+def Solder_PixelTilingParameter : EnumParameter<Solder_PixelTiling> {
+  let defaultValue = "::mlir::solder::PixelTiling::per_sample";
+}
+
 def Solder_ConvEpilogueKind : I32EnumAttr<"ConvEpilogueKind",
     "how a conv epilogue reads the main loop's accumulators", [
     I32EnumAttrCase<"element_welford", 0>,
@@ -118,7 +130,11 @@ def Solder_ImplicitGemmTileAttr : Solder_Attr<"ImplicitGemmTile", "implicit_gemm
     `stages` cp.async stages. It reads the input channels-last (NDHWC, its
     channels zero-padded to `padded_channels`) and the weights as KTRSC,
     converted on each call by two kernels launched on `input_grid` and
-    `weight_grid`.
+    `weight_grid`. A tile's pixels lie in one sample (`per_sample`, not
+    printed); `pixels = across_samples` runs a conv with one input and one
+    output pixel a sample and a 1x1 kernel (a Linear, the convs of
+    squeeze-excitation) as the GEMM it is: BM samples a tile, and the
+    conv's `tiles` are (sample tiles, channel tiles, 1).
 
     ```mlir
     #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4,
@@ -129,11 +145,12 @@ def Solder_ImplicitGemmTileAttr : Solder_Attr<"ImplicitGemmTile", "implicit_gemm
                         ArrayRefParameter<"int64_t">:$warp, "int64_t":$stages,
                         "int64_t":$paddedChannels,
                         ArrayRefParameter<"int64_t">:$inputGrid,
-                        ArrayRefParameter<"int64_t">:$weightGrid);
+                        ArrayRefParameter<"int64_t">:$weightGrid,
+                        Solder_PixelTilingParameter:$pixels);
   let assemblyFormat = [{
     `<` `tile` `=` `[` $tile `]` `,` `warp` `=` `[` $warp `]` `,` `stages` `=` $stages `,`
     `padded_channels` `=` $paddedChannels `,` `input_grid` `=` `[` $inputGrid `]` `,`
-    `weight_grid` `=` `[` $weightGrid `]` `>`
+    `weight_grid` `=` `[` $weightGrid `]` (`,` `pixels` `=` $pixels^)? `>`
   }];
   let genVerifyDecl = 1;
 }
@@ -252,6 +269,10 @@ def Solder_ConvScheduleAttr : Solder_Attr<"ConvSchedule", "conv_schedule"> {
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
+    /// The pixel tiles of one sample, which a partial reduction's slots
+    /// count: the first of `tiles`, or 1 where the tiles run across
+    /// samples (each sample is one pixel).
+    int64_t getPixelTilesPerSample() const;
     /// The grid the kernel is launched on: `grid`, or for the persistent
     /// scheduler every tile in one dimension (the runtime shrinks it to the
     /// blocks the GPU holds at once).
