@@ -425,9 +425,18 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
         static_cast<int>(tile.bm), static_cast<int>(tile.bn), static_cast<int>(tile.bk),
         static_cast<int>(tile.stages));
     schedule.paddedInChannels = paddedInChannels;
-    schedule.inputConversionGrid = {
-        static_cast<int64_t>(llvm::divideCeil(inVolume, ::solder::kChannelsLastTile)),
-        static_cast<int64_t>(llvm::divideCeil(paddedInChannels, ::solder::kChannelsLastTile)), batch};
+    // One pixel a sample: a row copy, four elements a thread
+    // (rowsToChannelsLast); else tiles of pixels x channels.
+    schedule.inputConversionGrid =
+        inVolume == 1
+            ? std::array<int64_t, 3>{static_cast<int64_t>(llvm::divideCeil(
+                                         batch * paddedInChannels, 4 * kOperandPrepThreads)),
+                                     1, 1}
+            : std::array<int64_t, 3>{
+                  static_cast<int64_t>(llvm::divideCeil(inVolume, ::solder::kChannelsLastTile)),
+                  static_cast<int64_t>(
+                      llvm::divideCeil(paddedInChannels, ::solder::kChannelsLastTile)),
+                  batch};
     schedule.weightConversionGrid = {
         static_cast<int64_t>(
             llvm::divideCeil(outChannels * taps * paddedInChannels, kOperandPrepThreads)),

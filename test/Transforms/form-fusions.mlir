@@ -447,3 +447,15 @@ func.func @pool_between_convs(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>,
 // LNMLP-NEXT: solder.add
 // LNMLP-NEXT: solder.yield
 // LNMLP-NOT: solder.fusion
+
+// A GEMM (a Linear as a 1x1 conv over (rows, features, 1)): GroupNorm's
+// statistics over its rows are not partials of its epilogue (one per
+// element) but a reduction region that reads the GELU'd rows once.
+// RUN: solder-opt %solder_src/test/gpu/cases/gemm_layernorm_mlp_groupnorm_residual.mlir --solder-decompose --solder-simplify --cse --solder-form-fusions | FileCheck %s --check-prefix=GEMM
+// GEMM: solder.fusion "gemm_layernorm_mlp_groupnorm_residual_k1_conv"
+// GEMM: solder.conv
+// GEMM-NEXT: solder.gelu
+// GEMM-NEXT: solder.yield {{.*}} : tensor<200x160x1xf32>
+// GEMM: solder.fusion "gemm_layernorm_mlp_groupnorm_residual_k2_reduction"
+// GEMM-NEXT: solder.group_stats {{.*}} num_groups = 8
+// GEMM-NEXT: solder.yield

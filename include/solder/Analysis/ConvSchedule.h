@@ -119,8 +119,6 @@ struct ConvSchedule {
   bool isDirectFma() const { return kind == MainLoopKind::direct_fma; }
   bool isThreeTF32() const { return math == TensorMath::tf32x3; }
   bool isCentered() const { return accumulation == DirectAccumulation::centered; }
-  /// The pixel tiles of one sample, which a partial reduction's slots count.
-  int64_t pixelTilesPerSample() const { return samplesAsPixels ? 1 : grid[0]; }
 
   /// The attribute the plan sets, with the region's epilogue; null, after a
   /// diagnostic through `emitError`, when it does not verify.

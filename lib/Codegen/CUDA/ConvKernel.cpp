@@ -54,7 +54,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   ArrayRef<int64_t> grid = schedule.getGrid();
   // The plan's grid: (pixel tiles of one sample, channel tiles, samples), or
   // (sample tiles, channel tiles, 1) where the tiles run across samples.
-  int64_t pixelTiles = schedule.getPixelTilesPerSample();
+  int64_t pixelTiles = grid[0];
   auto gemmTile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig());
   bool samplesAsPixels = gemmTile && gemmTile.getPixels() == PixelTiling::across_samples;
   if (grid[1] > 65535 || grid[2] > 65535)
@@ -96,6 +96,10 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
            << op.getName() << "' in a conv epilogue (supported: pointwise "
               "ops, group_stats, sum/mean over all spatial dims)";
   }
+  if (samplesAsPixels && !reductions.empty())
+    return reductions.front().op->emitError(
+        "the CUDA code generator reduces nothing in the epilogue of a conv whose tiles "
+        "span samples (pixels = across_samples); a reduction kernel reads its output");
   auto finalize =
       fusion->getAttrOfType<FinalizeLaunchAttr>(SolderDialect::kFinalizeAttrName);
   if (!reductions.empty() && !finalize)
@@ -396,9 +400,15 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
     llvm::append_range(params, prologue->parameters);
   }
   beginHelperKernel(name + "_input_ndhwc", comment, toGrid(tile.getInputGrid()), params);
-  os << llvm::formatv("  solder::toChannelsLast<{0}, {1}, {2}L>(input, inputNdhwc{3});\n}\n\n",
-                      inChannels, paddedIn, inVolume,
-                      prologue ? ", " + prologue->functor : std::string());
+  // One pixel a sample: each row is channels-last already, and is copied.
+  if (inVolume == 1)
+    os << llvm::formatv(
+        "  solder::rowsToChannelsLast<{0}, {1}, {2}L>(input, inputNdhwc{3});\n}\n\n",
+        inChannels, paddedIn, batch, prologue ? ", " + prologue->functor : std::string());
+  else
+    os << llvm::formatv(
+        "  solder::toChannelsLast<{0}, {1}, {2}L>(input, inputNdhwc{3});\n}\n\n", inChannels,
+        paddedIn, inVolume, prologue ? ", " + prologue->functor : std::string());
   beginHelperKernel(
       name + "_weight_ktrsc",
       isa<ConvTransposeOp>(anchor)

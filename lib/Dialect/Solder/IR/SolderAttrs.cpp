@@ -175,11 +175,6 @@ LogicalResult ConvScheduleAttr::verify(EmitError emitError, MainLoopKind mainLoo
   return success();
 }
 
-int64_t ConvScheduleAttr::getPixelTilesPerSample() const {
-  auto tile = dyn_cast<ImplicitGemmTileAttr>(getConfig());
-  return tile && tile.getPixels() == PixelTiling::across_samples ? 1 : getGrid()[0];
-}
-
 std::array<int64_t, 3> ConvScheduleAttr::getLaunchGrid() const {
   ArrayRef<int64_t> grid = getGrid();
   if (getScheduler() == TileSchedulerKind::persistent)

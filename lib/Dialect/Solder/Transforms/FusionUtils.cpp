@@ -28,8 +28,17 @@ FusionRole mlir::solder::getFusionRole(Operation *op) {
 
 bool mlir::solder::isConvEpilogueOp(Operation *op) {
   FusionRole role = getFusionRole(op);
-  if (role == FusionRole::pointwise || role == FusionRole::constant ||
-      isa<GroupStatsOp>(op))
+  if (role == FusionRole::pointwise || role == FusionRole::constant)
+    return true;
+  // Statistics of a tensor with one pixel a sample (a GEMM's rows) would
+  // leave the epilogue one partial per element, three times the tensor's
+  // bytes; a reduction kernel reads the tensor once instead.
+  if (isa<GroupStatsOp, ReduceOp>(op)) {
+    auto type = cast<RankedTensorType>(op->getOperand(0).getType());
+    if (type.getRank() > 2 && ShapedType::getNumElements(type.getShape().drop_front(2)) == 1)
+      return false;
+  }
+  if (isa<GroupStatsOp>(op))
     return true;
   auto reduce = dyn_cast<ReduceOp>(op);
   if (!reduce)

@@ -263,7 +263,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         if (!launch)
           return failure();
         if (std::optional<FinalizeLaunch> finalize =
-                getFinalizeLaunch(fusion, anchor, conv->pixelTilesPerSample())) {
+                getFinalizeLaunch(fusion, anchor, conv->grid[0])) {
           SmallVector<int64_t> f64Results;
           for (auto [index, result] : llvm::enumerate(fusion.getResults()))
             if (doubleStatistics.contains(result))

@@ -96,6 +96,39 @@ __device__ __forceinline__ void toChannelsLast(const float *__restrict__ src,
   }
 }
 
+/// toChannelsLast of an input with one pixel a sample (a GEMM's rows, a
+/// pooled vector): each sample's C values are already channels-last, so the
+/// conversion is a copy that pads each row to CPad, four output elements a
+/// thread (a float4 load where C % 4 == 0). A tile of toChannelsLast would
+/// hold one pixel of its 64. Grid: Samples x CPad / 4 threads, 256 a block.
+template <int C, int CPad, long Samples, class Prologue = NoPrologue>
+__device__ __forceinline__ void rowsToChannelsLast(const float *__restrict__ src,
+                                                   float *__restrict__ dst,
+                                                   const Prologue &prologue = {}) {
+  static_assert(CPad % 4 == 0, "channels padded to a multiple of 4");
+  const long first = (blockIdx.x * long(blockDim.x) + threadIdx.x) * 4;
+  if (first >= Samples * CPad)
+    return;
+  const long n = first / CPad;
+  const int c = int(first % CPad);
+  const float *row = src + n * C;
+  float value[4] = {0.0f, 0.0f, 0.0f, 0.0f};
+  if constexpr (C % 4 == 0) {
+    const float4 loaded = *reinterpret_cast<const float4 *>(row + c);
+    value[0] = loaded.x, value[1] = loaded.y, value[2] = loaded.z, value[3] = loaded.w;
+  } else {
+#pragma unroll
+    for (int k = 0; k < 4; ++k)
+      if (c + k < C)
+        value[k] = row[c + k];
+  }
+#pragma unroll
+  for (int k = 0; k < 4; ++k)
+    if (c + k < C)
+      value[k] = prologue(n, c + k, 0, value[k]);
+  *reinterpret_cast<float4 *>(dst + first) = make_float4(value[0], value[1], value[2], value[3]);
+}
+
 /// The conv input as a main loop that reads PyTorch's NCDHW layout sees
 /// it: `prologue` (as for toChannelsLast) at every element of `src`, into
 /// `dst`. A thread an element, 256 a block.

@@ -3,15 +3,16 @@
 // A conv whose main loop runs SamplesAsPixels<G> (conv/geometry.cuh) sees
 // its samples as the pixels of one sample. SamplesAsPixelsEpilogue wraps the
 // generated epilogue functor, written for the conv's own geometry, and hands
-// it each element as (sample, channel, pixel 0). A tile now spans samples,
-// while partial reductions are per sample: each element's partial is stored
-// where it is visited, in the one pixel tile a sample has, so the finalize
-// kernel reads the slots it would read for the conv's own tiles.
+// it each element as (sample, channel, pixel 0). Such an epilogue reduces
+// nothing: a statistic over a GEMM's rows would leave a partial per element,
+// so the plan leaves it to a reduction kernel (isConvEpilogueOp).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SOLDER_EPILOGUE_SAMPLES_AS_PIXELS_CUH
 #define SOLDER_EPILOGUE_SAMPLES_AS_PIXELS_CUH
+
+#include <type_traits>
 
 namespace solder {
 
@@ -20,18 +21,12 @@ template <class Epilogue> struct SamplesAsPixelsEpilogue {
   static constexpr bool kStoresElements = Epilogue::kStoresElements;
   static constexpr bool kConvMoments = false;
   static_assert(!Epilogue::kConvMoments, "the main loop hands over a tile");
-
-  /// Nothing is carried across elements: each one's partial is stored at once.
-  struct Partials {
-    __device__ Partials shuffleDown(unsigned, int) const { return {}; }
-    __device__ void merge(const Partials &) {}
-  };
+  using Partials = typename Epilogue::Partials;
+  static_assert(std::is_empty_v<Partials>, "a GEMM-shaped conv's epilogue reduces nothing");
 
   __device__ __forceinline__ void visit(long, long channel, int sample, float acc,
-                                        Partials &) const {
-    typename Epilogue::Partials partials{};
+                                        Partials &partials) const {
     inner.visit(sample, channel, 0, acc, partials);
-    inner.storePartials(sample, channel, /*pixelTile=*/0, partials);
   }
   __device__ __forceinline__ void storePartials(long, long, long, const Partials &) const {}
 };

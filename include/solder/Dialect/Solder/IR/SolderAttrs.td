@@ -269,10 +269,6 @@ def Solder_ConvScheduleAttr : Solder_Attr<"ConvSchedule", "conv_schedule"> {
   }];
   let genVerifyDecl = 1;
   let extraClassDeclaration = [{
-    /// The pixel tiles of one sample, which a partial reduction's slots
-    /// count: the first of `tiles`, or 1 where the tiles run across
-    /// samples (each sample is one pixel).
-    int64_t getPixelTilesPerSample() const;
     /// The grid the kernel is launched on: `grid`, or for the persistent
     /// scheduler every tile in one dimension (the runtime shrinks it to the
     /// blocks the GPU holds at once).

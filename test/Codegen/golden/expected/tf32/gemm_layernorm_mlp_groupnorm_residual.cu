@@ -3,7 +3,6 @@
 
 #include <solder/conv/layout.cuh>
 #include <solder/conv/mainloop_implicit_gemm_tensorop.cuh>
-#include <solder/epilogue/finalize.cuh>
 #include <solder/kernel/conv_kernel.cuh>
 #include <solder/kernel/reduction_kernel.cuh>
 #include <solder/pointwise.cuh>
@@ -17,7 +16,7 @@ struct gemm_layernorm_mlp_groupnorm_residual_k0_reduction_region {
   using OutputIndex = long;
   using LengthIndex = long;
   static constexpr OutputIndex kOutputs = 200L;
-  static constexpr LengthIndex kLength = 96L;
+  static constexpr LengthIndex kLength = 94L;
   static constexpr int kChunk = 1, kThreads = 256;
   using Accumulator = solder::Welford;
   using Element = float;
@@ -32,9 +31,9 @@ struct gemm_layernorm_mlp_groupnorm_residual_k0_reduction_region {
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
     const long o = at.o;
     const long i0 = o / 1L;
-    const long i1 = (o % 1L) * 96L + (r / 1L) % 96L;
+    const long i1 = (o % 1L) * 94L + (r / 1L) % 94L;
     [[maybe_unused]] const long i2 = (r % 1L);
-    return in0[i0 * 96L + i1];
+    return in0[i0 * 94L + i1];
   }
 
   __device__ void store(const long o, const Accumulator &acc) const {
@@ -44,7 +43,7 @@ struct gemm_layernorm_mlp_groupnorm_residual_k0_reduction_region {
 };
 
 // gemm_layernorm_mlp_groupnorm_residual_k0_reduction: reduction -> group_stats (one block per output)
-//   in0: tensor<200x96x1xf32>
+//   in0: tensor<200x94x1xf32>
 //   out0: tensor<200x1x2xf32>
 extern "C" __global__ void __launch_bounds__(256)
 gemm_layernorm_mlp_groupnorm_residual_k0_reduction(const float *__restrict__ in0,
@@ -54,7 +53,7 @@ gemm_layernorm_mlp_groupnorm_residual_k0_reduction(const float *__restrict__ in0
 
 struct gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry {
   static constexpr bool kTransposed = false;
-  static constexpr int kBatch = 200, kInChannels = 96, kOutChannels = 160, kGroups = 1;
+  static constexpr int kBatch = 200, kInChannels = 94, kOutChannels = 160, kGroups = 1;
   static constexpr int kIn[3] = {1, 1, 1}, kOut[3] = {1, 1, 1};
   static constexpr int kKernel[3] = {1, 1, 1};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
@@ -71,8 +70,8 @@ struct gemm_layernorm_mlp_groupnorm_residual_k1_conv_prologue {
                               const float x) const {
     [[maybe_unused]] const long i1 = c;
     [[maybe_unused]] const int i2 = int(pixel);
-    const float v0_scale = in1[(i0 * 1 + i1 / 96) * 2 + 1];
-    const float v0_shift = - in1[(i0 * 1 + i1 / 96) * 2] * v0_scale;
+    const float v0_scale = in1[(i0 * 1 + i1 / 94) * 2 + 1];
+    const float v0_shift = - in1[(i0 * 1 + i1 / 94) * 2] * v0_scale;
     const float v0 = x * v0_scale + v0_shift;  // solder.group_normalize
     const float v1 = v0 * in2[i1];  // solder.mul
     const float v2 = v1 + in3[i1];  // solder.add
@@ -80,14 +79,14 @@ struct gemm_layernorm_mlp_groupnorm_residual_k1_conv_prologue {
   }
 };
 
-// gemm_layernorm_mlp_groupnorm_residual_k1_conv_input_ndhwc: the conv input, NCDHW to NDHWC, through its prologue: group_normalize -> mul -> add
+// gemm_layernorm_mlp_groupnorm_residual_k1_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 94 channels zero-padded to 96, through its prologue: group_normalize -> mul -> add
 extern "C" __global__ void __launch_bounds__(256)
 gemm_layernorm_mlp_groupnorm_residual_k1_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3) {
-  solder::toChannelsLast<96, 96, 1L>(input, inputNdhwc, gemm_layernorm_mlp_groupnorm_residual_k1_conv_prologue{in1, in2, in3});
+  solder::rowsToChannelsLast<94, 96, 200L>(input, inputNdhwc, gemm_layernorm_mlp_groupnorm_residual_k1_conv_prologue{in1, in2, in3});
 }
 
 // gemm_layernorm_mlp_groupnorm_residual_k1_conv_weight_ktrsc: the conv weights to KTRSC
@@ -96,8 +95,6 @@ gemm_layernorm_mlp_groupnorm_residual_k1_conv_weight_ktrsc(const float *__restri
     float *__restrict__ weightKtrsc) {
   solder::weightsToKtrsc<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry, 96>(weight, weightKtrsc);
 }
-
-using gemm_layernorm_mlp_groupnorm_residual_k1_conv_partials = solder::PartialLayout<200, 1, 160>;
 
 // gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue: what gemm_layernorm_mlp_groupnorm_residual_k1_conv does with each accumulator (conv output element).
 struct gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue {
@@ -108,18 +105,15 @@ struct gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue {
   const float *__restrict__ in4;
   const float *__restrict__ in5;
   float *__restrict__ out0;
-  float *__restrict__ out1;
-  float *__restrict__ ws2;
   // Stores conv-shaped tensors.
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
   struct Partials {
-    solder::ShiftedMoments r0;
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
-      return {r0.shuffleDown(offset, width)};
+      return {};
     }
-    __device__ void merge([[maybe_unused]] const Partials &other) { r0.merge(other.r0); }
+    __device__ void merge([[maybe_unused]] const Partials &other) { }
   };
 
   __device__ void visit(const long i0, const long i1, const int pixel, const float acc,
@@ -128,14 +122,11 @@ struct gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue {
     const float conv = acc + in5[i1];  // solder.conv
     const float v0 = 0.5f * conv * (1.0f + erff(conv * 0.7071067812f));  // solder.gelu
     out0[(i0 * 160L + i1) * 1L + pixel] = v0;
-    partials.r0.add(v0);
   }
 
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
                                 [[maybe_unused]] const long pixelTile,
                                 [[maybe_unused]] const Partials &partials) const {
-    const long slot = gemm_layernorm_mlp_groupnorm_residual_k1_conv_partials::slot(i0, pixelTile, i1);
-    gemm_layernorm_mlp_groupnorm_residual_k1_conv_partials::storeWelford(ws2, slot, partials.r0.welford());
   }
 };
 
@@ -155,18 +146,16 @@ gemm_layernorm_mlp_groupnorm_residual_k1_conv_build_context(gemm_layernorm_mlp_g
   gemm_layernorm_mlp_groupnorm_residual_k1_conv_mainloop::buildContext(context);
 }
 
-// gemm_layernorm_mlp_groupnorm_residual_k1_conv: group_normalize -> mul -> add -> implicit-GEMM conv on tensor cores (tensorop_tf32), a GEMM: tiles of samples -> gelu -> group_stats (partial)
-//   in0: tensor<200x96x1xf32>
+// gemm_layernorm_mlp_groupnorm_residual_k1_conv: group_normalize -> mul -> add -> implicit-GEMM conv on tensor cores (tensorop_tf32), a GEMM: tiles of samples -> gelu
+//   in0: tensor<200x94x1xf32>
 //   in1: tensor<200x1x2xf32>
-//   in2: tensor<96x1xf32>
-//   in3: tensor<96x1xf32>
-//   in4: tensor<160x96x1xf32>
+//   in2: tensor<94x1xf32>
+//   in3: tensor<94x1xf32>
+//   in4: tensor<160x94x1xf32>
 //   in5: tensor<160xf32>
 //   out0: tensor<200x160x1xf32>
-//   out1: tensor<200x8x2xf32>
 //   ws0: gemm_layernorm_mlp_groupnorm_residual_k1_conv_input_ndhwc
 //   ws1: gemm_layernorm_mlp_groupnorm_residual_k1_conv_weight_ktrsc
-//   ws2: gemm_layernorm_mlp_groupnorm_residual_k1_conv_partial_stats0
 extern "C" __global__ void __launch_bounds__(128)
 gemm_layernorm_mlp_groupnorm_residual_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -175,24 +164,55 @@ gemm_layernorm_mlp_groupnorm_residual_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in4,
     const float *__restrict__ in5,
     float *__restrict__ out0,
-    float *__restrict__ out1,
     float *__restrict__ ws0,
-    float *__restrict__ ws1,
-    float *__restrict__ ws2) {
+    float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel::run(ws0, ws1, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue>{gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue{in0, in1, in2, in3, in4, in5, out0, out1, ws2}}, shared, gemm_layernorm_mlp_groupnorm_residual_k1_conv_context);
+  gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel::run(ws0, ws1, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue>{gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue{in0, in1, in2, in3, in4, in5, out0}}, shared, gemm_layernorm_mlp_groupnorm_residual_k1_conv_context);
 }
 
-// gemm_layernorm_mlp_groupnorm_residual_k1_conv_finalize: combines the partial reductions of gemm_layernorm_mlp_groupnorm_residual_k1_conv in a fixed order
-extern "C" __global__ void __launch_bounds__(32)
-gemm_layernorm_mlp_groupnorm_residual_k1_conv_finalize(const float *__restrict__ ws0,
-    float *__restrict__ out1) {
-  // solder.group_stats: a block per statistic
-  solder::finalizeGroupStatistic<gemm_layernorm_mlp_groupnorm_residual_k1_conv_partials, /*Groups=*/8, /*AcrossBatch=*/false, 32>(
-      ws0, out1, 9.99999975e-06f);
+// gemm_layernorm_mlp_groupnorm_residual_k2_reduction_region: what gemm_layernorm_mlp_groupnorm_residual_k2_reduction reduces for each output.
+struct gemm_layernorm_mlp_groupnorm_residual_k2_reduction_region {
+  const float *__restrict__ in0;
+  float *__restrict__ out0;
+  using OutputIndex = long;
+  using LengthIndex = long;
+  static constexpr OutputIndex kOutputs = 1600L;
+  static constexpr LengthIndex kLength = 20L;
+  static constexpr int kChunk = 1, kThreads = 256;
+  using Accumulator = solder::Welford;
+  using Element = float;
+  struct SharedStorage {};
+  struct Output {
+    OutputIndex o;
+  };
+  __device__ Output output(const long o, [[maybe_unused]] const long firstOutput) const {
+    return {o};
+  }
+
+  __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
+    const long o = at.o;
+    const long i0 = o / 8L;
+    const long i1 = (o % 8L) * 20L + (r / 1L) % 20L;
+    [[maybe_unused]] const long i2 = (r % 1L);
+    return in0[i0 * 160L + i1];
+  }
+
+  __device__ void store(const long o, const Accumulator &acc) const {
+    out0[o * 2] = acc.mean;
+    out0[o * 2 + 1] = acc.rstd(9.99999975e-06f);
+  }
+};
+
+// gemm_layernorm_mlp_groupnorm_residual_k2_reduction: reduction -> group_stats (one block per output)
+//   in0: tensor<200x160x1xf32>
+//   out0: tensor<200x8x2xf32>
+extern "C" __global__ void __launch_bounds__(256)
+gemm_layernorm_mlp_groupnorm_residual_k2_reduction(const float *__restrict__ in0,
+    float *__restrict__ out0) {
+  solder::reduceBlockPerOutput(gemm_layernorm_mlp_groupnorm_residual_k2_reduction_region{in0, out0});
 }
 
-struct gemm_layernorm_mlp_groupnorm_residual_k2_conv_geometry {
+struct gemm_layernorm_mlp_groupnorm_residual_k3_conv_geometry {
   static constexpr bool kTransposed = false;
   static constexpr int kBatch = 200, kInChannels = 160, kOutChannels = 40, kGroups = 1;
   static constexpr int kIn[3] = {1, 1, 1}, kOut[3] = {1, 1, 1};
@@ -200,9 +220,9 @@ struct gemm_layernorm_mlp_groupnorm_residual_k2_conv_geometry {
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
 
-// gemm_layernorm_mlp_groupnorm_residual_k2_conv_prologue: what gemm_layernorm_mlp_groupnorm_residual_k2_conv's conv reads at input element
+// gemm_layernorm_mlp_groupnorm_residual_k3_conv_prologue: what gemm_layernorm_mlp_groupnorm_residual_k3_conv's conv reads at input element
 // (n, c, pixel) of value x: group_normalize -> relu.
-struct gemm_layernorm_mlp_groupnorm_residual_k2_conv_prologue {
+struct gemm_layernorm_mlp_groupnorm_residual_k3_conv_prologue {
   const float *__restrict__ in1;
   const float *__restrict__ in2;
   const float *__restrict__ in3;
@@ -219,25 +239,25 @@ struct gemm_layernorm_mlp_groupnorm_residual_k2_conv_prologue {
   }
 };
 
-// gemm_layernorm_mlp_groupnorm_residual_k2_conv_input_ndhwc: the conv input, NCDHW to NDHWC, through its prologue: group_normalize -> relu
+// gemm_layernorm_mlp_groupnorm_residual_k3_conv_input_ndhwc: the conv input, NCDHW to NDHWC, through its prologue: group_normalize -> relu
 extern "C" __global__ void __launch_bounds__(256)
-gemm_layernorm_mlp_groupnorm_residual_k2_conv_input_ndhwc(const float *__restrict__ input,
+gemm_layernorm_mlp_groupnorm_residual_k3_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3) {
-  solder::toChannelsLast<160, 160, 1L>(input, inputNdhwc, gemm_layernorm_mlp_groupnorm_residual_k2_conv_prologue{in1, in2, in3});
+  solder::rowsToChannelsLast<160, 160, 200L>(input, inputNdhwc, gemm_layernorm_mlp_groupnorm_residual_k3_conv_prologue{in1, in2, in3});
 }
 
-// gemm_layernorm_mlp_groupnorm_residual_k2_conv_weight_ktrsc: the conv weights to KTRSC
+// gemm_layernorm_mlp_groupnorm_residual_k3_conv_weight_ktrsc: the conv weights to KTRSC
 extern "C" __global__ void __launch_bounds__(256)
-gemm_layernorm_mlp_groupnorm_residual_k2_conv_weight_ktrsc(const float *__restrict__ weight,
+gemm_layernorm_mlp_groupnorm_residual_k3_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<gemm_layernorm_mlp_groupnorm_residual_k2_conv_geometry, 160>(weight, weightKtrsc);
+  solder::weightsToKtrsc<gemm_layernorm_mlp_groupnorm_residual_k3_conv_geometry, 160>(weight, weightKtrsc);
 }
 
-// gemm_layernorm_mlp_groupnorm_residual_k2_conv_epilogue: what gemm_layernorm_mlp_groupnorm_residual_k2_conv does with each accumulator (conv output element).
-struct gemm_layernorm_mlp_groupnorm_residual_k2_conv_epilogue {
+// gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue: what gemm_layernorm_mlp_groupnorm_residual_k3_conv does with each accumulator (conv output element).
+struct gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue {
   const float *__restrict__ in0;
   const float *__restrict__ in1;
   const float *__restrict__ in2;
@@ -269,23 +289,23 @@ struct gemm_layernorm_mlp_groupnorm_residual_k2_conv_epilogue {
   }
 };
 
-using gemm_layernorm_mlp_groupnorm_residual_k2_conv_mainloop = solder::TensorOpConv<
-    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k2_conv_geometry>, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32>>;
-using gemm_layernorm_mlp_groupnorm_residual_k2_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k2_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k2_conv_epilogue>,
+using gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop = solder::TensorOpConv<
+    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k3_conv_geometry>, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32>>;
+using gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue>,
     solder::GridTileScheduler<2, 1, 1>>;
-static_assert(gemm_layernorm_mlp_groupnorm_residual_k2_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k2_conv_kernel::kSharedBytes == 49152,
+static_assert(gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::kSharedBytes == 49152,
               "the plan's threads and shared memory");
 
-// gemm_layernorm_mlp_groupnorm_residual_k2_conv_context: CUTLASS's problem and iterator parameters, in the constant
-// bank like a stock kernel's parameters; gemm_layernorm_mlp_groupnorm_residual_k2_conv_build_context fills it
+// gemm_layernorm_mlp_groupnorm_residual_k3_conv_context: CUTLASS's problem and iterator parameters, in the constant
+// bank like a stock kernel's parameters; gemm_layernorm_mlp_groupnorm_residual_k3_conv_build_context fills it
 // once, when the runtime loads the bundle.
-__constant__ gemm_layernorm_mlp_groupnorm_residual_k2_conv_mainloop::ContextStorage gemm_layernorm_mlp_groupnorm_residual_k2_conv_context;
+__constant__ gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop::ContextStorage gemm_layernorm_mlp_groupnorm_residual_k3_conv_context;
 extern "C" __global__ void __launch_bounds__(1)
-gemm_layernorm_mlp_groupnorm_residual_k2_conv_build_context(gemm_layernorm_mlp_groupnorm_residual_k2_conv_mainloop::ContextStorage *context) {
-  gemm_layernorm_mlp_groupnorm_residual_k2_conv_mainloop::buildContext(context);
+gemm_layernorm_mlp_groupnorm_residual_k3_conv_build_context(gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop::ContextStorage *context) {
+  gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop::buildContext(context);
 }
 
-// gemm_layernorm_mlp_groupnorm_residual_k2_conv: group_normalize -> relu -> implicit-GEMM conv on tensor cores (tensorop_tf32), a GEMM: tiles of samples
+// gemm_layernorm_mlp_groupnorm_residual_k3_conv: group_normalize -> relu -> implicit-GEMM conv on tensor cores (tensorop_tf32), a GEMM: tiles of samples
 //   in0: tensor<200x160x1xf32>
 //   in1: tensor<200x8x2xf32>
 //   in2: tensor<160xf32>
@@ -293,10 +313,10 @@ gemm_layernorm_mlp_groupnorm_residual_k2_conv_build_context(gemm_layernorm_mlp_g
 //   in4: tensor<40x160x1xf32>
 //   in5: tensor<40xf32>
 //   out0: tensor<200x40x1xf32>
-//   ws0: gemm_layernorm_mlp_groupnorm_residual_k2_conv_input_ndhwc
-//   ws1: gemm_layernorm_mlp_groupnorm_residual_k2_conv_weight_ktrsc
+//   ws0: gemm_layernorm_mlp_groupnorm_residual_k3_conv_input_ndhwc
+//   ws1: gemm_layernorm_mlp_groupnorm_residual_k3_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(128)
-gemm_layernorm_mlp_groupnorm_residual_k2_conv(const float *__restrict__ in0,
+gemm_layernorm_mlp_groupnorm_residual_k3_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3,
@@ -306,33 +326,33 @@ gemm_layernorm_mlp_groupnorm_residual_k2_conv(const float *__restrict__ in0,
     float *__restrict__ ws0,
     float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  gemm_layernorm_mlp_groupnorm_residual_k2_conv_kernel::run(ws0, ws1, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k2_conv_epilogue>{gemm_layernorm_mlp_groupnorm_residual_k2_conv_epilogue{in0, in1, in2, in3, in4, in5, out0}}, shared, gemm_layernorm_mlp_groupnorm_residual_k2_conv_context);
+  gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::run(ws0, ws1, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue>{gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue{in0, in1, in2, in3, in4, in5, out0}}, shared, gemm_layernorm_mlp_groupnorm_residual_k3_conv_context);
 }
 
-struct gemm_layernorm_mlp_groupnorm_residual_k3_conv_geometry {
+struct gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry {
   static constexpr bool kTransposed = false;
-  static constexpr int kBatch = 200, kInChannels = 96, kOutChannels = 40, kGroups = 1;
+  static constexpr int kBatch = 200, kInChannels = 94, kOutChannels = 40, kGroups = 1;
   static constexpr int kIn[3] = {1, 1, 1}, kOut[3] = {1, 1, 1};
   static constexpr int kKernel[3] = {1, 1, 1};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
 
-// gemm_layernorm_mlp_groupnorm_residual_k3_conv_input_ndhwc: the conv input, NCDHW to NDHWC
+// gemm_layernorm_mlp_groupnorm_residual_k4_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 94 channels zero-padded to 96
 extern "C" __global__ void __launch_bounds__(256)
-gemm_layernorm_mlp_groupnorm_residual_k3_conv_input_ndhwc(const float *__restrict__ input,
+gemm_layernorm_mlp_groupnorm_residual_k4_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<96, 96, 1L>(input, inputNdhwc);
+  solder::rowsToChannelsLast<94, 96, 200L>(input, inputNdhwc);
 }
 
-// gemm_layernorm_mlp_groupnorm_residual_k3_conv_weight_ktrsc: the conv weights to KTRSC
+// gemm_layernorm_mlp_groupnorm_residual_k4_conv_weight_ktrsc: the conv weights to KTRSC
 extern "C" __global__ void __launch_bounds__(256)
-gemm_layernorm_mlp_groupnorm_residual_k3_conv_weight_ktrsc(const float *__restrict__ weight,
+gemm_layernorm_mlp_groupnorm_residual_k4_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<gemm_layernorm_mlp_groupnorm_residual_k3_conv_geometry, 96>(weight, weightKtrsc);
+  solder::weightsToKtrsc<gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry, 96>(weight, weightKtrsc);
 }
 
-// gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue: what gemm_layernorm_mlp_groupnorm_residual_k3_conv does with each accumulator (conv output element).
-struct gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue {
+// gemm_layernorm_mlp_groupnorm_residual_k4_conv_epilogue: what gemm_layernorm_mlp_groupnorm_residual_k4_conv does with each accumulator (conv output element).
+struct gemm_layernorm_mlp_groupnorm_residual_k4_conv_epilogue {
   const float *__restrict__ in0;
   const float *__restrict__ in1;
   const float *__restrict__ in2;
@@ -362,37 +382,37 @@ struct gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue {
   }
 };
 
-using gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop = solder::TensorOpConv<
-    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k3_conv_geometry>, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32>>;
-using gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue>,
+using gemm_layernorm_mlp_groupnorm_residual_k4_conv_mainloop = solder::TensorOpConv<
+    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry>, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32>>;
+using gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k4_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k4_conv_epilogue>,
     solder::GridTileScheduler<2, 1, 1>>;
-static_assert(gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::kSharedBytes == 49152,
+static_assert(gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel::kSharedBytes == 49152,
               "the plan's threads and shared memory");
 
-// gemm_layernorm_mlp_groupnorm_residual_k3_conv_context: CUTLASS's problem and iterator parameters, in the constant
-// bank like a stock kernel's parameters; gemm_layernorm_mlp_groupnorm_residual_k3_conv_build_context fills it
+// gemm_layernorm_mlp_groupnorm_residual_k4_conv_context: CUTLASS's problem and iterator parameters, in the constant
+// bank like a stock kernel's parameters; gemm_layernorm_mlp_groupnorm_residual_k4_conv_build_context fills it
 // once, when the runtime loads the bundle.
-__constant__ gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop::ContextStorage gemm_layernorm_mlp_groupnorm_residual_k3_conv_context;
+__constant__ gemm_layernorm_mlp_groupnorm_residual_k4_conv_mainloop::ContextStorage gemm_layernorm_mlp_groupnorm_residual_k4_conv_context;
 extern "C" __global__ void __launch_bounds__(1)
-gemm_layernorm_mlp_groupnorm_residual_k3_conv_build_context(gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop::ContextStorage *context) {
-  gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop::buildContext(context);
+gemm_layernorm_mlp_groupnorm_residual_k4_conv_build_context(gemm_layernorm_mlp_groupnorm_residual_k4_conv_mainloop::ContextStorage *context) {
+  gemm_layernorm_mlp_groupnorm_residual_k4_conv_mainloop::buildContext(context);
 }
 
-// gemm_layernorm_mlp_groupnorm_residual_k3_conv: implicit-GEMM conv on tensor cores (tensorop_tf32), a GEMM: tiles of samples -> add
-//   in0: tensor<200x96x1xf32>
-//   in1: tensor<40x96x1xf32>
+// gemm_layernorm_mlp_groupnorm_residual_k4_conv: implicit-GEMM conv on tensor cores (tensorop_tf32), a GEMM: tiles of samples -> add
+//   in0: tensor<200x94x1xf32>
+//   in1: tensor<40x94x1xf32>
 //   in2: tensor<200x40x1xf32>
 //   out0: tensor<200x40x1xf32>
-//   ws0: gemm_layernorm_mlp_groupnorm_residual_k3_conv_input_ndhwc
-//   ws1: gemm_layernorm_mlp_groupnorm_residual_k3_conv_weight_ktrsc
+//   ws0: gemm_layernorm_mlp_groupnorm_residual_k4_conv_input_ndhwc
+//   ws1: gemm_layernorm_mlp_groupnorm_residual_k4_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(128)
-gemm_layernorm_mlp_groupnorm_residual_k3_conv(const float *__restrict__ in0,
+gemm_layernorm_mlp_groupnorm_residual_k4_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     float *__restrict__ out0,
     float *__restrict__ ws0,
     float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::run(ws0, ws1, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue>{gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue{in0, in1, in2, out0}}, shared, gemm_layernorm_mlp_groupnorm_residual_k3_conv_context);
+  gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel::run(ws0, ws1, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k4_conv_epilogue>{gemm_layernorm_mlp_groupnorm_residual_k4_conv_epilogue{in0, in1, in2, out0}}, shared, gemm_layernorm_mlp_groupnorm_residual_k4_conv_context);
 }
 
