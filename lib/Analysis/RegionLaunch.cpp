@@ -18,6 +18,8 @@ constexpr int64_t kReductionChunk = 8;
 /// take kWideBlockThreads threads a block where the reduction is long.
 constexpr int64_t kFewOutputs = 256;
 constexpr int64_t kWideBlockThreads = 1024;
+/// Many outputs of at least this many consecutive elements take a warp each.
+constexpr int64_t kWarpMinLength = 64;
 /// A grid-stride elementwise kernel needs no more blocks than this.
 constexpr int64_t kMaxElementwiseBlocks = 65536;
 constexpr int64_t kVectorWidth = 4;
@@ -102,12 +104,17 @@ RegionExtent mlir::solder::getRegionExtent(FusionOp fusion) {
   if (auto stats = dyn_cast<GroupStatsOp>(extent.reduction)) {
     extent.outputs = (stats.getAcrossBatch() ? 1 : inType.getDimSize(0)) *
                      stats.getNumGroups();
+    extent.contiguous = !stats.getAcrossBatch();
   } else {
     auto reduce = cast<ReduceOp>(extent.reduction);
     extent.outputs = 1;
     for (int64_t d = 0; d < inType.getRank(); ++d)
       if (!llvm::is_contained(reduce.getDims(), d))
         extent.outputs *= inType.getDimSize(d);
+    ArrayRef<int64_t> dims = reduce.getDims();
+    extent.contiguous =
+        !dims.empty() && llvm::equal(dims, llvm::seq<int64_t>(inType.getRank() - dims.size(),
+                                                               inType.getRank()));
   }
   extent.length = inType.getNumElements() / extent.outputs;
   return extent;
@@ -126,7 +133,14 @@ RegionLaunch mlir::solder::getRegionLaunch(FusionOp fusion) {
         kMaxElementwiseBlocks);
     return launch;
   }
-  if (extent.outputs >= 2048) {
+  if (extent.outputs >= 2048 && extent.contiguous && extent.length >= kWarpMinLength) {
+    // Rows of consecutive elements (LayerNorm's statistics over a GEMM's
+    // features): a thread per row strided its warp's loads a row apart
+    // (vit_mlp's 6304 rows of 768: 0.111 ms for 19 MB on an H200).
+    launch.walk = RegionWalk::warp_per_output;
+    launch.chunk = std::clamp<int64_t>(extent.length / 32, 1, kReductionChunk);
+    launch.blocks = llvm::divideCeil(extent.outputs, launch.threads / 32);
+  } else if (extent.outputs >= 2048) {
     launch.walk = RegionWalk::thread_per_output;
     launch.chunk = std::min(kReductionChunk, extent.length);
     launch.blocks = llvm::divideCeil(extent.outputs, launch.threads);

@@ -40,17 +40,19 @@
 // CHUNKED: "groupnorm_silu_sum_no_conv_k0_reduction"{{.*}}#solder.region_launch<block_per_output, chunk = 6, vector = 1, threads = 256, grid = [24, 1, 1]>
 // CHUNKED: "groupnorm_silu_sum_no_conv_k1_pointwise"{{.*}}#solder.region_launch<block_per_output, chunk = 8, vector = 1, threads = 256, grid = [6, 1, 1]>
 // A conv with one pixel a sample and a 1x1 kernel (how the importer writes
-// Linear) is a GEMM, whose tiles span the samples (200 rows: 4 tiles of 64),
-// its input copied a row at a time (200 x 96 / 4 elements a thread). Its
-// GroupNorm statistics are a reduction kernel of their own, not partials of
-// its epilogue (one per element).
+// Linear) is a GEMM, whose tiles span the samples (2100 rows: 33 tiles of
+// 64), its input copied a row at a time (2100 x 96 / 4 elements a thread).
+// Its GroupNorm statistics are a reduction kernel of their own, not partials
+// of its epilogue (one per element). LayerNorm's statistics over 2100 rows of
+// 94 features take a warp a row, 8 rows a block.
 // RUN: solder-opt %solder_src/test/gpu/cases/gemm_layernorm_mlp_groupnorm_residual.mlir --solder-pipeline | FileCheck %s --check-prefix=GEMM
+// GEMM: "gemm_layernorm_mlp_groupnorm_residual_k0_reduction"{{.*}}#solder.region_launch<warp_per_output, chunk = 2, vector = 1, threads = 256, grid = [263, 1, 1]>
 // GEMM: "gemm_layernorm_mlp_groupnorm_residual_k1_conv"
-// GEMM-SAME: #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 96, input_grid = [19, 1, 1], weight_grid = [60, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [4, 2, 1]
+// GEMM-SAME: #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 96, input_grid = [197, 1, 1], weight_grid = [60, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [33, 2, 1]
 // GEMM-SAME: reason = "tensor cores; a GEMM (one pixel a sample): tiles of BM samples"
 // GEMM: "gemm_layernorm_mlp_groupnorm_residual_k2_reduction"
-// GEMM: solder.group_stats {{.*}} num_groups = 8
-// GEMM: "gemm_layernorm_mlp_groupnorm_residual_k3_conv"{{.*}}pixels = across_samples>, scheduler = grid, tiles = [2, 1, 1]
+// GEMM: solder.group_stats {{.*}} num_groups = 4
+// GEMM: "gemm_layernorm_mlp_groupnorm_residual_k3_conv"{{.*}}pixels = across_samples>, scheduler = grid, tiles = [17, 1, 1]
 // FMA-LABEL: func.func @w2(
 // FMA: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_fma, fma_f32, #solder.fma_tile<[128, 64, 16]>, scheduler = grid, tiles = [308, 2, 16], threads = 256, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = element_welford, reason = "forced">}
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32 mainloop=tensorop})' | FileCheck %s --check-prefix=TENSOROP

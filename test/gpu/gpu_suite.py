@@ -71,8 +71,15 @@ def layernorm_mlp_ref(x, dw, dwb, g, b, w1, b1, w2, b2, gamma):
 def gemm_mlp_ref(x, ln_w, ln_b, w1, b1, gn_w, gn_b, w2, b2, w_skip):
     rows = x.flatten(1)
     h = F.layer_norm(rows, (rows.shape[1],), ln_w.flatten(), ln_b.flatten(), 1e-5)
-    h = F.relu(F.group_norm(F.gelu(F.linear(h, w1.flatten(1), b1)), 8, gn_w, gn_b, 1e-5))
+    h = F.relu(F.group_norm(F.gelu(F.linear(h, w1.flatten(1), b1)), 4, gn_w, gn_b, 1e-5))
     return (F.linear(h, w2.flatten(1), b2) + F.linear(rows, w_skip.flatten(1))).unsqueeze(2)
+
+
+def warp_rows_ref(x, y, z):
+    mean, var = x.mean(dim=(1, 2)), x.var(dim=(1, 2), unbiased=False)
+    stats = torch.stack([mean, torch.rsqrt(var + 1e-5)], -1).unsqueeze(1)
+    return (stats, y.exp().sum((1, 2)), y.mean((1, 2)), y.amax((1, 2)), y.amin((1, 2)),
+            torch.logsumexp(y, (1, 2)), z.prod(1))
 
 
 CASES = {
@@ -128,6 +135,7 @@ CASES = {
         "x gn_w gn_b conv_w conv_b gn_w gn_b conv_w conv_b scale gn_b conv_w x scale gn_b conv_w"),
     "gemm_layernorm_mlp_groupnorm_residual": (
         gemm_mlp_ref, "x gn_w gn_b conv_w conv_b gn_w gn_b conv_w conv_b conv_w"),
+    "reductions_warp_per_row": (warp_rows_ref, "x x x"),
     "conv3d_scale_leakyrelu_clamp": (
         lambda x, w, b, s: torch.clamp(F.leaky_relu(
             F.conv3d(x, w, b, padding=1) * s, 0.2), -1.0, 1.0),
@@ -146,7 +154,7 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "convtranspose2d_dilated_stride_sigmoid_mean",
              "conv2d_ragged_rows_groupnorm_mean", "conv2d_bn_relu_maxpool_avgpool_chain",
              "groupnorm_silu_conv_prologues", "channels_last_layernorm_mlp",
-             "gemm_layernorm_mlp_groupnorm_residual"]
+             "gemm_layernorm_mlp_groupnorm_residual", "reductions_warp_per_row"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):
@@ -228,7 +236,13 @@ def check_case(bundles, name, args, offset=0.0, label=None):
         diff = first.double() - ref64
         max_abs = max(max_abs, diff.abs().max().item())
         rel_l2 = max(rel_l2, (diff.norm() / ref64.norm().clamp_min(1e-300)).item())
-        close &= torch.allclose(first, eager32, atol=close_bound, rtol=close_bound)
+        # Element by element against eager in the same mode, within the
+        # bound or twice eager's own largest error against float64, where
+        # that is larger: two TF32 results of a long chain (GEMMs, then a
+        # norm) each stray that far from the truth, in their own directions.
+        eager_abs = (eager32.double() - ref64).abs().max().item()
+        close &= torch.allclose(first, eager32, atol=max(close_bound, 2 * eager_abs),
+                                rtol=close_bound)
         eager_rel_l2 = max(eager_rel_l2, ((eager32.double() - ref64).norm() /
                                           ref64.norm().clamp_min(1e-300)).item())
     # With TF32 on, cuDNN may still pick an fp32 algorithm (eager then is

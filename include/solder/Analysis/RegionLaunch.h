@@ -25,6 +25,9 @@ struct RegionExtent {
   Operation *reduction = nullptr;
   /// Reductions: outputs x length elements. Elementwise: the elements.
   int64_t outputs = 0, length = 0;
+  /// Reductions: an output's elements are consecutive in the reduced
+  /// tensor (a suffix of its dims, or a group's channels of one sample).
+  bool contiguous = false;
 };
 RegionExtent getRegionExtent(FusionOp fusion);
 
@@ -33,7 +36,9 @@ struct RegionLaunch {
   /// elementwise: blocks walk tiles of `chunk` x `threads` items;
   /// thread_per_output: each thread reduces one output, `chunk` elements at
   /// a time (2048 outputs or more: enough threads without splitting a
-  /// reduction); block_per_output: each block reduces one output through a
+  /// reduction); warp_per_output: each warp reduces one output whose
+  /// elements are contiguous (2048 outputs or more of 64 elements or more:
+  /// a thread's own row would leave its warp's loads strided); block_per_output: each block reduces one output through a
   /// fixed-order tree.
   RegionWalk walk = RegionWalk::elementwise;
   /// Elements a thread loads and computes before it stores or accumulates

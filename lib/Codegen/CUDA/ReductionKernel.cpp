@@ -2,7 +2,7 @@
 //
 // A region without a conv whose pointwise chain feeds one reduction (a
 // solder.reduce over some dims, or group_stats) becomes
-// solder::reduceThreadPerOutput or reduceBlockPerOutput
+// solder::reduceThreadPerOutput, reduceWarpPerOutput or reduceBlockPerOutput
 // (runtime/device/solder/kernel/reduction_kernel.cuh), as the plan's
 // #solder.region_launch walks it, over a generated Region functor: the
 // output's indices, the chain at one reduced element, the accumulator and
@@ -122,7 +122,10 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
   for (Operation &op : fusion.getBodyBlock().without_terminator())
     if (!isa<arith::ConstantOp>(op))
       summary += " -> " + op.getName().stripDialect().str();
-  summary += threadPerOutput ? " (one thread per output)" : " (one block per output)";
+  RegionWalk walk = planned->getWalk();
+  summary += walk == RegionWalk::thread_per_output ? " (one thread per output)"
+             : walk == RegionWalk::warp_per_output ? " (one warp per output)"
+                                                   : " (one block per output)";
   SmallVector<std::string> captureNames = getCaptureNames(fusion);
   ElementEmitter element(fusion, captureNames, shape, getDoubleCaptures(fusion));
   // 32-bit indices where they fit (not for statistics, whose indexing is in
@@ -232,7 +235,10 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
   os << "  }\n};\n\n";
 
   beginKernel(fusion, name, summary, {planned->getGrid()[0], 1, 1}, {}, threads);
-  os << "  solder::" << (threadPerOutput ? "reduceThreadPerOutput(" : "reduceBlockPerOutput(")
+  os << "  solder::"
+     << (walk == RegionWalk::thread_per_output ? "reduceThreadPerOutput("
+         : walk == RegionWalk::warp_per_output ? "reduceWarpPerOutput("
+                                               : "reduceBlockPerOutput(")
      << name << "_region" << getRegionInitializer(fusion) << ");\n}\n\n";
   return success();
 }

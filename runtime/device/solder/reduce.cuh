@@ -33,6 +33,9 @@ struct SumAccumulator {
 struct MeanAccumulator {
   double sum = 0.0;
   template <class Real> __device__ __forceinline__ void add(Real x) { sum += x; }
+  __device__ __forceinline__ MeanAccumulator shuffleDown(unsigned offset, int width) const {
+    return MeanAccumulator{__shfl_down_sync(0xffffffffu, sum, offset, width)};
+  }
   __device__ __forceinline__ void merge(const MeanAccumulator &o) { sum += o.sum; }
   __device__ __forceinline__ float result(float count) const {
     return float(sum / count);
@@ -42,6 +45,9 @@ struct MeanAccumulator {
 struct ProdAccumulator {
   float product = 1.0f;
   __device__ __forceinline__ void add(float x) { product *= x; }
+  __device__ __forceinline__ ProdAccumulator shuffleDown(unsigned offset, int width) const {
+    return ProdAccumulator{__shfl_down_sync(0xffffffffu, product, offset, width)};
+  }
   __device__ __forceinline__ void merge(const ProdAccumulator &o) { product *= o.product; }
   __device__ __forceinline__ float result(float) const { return product; }
 };
@@ -52,6 +58,9 @@ struct MaxAccumulator {
     if (isnan(value)) return; // NaN is sticky
     value = (isnan(x) || x > value) ? x : value;
   }
+  __device__ __forceinline__ MaxAccumulator shuffleDown(unsigned offset, int width) const {
+    return MaxAccumulator{__shfl_down_sync(0xffffffffu, value, offset, width)};
+  }
   __device__ __forceinline__ void merge(const MaxAccumulator &o) { add(o.value); }
   __device__ __forceinline__ float result(float) const { return value; }
 };
@@ -61,6 +70,9 @@ struct MinAccumulator {
   __device__ __forceinline__ void add(float x) {
     if (isnan(value)) return;
     value = (isnan(x) || x < value) ? x : value;
+  }
+  __device__ __forceinline__ MinAccumulator shuffleDown(unsigned offset, int width) const {
+    return MinAccumulator{__shfl_down_sync(0xffffffffu, value, offset, width)};
   }
   __device__ __forceinline__ void merge(const MinAccumulator &o) { add(o.value); }
   __device__ __forceinline__ float result(float) const { return value; }
@@ -116,6 +128,11 @@ struct LogSumExpAccumulator {
       scaled += __expf(x[k] - top);
     sum = scaled;
     max = isnan(scaled) ? CUDART_NAN_F : top;
+  }
+  __device__ __forceinline__ LogSumExpAccumulator shuffleDown(unsigned offset,
+                                                              int width) const {
+    return LogSumExpAccumulator{__shfl_down_sync(0xffffffffu, max, offset, width),
+                                __shfl_down_sync(0xffffffffu, sum, offset, width)};
   }
   __device__ __forceinline__ void merge(const LogSumExpAccumulator &o) {
     if (isnan(o.max) || isnan(max)) {

@@ -7,6 +7,9 @@
 //     before the accumulator takes it whole (solder::addChunk): the loads are
 //     independent of the accumulator, so all are in flight at once (one at a
 //     time left W3's logsumexp latency-bound at a third of the bandwidth);
+//   * reduceWarpPerOutput: a warp per output of contiguous elements, its
+//     lanes strided over them, kChunk loads each in flight, combined by
+//     shuffles in a fixed order;
 //   * reduceBlockPerOutput: a block per output, its threads strided over the
 //     reduction, kChunk loads each in flight (elements kThreads apart, so a
 //     warp's loads stay coalesced) before the accumulator takes them,
@@ -100,6 +103,38 @@ __device__ __forceinline__ void reduceThreadPerOutput(const Region &region) {
     __syncthreads();
     detail::reduceThreadPerOutput(region, shared);
   }
+}
+
+/// A warp per output of contiguous elements, Region::kThreads / 32 outputs a
+/// block: each lane takes every 32nd element, kChunk loads in flight, and
+/// the lanes combine by shuffles in a fixed order.
+template <class Region>
+__device__ __forceinline__ void reduceWarpPerOutput(const Region &region) {
+  using LengthIndex = typename Region::LengthIndex;
+  static_assert(std::is_empty_v<typename Region::SharedStorage>,
+                "a warp per output takes no prologue");
+  constexpr int kChunk = Region::kChunk, kWarps = Region::kThreads / 32;
+  constexpr LengthIndex kStep = LengthIndex(kChunk) * 32;
+  const typename Region::SharedStorage shared{};
+  const int lane = threadIdx.x % 32;
+  const auto o = typename Region::OutputIndex(blockIdx.x * kWarps + threadIdx.x / 32);
+  if (o >= Region::kOutputs)
+    return; // whole warps: the shuffles below see every lane of a warp that stays
+  const typename Region::Output output = region.output(o, o);
+  typename Region::Accumulator acc;
+  LengthIndex r0 = 0;
+  for (; r0 + kStep <= Region::kLength; r0 += kStep) {
+    typename Region::Element chunk[kChunk];
+#pragma unroll
+    for (int k = 0; k < kChunk; ++k)
+      chunk[k] = region.element(output, r0 + lane + LengthIndex(k) * 32, shared);
+    addChunk(acc, chunk);
+  }
+  for (LengthIndex r = r0 + lane; r < Region::kLength; r += 32)
+    acc.add(region.element(output, r, shared));
+  acc = combineLanes<32>(acc);
+  if (lane == 0)
+    region.store(o, acc);
 }
 
 template <class Region>

@@ -108,7 +108,8 @@ def Solder_RegionWalk : I32EnumAttr<"RegionWalk",
     "how the threads of a region without a conv walk it", [
     I32EnumAttrCase<"elementwise", 0>,
     I32EnumAttrCase<"thread_per_output", 1>,
-    I32EnumAttrCase<"block_per_output", 2>]> {
+    I32EnumAttrCase<"block_per_output", 2>,
+    I32EnumAttrCase<"warp_per_output", 3>]> {
   let cppNamespace = "::mlir::solder";
   let genSpecializedAttr = 0;
 }
@@ -283,8 +284,11 @@ def Solder_RegionLaunchAttr : Solder_Attr<"RegionLaunch", "region_launch"> {
     `solder.schedule`). `walk` is `elementwise` (blocks walk tiles of
     `chunk` x `threads` items, an item `vector` consecutive elements),
     `thread_per_output` (a thread reduces one output, `chunk` elements at a
-    time) or `block_per_output` (a block reduces one output through a
-    fixed-order tree).
+    time), `warp_per_output` (a warp reduces one output whose elements are
+    contiguous, `chunk` loads a lane in flight, its lanes combined by
+    shuffles in a fixed order; `threads` / 32 outputs a block) or
+    `block_per_output` (a block reduces one output through a fixed-order
+    tree).
 
     ```mlir
     #solder.region_launch<thread_per_output, chunk = 8, vector = 1, threads = 256, grid = [63, 1, 1]>

@@ -15,9 +15,9 @@ struct gemm_layernorm_mlp_groupnorm_residual_k0_reduction_region {
   float *__restrict__ out0;
   using OutputIndex = long;
   using LengthIndex = long;
-  static constexpr OutputIndex kOutputs = 200L;
+  static constexpr OutputIndex kOutputs = 2100L;
   static constexpr LengthIndex kLength = 94L;
-  static constexpr int kChunk = 1, kThreads = 256;
+  static constexpr int kChunk = 2, kThreads = 256;
   using Accumulator = solder::Welford;
   using Element = float;
   struct SharedStorage {};
@@ -42,18 +42,18 @@ struct gemm_layernorm_mlp_groupnorm_residual_k0_reduction_region {
   }
 };
 
-// gemm_layernorm_mlp_groupnorm_residual_k0_reduction: reduction -> group_stats (one block per output)
-//   in0: tensor<200x94x1xf32>
-//   out0: tensor<200x1x2xf32>
+// gemm_layernorm_mlp_groupnorm_residual_k0_reduction: reduction -> group_stats (one warp per output)
+//   in0: tensor<2100x94x1xf32>
+//   out0: tensor<2100x1x2xf32>
 extern "C" __global__ void __launch_bounds__(256)
 gemm_layernorm_mlp_groupnorm_residual_k0_reduction(const float *__restrict__ in0,
     float *__restrict__ out0) {
-  solder::reduceBlockPerOutput(gemm_layernorm_mlp_groupnorm_residual_k0_reduction_region{in0, out0});
+  solder::reduceWarpPerOutput(gemm_layernorm_mlp_groupnorm_residual_k0_reduction_region{in0, out0});
 }
 
 struct gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry {
   static constexpr bool kTransposed = false;
-  static constexpr int kBatch = 200, kInChannels = 94, kOutChannels = 160, kGroups = 1;
+  static constexpr int kBatch = 2100, kInChannels = 94, kOutChannels = 160, kGroups = 1;
   static constexpr int kIn[3] = {1, 1, 1}, kOut[3] = {1, 1, 1};
   static constexpr int kKernel[3] = {1, 1, 1};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
@@ -86,7 +86,7 @@ gemm_layernorm_mlp_groupnorm_residual_k1_conv_input_ndhwc(const float *__restric
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3) {
-  solder::rowsToChannelsLast<94, 96, 200L>(input, inputNdhwc, gemm_layernorm_mlp_groupnorm_residual_k1_conv_prologue{in1, in2, in3});
+  solder::rowsToChannelsLast<94, 96, 2100L>(input, inputNdhwc, gemm_layernorm_mlp_groupnorm_residual_k1_conv_prologue{in1, in2, in3});
 }
 
 // gemm_layernorm_mlp_groupnorm_residual_k1_conv_weight_ktrsc: the conv weights to KTRSC
@@ -133,7 +133,7 @@ struct gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue {
 using gemm_layernorm_mlp_groupnorm_residual_k1_conv_mainloop = solder::TensorOpConv<
     solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry>, solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::k3xTF32>>;
 using gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k1_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue>,
-    solder::GridTileScheduler<4, 2, 1>>;
+    solder::GridTileScheduler<33, 2, 1>>;
 static_assert(gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel::kSharedBytes == 49152,
               "the plan's threads and shared memory");
 
@@ -147,13 +147,13 @@ gemm_layernorm_mlp_groupnorm_residual_k1_conv_build_context(gemm_layernorm_mlp_g
 }
 
 // gemm_layernorm_mlp_groupnorm_residual_k1_conv: group_normalize -> mul -> add -> implicit-GEMM conv on tensor cores (tensorop_3xtf32), a GEMM: tiles of samples -> gelu
-//   in0: tensor<200x94x1xf32>
-//   in1: tensor<200x1x2xf32>
+//   in0: tensor<2100x94x1xf32>
+//   in1: tensor<2100x1x2xf32>
 //   in2: tensor<94x1xf32>
 //   in3: tensor<94x1xf32>
 //   in4: tensor<160x94x1xf32>
 //   in5: tensor<160xf32>
-//   out0: tensor<200x160x1xf32>
+//   out0: tensor<2100x160x1xf32>
 //   ws0: gemm_layernorm_mlp_groupnorm_residual_k1_conv_input_ndhwc
 //   ws1: gemm_layernorm_mlp_groupnorm_residual_k1_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(128)
@@ -176,9 +176,9 @@ struct gemm_layernorm_mlp_groupnorm_residual_k2_reduction_region {
   float *__restrict__ out0;
   using OutputIndex = long;
   using LengthIndex = long;
-  static constexpr OutputIndex kOutputs = 1600L;
-  static constexpr LengthIndex kLength = 20L;
-  static constexpr int kChunk = 1, kThreads = 256;
+  static constexpr OutputIndex kOutputs = 8400L;
+  static constexpr LengthIndex kLength = 40L;
+  static constexpr int kChunk = 8, kThreads = 256;
   using Accumulator = solder::Welford;
   using Element = float;
   struct SharedStorage {};
@@ -191,8 +191,8 @@ struct gemm_layernorm_mlp_groupnorm_residual_k2_reduction_region {
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
     const long o = at.o;
-    const long i0 = o / 8L;
-    const long i1 = (o % 8L) * 20L + (r / 1L) % 20L;
+    const long i0 = o / 4L;
+    const long i1 = (o % 4L) * 40L + (r / 1L) % 40L;
     [[maybe_unused]] const long i2 = (r % 1L);
     return in0[i0 * 160L + i1];
   }
@@ -203,18 +203,18 @@ struct gemm_layernorm_mlp_groupnorm_residual_k2_reduction_region {
   }
 };
 
-// gemm_layernorm_mlp_groupnorm_residual_k2_reduction: reduction -> group_stats (one block per output)
-//   in0: tensor<200x160x1xf32>
-//   out0: tensor<200x8x2xf32>
+// gemm_layernorm_mlp_groupnorm_residual_k2_reduction: reduction -> group_stats (one thread per output)
+//   in0: tensor<2100x160x1xf32>
+//   out0: tensor<2100x4x2xf32>
 extern "C" __global__ void __launch_bounds__(256)
 gemm_layernorm_mlp_groupnorm_residual_k2_reduction(const float *__restrict__ in0,
     float *__restrict__ out0) {
-  solder::reduceBlockPerOutput(gemm_layernorm_mlp_groupnorm_residual_k2_reduction_region{in0, out0});
+  solder::reduceThreadPerOutput(gemm_layernorm_mlp_groupnorm_residual_k2_reduction_region{in0, out0});
 }
 
 struct gemm_layernorm_mlp_groupnorm_residual_k3_conv_geometry {
   static constexpr bool kTransposed = false;
-  static constexpr int kBatch = 200, kInChannels = 160, kOutChannels = 40, kGroups = 1;
+  static constexpr int kBatch = 2100, kInChannels = 160, kOutChannels = 40, kGroups = 1;
   static constexpr int kIn[3] = {1, 1, 1}, kOut[3] = {1, 1, 1};
   static constexpr int kKernel[3] = {1, 1, 1};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
@@ -231,8 +231,8 @@ struct gemm_layernorm_mlp_groupnorm_residual_k3_conv_prologue {
                               const float x) const {
     [[maybe_unused]] const long i1 = c;
     [[maybe_unused]] const int i2 = int(pixel);
-    const float v0_scale = in1[(i0 * 8 + i1 / 20) * 2 + 1] * in2[i1];
-    const float v0_shift = in3[i1] - in1[(i0 * 8 + i1 / 20) * 2] * v0_scale;
+    const float v0_scale = in1[(i0 * 4 + i1 / 40) * 2 + 1] * in2[i1];
+    const float v0_shift = in3[i1] - in1[(i0 * 4 + i1 / 40) * 2] * v0_scale;
     const float v0 = x * v0_scale + v0_shift;  // solder.group_normalize
     const float v1 = (v0 < 0.0f ? 0.0f : v0);  // solder.relu
     return v1;
@@ -246,7 +246,7 @@ gemm_layernorm_mlp_groupnorm_residual_k3_conv_input_ndhwc(const float *__restric
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3) {
-  solder::rowsToChannelsLast<160, 160, 200L>(input, inputNdhwc, gemm_layernorm_mlp_groupnorm_residual_k3_conv_prologue{in1, in2, in3});
+  solder::rowsToChannelsLast<160, 160, 2100L>(input, inputNdhwc, gemm_layernorm_mlp_groupnorm_residual_k3_conv_prologue{in1, in2, in3});
 }
 
 // gemm_layernorm_mlp_groupnorm_residual_k3_conv_weight_ktrsc: the conv weights to KTRSC
@@ -292,7 +292,7 @@ struct gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue {
 using gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop = solder::TensorOpConv<
     solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k3_conv_geometry>, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::k3xTF32>>;
 using gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue>,
-    solder::GridTileScheduler<2, 1, 1>>;
+    solder::GridTileScheduler<17, 1, 1>>;
 static_assert(gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::kSharedBytes == 49152,
               "the plan's threads and shared memory");
 
@@ -306,13 +306,13 @@ gemm_layernorm_mlp_groupnorm_residual_k3_conv_build_context(gemm_layernorm_mlp_g
 }
 
 // gemm_layernorm_mlp_groupnorm_residual_k3_conv: group_normalize -> relu -> implicit-GEMM conv on tensor cores (tensorop_3xtf32), a GEMM: tiles of samples
-//   in0: tensor<200x160x1xf32>
-//   in1: tensor<200x8x2xf32>
+//   in0: tensor<2100x160x1xf32>
+//   in1: tensor<2100x4x2xf32>
 //   in2: tensor<160xf32>
 //   in3: tensor<160xf32>
 //   in4: tensor<40x160x1xf32>
 //   in5: tensor<40xf32>
-//   out0: tensor<200x40x1xf32>
+//   out0: tensor<2100x40x1xf32>
 //   ws0: gemm_layernorm_mlp_groupnorm_residual_k3_conv_input_ndhwc
 //   ws1: gemm_layernorm_mlp_groupnorm_residual_k3_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(128)
@@ -331,7 +331,7 @@ gemm_layernorm_mlp_groupnorm_residual_k3_conv(const float *__restrict__ in0,
 
 struct gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry {
   static constexpr bool kTransposed = false;
-  static constexpr int kBatch = 200, kInChannels = 94, kOutChannels = 40, kGroups = 1;
+  static constexpr int kBatch = 2100, kInChannels = 94, kOutChannels = 40, kGroups = 1;
   static constexpr int kIn[3] = {1, 1, 1}, kOut[3] = {1, 1, 1};
   static constexpr int kKernel[3] = {1, 1, 1};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
@@ -341,7 +341,7 @@ struct gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 gemm_layernorm_mlp_groupnorm_residual_k4_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::rowsToChannelsLast<94, 96, 200L>(input, inputNdhwc);
+  solder::rowsToChannelsLast<94, 96, 2100L>(input, inputNdhwc);
 }
 
 // gemm_layernorm_mlp_groupnorm_residual_k4_conv_weight_ktrsc: the conv weights to KTRSC
@@ -385,7 +385,7 @@ struct gemm_layernorm_mlp_groupnorm_residual_k4_conv_epilogue {
 using gemm_layernorm_mlp_groupnorm_residual_k4_conv_mainloop = solder::TensorOpConv<
     solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry>, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::k3xTF32>>;
 using gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k4_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k4_conv_epilogue>,
-    solder::GridTileScheduler<2, 1, 1>>;
+    solder::GridTileScheduler<17, 1, 1>>;
 static_assert(gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel::kSharedBytes == 49152,
               "the plan's threads and shared memory");
 
@@ -399,10 +399,10 @@ gemm_layernorm_mlp_groupnorm_residual_k4_conv_build_context(gemm_layernorm_mlp_g
 }
 
 // gemm_layernorm_mlp_groupnorm_residual_k4_conv: implicit-GEMM conv on tensor cores (tensorop_3xtf32), a GEMM: tiles of samples -> add
-//   in0: tensor<200x94x1xf32>
+//   in0: tensor<2100x94x1xf32>
 //   in1: tensor<40x94x1xf32>
-//   in2: tensor<200x40x1xf32>
-//   out0: tensor<200x40x1xf32>
+//   in2: tensor<2100x40x1xf32>
+//   out0: tensor<2100x40x1xf32>
 //   ws0: gemm_layernorm_mlp_groupnorm_residual_k4_conv_input_ndhwc
 //   ws1: gemm_layernorm_mlp_groupnorm_residual_k4_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(128)
