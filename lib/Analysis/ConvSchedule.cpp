@@ -245,7 +245,7 @@ std::optional<ConvTile> mlir::solder::parseConvTile(StringRef text) {
 static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &target,
                                         Precision precision, MainLoopChoice choice,
                                         std::optional<ConvTile> tileOverride,
-                                        bool cancellingSum) {
+                                        bool cancellingSum, bool prologue) {
   auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
   auto weight = cast<RankedTensorType>(anchor->getOperand(1).getType());
   auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
@@ -426,24 +426,32 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
         static_cast<int>(tile.stages));
     schedule.paddedInChannels = paddedInChannels;
     // One pixel a sample: a row copy, four elements a thread
-    // (rowsToChannelsLast); else tiles of pixels x channels.
-    schedule.inputConversionGrid =
-        inVolume == 1
-            ? std::array<int64_t, 3>{static_cast<int64_t>(llvm::divideCeil(
-                                         batch * paddedInChannels, 4 * kOperandPrepThreads)),
-                                     1, 1}
-            : std::array<int64_t, 3>{
-                  static_cast<int64_t>(llvm::divideCeil(inVolume, ::solder::kChannelsLastTile)),
-                  static_cast<int64_t>(
-                      llvm::divideCeil(paddedInChannels, ::solder::kChannelsLastTile)),
-                  batch};
-    schedule.weightConversionGrid = {
-        static_cast<int64_t>(
-            llvm::divideCeil(outChannels * taps * paddedInChannels, kOperandPrepThreads)),
-        1, 1};
+    // (rowsToChannelsLast), and none at all where no channel is padded and
+    // no prologue applies: the rows are NDHWC already. Else tiles of pixels
+    // x channels.
+    bool unpadded = paddedInChannels == inChannels;
+    if (inVolume != 1)
+      schedule.inputConversionGrid = {
+          static_cast<int64_t>(llvm::divideCeil(inVolume, ::solder::kChannelsLastTile)),
+          static_cast<int64_t>(llvm::divideCeil(paddedInChannels, ::solder::kChannelsLastTile)),
+          batch};
+    else if (!unpadded || prologue)
+      schedule.inputConversionGrid = {
+          static_cast<int64_t>(
+              llvm::divideCeil(batch * paddedInChannels, 4 * kOperandPrepThreads)),
+          1, 1};
+    // A 1x1 conv's (K, C, 1, ...) weights are KTRSC already where no channel
+    // is padded (a conv_transpose's are (C, K, ...): converted).
+    if (!(conv && taps == 1 && unpadded))
+      schedule.weightConversionGrid = {
+          static_cast<int64_t>(
+              llvm::divideCeil(outChannels * taps * paddedInChannels, kOperandPrepThreads)),
+          1, 1};
     schedule.conversionBytes =
-        batch * inVolume * (inChannels + paddedInChannels) * 4 +
-        outChannels * taps * (inChannels + paddedInChannels) * 4;
+        (schedule.inputConversionGrid[0] ? batch * inVolume * (inChannels + paddedInChannels) * 4
+                                         : 0) +
+        (schedule.weightConversionGrid[0] ? outChannels * taps * (inChannels + paddedInChannels) * 4
+                                          : 0);
     // A K step covers BK channels of one tap: fewer channels leave it part
     // zero (W3's 8 channels fill half of a 16-deep step).
     schedule.teraFlops = tile.teraFlops * paddedInChannels /
@@ -492,7 +500,8 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor, const GpuTarget &t
                                            std::optional<ConvTile> tileOverride,
                                            bool cancellingSum, bool prologue) {
   ConvSchedule schedule =
-      getMainLoopSchedule(anchor, target, precision, choice, tileOverride, cancellingSum);
+      getMainLoopSchedule(anchor, target, precision, choice, tileOverride, cancellingSum,
+                          prologue);
   // The tensor-core implicit GEMM applies a prologue as it converts its
   // input to NDHWC; the other main loops read PyTorch's layout, written
   // first by a kernel of its own.
@@ -521,7 +530,8 @@ ConvScheduleAttr ConvSchedule::toAttr(function_ref<InFlightDiagnostic()> emitErr
   case MainLoopKind::implicit_gemm_tensorop:
     config = ImplicitGemmTileAttr::getChecked(
         emitError, context, tileDims, ArrayRef<int64_t>(warp), stages, paddedInChannels,
-        ArrayRef<int64_t>(inputConversionGrid), ArrayRef<int64_t>(weightConversionGrid),
+        inputConversionGrid[0] ? ArrayRef<int64_t>(inputConversionGrid) : ArrayRef<int64_t>(),
+        weightConversionGrid[0] ? ArrayRef<int64_t>(weightConversionGrid) : ArrayRef<int64_t>(),
         samplesAsPixels ? PixelTiling::across_samples : PixelTiling::per_sample);
     break;
   case MainLoopKind::direct_fma:

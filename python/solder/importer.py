@@ -78,6 +78,16 @@ class Permuted:
         return tuple(self.base.shape[p] for p in self.perm)
 
 
+class _Folded:
+    """A parameter the importer computes from captured ones (an eval-mode
+    norm's scale and shift): captured under a name of its own, so that
+    argument() takes it as it takes any parameter."""
+
+    def __init__(self, importer, name, tensor):
+        self.name = importer.fresh(f"folded_{name}")
+        importer.captured[self.name] = (name, tensor.to(torch.float32))
+
+
 @dataclass
 class TransposedParameter:
     """A 2-D parameter transposed (``w.t()``, ``w.T``): not emitted; a
@@ -1420,15 +1430,28 @@ class _Importer:
         return self.emit_norm("batch_norm", x, weight, bias, eps, "")
 
     def running_stats_norm(self, x, weight, bias, mean, var, eps):
-        """Eval-mode batch or instance norm: (x - mean) * scale + bias with
-        scale = weight / sqrt(var + eps), per channel; the per-channel
-        tensors are arguments viewed as (C, 1, ...)."""
+        """Eval-mode batch or instance norm: x * scale + shift per channel,
+        scale = weight / sqrt(var + eps) and shift = bias - mean * scale
+        computed once here where all four are captured (parameters and
+        buffers, which the compiled module keeps at their compile-time
+        values); else (x - mean) * scale + bias computed in the chain. The
+        per-channel tensors are arguments viewed as (C, 1, ...)."""
         x, view_shape = self.per_channel_operand(x)
         if mean is None or var is None:
             raise self.unsupported(f"{_describe(self.node)}: running statistics must be "
                                    "tensors")
         spread = (x.shape[1],) + (1,) * (len(x.shape) - 2)
         prefix = self.value_name(self.node)
+        folded = self.folded_scale_shift(weight, bias, mean, var, eps, spread, prefix)
+        if folded:
+            scale, shift = folded
+            scaled = self.emit(f"solder.mul %{x.name}, %{scale.name} : {x.type}, "
+                               f"{scale.type} -> {x.type}", x.shape, name=prefix + "_scaled")
+            result = self.emit(f"solder.add %{scaled.name}, %{shift.name} : {x.type}, "
+                               f"{shift.type} -> {x.type}", x.shape, name=prefix)
+            self.notes.append(f"{prefix}: eval-mode normalization with running statistics "
+                              "as a per-channel scale and shift, computed at import")
+            return View(result, view_shape) if view_shape else result
         per_channel = lambda node: self.channel_argument(node, spread)  # noqa: E731
         std = self.emit_elementwise("add", [per_channel(var), self.constant(eps)],
                                     name=prefix + "_var") if eps else per_channel(var)
@@ -1451,6 +1474,25 @@ class _Importer:
         self.notes.append(f"{prefix}: eval-mode normalization with running statistics "
                           "as a per-channel scale and shift")
         return View(result, view_shape) if view_shape else result
+
+    def folded_scale_shift(self, weight, bias, mean, var, eps, spread, prefix):
+        """(scale, shift) of an eval-mode norm as new parameters of shape
+        ``spread``, computed in float64 from the captured tensors; None
+        where any of them is not captured (a caller's input)."""
+        nodes = [mean, var] + [n for n in (weight, bias) if n is not None]
+        if not all(isinstance(n, torch.fx.Node) and n.op == "placeholder" and
+                   n.name in self.captured for n in nodes):
+            return None
+        tensor = lambda node: self.captured[node.name][1].detach().to(  # noqa: E731
+            "cpu", torch.float64).flatten()
+        scale = torch.rsqrt(tensor(var) + eps)
+        if weight is not None:
+            scale = scale * tensor(weight)
+        shift = -tensor(mean) * scale
+        if bias is not None:
+            shift = shift + tensor(bias)
+        return [self.argument(_Folded(self, f"{prefix}_{what}", value.reshape(spread)), spread)
+                for what, value in (("scale", scale), ("shift", shift))]
 
     def channel_argument(self, operand, spread):
         if not (isinstance(operand, torch.fx.Node) and operand.op == "placeholder"):

@@ -395,6 +395,24 @@ func.func @unfused(%x: tensor<4xf32>) -> tensor<4xf32> {
 // GEMM: gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel::run(ws0, ws1, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue>{gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue{in0, in1, in2, in3, in4, in5, out0}}, shared, gemm_layernorm_mlp_groupnorm_residual_k1_conv_context);
 // GEMM: solder::rowsToChannelsLast<94, 96, 2100L>(input, inputNdhwc);
 
+// Rows of one pixel a sample with no channel padded and no prologue, and a
+// 1x1 conv's weights with none padded, are the main loop's layout already:
+// it reads them as they are, with no conversion kernel.
+// RUN: solder-opt %S/Inputs/gemm-rows-as-is.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=ASIS
+// ASIS-NOT: _input_ndhwc(
+// ASIS-NOT: _weight_ktrsc(
+// ASIS: gemm_rows_as_is_k0_conv_kernel::run(in0, in1,
+// ASIS-NOT: _input_ndhwc(
+// ASIS-NOT: _weight_ktrsc(
+// ASIS: gemm_rows_as_is_k1_conv_kernel::run(in0, in1,
+// ConvNeXt's Linears (1x1 convs over 24 and 96 channels of 15x13 pixels)
+// convert their input, not their weights.
+// RUN: solder-opt %solder_src/test/gpu/cases/channels_last_layernorm_mlp.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=ASISW
+// ASISW-NOT: channels_last_layernorm_mlp_k4_conv_weight_ktrsc(
+// ASISW: channels_last_layernorm_mlp_k4_conv_kernel::run(ws0, in5,
+// ASISW-NOT: channels_last_layernorm_mlp_k5_conv_weight_ktrsc(
+// ASISW: channels_last_layernorm_mlp_k5_conv_kernel::run(ws0, in1,
+
 // A GEMM-shaped conv reduces nothing in its epilogue (the plan leaves
 // statistics over its rows to a reduction kernel); IR that asks for it is
 // refused.

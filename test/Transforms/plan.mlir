@@ -52,7 +52,9 @@
 // GEMM-SAME: reason = "tensor cores; a GEMM (one pixel a sample): tiles of BM samples"
 // GEMM: "gemm_layernorm_mlp_groupnorm_residual_k2_reduction"
 // GEMM: solder.group_stats {{.*}} num_groups = 4
-// GEMM: "gemm_layernorm_mlp_groupnorm_residual_k3_conv"{{.*}}pixels = across_samples>, scheduler = grid, tiles = [17, 1, 1]
+// A 1x1 conv's weights with no channel padded are KTRSC already: no
+// weight_grid, the main loop reads them as they are.
+// GEMM: "gemm_layernorm_mlp_groupnorm_residual_k3_conv"{{.*}}#solder.implicit_gemm<tile = [128, 64, 16], warp = [64, 32], stages = 4, padded_channels = 160, input_grid = [329, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [17, 1, 1]
 // FMA-LABEL: func.func @w2(
 // FMA: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_fma, fma_f32, #solder.fma_tile<[128, 64, 16]>, scheduler = grid, tiles = [308, 2, 16], threads = 256, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = element_welford, reason = "forced">}
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32 mainloop=tensorop})' | FileCheck %s --check-prefix=TENSOROP

@@ -327,8 +327,9 @@ def test_per_channel_parameters(tmp_path):
 
 
 def test_eval_batch_norm_uses_running_statistics(tmp_path):
-    """(x - mean) * rsqrt(var + eps) * weight + bias per channel, the
-    per-channel tensors viewed as (C, 1, 1) arguments."""
+    """x * scale + shift per channel, scale = weight * rsqrt(var + eps) and
+    shift = bias - mean * scale computed at import (in float64) from the
+    captured statistics, as (C, 1, 1) parameters."""
     module = EvalBatchNorm()
     workloads.randomize_norms(module, torch.Generator().manual_seed(1))
     with torch.no_grad():
@@ -338,24 +339,39 @@ def test_eval_batch_norm_uses_running_statistics(tmp_path):
     imported = solder.import_module(module, (torch.rand(2, 3, 4, 4),))
     t = "tensor<2x3x4x4xf32>"
     p = "tensor<3x1x1xf32>"
-    assert imported.parameter_names == ["bn_running_var_view", "bn_weight_view",
-                                        "bn_running_mean_view", "bn_bias_view"]
+    assert imported.parameter_names == ["bn_scale", "bn_shift"]
     assert body(imported) == [
-        "%cst = arith.constant dense<1.0e-05> : tensor<f32>",
-        f"%bn_var = solder.add %bn_running_var_view, %cst : {p}, tensor<f32> -> {p}",
-        f"%bn_rstd = solder.rsqrt %bn_var : {p}",
-        f"%bn_scale = solder.mul %bn_rstd, %bn_weight_view : {p}",
-        f"%bn_centered = solder.sub %x, %bn_running_mean_view : {t}, {p} -> {t}",
-        f"%bn_scaled = solder.mul %bn_centered, %bn_scale : {t}, {p} -> {t}",
-        f"%bn = solder.add %bn_scaled, %bn_bias_view : {t}, {p} -> {t}",
+        f"%bn_scaled = solder.mul %x, %bn_scale : {t}, {p} -> {t}",
+        f"%bn = solder.add %bn_scaled, %bn_shift : {t}, {p} -> {t}",
         f"%relu = solder.relu %bn : {t}",
     ]
-    var, weight, mean, bias = imported.parameters
+    scale, shift = imported.parameters
     bn = module.bn
-    for got, want in ((var, bn.running_var), (weight, bn.weight), (mean, bn.running_mean),
-                      (bias, bn.bias)):
-        assert got.shape == (3, 1, 1) and torch.equal(got.flatten(), want.detach())
-    assert any("bn" in note and "running statistics" in note for note in imported.notes)
+    want_scale = bn.weight.double() / torch.sqrt(bn.running_var.double() + bn.eps)
+    want_shift = bn.bias.double() - bn.running_mean.double() * want_scale
+    assert scale.shape == (3, 1, 1) and shift.shape == (3, 1, 1)
+    assert torch.equal(scale.flatten(), want_scale.float().detach())
+    assert torch.equal(shift.flatten(), want_shift.float().detach())
+    assert any("bn" in note and "computed at import" in note for note in imported.notes)
+    assert_parses(tmp_path, imported)
+
+
+def test_eval_batch_norm_on_input_statistics(tmp_path):
+    """Running statistics that are the caller's inputs cannot be folded:
+    (x - mean) * (weight * rsqrt(var + eps)) + bias in the chain."""
+
+    class InputStatistics(nn.Module):
+        def forward(self, x, mean, var, weight, bias):
+            return F.batch_norm(x, mean, var, weight, bias, False, 0.1, 1e-5)
+
+    inputs = (torch.rand(2, 3, 4, 4), torch.randn(3), torch.rand(3) + 0.5,
+              torch.randn(3), torch.randn(3))
+    imported = solder.import_module(InputStatistics(), inputs)
+    assert [line.split(" = ")[0] for line in body(imported)][-3:] == [
+        "%batch_norm_centered", "%batch_norm_scaled", "%batch_norm"]
+    got = solder.compile(InputStatistics(), inputs, backend="cpu", quiet=True)(*inputs)
+    want = F.batch_norm(*[t.double() for t in inputs], False, 0.1, 1e-5)
+    assert ((got.double() - want).norm() / want.norm()).item() < 1e-6
     assert_parses(tmp_path, imported)
 
 
@@ -380,15 +396,14 @@ def test_several_eval_norms_keep_their_own_statistics(tmp_path):
             layer.running_var.fill_(1.0 + 2.0 * index)
     module = nn.Sequential(*layers).eval()
     imported = solder.import_module(module, (torch.rand(2, 3, 2, 2),))
-    kinds = ("running_var", "weight", "running_mean", "bias")
-    names = [f"v{i}_{kind}_view" for i in range(4) for kind in kinds]
+    names = [f"v{i}_{kind}" for i in range(4) for kind in ("scale", "shift")]
     assert imported.parameter_names == names
     for i in range(4):
-        var, weight, mean, bias = imported.parameters[4 * i:4 * i + 4]
-        assert torch.equal(var, torch.full((3, 1, 1), 1.0 + 2.0 * i))
-        assert torch.equal(weight, torch.full((3, 1, 1), 1.0 + i))
-        assert torch.equal(mean, torch.full((3, 1, 1), 0.5 * i))
-        assert torch.equal(bias, torch.full((3, 1, 1), -float(i)))
+        scale, shift = imported.parameters[2 * i:2 * i + 2]
+        want = (1.0 + i) / (1.0 + 2.0 * i + 1e-5) ** 0.5
+        assert torch.allclose(scale, torch.full((3, 1, 1), want), rtol=1e-7, atol=0)
+        assert torch.allclose(shift, torch.full((3, 1, 1), -float(i) - 0.5 * i * want),
+                              rtol=1e-6, atol=1e-7)
     for name in names:
         assert f"%{name}" in "\n".join(body(imported)), name
     assert_parses(tmp_path, imported)
@@ -1041,10 +1056,8 @@ def test_linear_and_matmul_are_gemms(tmp_path):
         "tensor<6x1xf32>, %norm_bias_view: tensor<6x1xf32>, %fc_weight_view: "
         "tensor<8x6x1xf32>, %fc_bias: tensor<8xf32>, %w_t_view: tensor<10x8x1xf32>, "
         "%v_view: tensor<4x10x1xf32>, %b: tensor<4xf32>, %group_norm_weight: "
-        "tensor<4xf32>, %group_norm_bias: tensor<4xf32>, %batch_norm_running_var_view: "
-        "tensor<4x1xf32>, %batch_norm_weight_view: tensor<4x1xf32>, "
-        "%batch_norm_running_mean_view: tensor<4x1xf32>, %batch_norm_bias_view: "
-        "tensor<4x1xf32>) -> (tensor<10x4x1xf32>) {")
+        "tensor<4xf32>, %group_norm_bias: tensor<4xf32>, %batch_norm_scale: "
+        "tensor<4x1xf32>, %batch_norm_shift: tensor<4x1xf32>) -> (tensor<10x4x1xf32>) {")
     lines = body(imported)
     assert lines[0].startswith("%norm = solder.layer_norm %x_view weight = %norm_weight_view "
                                "bias = %norm_bias_view normalized_shape = [6, 1]")

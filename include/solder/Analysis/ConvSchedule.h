@@ -86,7 +86,9 @@ struct ConvSchedule {
   /// Input channels as the main loop reads them (padded to 4 for NDHWC).
   int64_t paddedInChannels = 0;
   /// The implicit GEMM on tensor cores: the grids of its NCDHW -> NDHWC
-  /// input and KTRSC weight conversions.
+  /// input and KTRSC weight conversions; zeros where the operand is in
+  /// that layout already (rows of one pixel a sample, a 1x1 conv's
+  /// weights, no channel padded) and the main loop reads it as it is.
   std::array<int64_t, 3> inputConversionGrid = {0, 0, 0};
   std::array<int64_t, 3> weightConversionGrid = {0, 0, 0};
   /// The direct conv on tensor cores: its prepare kernel's threads and

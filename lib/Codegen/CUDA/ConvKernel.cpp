@@ -187,9 +187,15 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     inputArg = {KernelArgRef::Kind::buffer, buffer};
   }
   if (auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig())) {
-    SmallVector<unsigned> converted = emitLayoutConversions(fusion, anchor, tile, prologue);
-    mainLoopInput = workspace(converted[0]);
-    mainLoopWeight = workspace(converted[1]);
+    if (prologue && tile.getInputGrid().empty())
+      return fusion.emitError("the CUDA code generator applies a tensor-core conv's prologue "
+                              "in its input conversion: the plan gives it no input_grid");
+    auto [convertedInput, convertedWeight] =
+        emitLayoutConversions(fusion, anchor, tile, prologue);
+    if (convertedInput)
+      mainLoopInput = workspace(*convertedInput);
+    if (convertedWeight)
+      mainLoopWeight = workspace(*convertedWeight);
   }
   // The direct conv on tensor cores reads its weights split into TF32
   // fragments, written once a call by a kernel before it.
@@ -363,7 +369,7 @@ void ProgramEmitter::emitFinalizeKernel(FusionOp fusion, ArrayRef<EpilogueReduct
   program.launches.push_back(std::move(launch));
 }
 
-SmallVector<unsigned>
+std::pair<std::optional<unsigned>, std::optional<unsigned>>
 ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
                                       ImplicitGemmTileAttr tile,
                                       const std::optional<ConvPrologue> &prologue) {
@@ -377,50 +383,48 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
   int64_t taps = product(cast<RankedTensorType>(anchor->getOperand(1).getType())
                              .getShape()
                              .drop_front(2));
-  unsigned inputBuffer = addBuffer(name + "_input_ndhwc",
-                                   batch * inVolume * paddedIn * 4, false);
-  unsigned weightBuffer =
-      addBuffer(name + "_weight_ktrsc", channels * taps * paddedIn * 4, false);
   auto toGrid = [](ArrayRef<int64_t> grid) {
     return std::array<int64_t, 3>{grid[0], grid[1], grid[2]};
   };
-  std::string comment =
-      paddedIn == inChannels
-          ? "the conv input, NCDHW to NDHWC"
-          : llvm::formatv("the conv input, NCDHW to NDHWC with its {0} channels "
-                          "zero-padded to {1}",
-                          inChannels, paddedIn)
-                .str();
-  SmallVector<std::pair<std::string, KernelArgRef>> params = {
-      {"const float *__restrict__ input",
-       getCaptureArg(fusion, prologue ? prologue->source : anchor->getOperand(0))},
-      {"float *__restrict__ inputNdhwc", {KernelArgRef::Kind::buffer, inputBuffer}}};
-  if (prologue) {
-    comment += ", through its prologue: " + prologue->summary;
-    llvm::append_range(params, prologue->parameters);
+  std::optional<unsigned> inputBuffer, weightBuffer;
+  if (!tile.getInputGrid().empty()) {
+    inputBuffer = addBuffer(name + "_input_ndhwc", batch * inVolume * paddedIn * 4, false);
+    std::string comment =
+        paddedIn == inChannels
+            ? "the conv input, NCDHW to NDHWC"
+            : llvm::formatv("the conv input, NCDHW to NDHWC with its {0} channels "
+                            "zero-padded to {1}",
+                            inChannels, paddedIn)
+                  .str();
+    SmallVector<std::pair<std::string, KernelArgRef>> params = {
+        {"const float *__restrict__ input",
+         getCaptureArg(fusion, prologue ? prologue->source : anchor->getOperand(0))},
+        {"float *__restrict__ inputNdhwc", {KernelArgRef::Kind::buffer, *inputBuffer}}};
+    if (prologue) {
+      comment += ", through its prologue: " + prologue->summary;
+      llvm::append_range(params, prologue->parameters);
+    }
+    beginHelperKernel(name + "_input_ndhwc", comment, toGrid(tile.getInputGrid()), params);
+    // One pixel a sample: each row is channels-last already, and is copied.
+    os << llvm::formatv("  solder::{0}<{1}, {2}, {3}L>(input, inputNdhwc{4});\n}\n\n",
+                        inVolume == 1 ? "rowsToChannelsLast" : "toChannelsLast", inChannels,
+                        paddedIn, inVolume == 1 ? batch : inVolume,
+                        prologue ? ", " + prologue->functor : std::string());
   }
-  beginHelperKernel(name + "_input_ndhwc", comment, toGrid(tile.getInputGrid()), params);
-  // One pixel a sample: each row is channels-last already, and is copied.
-  if (inVolume == 1)
-    os << llvm::formatv(
-        "  solder::rowsToChannelsLast<{0}, {1}, {2}L>(input, inputNdhwc{3});\n}\n\n",
-        inChannels, paddedIn, batch, prologue ? ", " + prologue->functor : std::string());
-  else
-    os << llvm::formatv(
-        "  solder::toChannelsLast<{0}, {1}, {2}L>(input, inputNdhwc{3});\n}\n\n", inChannels,
-        paddedIn, inVolume, prologue ? ", " + prologue->functor : std::string());
-  beginHelperKernel(
-      name + "_weight_ktrsc",
-      isa<ConvTransposeOp>(anchor)
-          ? "the conv_transpose weights, flipped, to KTRSC: it runs as a conv"
-          : "the conv weights to KTRSC",
-      toGrid(tile.getWeightGrid()),
-      {{"const float *__restrict__ weight", getCaptureArg(fusion, anchor->getOperand(1))},
-       {"float *__restrict__ weightKtrsc",
-        {KernelArgRef::Kind::buffer, weightBuffer}}});
-  os << llvm::formatv("  solder::weightsToKtrsc<{0}_geometry, {1}>(weight, "
-                      "weightKtrsc);\n}\n\n",
-                      name, paddedIn);
+  if (!tile.getWeightGrid().empty()) {
+    weightBuffer = addBuffer(name + "_weight_ktrsc", channels * taps * paddedIn * 4, false);
+    beginHelperKernel(
+        name + "_weight_ktrsc",
+        isa<ConvTransposeOp>(anchor)
+            ? "the conv_transpose weights, flipped, to KTRSC: it runs as a conv"
+            : "the conv weights to KTRSC",
+        toGrid(tile.getWeightGrid()),
+        {{"const float *__restrict__ weight", getCaptureArg(fusion, anchor->getOperand(1))},
+         {"float *__restrict__ weightKtrsc", {KernelArgRef::Kind::buffer, *weightBuffer}}});
+    os << llvm::formatv("  solder::weightsToKtrsc<{0}_geometry, {1}>(weight, "
+                        "weightKtrsc);\n}\n\n",
+                        name, paddedIn);
+  }
   return {inputBuffer, weightBuffer};
 }
 

@@ -99,10 +99,11 @@ private:
   void beginHelperKernel(StringRef kernel, StringRef comment, std::array<int64_t, 3> grid,
                          ArrayRef<std::pair<std::string, KernelArgRef>> params);
   /// The kernels that convert a conv's input to NDHWC and its weights to
-  /// KTRSC for the tensor-core main loop; returns their two buffers.
-  SmallVector<unsigned> emitLayoutConversions(FusionOp fusion, Operation *anchor,
-                                              ImplicitGemmTileAttr tile,
-                                              const std::optional<ConvPrologue> &prologue);
+  /// KTRSC for the tensor-core main loop, where the plan gives them a grid;
+  /// returns their buffers (none for an operand the main loop reads as it is).
+  std::pair<std::optional<unsigned>, std::optional<unsigned>>
+  emitLayoutConversions(FusionOp fusion, Operation *anchor, ImplicitGemmTileAttr tile,
+                        const std::optional<ConvPrologue> &prologue);
   /// The epilogue functor of a conv region, which every main loop calls with
   /// each accumulator and its (n, channel, pixel): the region's ops, the
   /// stores of yielded tensors, the partial reductions (Welford or shifted

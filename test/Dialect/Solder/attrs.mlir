@@ -65,12 +65,13 @@ func.func @region(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
   return %y : tensor<2x4xf32>
 }
 
-// A GEMM-shaped conv (one pixel a sample, a 1x1 kernel): tiles across samples.
+// A GEMM-shaped conv (one pixel a sample, a 1x1 kernel): tiles across
+// samples, its rows and weights read as they are (no conversion grids).
 // CHECK-LABEL: func.func @gemm
-// CHECK: #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 8, input_grid = [1, 1, 200], weight_grid = [1, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [4, 1, 1]
+// CHECK: #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 8, pixels = across_samples>, scheduler = grid, tiles = [4, 1, 1]
 func.func @gemm(%x: tensor<200x8x1xf32>, %w: tensor<16x8x1xf32>) -> tensor<200x16x1xf32> {
   %y = solder.fusion "k0_conv" (%a = %x, %b = %w) : (tensor<200x8x1xf32>, tensor<16x8x1xf32>) -> tensor<200x16x1xf32> attributes {
-      solder.schedule = #solder.conv_schedule<implicit_gemm_tensorop, tf32, #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 8, input_grid = [1, 1, 200], weight_grid = [1, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [4, 1, 1], threads = 128, shared_bytes = 49152, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "">} {
+      solder.schedule = #solder.conv_schedule<implicit_gemm_tensorop, tf32, #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 8, pixels = across_samples>, scheduler = grid, tiles = [4, 1, 1], threads = 128, shared_bytes = 49152, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "">} {
     %c = solder.conv %a, %b strides = [1] padding = [0] dilations = [1] groups = 1 : (tensor<200x8x1xf32>, tensor<16x8x1xf32>) -> tensor<200x16x1xf32>
     solder.yield %c : tensor<200x16x1xf32>
   }

@@ -10,6 +10,10 @@
 #bad = #solder.implicit_gemm<tile = [64, 128, 16], warp = [24, 64], stages = 4, padded_channels = 4, input_grid = [1, 1, 1], weight_grid = [1, 1, 1]>
 
 // -----
+// expected-error @+1 {{expected input_grid, weight_grid or pixels, got banana}}
+#bad = #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 4, banana = [1]>
+
+// -----
 // expected-error @+1 {{expects 2 to 8 stages, got 1}}
 #bad = #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 1, padded_channels = 4, input_grid = [1, 1, 1], weight_grid = [1, 1, 1]>
 

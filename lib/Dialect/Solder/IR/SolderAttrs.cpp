@@ -42,8 +42,8 @@ LogicalResult ImplicitGemmTileAttr::verify(EmitError emitError, ArrayRef<int64_t
                                            ArrayRef<int64_t> weightGrid, PixelTiling) {
   if (failed(verifyDims(emitError, "tile", tile, 3)) ||
       failed(verifyDims(emitError, "warp", warp, 2)) ||
-      failed(verifyDims(emitError, "input_grid", inputGrid, 3)) ||
-      failed(verifyDims(emitError, "weight_grid", weightGrid, 3)))
+      (!inputGrid.empty() && failed(verifyDims(emitError, "input_grid", inputGrid, 3))) ||
+      (!weightGrid.empty() && failed(verifyDims(emitError, "weight_grid", weightGrid, 3))))
     return failure();
   // CUTLASS's multistage main loop: warps of 16 x 8 MMA steps tiling the
   // block, two 8-deep steps a stage or more; the epilogue's lanes take

@@ -14,6 +14,49 @@ using namespace mlir::solder;
 
 #include "solder/Dialect/Solder/IR/SolderEnums.cpp.inc"
 
+/// The optional tail of #solder.implicit_gemm: `, input_grid = [...]`,
+/// `, weight_grid = [...]` and `, pixels = across_samples`, each where
+/// present, in that order. (Optional groups that each begin with a comma
+/// would commit to the first one at any comma.)
+static ParseResult parseImplicitGemmOptionals(AsmParser &parser,
+                                              SmallVector<int64_t> &inputGrid,
+                                              SmallVector<int64_t> &weightGrid,
+                                              PixelTiling &pixels) {
+  pixels = PixelTiling::per_sample;
+  while (succeeded(parser.parseOptionalComma())) {
+    StringRef key;
+    SMLoc at = parser.getCurrentLocation();
+    if (parser.parseKeyword(&key) || parser.parseEqual())
+      return failure();
+    if (key == "input_grid" || key == "weight_grid") {
+      FailureOr<SmallVector<int64_t>> grid;
+      if (parser.parseLSquare() ||
+          failed(grid = FieldParser<SmallVector<int64_t>>::parse(parser)) ||
+          parser.parseRSquare())
+        return failure();
+      (key == "input_grid" ? inputGrid : weightGrid) = std::move(*grid);
+    } else if (key == "pixels") {
+      FailureOr<PixelTiling> tiling = FieldParser<PixelTiling>::parse(parser);
+      if (failed(tiling))
+        return failure();
+      pixels = *tiling;
+    } else {
+      return parser.emitError(at, "expected input_grid, weight_grid or pixels, got ") << key;
+    }
+  }
+  return success();
+}
+
+static void printImplicitGemmOptionals(AsmPrinter &printer, ArrayRef<int64_t> inputGrid,
+                                       ArrayRef<int64_t> weightGrid, PixelTiling pixels) {
+  if (!inputGrid.empty())
+    printer << ", input_grid = [" << inputGrid << "]";
+  if (!weightGrid.empty())
+    printer << ", weight_grid = [" << weightGrid << "]";
+  if (pixels != PixelTiling::per_sample)
+    printer << ", pixels = " << stringifyPixelTiling(pixels);
+}
+
 #define GET_ATTRDEF_CLASSES
 #include "solder/Dialect/Solder/IR/SolderAttrs.cpp.inc"
 

@@ -304,13 +304,24 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                                 conv->isCentered() ? ", tap sums, input shifts" : "",
                                 layoutBytes / 1e6)
                       .str();
-        else if (layoutBytes)
-          note += llvm::formatv("; layout conversions (input NCDHW -> NDHWC "
-                                "with {0} channels{1}, weights -> KTRSC): {2:F1} MB",
-                                conv->paddedInChannels,
-                                prologue.empty() ? "" : " through its prologue: " + prologue,
-                                layoutBytes / 1e6)
+        else if (layoutBytes) {
+          SmallVector<std::string> conversions;
+          if (conv->inputConversionGrid[0])
+            conversions.push_back(
+                llvm::formatv("input NCDHW -> NDHWC with {0} channels{1}",
+                              conv->paddedInChannels,
+                              prologue.empty() ? "" : " through its prologue: " + prologue)
+                    .str());
+          if (conv->weightConversionGrid[0])
+            conversions.push_back("weights -> KTRSC");
+          note += llvm::formatv("; layout conversions ({0}): {1:F1} MB",
+                                llvm::join(conversions, ", "), layoutBytes / 1e6)
                       .str();
+        }
+        if (conv->isTensorOp() && !conv->inputConversionGrid[0])
+          note += "; its input read as it is (rows of one pixel, no channel padded)";
+        if (conv->isTensorOp() && !conv->weightConversionGrid[0])
+          note += "; its weights read as they are (1x1, no channel padded)";
         if (conv->prologueBytes)
           note += llvm::formatv("; the input through its prologue ({0}) first: {1:F1} MB",
                                 prologue, conv->prologueBytes / 1e6)

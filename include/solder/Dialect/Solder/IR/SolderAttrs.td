@@ -131,7 +131,9 @@ def Solder_ImplicitGemmTileAttr : Solder_Attr<"ImplicitGemmTile", "implicit_gemm
     `stages` cp.async stages. It reads the input channels-last (NDHWC, its
     channels zero-padded to `padded_channels`) and the weights as KTRSC,
     converted on each call by two kernels launched on `input_grid` and
-    `weight_grid`. A tile's pixels lie in one sample (`per_sample`, not
+    `weight_grid`; an operand in that layout already (rows of one pixel a
+    sample without a prologue, a 1x1 conv's weights, no channel padded) has
+    no grid, and the main loop reads it as it is. A tile's pixels lie in one sample (`per_sample`, not
     printed); `pixels = across_samples` runs a conv with one input and one
     output pixel a sample and a 1x1 kernel (a Linear, the convs of
     squeeze-excitation) as the GEMM it is: BM samples a tile, and the
@@ -145,13 +147,13 @@ def Solder_ImplicitGemmTileAttr : Solder_Attr<"ImplicitGemmTile", "implicit_gemm
   let parameters = (ins ArrayRefParameter<"int64_t">:$tile,
                         ArrayRefParameter<"int64_t">:$warp, "int64_t":$stages,
                         "int64_t":$paddedChannels,
-                        ArrayRefParameter<"int64_t">:$inputGrid,
-                        ArrayRefParameter<"int64_t">:$weightGrid,
+                        OptionalArrayRefParameter<"int64_t">:$inputGrid,
+                        OptionalArrayRefParameter<"int64_t">:$weightGrid,
                         Solder_PixelTilingParameter:$pixels);
   let assemblyFormat = [{
     `<` `tile` `=` `[` $tile `]` `,` `warp` `=` `[` $warp `]` `,` `stages` `=` $stages `,`
-    `padded_channels` `=` $paddedChannels `,` `input_grid` `=` `[` $inputGrid `]` `,`
-    `weight_grid` `=` `[` $weightGrid `]` (`,` `pixels` `=` $pixels^)? `>`
+    `padded_channels` `=` $paddedChannels
+    ``custom<ImplicitGemmOptionals>($inputGrid, $weightGrid, $pixels) `>`
   }];
   let genVerifyDecl = 1;
 }

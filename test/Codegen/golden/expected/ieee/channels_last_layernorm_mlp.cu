@@ -244,13 +244,6 @@ channels_last_layernorm_mlp_k4_conv_input_ndhwc(const float *__restrict__ input,
   solder::toChannelsLast<24, 24, 195L>(input, inputNdhwc, channels_last_layernorm_mlp_k4_conv_prologue{in1, in2, in3, in4});
 }
 
-// channels_last_layernorm_mlp_k4_conv_weight_ktrsc: the conv weights to KTRSC
-extern "C" __global__ void __launch_bounds__(256)
-channels_last_layernorm_mlp_k4_conv_weight_ktrsc(const float *__restrict__ weight,
-    float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<channels_last_layernorm_mlp_k4_conv_geometry, 24>(weight, weightKtrsc);
-}
-
 // channels_last_layernorm_mlp_k4_conv_epilogue: what channels_last_layernorm_mlp_k4_conv does with each accumulator (conv output element).
 struct channels_last_layernorm_mlp_k4_conv_epilogue {
   const float *__restrict__ in0;
@@ -313,7 +306,6 @@ channels_last_layernorm_mlp_k4_conv_build_context(channels_last_layernorm_mlp_k4
 //   in6: tensor<96xf32>
 //   out0: tensor<2x96x15x13xf32>
 //   ws0: channels_last_layernorm_mlp_k4_conv_input_ndhwc
-//   ws1: channels_last_layernorm_mlp_k4_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(128)
 channels_last_layernorm_mlp_k4_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -323,10 +315,9 @@ channels_last_layernorm_mlp_k4_conv(const float *__restrict__ in0,
     const float *__restrict__ in5,
     const float *__restrict__ in6,
     float *__restrict__ out0,
-    float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  channels_last_layernorm_mlp_k4_conv_kernel::run(ws0, ws1, channels_last_layernorm_mlp_k4_conv_epilogue{in0, in1, in2, in3, in4, in5, in6, out0}, shared, channels_last_layernorm_mlp_k4_conv_context);
+  channels_last_layernorm_mlp_k4_conv_kernel::run(ws0, in5, channels_last_layernorm_mlp_k4_conv_epilogue{in0, in1, in2, in3, in4, in5, in6, out0}, shared, channels_last_layernorm_mlp_k4_conv_context);
 }
 
 struct channels_last_layernorm_mlp_k5_conv_geometry {
@@ -342,13 +333,6 @@ extern "C" __global__ void __launch_bounds__(256)
 channels_last_layernorm_mlp_k5_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
   solder::toChannelsLast<96, 96, 195L>(input, inputNdhwc);
-}
-
-// channels_last_layernorm_mlp_k5_conv_weight_ktrsc: the conv weights to KTRSC
-extern "C" __global__ void __launch_bounds__(256)
-channels_last_layernorm_mlp_k5_conv_weight_ktrsc(const float *__restrict__ weight,
-    float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<channels_last_layernorm_mlp_k5_conv_geometry, 96>(weight, weightKtrsc);
 }
 
 // channels_last_layernorm_mlp_k5_conv_epilogue: what channels_last_layernorm_mlp_k5_conv does with each accumulator (conv output element).
@@ -410,7 +394,6 @@ channels_last_layernorm_mlp_k5_conv_build_context(channels_last_layernorm_mlp_k5
 //   in4: tensor<2x24x15x13xf32>
 //   out0: tensor<2x24x15x13xf32>
 //   ws0: channels_last_layernorm_mlp_k5_conv_input_ndhwc
-//   ws1: channels_last_layernorm_mlp_k5_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(128)
 channels_last_layernorm_mlp_k5_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -418,9 +401,8 @@ channels_last_layernorm_mlp_k5_conv(const float *__restrict__ in0,
     const float *__restrict__ in3,
     const float *__restrict__ in4,
     float *__restrict__ out0,
-    float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  channels_last_layernorm_mlp_k5_conv_kernel::run(ws0, ws1, channels_last_layernorm_mlp_k5_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, channels_last_layernorm_mlp_k5_conv_context);
+  channels_last_layernorm_mlp_k5_conv_kernel::run(ws0, in1, channels_last_layernorm_mlp_k5_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, channels_last_layernorm_mlp_k5_conv_context);
 }
 

@@ -249,13 +249,6 @@ gemm_layernorm_mlp_groupnorm_residual_k3_conv_input_ndhwc(const float *__restric
   solder::rowsToChannelsLast<160, 160, 2100L>(input, inputNdhwc, gemm_layernorm_mlp_groupnorm_residual_k3_conv_prologue{in1, in2, in3});
 }
 
-// gemm_layernorm_mlp_groupnorm_residual_k3_conv_weight_ktrsc: the conv weights to KTRSC
-extern "C" __global__ void __launch_bounds__(256)
-gemm_layernorm_mlp_groupnorm_residual_k3_conv_weight_ktrsc(const float *__restrict__ weight,
-    float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<gemm_layernorm_mlp_groupnorm_residual_k3_conv_geometry, 160>(weight, weightKtrsc);
-}
-
 // gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue: what gemm_layernorm_mlp_groupnorm_residual_k3_conv does with each accumulator (conv output element).
 struct gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue {
   const float *__restrict__ in0;
@@ -314,7 +307,6 @@ gemm_layernorm_mlp_groupnorm_residual_k3_conv_build_context(gemm_layernorm_mlp_g
 //   in5: tensor<40xf32>
 //   out0: tensor<2100x40x1xf32>
 //   ws0: gemm_layernorm_mlp_groupnorm_residual_k3_conv_input_ndhwc
-//   ws1: gemm_layernorm_mlp_groupnorm_residual_k3_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(128)
 gemm_layernorm_mlp_groupnorm_residual_k3_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -323,10 +315,9 @@ gemm_layernorm_mlp_groupnorm_residual_k3_conv(const float *__restrict__ in0,
     const float *__restrict__ in4,
     const float *__restrict__ in5,
     float *__restrict__ out0,
-    float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::run(ws0, ws1, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue>{gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue{in0, in1, in2, in3, in4, in5, out0}}, shared, gemm_layernorm_mlp_groupnorm_residual_k3_conv_context);
+  gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::run(ws0, in4, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue>{gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue{in0, in1, in2, in3, in4, in5, out0}}, shared, gemm_layernorm_mlp_groupnorm_residual_k3_conv_context);
 }
 
 struct gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry {
