@@ -188,6 +188,29 @@ def batch_norm_eval():
     return model.eval()
 
 
+class TokenMlp(nn.Module):
+    """Linear and matmul as GEMMs over 200 rows: LayerNorm over 38 features
+    (applied as the first GEMM's input is copied, padded to 40), Linear 38 ->
+    96, GELU, a matmul by a (96, 24) parameter (its rows and weights read as
+    they are), eval BatchNorm1d over the 24 features (scale and shift
+    computed at import), ReLU."""
+
+    def __init__(self):
+        super().__init__()
+        self.norm = nn.LayerNorm(38)
+        self.fc = nn.Linear(38, 96)
+        self.w = nn.Parameter(torch.randn(96, 24) / 10)
+        self.bn = nn.BatchNorm1d(24)
+        with torch.no_grad():
+            self.bn.running_mean.uniform_(-0.5, 0.5)
+            self.bn.running_var.uniform_(0.5, 2.0)
+        self.eval()
+
+    def forward(self, x):
+        h = torch.matmul(F.gelu(self.fc(self.norm(x))), self.w)
+        return torch.relu(self.bn(h.flatten(0, 1))).view(x.shape[0], x.shape[1], 24)
+
+
 CHAINS = {
     "conv2d_k5_s2_p2_groupnorm_gelu_tanh": (
         lambda: Chain(nn.Conv2d(16, 32, 5, stride=2, padding=2), nn.GroupNorm(8, 32),
@@ -255,6 +278,7 @@ CHAINS = {
         lambda: Chain(nn.Conv2d(16, 64, 3, padding=1), nn.ReLU(), nn.AdaptiveAvgPool2d(1),
                       nn.Flatten(), nn.Linear(64, 10)), (8, 16, 14, 14)),
     "squeeze_excitation": (SqueezeExcite, (8, 32, 16, 16)),
+    "token_mlp_layernorm_linear_gelu_matmul_batchnorm": (TokenMlp, (4, 50, 38)),
     # torch.export idioms: flatten of the output (a view the caller takes).
     "conv2d_groupnorm_relu_flatten": (
         lambda: Chain(nn.Conv2d(8, 16, 3), nn.GroupNorm(4, 16), nn.ReLU(), nn.Flatten()),
@@ -270,19 +294,27 @@ def test_chain(name):
 
 def test_unsupported_module_names_the_op():
     model = Chain(nn.Conv2d(3, 8, 3), nn.Linear(6, 6)).cuda()
-    with pytest.raises(solder.UnsupportedOperation, match=r"^'aten\.linear' on a rank-4 tensor"):
+    with pytest.raises(solder.UnsupportedOperation,
+                       match=r"^'aten\.linear' on a computed rank-4 tensor"):
         solder.compile(model, (torch.rand(2, 3, 8, 8, device="cuda"),), quiet=True)
 
 
+class SoftmaxThenScale(nn.Module):
+    def forward(self, x):
+        return torch.softmax(x, dim=1) * 2
+
+
 def test_op_without_kernel_is_refused_by_codegen():
-    """A conv prologue (GroupNorm -> SiLU -> conv) has no generated kernel
-    yet: the compile fails with solder-compile's reason and the user's line
-    first, naming the conv's ATen node."""
-    model = Chain(nn.GroupNorm(2, 8), nn.SiLU(), nn.Conv2d(8, 8, 3)).cuda()
+    """A softmax over the channels followed by more work (a reduction region
+    that yields more than its reduction) has no generated kernel yet: the
+    compile fails with solder-compile's reason and the user's line first,
+    naming the softmax's ATen node."""
+    model = Chain(nn.Conv2d(3, 8, 3), SoftmaxThenScale()).cuda()
     with pytest.raises(solder.UnsupportedOperation,
-                       match=r"^the CUDA code generator does not support a prologue") as error:
-        solder.compile(model, (torch.rand(2, 8, 10, 10, device="cuda"),), quiet=True)
-    assert error.value.node_names == ["conv2d"]
+                       match=r"^the CUDA code generator needs a reduction region to yield "
+                             r"only its reduction") as error:
+        solder.compile(model, (torch.rand(2, 3, 10, 10, device="cuda"),), quiet=True)
+    assert error.value.node_names == ["softmax"]
 
 
 def test_out_of_memory_names_the_buffer_and_frees_it():

@@ -90,6 +90,30 @@ __device__ __forceinline__ void reduceThreadPerOutput(const Region &region,
   }
   region.store(o, acc);
 }
+/// One output's elements from `first` on, every Width-th: a lane of a warp
+/// (Width 32) or a thread of a block (its width) strided over them, so that
+/// neighbours load neighbouring elements, Region::kChunk loads in flight
+/// before the accumulator takes them.
+template <class Region, int Width, class Storage>
+__device__ __forceinline__ typename Region::Accumulator
+accumulateStrided(const Region &region, const typename Region::Output &output, int first,
+                  const Storage &shared) {
+  using LengthIndex = typename Region::LengthIndex;
+  constexpr int kChunk = Region::kChunk;
+  constexpr LengthIndex kStep = LengthIndex(kChunk) * Width;
+  typename Region::Accumulator acc;
+  LengthIndex r0 = 0;
+  for (; r0 + kStep <= Region::kLength; r0 += kStep) {
+    typename Region::Element chunk[kChunk];
+#pragma unroll
+    for (int k = 0; k < kChunk; ++k)
+      chunk[k] = region.element(output, r0 + first + LengthIndex(k) * Width, shared);
+    addChunk(acc, chunk);
+  }
+  for (LengthIndex r = r0 + first; r < Region::kLength; r += Width)
+    acc.add(region.element(output, r, shared));
+  return acc;
+}
 } // namespace detail
 
 template <class Region>
@@ -110,28 +134,17 @@ __device__ __forceinline__ void reduceThreadPerOutput(const Region &region) {
 /// the lanes combine by shuffles in a fixed order.
 template <class Region>
 __device__ __forceinline__ void reduceWarpPerOutput(const Region &region) {
-  using LengthIndex = typename Region::LengthIndex;
   static_assert(std::is_empty_v<typename Region::SharedStorage>,
                 "a warp per output takes no prologue");
-  constexpr int kChunk = Region::kChunk, kWarps = Region::kThreads / 32;
-  constexpr LengthIndex kStep = LengthIndex(kChunk) * 32;
+  constexpr int kWarps = Region::kThreads / 32;
   const typename Region::SharedStorage shared{};
   const int lane = threadIdx.x % 32;
   const auto o = typename Region::OutputIndex(blockIdx.x * kWarps + threadIdx.x / 32);
   if (o >= Region::kOutputs)
     return; // whole warps: the shuffles below see every lane of a warp that stays
   const typename Region::Output output = region.output(o, o);
-  typename Region::Accumulator acc;
-  LengthIndex r0 = 0;
-  for (; r0 + kStep <= Region::kLength; r0 += kStep) {
-    typename Region::Element chunk[kChunk];
-#pragma unroll
-    for (int k = 0; k < kChunk; ++k)
-      chunk[k] = region.element(output, r0 + lane + LengthIndex(k) * 32, shared);
-    addChunk(acc, chunk);
-  }
-  for (LengthIndex r = r0 + lane; r < Region::kLength; r += 32)
-    acc.add(region.element(output, r, shared));
+  typename Region::Accumulator acc =
+      detail::accumulateStrided<Region, 32>(region, output, lane, shared);
   acc = combineLanes<32>(acc);
   if (lane == 0)
     region.store(o, acc);
@@ -139,25 +152,14 @@ __device__ __forceinline__ void reduceWarpPerOutput(const Region &region) {
 
 template <class Region>
 __device__ __forceinline__ void reduceBlockPerOutput(const Region &region) {
-  using LengthIndex = typename Region::LengthIndex;
   static_assert(std::is_empty_v<typename Region::SharedStorage>,
                 "a block per output takes no prologue");
+  constexpr int kThreads = Region::kThreads;
   const typename Region::SharedStorage shared{};
   const typename Region::OutputIndex o = blockIdx.x;
   const typename Region::Output output = region.output(o, o);
-  constexpr int kChunk = Region::kChunk, kThreads = Region::kThreads;
-  constexpr LengthIndex kStep = LengthIndex(kChunk) * kThreads;
-  typename Region::Accumulator acc;
-  LengthIndex r0 = 0;
-  for (; r0 + kStep <= Region::kLength; r0 += kStep) {
-    typename Region::Element chunk[kChunk];
-#pragma unroll
-    for (int k = 0; k < kChunk; ++k)
-      chunk[k] = region.element(output, r0 + threadIdx.x + LengthIndex(k) * kThreads, shared);
-    addChunk(acc, chunk);
-  }
-  for (LengthIndex r = r0 + threadIdx.x; r < Region::kLength; r += kThreads)
-    acc.add(region.element(output, r, shared));
+  typename Region::Accumulator acc =
+      detail::accumulateStrided<Region, kThreads>(region, output, threadIdx.x, shared);
   acc = combineBlock<kThreads>(acc);
   if (threadIdx.x != 0)
     return;
