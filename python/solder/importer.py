@@ -306,7 +306,7 @@ def static_refusal(node):
                     "over the last dim of an input, of a Linear's output, or of a permute "
                     "that put the channels there")
     if packet in (aten.mm, aten.addmm, aten.matmul):
-        second = node.args[-1] if packet is not aten.addmm else node.args[2]
+        second = node.args[2] if packet is aten.addmm else node.args[1]
         value = second.meta.get("val") if isinstance(second, torch.fx.Node) else None
         if isinstance(value, torch.Tensor) and value.dim() != 2:
             return (f"{_describe(node)} with a {value.dim()}-D second operand: Solder runs a "
@@ -964,9 +964,7 @@ class _Importer:
 
     def transpose(self, node):
         """aten.t, aten.transpose, .T: a permute swapping two dims."""
-        source = node.args[0]
-        rank = len(self.shape_of(source)) if isinstance(source, torch.fx.Node) and \
-            source.op == "placeholder" else len(self.operand(source).shape)
+        rank = len(self.undeclared_operand(node.args[0]).shape)
         if node.target.overloadpacket is aten.transpose:
             first, second = (d % rank for d in (_arg(node, 1, "dim0"), _arg(node, 2, "dim1")))
         else:
@@ -1591,13 +1589,7 @@ class _Importer:
         refusal = static_refusal(node)
         if refusal:
             raise self.unsupported(refusal)
-        if not (isinstance(weight, torch.fx.Node) and weight.op == "placeholder" and
-                (weight.name in self.captured or not transposed) and
-                len(self.shape_of(weight)) == 2):
-            raise self.unsupported(
-                f"{_describe(node)} whose weight is not a 2-D parameter: Solder runs Linear "
-                "and matmul as a GEMM by a parameter (a product of two computed tensors or "
-                "inputs is not supported)")
+        self.check_linear_weight(node, weight, transposed)
         shape = self.result_shape()
         if isinstance(x, Permuted) or len(x.shape) < 2:
             raise self.unsupported(f"{_describe(node)} on a {len(x.shape)}-D or permuted "
@@ -1615,12 +1607,7 @@ class _Importer:
                 f"{_describe(node)} on a computed {tuple(x.shape)} tensor: Solder runs Linear "
                 f"and matmul as a 1x1 conv over the ({rows}, {channels}, 1) tensor they view "
                 "(an input, a Linear's output or a keepdim global pool)")
-        spatial = (1,) * (len(base.shape) - 2)
-        weight = self.argument(weight, (shape[-1], channels) + spatial, transposed=transposed)
-        conv = self.emit_convolution(
-            "conv", base, weight, self.optional_value(bias),
-            [("strides", 1), ("padding", 0), ("dilations", 1)], 1,
-            shape=(rows, shape[-1]) + spatial)
+        conv = self.conv_1x1(base, weight, bias, transposed)
         return conv if conv.shape == shape else View(conv, shape)
 
     def linear_permuted(self, node, x):
@@ -1628,13 +1615,29 @@ class _Importer:
         MLP): a 1x1 conv over the base's channels, permuted alike; its
         weight a parameter viewed as (K, C, 1, ...)."""
         base = self.channels_of_permuted(x, [len(x.perm) - 1], "Linear")
-        weight = node.args[1]
-        if not (isinstance(weight, torch.fx.Node) and weight.op == "placeholder"):
-            raise self.unsupported(f"{_describe(node)} with a computed weight")
-        weight_shape = self.shape_of(weight)
-        weight = self.argument(weight, weight_shape + (1,) * (len(base.shape) - 2))
-        bias = self.optional_value(_arg(node, 2, "bias"))
-        conv = self.emit_convolution(
-            "conv", base, weight, bias, [("strides", 1), ("padding", 0), ("dilations", 1)], 1,
-            shape=(base.shape[0], weight_shape[0]) + tuple(base.shape[2:]))
-        return Permuted(conv, x.perm)
+        self.check_linear_weight(node, node.args[1], transposed=False)
+        return Permuted(self.conv_1x1(base, node.args[1], _arg(node, 2, "bias")), x.perm)
+
+    def check_linear_weight(self, node, weight, transposed):
+        """Refuses a Linear's or matmul's weight that is not a 2-D placeholder
+        (a parameter, or a caller's input where it needs no transpose)."""
+        if not (isinstance(weight, torch.fx.Node) and weight.op == "placeholder" and
+                (weight.name in self.captured or not transposed) and
+                len(self.shape_of(weight)) == 2):
+            raise self.unsupported(
+                f"{_describe(node)} whose weight is not a 2-D parameter: Solder runs Linear "
+                "and matmul as a GEMM by a parameter (a product of two computed tensors or "
+                "inputs is not supported)")
+
+    def conv_1x1(self, base, weight, bias, transposed=False):
+        """The 1x1 conv over the channels of ``base`` (N, C, ...) that a
+        Linear or matmul computes: ``weight`` a 2-D parameter, (K, C) or
+        (C, K) where ``transposed``, viewed as (K, C, 1, ...)."""
+        out_channels = self.shape_of(weight)[1 if transposed else 0]
+        spatial = tuple(base.shape[2:])
+        weight = self.argument(weight, (out_channels, base.shape[1]) + (1,) * len(spatial),
+                               transposed=transposed)
+        return self.emit_convolution(
+            "conv", base, weight, self.optional_value(bias),
+            [("strides", 1), ("padding", 0), ("dilations", 1)], 1,
+            shape=(base.shape[0], out_channels) + spatial)

@@ -38,8 +38,9 @@ struct RegionLaunch {
   /// a time (2048 outputs or more: enough threads without splitting a
   /// reduction); warp_per_output: each warp reduces one output whose
   /// elements are contiguous (2048 outputs or more of 64 elements or more:
-  /// a thread's own row would leave its warp's loads strided); block_per_output: each block reduces one output through a
-  /// fixed-order tree.
+  /// a thread's own row would leave its warp's loads strided);
+  /// block_per_output: each block reduces one output through a fixed-order
+  /// tree.
   RegionWalk walk = RegionWalk::elementwise;
   /// Elements a thread loads and computes before it stores or accumulates
   /// them, so that many loads are in flight (one at a time left W3's

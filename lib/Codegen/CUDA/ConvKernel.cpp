@@ -304,7 +304,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   program.launches.back().persistent = persistent;
   os << "  extern __shared__ __align__(16) char shared[];\n"
      << "  " << name << "_kernel::run(" << mainLoopInput << ", " << mainLoopWeight << ", "
-     << epilogueType << (samplesAsPixels ? "{" + name + "_epilogue" + memberList + "}" : memberList)
+     << epilogueType
+     << (samplesAsPixels ? "{" + name + "_epilogue" + memberList + "}" : memberList)
      << ", shared" << mainLoopArgs << ");\n}\n\n";
   if (!reductions.empty())
     emitFinalizeKernel(fusion, reductions, finalize, volume);

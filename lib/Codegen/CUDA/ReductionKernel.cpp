@@ -92,7 +92,8 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
   const RegionExtent extent = getRegionExtent(fusion);
   const int64_t outputs = extent.outputs, length = extent.length;
   const int64_t threads = planned->getThreads(), chunk = planned->getChunk();
-  bool threadPerOutput = planned->getWalk() == RegionWalk::thread_per_output;
+  const RegionWalk walk = planned->getWalk();
+  bool threadPerOutput = walk == RegionWalk::thread_per_output;
   SmallVector<int64_t> keptDims, reducedDims;
   if (reduce)
     for (int64_t d = 0; d < inType.getRank(); ++d)
@@ -122,8 +123,7 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
   for (Operation &op : fusion.getBodyBlock().without_terminator())
     if (!isa<arith::ConstantOp>(op))
       summary += " -> " + op.getName().stripDialect().str();
-  RegionWalk walk = planned->getWalk();
-  summary += walk == RegionWalk::thread_per_output ? " (one thread per output)"
+  summary += threadPerOutput                       ? " (one thread per output)"
              : walk == RegionWalk::warp_per_output ? " (one warp per output)"
                                                    : " (one block per output)";
   SmallVector<std::string> captureNames = getCaptureNames(fusion);
@@ -236,7 +236,7 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
 
   beginKernel(fusion, name, summary, {planned->getGrid()[0], 1, 1}, {}, threads);
   os << "  solder::"
-     << (walk == RegionWalk::thread_per_output ? "reduceThreadPerOutput("
+     << (threadPerOutput                       ? "reduceThreadPerOutput("
          : walk == RegionWalk::warp_per_output ? "reduceWarpPerOutput("
                                                : "reduceBlockPerOutput(")
      << name << "_region" << getRegionInitializer(fusion) << ");\n}\n\n";

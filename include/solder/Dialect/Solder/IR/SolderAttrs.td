@@ -133,8 +133,8 @@ def Solder_ImplicitGemmTileAttr : Solder_Attr<"ImplicitGemmTile", "implicit_gemm
     converted on each call by two kernels launched on `input_grid` and
     `weight_grid`; an operand in that layout already (rows of one pixel a
     sample without a prologue, a 1x1 conv's weights, no channel padded) has
-    no grid, and the main loop reads it as it is. A tile's pixels lie in one sample (`per_sample`, not
-    printed); `pixels = across_samples` runs a conv with one input and one
+    no grid, and the main loop reads it as it is. A tile's pixels lie in one
+    sample (`per_sample`, not printed); `pixels = across_samples` runs a conv with one input and one
     output pixel a sample and a 1x1 kernel (a Linear, the convs of
     squeeze-excitation) as the GEMM it is: BM samples a tile, and the
     conv's `tiles` are (sample tiles, channel tiles, 1).
