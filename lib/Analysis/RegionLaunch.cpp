@@ -120,6 +120,15 @@ RegionExtent mlir::solder::getRegionExtent(FusionOp fusion) {
   return extent;
 }
 
+RegionLaunch mlir::solder::getRowsLaunch(int64_t rows) {
+  // A row's GEMM outputs take a warp each: 8 warps keep a squeeze-
+  // excitation's 16 to 2048 outputs a row spread over the SM.
+  RegionLaunch launch;
+  launch.walk = RegionWalk::block_per_row;
+  launch.blocks = rows;
+  return launch;
+}
+
 RegionLaunch mlir::solder::getRegionLaunch(FusionOp fusion) {
   RegionLaunch launch;
   RegionExtent extent = getRegionExtent(fusion);

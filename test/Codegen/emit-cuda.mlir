@@ -416,5 +416,31 @@ func.func @unfused(%x: tensor<4xf32>) -> tensor<4xf32> {
 // A GEMM-shaped conv reduces nothing in its epilogue (the plan leaves
 // statistics over its rows to a reduction kernel); IR that asks for it is
 // refused.
+// Small GEMMs a block per row: squeeze-excitation's chain in shared memory
+// (the first conv's result also stored, the silu's kept local to its loop),
+// a head staging its input rows from an input.
+// RUN: solder-opt %S/Inputs/host-rows.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=ROWS
+// ROWS: #include <solder/kernel/rows_kernel.cuh>
+// ROWS-LABEL: struct rows_k1_rows_region {
+// ROWS: static constexpr int kRows = 3, kThreads = 256;
+// ROWS-NEXT: struct SharedStorage {
+// ROWS-NEXT: float in0_row[40]; // a conv's input
+// ROWS-NEXT: float row1[6]; // conv
+// ROWS-NEXT: float row2[6]; // add
+// ROWS-NEXT: float row3[40]; // conv
+// ROWS-NEXT: };
+// ROWS: shared.in0_row[i1] = in0[i0 * 40 + i1];
+// ROWS: solder::linearRow<40, 6, kThreads>(shared.in0_row, in1, in2, shared.row1);
+// ROWS: out0[i0 * 6 + i1] = shared.row1[i1];
+// ROWS: // silu -> add
+// ROWS: shared.row2[i1] = v1;
+// ROWS: solder::linearRow<6, 40, kThreads>(shared.row2, in4, nullptr, shared.row3);
+// ROWS: // sigmoid
+// ROWS: out1[i0 * 40 + i1] = v0;
+// ROWS: // rows_k1_rows: a block per row: conv (40 -> 6) -> silu -> add -> conv (6 -> 40) -> sigmoid
+// ROWS: solder::runRows(rows_k1_rows_region{in0, in1, in2, in3, in4, out0, out1});
+// ROWS: solder::linearRow<300, 70, kThreads>(shared.in0_row, in1, in2, shared.row1);
+// ROWS: solder::linearRow<70, 50, kThreads>(shared.row2, in3, nullptr, shared.row3);
+
 // RUN: not solder-translate --emit-cuda %S/Inputs/gemm-epilogue-reduction.mlir 2>&1 | FileCheck %s --check-prefix=GEMMREDUCE
 // GEMMREDUCE: error: the CUDA code generator reduces nothing in the epilogue of a conv whose tiles span samples (pixels = across_samples); a reduction kernel reads its output

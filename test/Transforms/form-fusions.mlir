@@ -23,6 +23,8 @@
 // RUN: solder-interp %s --function=no_cycle --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=9 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=prologue_shared_input --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=10 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=pool_between_convs --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=14 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=squeeze_excitation_rows --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=15 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=rows_past_shared_memory --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=16 | FileCheck %s --check-prefix=NUM
 // form-fusions alone (no cse, nothing decomposed) on the same chains.
 // RUN: solder-interp %s --function=w3 --check-pipeline='func.func(solder-decompose,solder-form-fusions)' --seed=11 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=softmax_barrier --check-pipeline='func.func(solder-decompose,solder-form-fusions)' --seed=12 | FileCheck %s --check-prefix=NUM
@@ -410,6 +412,63 @@ func.func @pool_between_convs(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>,
        : (tensor<2x4x4x4xf32>, tensor<4x4x3x3xf32>) -> tensor<2x4x4x4xf32>
   %s = solder.add %z, %p : tensor<2x4x4x4xf32>
   return %s : tensor<2x4x4x4xf32>
+}
+
+// Squeeze-excitation: the pool is a reduction region (statistics of the
+// block's input); the two small GEMMs (1x1 convs on one pixel a sample), the
+// ReLU between them, the bias add after the first and the sigmoid are one
+// rows region; the scale is applied by a pointwise region on the full-size
+// tensor.
+// CHECK-LABEL: func.func @squeeze_excitation_rows(
+// CHECK-NEXT: %[[K0:.*]] = solder.fusion "squeeze_excitation_rows_k0_reduction"
+// CHECK-NEXT:   solder.reduce mean
+// CHECK-NEXT:   solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "squeeze_excitation_rows_k1_rows" ({{.*}}%[[K0]]{{.*}}) : {{.*}} -> tensor<2x8x1x1xf32> {
+// CHECK-NEXT:   solder.conv
+// CHECK-NEXT:   solder.add
+// CHECK-NEXT:   solder.relu
+// CHECK-NEXT:   solder.conv
+// CHECK-NEXT:   solder.sigmoid
+// CHECK-NEXT:   solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K2:.*]] = solder.fusion "squeeze_excitation_rows_k2_pointwise"
+// CHECK-NEXT:   solder.mul
+// CHECK-NEXT:   solder.yield
+func.func @squeeze_excitation_rows(%x: tensor<2x8x6x6xf32>, %w1: tensor<4x8x1x1xf32>,
+    %b1: tensor<4x1x1xf32>, %w2: tensor<8x4x1x1xf32>) -> tensor<2x8x6x6xf32> {
+  %m = solder.reduce mean %x dims = [2, 3] keepdim : tensor<2x8x6x6xf32> -> tensor<2x8x1x1xf32>
+  %f1 = solder.conv %m, %w1 strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<2x8x1x1xf32>, tensor<4x8x1x1xf32>) -> tensor<2x4x1x1xf32>
+  %b = solder.add %f1, %b1 : tensor<2x4x1x1xf32>, tensor<4x1x1xf32> -> tensor<2x4x1x1xf32>
+  %a = solder.relu %b : tensor<2x4x1x1xf32>
+  %f2 = solder.conv %a, %w2 strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<2x4x1x1xf32>, tensor<8x4x1x1xf32>) -> tensor<2x8x1x1xf32>
+  %s = solder.sigmoid %f2 : tensor<2x8x1x1xf32>
+  %r = solder.mul %x, %s : tensor<2x8x6x6xf32>, tensor<2x8x1x1xf32> -> tensor<2x8x6x6xf32>
+  return %r : tensor<2x8x6x6xf32>
+}
+
+// A rows region holds a row of each value in a block's shared memory
+// (kMaxRowSharedFloats): 1024 -> 4096 takes 5120 floats, the ReLU's 4096 more
+// would pass 8192, so the ReLU starts a region and the second GEMM joins it.
+// CHECK-LABEL: func.func @rows_past_shared_memory(
+// CHECK-NEXT: %[[K0:.*]] = solder.fusion "rows_past_shared_memory_k0_rows"
+// CHECK-NEXT:   solder.conv
+// CHECK-NEXT:   solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "rows_past_shared_memory_k1_rows" ({{.*}}%[[K0]]{{.*}})
+// CHECK-NEXT:   solder.relu
+// CHECK-NEXT:   solder.conv
+// CHECK-NEXT:   solder.yield
+func.func @rows_past_shared_memory(%x: tensor<1x1024x1xf32>, %w1: tensor<4096x1024x1xf32>,
+    %w2: tensor<1024x4096x1xf32>) -> tensor<1x1024x1xf32> {
+  %f1 = solder.conv %x, %w1 strides = [1] padding = [0] dilations = [1] groups = 1
+       : (tensor<1x1024x1xf32>, tensor<4096x1024x1xf32>) -> tensor<1x4096x1xf32>
+  %a = solder.relu %f1 : tensor<1x4096x1xf32>
+  %f2 = solder.conv %a, %w2 strides = [1] padding = [0] dilations = [1] groups = 1
+       : (tensor<1x4096x1xf32>, tensor<1024x4096x1xf32>) -> tensor<1x1024x1xf32>
+  return %f2 : tensor<1x1024x1xf32>
 }
 
 // ConvNeXt's LayerNorm over the channels between a depthwise conv and a

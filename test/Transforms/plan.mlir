@@ -112,6 +112,7 @@
 // RUN: solder-interp %s --function=w2_small --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{force=recompute}' --seed=13 --input-low=1000 --input-high=1001 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=w3_prefused --check-pipeline='solder-plan{force=recompute}' --seed=14 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=w3_prefused --check-pipeline='solder-plan{force=materialize}' --seed=15 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=squeeze_excitation_rows --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan' --seed=16 | FileCheck %s --check-prefix=NUM
 // NUM: {{^}}PASS
 
 //===----------------------------------------------------------------------===//
@@ -479,9 +480,11 @@ func.func @w3_prefused(%x: tensor<2x3x8x8xf32>, %cw: tensor<8x3x3x3xf32>, %cb: t
   return %1 : tensor<2x8xf32>
 }
 
-// Squeeze-excitation: the scale (1x1 conv -> sigmoid on (N, C, 1, 1)) is
-// multiplied into the full-size tensor; its consumer runs the mul on a
-// larger shape than the conv's output, so the conv is not recomputed there.
+// Squeeze-excitation with a GEMM too large to run a row at a time
+// (2 x 2048 x 2048 past isRowConv's traffic): the scale (1x1 conv ->
+// sigmoid on (N, C, 1, 1)) is multiplied into the full-size tensor; its
+// consumer runs the mul on a larger shape than the conv's output, so the
+// conv is not recomputed there.
 // RECOMPUTE-LABEL: func.func @squeeze_excitation_scale(
 // RECOMPUTE: solder.fusion "squeeze_excitation_scale_k1_conv"
 // RECOMPUTE: solder.sigmoid
@@ -489,12 +492,44 @@ func.func @w3_prefused(%x: tensor<2x3x8x8xf32>, %cw: tensor<8x3x3x3xf32>, %cb: t
 // RECOMPUTE-NOT: solder.conv
 // RECOMPUTE: solder.mul
 // REMARK: remark: solder-plan: cannot recompute squeeze_excitation_scale_k1_conv#0: squeeze_excitation_scale_k2_pointwise runs 'solder.mul' on a tensor of another shape than the conv's output
-func.func @squeeze_excitation_scale(%x: tensor<2x8x6x6xf32>, %w: tensor<8x8x1x1xf32>)
-    -> tensor<2x8x6x6xf32> {
-  %m = solder.reduce mean %x dims = [2, 3] keepdim : tensor<2x8x6x6xf32> -> tensor<2x8x1x1xf32>
+func.func @squeeze_excitation_scale(%x: tensor<2x2048x6x6xf32>, %w: tensor<2048x2048x1x1xf32>)
+    -> tensor<2x2048x6x6xf32> {
+  %m = solder.reduce mean %x dims = [2, 3] keepdim : tensor<2x2048x6x6xf32> -> tensor<2x2048x1x1xf32>
   %f = solder.conv %m, %w strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
-       : (tensor<2x8x1x1xf32>, tensor<8x8x1x1xf32>) -> tensor<2x8x1x1xf32>
-  %s = solder.sigmoid %f : tensor<2x8x1x1xf32>
+       : (tensor<2x2048x1x1xf32>, tensor<2048x2048x1x1xf32>) -> tensor<2x2048x1x1xf32>
+  %s = solder.sigmoid %f : tensor<2x2048x1x1xf32>
+  %r = solder.mul %x, %s : tensor<2x2048x6x6xf32>, tensor<2x2048x1x1xf32> -> tensor<2x2048x6x6xf32>
+  return %r : tensor<2x2048x6x6xf32>
+}
+
+// Squeeze-excitation's two small GEMMs and the ops between them are one
+// rows region (a block per sample), never recomputed in the consumer that
+// applies the scale; the report says how it runs.
+// AUTO-LABEL: func.func @squeeze_excitation_rows(
+// AUTO: solder.fusion "squeeze_excitation_rows_k1_rows"
+// AUTO-SAME: solder.estimate = #solder.estimate<rows,
+// AUTO-SAME: solder.schedule = #solder.region_launch<block_per_row, chunk = 1, vector = 1, threads = 256, grid = [2, 1, 1]>
+// AUTO-NEXT: solder.conv
+// AUTO-NEXT: solder.relu
+// AUTO-NEXT: solder.conv
+// AUTO-NEXT: solder.sigmoid
+// AUTO-NEXT: solder.yield
+// AUTO: solder.fusion "squeeze_excitation_rows_k2_pointwise"
+// AUTO-NOT: solder.conv
+// AUTO: return
+// REPORT-LABEL: Solder plan for @squeeze_excitation_rows
+// REPORT: {{^  squeeze_excitation_rows_k1_rows +rows +fma rows +conv, relu, conv, sigmoid }}
+// REPORT: {{^  squeeze_excitation_rows_k1_rows: a block per row \(2 rows, 256 threads\): each output of a small GEMM a dot product of a weight row and the row, the row's values in shared memory$}}
+// REMARK-NOT: squeeze_excitation_rows
+func.func @squeeze_excitation_rows(%x: tensor<2x8x6x6xf32>, %w1: tensor<4x8x1x1xf32>,
+    %b1: tensor<4xf32>, %w2: tensor<8x4x1x1xf32>) -> tensor<2x8x6x6xf32> {
+  %m = solder.reduce mean %x dims = [2, 3] keepdim : tensor<2x8x6x6xf32> -> tensor<2x8x1x1xf32>
+  %f1 = solder.conv %m, %w1, %b1 strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<2x8x1x1xf32>, tensor<4x8x1x1xf32>, tensor<4xf32>) -> tensor<2x4x1x1xf32>
+  %a = solder.relu %f1 : tensor<2x4x1x1xf32>
+  %f2 = solder.conv %a, %w2 strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<2x4x1x1xf32>, tensor<8x4x1x1xf32>) -> tensor<2x8x1x1xf32>
+  %s = solder.sigmoid %f2 : tensor<2x8x1x1xf32>
   %r = solder.mul %x, %s : tensor<2x8x6x6xf32>, tensor<2x8x1x1xf32> -> tensor<2x8x6x6xf32>
   return %r : tensor<2x8x6x6xf32>
 }

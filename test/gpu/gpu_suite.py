@@ -82,6 +82,13 @@ def warp_rows_ref(x, y, z):
             torch.logsumexp(y, (1, 2)), z.prod(1))
 
 
+def squeeze_excitation_head_ref(x, w, scale, shift, w1, b1, w2, b2, wh, bh):
+    bn = F.conv2d(x, w, padding=1) * scale + shift
+    pooled = bn.mean(dim=(2, 3), keepdim=True)
+    s = torch.sigmoid(F.conv2d(F.relu(F.conv2d(pooled, w1, b1)), w2, b2))
+    return F.relu(x + bn * s), F.conv2d(pooled, wh, bh)
+
+
 CASES = {
     "w1_conv3d_groupnorm_mean": (w1_ref, "x conv_w conv_b gn_w gn_b"),
     "w2_convtranspose3d_relu_groupnorm": (w2_ref, "x convt_w gn_w gn_b"),
@@ -136,6 +143,8 @@ CASES = {
     "gemm_layernorm_mlp_groupnorm_residual": (
         gemm_mlp_ref, "x gn_w gn_b conv_w conv_b gn_w gn_b conv_w conv_b conv_w"),
     "reductions_warp_per_row": (warp_rows_ref, "x x x"),
+    "squeeze_excitation_rows_head": (
+        squeeze_excitation_head_ref, "x conv_w scale scale conv_w conv_b conv_w conv_b conv_w conv_b"),
     "conv3d_scale_leakyrelu_clamp": (
         lambda x, w, b, s: torch.clamp(F.leaky_relu(
             F.conv3d(x, w, b, padding=1) * s, 0.2), -1.0, 1.0),
@@ -154,7 +163,8 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "convtranspose2d_dilated_stride_sigmoid_mean",
              "conv2d_ragged_rows_groupnorm_mean", "conv2d_bn_relu_maxpool_avgpool_chain",
              "groupnorm_silu_conv_prologues", "channels_last_layernorm_mlp",
-             "gemm_layernorm_mlp_groupnorm_residual", "reductions_warp_per_row"]
+             "gemm_layernorm_mlp_groupnorm_residual", "reductions_warp_per_row",
+             "squeeze_excitation_rows_head"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):

@@ -40,7 +40,7 @@ struct RegionLaunch {
   /// elements are contiguous (2048 outputs or more of 64 elements or more:
   /// a thread's own row would leave its warp's loads strided);
   /// block_per_output: each block reduces one output through a fixed-order
-  /// tree.
+  /// tree; block_per_row: each block computes one row of a rows region.
   RegionWalk walk = RegionWalk::elementwise;
   /// Elements a thread loads and computes before it stores or accumulates
   /// them, so that many loads are in flight (one at a time left W3's
@@ -60,6 +60,10 @@ struct RegionLaunch {
 
 /// The launch of `fusion`, which holds no conv and at most one reduction.
 RegionLaunch getRegionLaunch(FusionOp fusion);
+
+/// The launch of a rows region (isRowRegion) over `rows` rows: a block a
+/// row.
+RegionLaunch getRowsLaunch(int64_t rows);
 
 /// For an elementwise region over `shape`: the first of the innermost dims
 /// along which it can load and store float4 vectors. Their flattened size

@@ -154,6 +154,8 @@ std::string ProgramEmitter::getRegionInitializer(FusionOp fusion) const {
 }
 
 LogicalResult ProgramEmitter::emitFusion(FusionOp fusion) {
+  if (isRowRegion(fusion))
+    return emitRowsKernel(fusion);
   Operation *anchor = nullptr;
   SmallVector<Operation *> reductions, pools;
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
@@ -262,6 +264,8 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
             fusion->getAttrOfType<RegionLaunchAttr>(SolderDialect::kScheduleAttrName))
       headers.insert(launch.getWalk() == RegionWalk::elementwise
                          ? "solder/kernel/elementwise_kernel.cuh"
+                     : launch.getWalk() == RegionWalk::block_per_row
+                         ? "solder/kernel/rows_kernel.cuh"
                          : "solder/kernel/reduction_kernel.cuh");
     auto schedule =
         fusion->getAttrOfType<ConvScheduleAttr>(SolderDialect::kScheduleAttrName);

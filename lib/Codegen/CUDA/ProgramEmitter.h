@@ -4,8 +4,8 @@
 // buffers and constants) and where each tensor lives. Each kind of kernel is
 // printed by its own file: ConvKernel.cpp (a conv region's main loop and
 // kernel, its operand preparation and finalize), ConvEpilogue.cpp (its
-// epilogue functor), ElementwiseKernel.cpp and ReductionKernel.cpp (the
-// Region functors of regions without a conv); EmitProgram.cpp prints the
+// epilogue functor), ElementwiseKernel.cpp, ReductionKernel.cpp and
+// RowsKernel.cpp (the Region functors of regions without a conv anchor); EmitProgram.cpp prints the
 // rest and drives them. Every kernel body is a device template of
 // runtime/device/solder; what is printed is only what differs per chain.
 //
@@ -75,6 +75,8 @@ private:
   LogicalResult emitConvKernel(FusionOp fusion, Operation *anchor);
   LogicalResult emitElementwiseKernel(FusionOp fusion);
   LogicalResult emitReductionKernel(FusionOp fusion, Operation *reduction);
+  /// A rows region (RowsKernel.cpp): a block per row of its small GEMMs.
+  LogicalResult emitRowsKernel(FusionOp fusion);
   /// The `_finalize` kernel of a conv region whose epilogue reduces: one
   /// device template call per reduction, on the plan's launch.
   void emitFinalizeKernel(FusionOp fusion, ArrayRef<EpilogueReduction> reductions,

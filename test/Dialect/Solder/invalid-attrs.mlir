@@ -174,3 +174,14 @@ func.func @f() attributes {solder.schedule = #solder.region_launch<elementwise, 
 // -----
 // expected-error @+1 {{pixel tiles across samples take the samples in their tiles: expects tiles [..., 1], got [4, 1, 2]}}
 #bad = #solder.conv_schedule<implicit_gemm_tensorop, tf32, #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 4, input_grid = [1, 1, 2], weight_grid = [1, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [4, 1, 2], threads = 128, shared_bytes = 49152, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "">
+
+// -----
+
+func.func @f(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'solder.schedule' block_per_row belongs on a region of small GEMMs (convs, no conv_transpose)}}
+  %y = solder.fusion "k0_rows" (%a = %x) : (tensor<2x4xf32>) -> tensor<2x4xf32> attributes {solder.schedule = #solder.region_launch<block_per_row, chunk = 1, vector = 1, threads = 256, grid = [2, 1, 1]>} {
+    %r = solder.relu %a : tensor<2x4xf32>
+    solder.yield %r : tensor<2x4xf32>
+  }
+  return %y : tensor<2x4xf32>
+}

@@ -225,7 +225,16 @@ LogicalResult SolderDialect::verifyOperationAttribute(Operation *op, NamedAttrib
     if (!fusion)
       return op->emitError() << "'" << name << "' belongs on a solder.fusion";
     bool hasConv = llvm::any_of(fusion.getBodyBlock(), llvm::IsaPred<ConvOp, ConvTransposeOp>);
-    if (name == kScheduleAttrName &&
+    // A region of small GEMMs (convs on one pixel a sample) runs a block
+    // per row; any other region with a conv runs its conv schedule.
+    auto launch = dyn_cast<RegionLaunchAttr>(value);
+    bool perRow = launch && launch.getWalk() == RegionWalk::block_per_row;
+    if (name == kScheduleAttrName && perRow &&
+        !(hasConv && llvm::none_of(fusion.getBodyBlock(), llvm::IsaPred<ConvTransposeOp>)))
+      return op->emitError() << "'" << name
+                             << "' block_per_row belongs on a region of small GEMMs (convs, no "
+                                "conv_transpose)";
+    if (name == kScheduleAttrName && !perRow &&
         !(hasConv ? isa<ConvScheduleAttr>(value) : isa<RegionLaunchAttr>(value)))
       return op->emitError() << "'" << name << "' of a region "
                              << (hasConv ? "with a conv must be a #solder.conv_schedule"

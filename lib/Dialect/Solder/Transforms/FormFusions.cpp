@@ -1,8 +1,11 @@
 //===- FormFusions.cpp - Group ops into solder.fusion regions -------------===//
 //
 // Greedy, in program order. Every fusible op is assigned to a region; a
-// region's ops become one solder.fusion, i.e. one kernel. Two rules keep the
-// result executable as kernels:
+// region's ops become one solder.fusion, i.e. one kernel. A conv starts a
+// region of its own (with the pointwise region computing its input as its
+// prologue); a small GEMM (isRowConv) joins the rows region of its input, so
+// that a chain of them (squeeze-excitation's two convs) is one kernel. Two
+// rules keep the result executable as kernels:
 //  * reduction barrier: an op that reads a reduction computed in region R
 //    cannot join R (the reduction is complete only at the end of R's kernel);
 //  * acyclicity: an op cannot join R if it reads from a region (or an opaque
@@ -58,6 +61,8 @@ private:
       if (std::optional<unsigned> prologue = getPrologueRegion(op))
         return join(op, *prologue);
       return join(op, startRegion(FusionRole::anchor));
+    case FusionRole::rows:
+      return join(op, getRowsRegion(op));
     case FusionRole::window:
       // Each output reads a window of the input: the input is complete
       // only after the kernel that computes it.
@@ -89,6 +94,23 @@ private:
     return producer;
   }
 
+  /// The region a row conv joins: that of its input when it is a rows
+  /// region, or a pointwise one (which becomes one), and the conv fits
+  /// (canJoin, weights from outside, shared memory); else a new one.
+  unsigned getRowsRegion(Operation *conv) {
+    std::optional<unsigned> producer = getRegionOf(conv->getOperand(0));
+    if (producer && (regions[*producer].kind == FusionRole::rows ||
+                     regions[*producer].kind == FusionRole::pointwise) &&
+        canJoin(conv, *producer) && fitsInShared(*producer, conv) &&
+        llvm::none_of(conv->getOperands().drop_front(), [&](Value operand) {
+          return getRegionOf(operand) == producer;
+        })) {
+      regions[*producer].kind = FusionRole::rows;
+      return *producer;
+    }
+    return startRegion(FusionRole::rows);
+  }
+
   /// Regions this op may join, latest first: for a reduction the region of
   /// its input; for a pointwise op those of its full-size operands.
   SmallVector<unsigned> getCandidates(Operation *op) {
@@ -113,6 +135,17 @@ private:
   bool canJoin(Operation *op, unsigned target) {
     if (regions[target].kind == FusionRole::anchor && !isConvEpilogueOp(op))
       return false;
+    if (regions[target].kind == FusionRole::rows) {
+      // Every value of a rows region is a row in shared memory, which the
+      // block reads at the element it computes.
+      auto shape = cast<RankedTensorType>(op->getResult(0).getType()).getShape();
+      for (Value operand : op->getOperands())
+        if (getRegionOf(operand) == target && !isRowConv(op) &&
+            cast<RankedTensorType>(operand.getType()).getShape() != shape)
+          return false;
+      if (getFusionRole(op) == FusionRole::reduction || !fitsInShared(target, op))
+        return false;
+    }
     for (Value operand : op->getOperands()) {
       std::optional<unsigned> region = getRegionOf(operand);
       if (!region)
@@ -126,6 +159,14 @@ private:
         return false; // would close a cycle
     }
     return true;
+  }
+
+  /// Whether rows region `target` with `op` still fits a block's shared
+  /// memory.
+  bool fitsInShared(unsigned target, Operation *op) {
+    SmallVector<Operation *> ops(regions[target].ops);
+    ops.push_back(op);
+    return getRowSharedFloats(ops) <= kMaxRowSharedFloats;
   }
 
   bool dependsOn(unsigned from, unsigned to) {
@@ -183,6 +224,8 @@ StringRef getKindName(FusionRole kind) {
     return "reduction";
   case FusionRole::window:
     return "pool";
+  case FusionRole::rows:
+    return "rows";
   default:
     return "opaque";
   }

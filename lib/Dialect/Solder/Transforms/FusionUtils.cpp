@@ -10,6 +10,8 @@ using namespace mlir;
 using namespace mlir::solder;
 
 FusionRole mlir::solder::getFusionRole(Operation *op) {
+  if (isRowConv(op))
+    return FusionRole::rows;
   if (isa<ConvOp, ConvTransposeOp>(op))
     return FusionRole::anchor;
   if (isa<ReduceOp, GroupStatsOp>(op))
@@ -24,6 +26,43 @@ FusionRole mlir::solder::getFusionRole(Operation *op) {
        op->hasTrait<OpTrait::Elementwise>()))
     return FusionRole::pointwise;
   return FusionRole::opaque;
+}
+
+bool mlir::solder::isRowConv(Operation *op) {
+  auto conv = dyn_cast<ConvOp>(op);
+  if (!conv || conv.getGroups() != 1)
+    return false;
+  RankedTensorType input = conv.getInput().getType(), weight = conv.getWeight().getType();
+  auto isOne = [](int64_t extent) { return extent == 1; };
+  if (input.getRank() < 3 || !llvm::all_of(input.getShape().drop_front(2), isOne) ||
+      !llvm::all_of(weight.getShape().drop_front(2), isOne) ||
+      llvm::any_of(conv.getPadding(), [](int64_t pad) { return pad != 0; }))
+    return false;
+  int64_t rows = input.getDimSize(0), in = weight.getDimSize(1), out = weight.getDimSize(0);
+  return in <= kMaxRowWidth && out <= kMaxRowWidth && rows * in * out <= kMaxRowTraffic;
+}
+
+bool mlir::solder::isRowRegion(FusionOp fusion) {
+  return !fusion.getBodyBlock().getOps<ConvOp>().empty() &&
+         llvm::all_of(fusion.getBodyBlock().without_terminator(), [](Operation &op) {
+           FusionRole role = getFusionRole(&op);
+           return role == FusionRole::rows || role == FusionRole::pointwise ||
+                  role == FusionRole::constant;
+         });
+}
+
+int64_t mlir::solder::getRowSharedFloats(ArrayRef<Operation *> ops) {
+  auto width = [](Value value) { return cast<RankedTensorType>(value.getType()).getDimSize(1); };
+  int64_t floats = 0;
+  for (Operation *op : ops) {
+    if (isa<arith::ConstantOp>(op))
+      continue;
+    floats += width(op->getResult(0));
+    Operation *producer = op->getOperand(0).getDefiningOp();
+    if (isa<ConvOp>(op) && !llvm::is_contained(ops, producer))
+      floats += width(op->getOperand(0));
+  }
+  return floats;
 }
 
 bool mlir::solder::isConvEpilogueOp(Operation *op) {

@@ -46,7 +46,8 @@ bool isRecomputable(FusionOp producer, unsigned index) {
   bool hasAnchor = false;
   for (Operation *op : getProducingSlice(inner)) {
     FusionRole role = getFusionRole(op);
-    if (role == FusionRole::reduction || role == FusionRole::opaque)
+    if (role == FusionRole::reduction || role == FusionRole::opaque ||
+        role == FusionRole::rows)
       return false;
     hasAnchor |= role == FusionRole::anchor;
   }
@@ -133,6 +134,8 @@ bool reachesCancellingSum(Operation *anchor) {
 }
 
 KernelKind getKernelKind(FusionOp fusion) {
+  if (isRowRegion(fusion))
+    return KernelKind::rows;
   KernelKind kind = KernelKind::pointwise;
   fusion.getBodyBlock().walk([&](Operation *op) {
     if (isa<ConvOp>(op))
@@ -327,6 +330,19 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                                 prologue, conv->prologueBytes / 1e6)
                       .str();
         scheduleNotes.push_back(std::move(note));
+      } else if (isRowRegion(fusion)) {
+        int64_t rows = cast<RankedTensorType>(fusion.getResult(0).getType()).getDimSize(0);
+        RegionLaunch rowsLaunch = getRowsLaunch(rows);
+        launch = rowsLaunch.toAttr(emitError, context);
+        if (!launch)
+          return failure();
+        schedule = "fma rows";
+        scheduleNotes.push_back(
+            llvm::formatv("{0}: a block per row ({1} rows, {2} threads): each output of a "
+                          "small GEMM a dot product of a weight row and the row, the row's "
+                          "values in shared memory",
+                          fusion.getName(), rows, rowsLaunch.threads)
+                .str());
       } else {
         launch = getRegionLaunch(fusion).toAttr(emitError, context);
         if (!launch)
@@ -468,7 +484,8 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         consumer.getBodyBlock().walk([&](Operation *op) {
           if (!obstacle.empty() || isa<YieldOp>(op))
             return;
-          if (getFusionRole(op) == FusionRole::anchor) {
+          if (getFusionRole(op) == FusionRole::anchor ||
+              getFusionRole(op) == FusionRole::rows) {
             // A conv this producer already recomputed there is shared.
             if (op->getAttr(kRecomputedFrom) != producer.getNameAttr())
               obstacle = consumer.getName().str() + " has a conv of its own";

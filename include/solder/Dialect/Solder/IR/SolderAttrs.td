@@ -109,7 +109,8 @@ def Solder_RegionWalk : I32EnumAttr<"RegionWalk",
     I32EnumAttrCase<"elementwise", 0>,
     I32EnumAttrCase<"thread_per_output", 1>,
     I32EnumAttrCase<"block_per_output", 2>,
-    I32EnumAttrCase<"warp_per_output", 3>]> {
+    I32EnumAttrCase<"warp_per_output", 3>,
+    I32EnumAttrCase<"block_per_row", 4>]> {
   let cppNamespace = "::mlir::solder";
   let genSpecializedAttr = 0;
 }
@@ -118,7 +119,8 @@ def Solder_KernelKind : I32EnumAttr<"KernelKind", "what a fusion region's kernel
     I32EnumAttrCase<"conv", 0>,
     I32EnumAttrCase<"conv_transpose", 1>,
     I32EnumAttrCase<"pointwise", 2>,
-    I32EnumAttrCase<"reduction", 3>]> {
+    I32EnumAttrCase<"reduction", 3>,
+    I32EnumAttrCase<"rows", 4>]> {
   let cppNamespace = "::mlir::solder";
   let genSpecializedAttr = 0;
 }
@@ -290,7 +292,10 @@ def Solder_RegionLaunchAttr : Solder_Attr<"RegionLaunch", "region_launch"> {
     contiguous, `chunk` loads a lane in flight, its lanes combined by
     shuffles in a fixed order; `threads` / 32 outputs a block) or
     `block_per_output` (a block reduces one output through a fixed-order
-    tree).
+    tree) or `block_per_row` (a rows region: a block computes one row of the
+    batch through the region's small GEMMs and pointwise ops, the row's
+    values in shared memory, each GEMM output a dot product of a weight row
+    and the row).
 
     ```mlir
     #solder.region_launch<thread_per_output, chunk = 8, vector = 1, threads = 256, grid = [63, 1, 1]>

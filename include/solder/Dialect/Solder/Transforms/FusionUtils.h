@@ -12,6 +12,7 @@ namespace mlir::solder {
 /// What an op is to the fuser.
 enum class FusionRole {
   anchor,    // conv, conv_transpose: starts a region
+  rows,      // a small GEMM (isRowConv): joins a rows region on its input
   pointwise, // unary, binary, group_normalize: one output element per input
   reduction, // reduce, group_stats: joins the region of its input
   window,    // pool: starts a region that reads its input from an earlier one
@@ -19,6 +20,28 @@ enum class FusionRole {
   opaque,    // anything else: stays outside every region
 };
 FusionRole getFusionRole(Operation *op);
+
+/// Whether `op` is a conv small enough to run a row at a time (a block per
+/// row, FMA from shared memory): a 1x1 conv, no padding, one group, on one
+/// pixel a sample (a GEMM's rows: squeeze-excitation's two convs, a
+/// classifier head), at most kMaxRowWidth channels in and out, and rows x
+/// weights at most kMaxRowTraffic (each block reads every weight; past that
+/// a tensor-core GEMM tile sharing them across rows is cheaper).
+bool isRowConv(Operation *op);
+constexpr int64_t kMaxRowWidth = 4096;
+constexpr int64_t kMaxRowTraffic = int64_t(1) << 22;
+
+/// Whether `fusion` is a rows region: row convs (at least one) and the
+/// pointwise ops between and around them, every value one row of the
+/// batch.
+bool isRowRegion(FusionOp fusion);
+
+/// The floats of shared memory a rows region's block holds for `ops`: one
+/// row of each op's result, and of each conv input that comes from outside
+/// the region.
+int64_t getRowSharedFloats(ArrayRef<Operation *> ops);
+/// At most this many: 32 KB of a block's static shared memory.
+constexpr int64_t kMaxRowSharedFloats = 8192;
 
 /// Whether `op` can run in the epilogue of a conv kernel, which tiles the
 /// channels across thread blocks: pointwise ops and reductions per channel
