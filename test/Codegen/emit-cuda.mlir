@@ -406,12 +406,43 @@ func.func @unfused(%x: tensor<4xf32>) -> tensor<4xf32> {
 // ASIS-NOT: _weight_ktrsc(
 // ASIS: gemm_rows_as_is_k1_conv_kernel::run(in0, in1,
 // ConvNeXt's Linears (1x1 convs over 24 and 96 channels of 15x13 pixels)
-// convert their input, not their weights.
+// read their weights as they are; the first converts its input (through
+// the LayerNorm prologue) and stores its GELU'd result channels-last, which
+// the second reads as it is.
 // RUN: solder-opt %solder_src/test/gpu/cases/channels_last_layernorm_mlp.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=ASISW
 // ASISW-NOT: channels_last_layernorm_mlp_k4_conv_weight_ktrsc(
+// ASISW: out0[(i0 * 195L + pixel) * 96L + i1] = v0;  // channels-last
 // ASISW: channels_last_layernorm_mlp_k4_conv_kernel::run(ws0, in5,
 // ASISW-NOT: channels_last_layernorm_mlp_k5_conv_weight_ktrsc(
-// ASISW: channels_last_layernorm_mlp_k5_conv_kernel::run(ws0, in1,
+// ASISW-NOT: channels_last_layernorm_mlp_k5_conv_input_ndhwc(
+// ASISW: channels_last_layernorm_mlp_k5_conv_kernel::run(in0, in1,
+
+// Activations between convs stored channels-last and read as they are: a
+// ResNet bottleneck's two inner activations and its output, which the next
+// conv takes as its input and the last conv's epilogue as its residual.
+// RUN: solder-opt %solder_src/test/gpu/cases/bottleneck_channels_last.mlir --solder-pipeline | FileCheck %s --check-prefix=CLPLAN
+// CLPLAN: solder.fusion "bottleneck_channels_last_k0_conv"{{.*}}solder.channels_last = array<i64: 0>
+// CLPLAN: solder.fusion "bottleneck_channels_last_k1_conv"{{.*}}solder.channels_last = array<i64: 0>
+// CLPLAN: solder.fusion "bottleneck_channels_last_k2_conv"{{.*}}solder.channels_last = array<i64: 0>
+// CLPLAN: solder.fusion "bottleneck_channels_last_k3_conv"{{.*}}solder.channels_last = array<i64: 0>
+// CLPLAN-NOT: solder.channels_last
+// RUN: solder-opt %solder_src/test/gpu/cases/bottleneck_channels_last.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=CL
+// CL-COUNT-1: _input_ndhwc(
+// CL-NOT: _input_ndhwc(
+// CL: bottleneck_channels_last_k0_conv_kernel::run(ws0,
+// CL: out0[(i0 * 784L + pixel) * 32L + i1] = v2;  // channels-last
+// CL: bottleneck_channels_last_k1_conv_kernel::run(in0, ws0,
+// CL: bottleneck_channels_last_k2_conv_kernel::run(in0, in1,
+// CL-LABEL: struct bottleneck_channels_last_k4_conv_epilogue {
+// CL: const float v0 = conv + in3[(i0 * 784L + (i2 * 28 + i3)) * 64L + i1];  // solder.add
+// CL-NEXT: out0[(i0 * 64L + i1) * 784L + pixel] = v0;
+// CL: bottleneck_channels_last_k4_conv_kernel::run(in0, ws0,
+// A hand-written plan that stores a tensor channels-last for a reader that
+// cannot take it is refused.
+// RUN: not solder-translate --emit-cuda %S/Inputs/channels-last-misread.mlir 2>&1 | FileCheck %s --check-prefix=CLBAD
+// CLBAD: error: the CUDA code generator reads a tensor stored channels-last only in a conv region
+// RUN: not solder-translate --emit-cuda %S/Inputs/channels-last-returned.mlir 2>&1 | FileCheck %s --check-prefix=CLRET
+// CLRET: error: the CUDA code generator returns NCDHW tensors; a result of misread_k0_conv is stored channels-last
 
 // A GEMM-shaped conv reduces nothing in its epilogue (the plan leaves
 // statistics over its rows to a reduction kernel); IR that asks for it is

@@ -89,6 +89,14 @@ def squeeze_excitation_head_ref(x, w, scale, shift, w1, b1, w2, b2, wh, bh):
     return F.relu(x + bn * s), F.conv2d(pooled, wh, bh)
 
 
+def bottleneck_ref(x, w1, s1, b1, w2, s2, b2, w3, s3, b3, w4, w5, b5):
+    r1 = F.relu(F.conv2d(x, w1) * s1 + b1)
+    r2 = F.relu(F.conv2d(r1, w2, padding=1) * s2 + b2)
+    y = F.relu(F.conv2d(r2, w3) * s3 + b3 + x)
+    h = F.relu(F.conv2d(y, w4, padding=1))
+    return F.conv2d(h, w5, b5, padding=1) + y
+
+
 CASES = {
     "w1_conv3d_groupnorm_mean": (w1_ref, "x conv_w conv_b gn_w gn_b"),
     "w2_convtranspose3d_relu_groupnorm": (w2_ref, "x convt_w gn_w gn_b"),
@@ -143,6 +151,9 @@ CASES = {
     "gemm_layernorm_mlp_groupnorm_residual": (
         gemm_mlp_ref, "x gn_w gn_b conv_w conv_b gn_w gn_b conv_w conv_b conv_w"),
     "reductions_warp_per_row": (warp_rows_ref, "x x x"),
+    "bottleneck_channels_last": (
+        bottleneck_ref,
+        "x conv_w scale scale conv_w scale scale conv_w scale scale conv_w conv_w conv_b"),
     "squeeze_excitation_rows_head": (
         squeeze_excitation_head_ref, "x conv_w scale scale conv_w conv_b conv_w conv_b conv_w conv_b"),
     "conv3d_scale_leakyrelu_clamp": (
@@ -164,7 +175,7 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "conv2d_ragged_rows_groupnorm_mean", "conv2d_bn_relu_maxpool_avgpool_chain",
              "groupnorm_silu_conv_prologues", "channels_last_layernorm_mlp",
              "gemm_layernorm_mlp_groupnorm_residual", "reductions_warp_per_row",
-             "squeeze_excitation_rows_head"]
+             "squeeze_excitation_rows_head", "bottleneck_channels_last"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):

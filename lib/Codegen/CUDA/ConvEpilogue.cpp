@@ -122,6 +122,7 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
              << "  };\n\n";
 
     ElementEmitter element(fusion, captureNames, outShape, getDoubleCaptures(fusion));
+    element.setChannelsLastCaptures(getChannelsLastCaptures(fusion));
     element.bind(anchor->getResult(0), "conv");
     epilogue << "  __device__ void visit(const long i0, const long i1, const int "
                 "pixel, const float acc,\n"
@@ -135,10 +136,16 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
     for (Operation *op : pointwise)
       if (failed(element.emit(op, epilogue, "    ")))
         return failure();
-    for (auto [index, value] : llvm::enumerate(yield.getValues()))
-      if (!isReduction(value))
+    for (auto [index, value] : llvm::enumerate(yield.getValues())) {
+      if (isReduction(value))
+        continue;
+      if (channelsLastStorage.contains(fusion.getResult(index)))
+        epilogue << "    out" << index << "[(i0 * " << volume << "L + pixel) * " << channels
+                 << "L + i1] = " << element.get(value) << ";  // channels-last\n";
+      else
         epilogue << "    out" << index << "[(i0 * " << channels << "L + i1) * " << volume
                  << "L + pixel] = " << element.get(value) << ";\n";
+    }
     for (auto [index, reduction] : llvm::enumerate(reductions))
       epilogue << "    partials.r" << index << ".add("
                << element.get(reduction.op->getOperand(0)) << ");\n";

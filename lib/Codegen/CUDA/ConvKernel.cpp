@@ -186,6 +186,23 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     mainLoopInput = workspace(buffer);
     inputArg = {KernelArgRef::Kind::buffer, buffer};
   }
+  // A channels-last input is read as it is, by the tensor-core main loop
+  // only; a channels-last capture elsewhere only by the epilogue.
+  for (auto [index, channelsLast] : llvm::enumerate(getChannelsLastCaptures(fusion))) {
+    if (!channelsLast)
+      continue;
+    BlockArgument argument = fusion.getBodyBlock().getArgument(index);
+    bool isInput = argument == input && !prologue;
+    auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig());
+    bool readByPrologue = llvm::any_of(argument.getUsers(), [&](Operation *user) {
+      return llvm::is_contained(getConvPrologue(anchor), user);
+    });
+    if ((isInput && (!tile || !tile.getInputGrid().empty())) || readByPrologue ||
+        (argument == input && prologue))
+      return fusion.emitError("the CUDA code generator reads a tensor stored channels-last as "
+                              "a tensor-core conv's input with no input_grid, or in its "
+                              "epilogue");
+  }
   if (auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig())) {
     if (prologue && tile.getInputGrid().empty())
       return fusion.emitError("the CUDA code generator applies a tensor-core conv's prologue "

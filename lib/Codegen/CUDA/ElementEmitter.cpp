@@ -63,8 +63,19 @@ std::string ElementEmitter::get(Value value) {
     return it->second;
   if (auto argument = dyn_cast<BlockArgument>(value)) {
     auto type = cast<RankedTensorType>(value.getType());
-    return captureNames[argument.getArgNumber()] + "[" +
-           getOffset(type.getShape()) + "]";
+    unsigned number = argument.getArgNumber();
+    if (number < channelsLastCaptures.size() && channelsLastCaptures[number]) {
+      // NDHWC: ((i0 * volume + spatial) * channels + i1), the plan's reader
+      // at its own element (the capture has the iteration shape).
+      ArrayRef<int64_t> shape = type.getShape();
+      std::string spatial = shape.size() > 2 ? "i2" : "0";
+      for (size_t dim = 3; dim < shape.size(); ++dim)
+        spatial = "(" + spatial + " * " + std::to_string(shape[dim]) + " + i" +
+                  std::to_string(dim) + ")";
+      return captureNames[number] + "[(i0 * " + std::to_string(ShapedType::getNumElements(shape.drop_front(2))) +
+             "L + " + spatial + ") * " + std::to_string(shape[1]) + "L + i1]";
+    }
+    return captureNames[number] + "[" + getOffset(type.getShape()) + "]";
   }
   if (auto constant = value.getDefiningOp<arith::ConstantOp>())
     if (auto elements = dyn_cast<DenseFPElementsAttr>(constant.getValue()))

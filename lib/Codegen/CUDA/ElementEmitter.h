@@ -40,6 +40,12 @@ public:
       : fusion(fusion), captureNames(captureNames),
         iterationShape(iterationShape), doubleCaptures(std::move(doubleCaptures)) {}
 
+  /// The captures stored channels-last (NDHWC), read at the same element
+  /// of the iteration shape (a conv epilogue's residual).
+  void setChannelsLastCaptures(SmallVector<bool> channelsLast) {
+    channelsLastCaptures = std::move(channelsLast);
+  }
+
   /// Binds `value` to an expression (e.g. the conv accumulator).
   void bind(Value value, std::string expression) {
     names[value] = std::move(expression);
@@ -83,6 +89,7 @@ private:
   DenseMap<Value, std::string> names;
   DenseMap<Operation *, std::pair<std::string, std::string>> coefficientTables;
   SmallVector<bool> doubleCaptures;
+  SmallVector<bool> channelsLastCaptures;
   unsigned nextId = 0;
 };
 

@@ -173,6 +173,11 @@ LogicalResult ProgramEmitter::emitFusion(FusionOp fusion) {
              << op.getName() << "' in a kernel";
     }
   }
+  // A channels-last tensor is read only where the plan put its readers: a
+  // tensor-core conv's input and its epilogue (checked there).
+  if (!anchor && llvm::any_of(getChannelsLastCaptures(fusion), [](bool b) { return b; }))
+    return fusion.emitError("the CUDA code generator reads a tensor stored channels-last only "
+                            "in a conv region");
   if (anchor && !pools.empty())
     return pools.front()->emitError("the CUDA code generator runs a pool in a "
                                     "region of its own, not in a conv's epilogue");
@@ -238,6 +243,16 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
       for (int64_t index : finalize.getF64Results().asArrayRef())
         if (index < fusion.getNumResults())
           doubleStorage.insert(fusion.getResult(index));
+  for (FusionOp fusion : function.getBody().front().getOps<FusionOp>())
+    if (auto channelsLast =
+            fusion->getAttrOfType<DenseI64ArrayAttr>(SolderDialect::kChannelsLastAttrName))
+      for (int64_t index : channelsLast.asArrayRef())
+        channelsLastStorage.insert(fusion.getResult(index));
+  // The caller gets PyTorch's layout.
+  for (Value returned : function.getBody().front().getTerminator()->getOperands())
+    if (channelsLastStorage.contains(returned))
+      return function.emitError("the CUDA code generator returns NCDHW tensors; a result of ")
+             << returned.getDefiningOp<FusionOp>().getName() << " is stored channels-last";
   for (FusionOp fusion : function.getBody().front().getOps<FusionOp>()) {
     for (auto [index, result] : llvm::enumerate(fusion.getResults()))
       if (!storage.count(result))

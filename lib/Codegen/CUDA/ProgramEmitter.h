@@ -161,12 +161,21 @@ private:
     return llvm::to_vector(llvm::map_range(
         fusion.getCaptures(), [&](Value capture) { return doubleStorage.contains(capture); }));
   }
+  /// The captures a producer stores channels-last (solder.channels_last).
+  SmallVector<bool> getChannelsLastCaptures(FusionOp fusion) const {
+    return llvm::to_vector(llvm::map_range(fusion.getCaptures(), [&](Value capture) {
+      return channelsLastStorage.contains(capture);
+    }));
+  }
 
   CudaProgram program;
   std::string source;
   llvm::raw_string_ostream os{source};
   DenseMap<Value, KernelArgRef> storage;
   DenseSet<Value> doubleStorage;
+  /// Tensors stored NDHWC: results a conv region lists in
+  /// solder.channels_last.
+  DenseSet<Value> channelsLastStorage;
 };
 
 } // namespace mlir::solder

@@ -185,3 +185,25 @@ func.func @f(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
   }
   return %y : tensor<2x4xf32>
 }
+
+// -----
+
+func.func @f(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
+  // expected-error @+1 {{'solder.channels_last' lists result numbers of a solder.fusion with a conv}}
+  %y = solder.fusion "k0_pointwise" (%a = %x) : (tensor<2x4xf32>) -> tensor<2x4xf32> attributes {solder.channels_last = array<i64: 0>} {
+    %r = solder.relu %a : tensor<2x4xf32>
+    solder.yield %r : tensor<2x4xf32>
+  }
+  return %y : tensor<2x4xf32>
+}
+
+// -----
+
+func.func @f(%x: tensor<1x3x4x4xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x2x2xf32> {
+  // expected-error @+1 {{'solder.channels_last' lists result numbers of a solder.fusion with a conv}}
+  %y = solder.fusion "k0_conv" (%a = %x, %b = %w) : (tensor<1x3x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x2x2xf32> attributes {solder.channels_last = array<i64: 1>} {
+    %c = solder.conv %a, %b strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1 : (tensor<1x3x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x2x2xf32>
+    solder.yield %c : tensor<1x4x2x2xf32>
+  }
+  return %y : tensor<1x4x2x2xf32>
+}

@@ -245,5 +245,15 @@ LogicalResult SolderDialect::verifyOperationAttribute(Operation *op, NamedAttrib
     if (name == kEstimateAttrName && !isa<EstimateAttr>(value))
       return op->emitError() << "'" << name << "' must be a #solder.estimate";
   }
+  if (name == kChannelsLastAttrName) {
+    auto results = dyn_cast<DenseI64ArrayAttr>(value);
+    if (!fusion || !results ||
+        !llvm::any_of(fusion.getBodyBlock(), llvm::IsaPred<ConvOp, ConvTransposeOp>) ||
+        llvm::any_of(results.asArrayRef(), [&](int64_t index) {
+          return index < 0 || index >= fusion.getNumResults();
+        }))
+      return op->emitError() << "'" << name
+                             << "' lists result numbers of a solder.fusion with a conv";
+  }
   return success();
 }

@@ -241,6 +241,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
 
     // Statistics a later group_normalize subtracts are stored in double.
     DenseSet<Value> doubleStatistics = findCancellingStatistics(function);
+    decideChannelsLast(function, doubleStatistics);
     double totalSeconds = 0.0;
     SmallVector<SmallVector<std::string>> rows;
     SmallVector<std::string> scheduleNotes, attributeLines;
@@ -321,10 +322,24 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                                 llvm::join(conversions, ", "), layoutBytes / 1e6)
                       .str();
         }
-        if (conv->isTensorOp() && !conv->inputConversionGrid[0])
+        if (FusionOp producer = channelsLastInputs.lookup(fusion))
+          note += llvm::formatv("; its input read as it is (stored channels-last by {0})",
+                                producer.getName())
+                      .str();
+        else if (conv->isTensorOp() && !conv->inputConversionGrid[0])
           note += "; its input read as it is (rows of one pixel, no channel padded)";
         if (conv->isTensorOp() && !conv->weightConversionGrid[0])
           note += "; its weights read as they are (1x1, no channel padded)";
+        if (auto channelsLast =
+                fusion->getAttrOfType<DenseI64ArrayAttr>(SolderDialect::kChannelsLastAttrName))
+          note += llvm::formatv("; stores result{0} {1} channels-last (NDHWC)",
+                                channelsLast.size() == 1 ? "" : "s",
+                                llvm::join(llvm::map_range(channelsLast.asArrayRef(),
+                                                           [](int64_t index) {
+                                                             return "#" + std::to_string(index);
+                                                           }),
+                                           ", "))
+                      .str();
         if (conv->prologueBytes)
           note += llvm::formatv("; the input through its prologue ({0}) first: {1:F1} MB",
                                 prologue, conv->prologueBytes / 1e6)
@@ -395,8 +410,76 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
     Operation *anchor = getAnchor(fusion);
     if (!anchor)
       return std::nullopt;
-    return getConvSchedule(anchor, target, precisionValue, mainLoopValue, tileValue,
-                           reachesCancellingSum(anchor), !getConvPrologue(anchor).empty());
+    ConvSchedule schedule =
+        getConvSchedule(anchor, target, precisionValue, mainLoopValue, tileValue,
+                        reachesCancellingSum(anchor), !getConvPrologue(anchor).empty());
+    if (auto producer = channelsLastInputs.lookup(fusion)) {
+      // Its producer stores the input channels-last: no conversion.
+      auto type = cast<RankedTensorType>(anchor->getOperand(0).getType());
+      schedule.conversionBytes -= type.getNumElements() * 2 * 4;
+      schedule.inputConversionGrid = {0, 0, 0};
+    }
+    return schedule;
+  }
+
+  /// Conv results that every reader takes channels-last (NDHWC): a
+  /// tensor-core conv that would convert it to NDHWC as its input (no
+  /// prologue, no channel padded), or a conv epilogue's pointwise op at its
+  /// own element (a residual). The producer's epilogue stores them so
+  /// (solder.channels_last) and those convs read them as they are: a
+  /// ResNet's activations between convs skip the NCDHW -> NDHWC pass (4
+  /// bytes read and written an element).
+  void decideChannelsLast(func::FuncOp function, const DenseSet<Value> &doubleStatistics) {
+    channelsLastInputs.clear();
+    MLIRContext *context = &getContext();
+    for (FusionOp producer : getFusions(function)) {
+      Operation *anchor = getAnchor(producer);
+      if (!anchor)
+        continue;
+      auto convType = cast<RankedTensorType>(anchor->getResult(0).getType());
+      if (ShapedType::getNumElements(convType.getShape().drop_front(2)) == 1)
+        continue; // one pixel a sample: NCDHW is NDHWC
+      SmallVector<int64_t> channelsLast;
+      for (auto [index, result] : llvm::enumerate(producer.getResults())) {
+        if (result.use_empty() || result.getType() != convType ||
+            doubleStatistics.contains(result))
+          continue;
+        SmallVector<FusionOp> inputOf;
+        bool everyReader = llvm::all_of(result.getUses(), [&](OpOperand &use) {
+          auto consumer = dyn_cast<FusionOp>(use.getOwner());
+          Operation *consumerAnchor = consumer ? getAnchor(consumer) : nullptr;
+          if (!consumerAnchor)
+            return false;
+          SmallVector<Operation *> prologue = getConvPrologue(consumerAnchor);
+          BlockArgument argument = consumer.getBodyBlock().getArgument(use.getOperandNumber());
+          return llvm::all_of(argument.getUses(), [&](OpOperand &inner) {
+            Operation *user = inner.getOwner();
+            if (user == consumerAnchor && inner.getOperandNumber() == 0 &&
+                isa<ConvOp>(user) && prologue.empty()) {
+              std::optional<ConvSchedule> schedule = scheduleOf(consumer);
+              if (!schedule || !schedule->isTensorOp() || !schedule->inputConversionGrid[0] ||
+                  schedule->paddedInChannels != convType.getDimSize(1))
+                return false;
+              inputOf.push_back(consumer);
+              return true;
+            }
+            // An epilogue op reading it at the conv output's own element.
+            return getFusionRole(user) == FusionRole::pointwise &&
+                   !llvm::is_contained(prologue, user) &&
+                   consumerAnchor->getResult(0).getType() == convType &&
+                   user->getResult(0).getType() == convType;
+          });
+        });
+        if (!everyReader)
+          continue;
+        channelsLast.push_back(index);
+        for (FusionOp consumer : inputOf)
+          channelsLastInputs[consumer] = producer;
+      }
+      if (!channelsLast.empty())
+        producer->setAttr(SolderDialect::kChannelsLastAttrName,
+                          DenseI64ArrayAttr::get(context, channelsLast));
+    }
   }
 
   /// A region's bytes and FLOPs (with a conv's layout conversions) and its
@@ -602,5 +685,8 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
   Precision precisionValue = Precision::ieee;
   MainLoopChoice mainLoopValue = MainLoopChoice::automatic;
   std::optional<ConvTile> tileValue;
+  /// Conv regions whose input a producer stores channels-last, and that
+  /// producer (decideChannelsLast).
+  DenseMap<FusionOp, FusionOp> channelsLastInputs;
 };
 } // namespace

@@ -33,12 +33,16 @@ def Solder_Dialect : Dialect {
     type against the type it infers; builders that take no result type infer it.
   }];
   let useDefaultAttributePrinterParser = 1;
-  // solder.schedule, solder.finalize, solder.estimate: the plan's attributes.
+  // solder.schedule, solder.finalize, solder.estimate, solder.channels_last:
+  // the plan's attributes.
   let hasOperationAttrVerify = 1;
   let extraClassDeclaration = [{
     static constexpr ::llvm::StringLiteral kScheduleAttrName = "solder.schedule";
     static constexpr ::llvm::StringLiteral kFinalizeAttrName = "solder.finalize";
     static constexpr ::llvm::StringLiteral kEstimateAttrName = "solder.estimate";
+    /// On a conv region: the results it stores channels-last (NDHWC), by
+    /// result number, for readers that take them so.
+    static constexpr ::llvm::StringLiteral kChannelsLastAttrName = "solder.channels_last";
   }];
 }
 

@@ -508,7 +508,11 @@ def Solder_FusionOp : Solder_Op<"fusion", [IsolatedFromAbove,
     partial statistics of it, say); a result that is not needed is never
     yielded. `name` names the kernel; `solder-plan` adds its launch as the
     attributes `solder.schedule` (`#solder.conv_schedule` or
-    `#solder.region_launch`), `solder.finalize` and `solder.estimate`.
+    `#solder.region_launch`), `solder.finalize` and `solder.estimate`, and
+    on a conv region `solder.channels_last` (an `array<i64>` of result
+    numbers): those results are stored NDHWC, for readers that take them so
+    (a tensor-core conv's input read as it is, a conv epilogue's op at its
+    own element).
 
     ```mlir
     %y, %s = solder.fusion "w1_conv" (%a = %x, %b = %w, %c = %bias)

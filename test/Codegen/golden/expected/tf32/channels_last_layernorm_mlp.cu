@@ -271,7 +271,7 @@ struct channels_last_layernorm_mlp_k4_conv_epilogue {
     [[maybe_unused]] const int i3 = pixel % 13;
     const float conv = acc + in6[i1];  // solder.conv
     const float v0 = 0.5f * conv * (1.0f + erff(conv * 0.7071067812f));  // solder.gelu
-    out0[(i0 * 96L + i1) * 195L + pixel] = v0;
+    out0[(i0 * 195L + pixel) * 96L + i1] = v0;  // channels-last
   }
 
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
@@ -327,13 +327,6 @@ struct channels_last_layernorm_mlp_k5_conv_geometry {
   static constexpr int kKernel[3] = {1, 1, 1};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
-
-// channels_last_layernorm_mlp_k5_conv_input_ndhwc: the conv input, NCDHW to NDHWC
-extern "C" __global__ void __launch_bounds__(256)
-channels_last_layernorm_mlp_k5_conv_input_ndhwc(const float *__restrict__ input,
-    float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<96, 96, 195L>(input, inputNdhwc);
-}
 
 // channels_last_layernorm_mlp_k5_conv_epilogue: what channels_last_layernorm_mlp_k5_conv does with each accumulator (conv output element).
 struct channels_last_layernorm_mlp_k5_conv_epilogue {
@@ -393,16 +386,14 @@ channels_last_layernorm_mlp_k5_conv_build_context(channels_last_layernorm_mlp_k5
 //   in3: tensor<1x24x1x1xf32>
 //   in4: tensor<2x24x15x13xf32>
 //   out0: tensor<2x24x15x13xf32>
-//   ws0: channels_last_layernorm_mlp_k5_conv_input_ndhwc
 extern "C" __global__ void __launch_bounds__(128)
 channels_last_layernorm_mlp_k5_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3,
     const float *__restrict__ in4,
-    float *__restrict__ out0,
-    float *__restrict__ ws0) {
+    float *__restrict__ out0) {
   extern __shared__ __align__(16) char shared[];
-  channels_last_layernorm_mlp_k5_conv_kernel::run(ws0, in1, channels_last_layernorm_mlp_k5_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, channels_last_layernorm_mlp_k5_conv_context);
+  channels_last_layernorm_mlp_k5_conv_kernel::run(in0, in1, channels_last_layernorm_mlp_k5_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, channels_last_layernorm_mlp_k5_conv_context);
 }
 
