@@ -24,6 +24,7 @@
 // RUN: solder-interp %s --function=prologue_shared_input --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=10 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=pool_between_convs --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=14 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=squeeze_excitation_rows --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=15 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=rows_after_reduction --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=17 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=rows_past_shared_memory --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=16 | FileCheck %s --check-prefix=NUM
 // form-fusions alone (no cse, nothing decomposed) on the same chains.
 // RUN: solder-interp %s --function=w3 --check-pipeline='func.func(solder-decompose,solder-form-fusions)' --seed=11 | FileCheck %s --check-prefix=NUM
@@ -469,6 +470,27 @@ func.func @rows_past_shared_memory(%x: tensor<1x1024x1xf32>, %w1: tensor<4096x10
   %f2 = solder.conv %a, %w2 strides = [1] padding = [0] dilations = [1] groups = 1
        : (tensor<1x4096x1xf32>, tensor<1024x4096x1xf32>) -> tensor<1x1024x1xf32>
   return %f2 : tensor<1x1024x1xf32>
+}
+
+// A small GEMM does not join a pointwise region that holds a reduction (its
+// input's exp with a max over it): that region is not a rows region, and
+// the GEMM starts one of its own.
+// CHECK-LABEL: func.func @rows_after_reduction(
+// CHECK-NEXT: %[[K0:.*]]:2 = solder.fusion "rows_after_reduction_k0_pointwise"
+// CHECK-NEXT:   solder.exp
+// CHECK-NEXT:   solder.reduce max
+// CHECK-NEXT:   solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "rows_after_reduction_k1_rows"
+// CHECK-NEXT:   solder.conv
+// CHECK-NEXT:   solder.yield
+func.func @rows_after_reduction(%x: tensor<4x32x1x1xf32>, %w: tensor<16x32x1x1xf32>)
+    -> (tensor<4x1x1x1xf32>, tensor<4x16x1x1xf32>) {
+  %e = solder.exp %x : tensor<4x32x1x1xf32>
+  %m = solder.reduce max %e dims = [1] keepdim : tensor<4x32x1x1xf32> -> tensor<4x1x1x1xf32>
+  %y = solder.conv %e, %w strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<4x32x1x1xf32>, tensor<16x32x1x1xf32>) -> tensor<4x16x1x1xf32>
+  return %m, %y : tensor<4x1x1x1xf32>, tensor<4x16x1x1xf32>
 }
 
 // ConvNeXt's LayerNorm over the channels between a depthwise conv and a

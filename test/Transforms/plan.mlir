@@ -534,6 +534,14 @@ func.func @squeeze_excitation_rows(%x: tensor<2x8x6x6xf32>, %w1: tensor<4x8x1x1x
   return %r : tensor<2x8x6x6xf32>
 }
 
+// A small GEMM after a pointwise region that reduces (form-fusions.mlir's
+// rows_after_reduction) is planned as a rows region of its own; it once
+// joined that region, which the plan then could not launch.
+// RUN: sed -n '/^func.func @rows_after_reduction(/,/^}/p' %solder_src/test/Transforms/form-fusions.mlir > %t.rows-after-reduction.mlir
+// RUN: solder-opt %t.rows-after-reduction.mlir --solder-pipeline | FileCheck %s --check-prefix=ROWSRED
+// ROWSRED: solder.fusion "rows_after_reduction_k0_pointwise"{{.*}}#solder.region_launch<block_per_output,
+// ROWSRED: solder.fusion "rows_after_reduction_k1_rows"{{.*}}#solder.region_launch<block_per_row,
+
 // A pool of a conv's output runs in a kernel of its own, and the report says
 // why it is not in the conv's epilogue.
 // REPORT-LABEL: Solder plan for @pool_after_conv

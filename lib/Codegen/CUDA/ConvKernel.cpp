@@ -197,8 +197,15 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     bool readByPrologue = llvm::any_of(argument.getUsers(), [&](Operation *user) {
       return llvm::is_contained(getConvPrologue(anchor), user);
     });
+    bool readByAnchor = llvm::any_of(argument.getUses(), [&](OpOperand &use) {
+      return use.getOwner() == anchor && use.getOperandNumber() != 0;
+    });
+    // The epilogue indexes it at the conv output's own element.
+    bool broadcast = llvm::any_of(argument.getUsers(), [&](Operation *user) {
+      return user != anchor && argument.getType() != anchor->getResult(0).getType();
+    });
     if ((isInput && (!tile || !tile.getInputGrid().empty())) || readByPrologue ||
-        (argument == input && prologue))
+        (argument == input && prologue) || readByAnchor || broadcast)
       return fusion.emitError("the CUDA code generator reads a tensor stored channels-last as "
                               "a tensor-core conv's input with no input_grid, or in its "
                               "epilogue");

@@ -154,6 +154,13 @@ std::string ProgramEmitter::getRegionInitializer(FusionOp fusion) const {
 }
 
 LogicalResult ProgramEmitter::emitFusion(FusionOp fusion) {
+  // A channels-last tensor is read only where the plan put its readers: a
+  // tensor-core conv's input and its epilogue (checked there).
+  bool convRegion = !isRowRegion(fusion) &&
+                    llvm::any_of(fusion.getBodyBlock(), llvm::IsaPred<ConvOp, ConvTransposeOp>);
+  if (!convRegion && llvm::is_contained(getChannelsLastCaptures(fusion), true))
+    return fusion.emitError("the CUDA code generator reads a tensor stored channels-last only "
+                            "in a conv region");
   if (isRowRegion(fusion))
     return emitRowsKernel(fusion);
   Operation *anchor = nullptr;
@@ -173,11 +180,6 @@ LogicalResult ProgramEmitter::emitFusion(FusionOp fusion) {
              << op.getName() << "' in a kernel";
     }
   }
-  // A channels-last tensor is read only where the plan put its readers: a
-  // tensor-core conv's input and its epilogue (checked there).
-  if (!anchor && llvm::any_of(getChannelsLastCaptures(fusion), [](bool b) { return b; }))
-    return fusion.emitError("the CUDA code generator reads a tensor stored channels-last only "
-                            "in a conv region");
   if (anchor && !pools.empty())
     return pools.front()->emitError("the CUDA code generator runs a pool in a "
                                     "region of its own, not in a conv's epilogue");

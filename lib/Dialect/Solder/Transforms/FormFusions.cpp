@@ -95,12 +95,14 @@ private:
   }
 
   /// The region a row conv joins: that of its input when it is a rows
-  /// region, or a pointwise one (which becomes one), and the conv fits
-  /// (canJoin, weights from outside, shared memory); else a new one.
+  /// region, or a pointwise one without a reduction (which becomes one), and
+  /// the conv fits (canJoin, weights from outside, shared memory); else a
+  /// new one.
   unsigned getRowsRegion(Operation *conv) {
     std::optional<unsigned> producer = getRegionOf(conv->getOperand(0));
-    if (producer && (regions[*producer].kind == FusionRole::rows ||
-                     regions[*producer].kind == FusionRole::pointwise) &&
+    if (producer && regions[*producer].reductions.empty() &&
+        (regions[*producer].kind == FusionRole::rows ||
+         regions[*producer].kind == FusionRole::pointwise) &&
         canJoin(conv, *producer) && fitsInShared(*producer, conv) &&
         llvm::none_of(conv->getOperands().drop_front(), [&](Value operand) {
           return getRegionOf(operand) == producer;
