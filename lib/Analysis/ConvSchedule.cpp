@@ -245,7 +245,8 @@ std::optional<ConvTile> mlir::solder::parseConvTile(StringRef text) {
 static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &target,
                                         Precision precision, MainLoopChoice choice,
                                         std::optional<ConvTile> tileOverride,
-                                        bool cancellingSum, bool prologue) {
+                                        bool cancellingSum, bool prologue,
+                                        bool inputChannelsLast) {
   auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
   auto weight = cast<RankedTensorType>(anchor->getOperand(1).getType());
   auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
@@ -425,12 +426,14 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
         static_cast<int>(tile.bm), static_cast<int>(tile.bn), static_cast<int>(tile.bk),
         static_cast<int>(tile.stages));
     schedule.paddedInChannels = paddedInChannels;
-    // One pixel a sample: a row copy, four elements a thread
-    // (rowsToChannelsLast), and none at all where no channel is padded and
-    // no prologue applies: the rows are NDHWC already. Else tiles of pixels
-    // x channels.
+    // An input its producer stored channels-last: none. One pixel a
+    // sample: a row copy, four elements a thread (rowsToChannelsLast), and
+    // none at all where no channel is padded and no prologue applies: the
+    // rows are NDHWC already. Else tiles of pixels x channels.
     bool unpadded = paddedInChannels == inChannels;
-    if (inVolume != 1)
+    if (inputChannelsLast)
+      assert(unpadded && !prologue && "an input stored channels-last is read as it is");
+    else if (inVolume != 1)
       schedule.inputConversionGrid = {
           static_cast<int64_t>(llvm::divideCeil(inVolume, ::solder::kChannelsLastTile)),
           static_cast<int64_t>(llvm::divideCeil(paddedInChannels, ::solder::kChannelsLastTile)),
@@ -498,10 +501,11 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
 ConvSchedule mlir::solder::getConvSchedule(Operation *anchor, const GpuTarget &target,
                                            Precision precision, MainLoopChoice choice,
                                            std::optional<ConvTile> tileOverride,
-                                           bool cancellingSum, bool prologue) {
+                                           bool cancellingSum, bool prologue,
+                                           bool inputChannelsLast) {
   ConvSchedule schedule =
       getMainLoopSchedule(anchor, target, precision, choice, tileOverride, cancellingSum,
-                          prologue);
+                          prologue, inputChannelsLast);
   // The tensor-core implicit GEMM applies a prologue as it converts its
   // input to NDHWC; the other main loops read PyTorch's layout, written
   // first by a kernel of its own.

@@ -143,12 +143,16 @@ std::optional<ConvTile> parseConvTile(StringRef text);
 /// (with step sums), or in tf32 runs one product on its input centered
 /// where the conv is unpadded. `prologue`: its region computes the conv's
 /// input (getConvPrologue), which every main loop but the tensor-core
-/// implicit GEMM reads from a kernel of its own.
+/// implicit GEMM reads from a kernel of its own. `inputChannelsLast`: the
+/// producer stores the input NDHWC (the plan's solder.channels_last, only
+/// where no channel is padded and no prologue applies), so the tensor-core
+/// implicit GEMM reads it as it is.
 ConvSchedule getConvSchedule(Operation *anchor, const GpuTarget &target,
                              Precision precision,
                              MainLoopChoice choice = MainLoopChoice::automatic,
                              std::optional<ConvTile> tile = std::nullopt,
-                             bool cancellingSum = false, bool prologue = false);
+                             bool cancellingSum = false, bool prologue = false,
+                             bool inputChannelsLast = false);
 
 } // namespace mlir::solder
 

@@ -195,7 +195,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     bool isInput = argument == input && !prologue;
     auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig());
     bool readByPrologue = llvm::any_of(argument.getUsers(), [&](Operation *user) {
-      return llvm::is_contained(getConvPrologue(anchor), user);
+      return llvm::is_contained(prologueOps, user);
     });
     bool readByAnchor = llvm::any_of(argument.getUses(), [&](OpOperand &use) {
       return use.getOwner() == anchor && use.getOperandNumber() != 0;

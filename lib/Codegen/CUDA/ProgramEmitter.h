@@ -35,6 +35,10 @@ std::string typeString(Type type);
 void emitIndexDecomposition(raw_ostream &os, StringRef indent, ArrayRef<int64_t> shape,
                             ArrayRef<int64_t> dims, StringRef linear, bool narrow = false);
 
+/// Whether an optional operand is absent or read from the region's inputs
+/// (a capture), not computed in the region.
+inline bool isAbsentOrCapture(Value value) { return !value || isa<BlockArgument>(value); }
+
 /// Whether indices up to `bound` (plus a grid stride) fit 32-bit ints.
 inline bool fitsInt(int64_t bound) { return bound < (int64_t(1) << 30); }
 

@@ -42,11 +42,11 @@ void ProgramEmitter::emitCoefficientTables(FusionOp fusion, ElementEmitter &elem
   constexpr int64_t kTableBytes = 16 * 1024;
   int64_t tableBytes = 0;
   unsigned index = 0;
-  auto isCapture = [](Value value) { return !value || isa<BlockArgument>(value); };
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
     auto normalize = dyn_cast<GroupNormalizeOp>(op);
-    if (!normalize || !isCapture(normalize.getStats()) || !isCapture(normalize.getWeight()) ||
-        !isCapture(normalize.getBias()) || element.isCentered(normalize))
+    if (!normalize || !isAbsentOrCapture(normalize.getStats()) ||
+        !isAbsentOrCapture(normalize.getWeight()) || !isAbsentOrCapture(normalize.getBias()) ||
+        element.isCentered(normalize))
       continue;
     int64_t channels = normalize.getInput().getType().getDimSize(1);
     bool acrossBatch = normalize.getStats().getType().getDimSize(0) == 1;

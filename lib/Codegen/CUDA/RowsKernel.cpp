@@ -134,8 +134,7 @@ LogicalResult ProgramEmitter::emitRowsKernel(FusionOp fusion) {
     }
     if (failed(flushPointwise()))
       return failure();
-    auto isCapture = [](Value value) { return !value || isa<BlockArgument>(value); };
-    if (!isCapture(conv.getWeight()) || !isCapture(conv.getBias()))
+    if (!isAbsentOrCapture(conv.getWeight()) || !isAbsentOrCapture(conv.getBias()))
       return conv.emitError("the CUDA code generator needs the weights and bias of a small "
                             "GEMM to be inputs of its region");
     const int64_t inputs = getWidth(conv.getInput()), outputs = getWidth(conv.getResult());

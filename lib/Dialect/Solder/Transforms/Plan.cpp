@@ -410,16 +410,9 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
     Operation *anchor = getAnchor(fusion);
     if (!anchor)
       return std::nullopt;
-    ConvSchedule schedule =
-        getConvSchedule(anchor, target, precisionValue, mainLoopValue, tileValue,
-                        reachesCancellingSum(anchor), !getConvPrologue(anchor).empty());
-    if (auto producer = channelsLastInputs.lookup(fusion)) {
-      // Its producer stores the input channels-last: no conversion.
-      auto type = cast<RankedTensorType>(anchor->getOperand(0).getType());
-      schedule.conversionBytes -= type.getNumElements() * 2 * 4;
-      schedule.inputConversionGrid = {0, 0, 0};
-    }
-    return schedule;
+    return getConvSchedule(anchor, target, precisionValue, mainLoopValue, tileValue,
+                           reachesCancellingSum(anchor), !getConvPrologue(anchor).empty(),
+                           channelsLastInputs.contains(fusion));
   }
 
   /// Conv results that every reader takes channels-last (NDHWC): a
