@@ -5,6 +5,7 @@
 #include "solder/Dialect/Solder/IR/SolderOps.h"
 #include "solder/conv/direct_layout.h"
 #include "solder/conv/implicit_gemm_layout.h"
+#include "solder/conv/phases.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -100,15 +101,24 @@ std::string getTensorOpObstacle(Operation *anchor, Precision precision,
   for (int64_t k : weight.getShape().drop_front(2))
     if (k > 32)
       return "a kernel dim > 32";
+  // A conv_transpose runs each output phase as a conv of stride 1 over its
+  // taps (conv/phases.h): every phase needs a tap, and reads some of the
+  // input (a negative padding skips its first positions).
   if (convT) {
-    for (int64_t s : convT.getStrides())
-      if (s != 1)
-        return "conv_transpose with stride > 1";
-    for (auto [k, pad, dilation] :
-         llvm::zip(weight.getShape().drop_front(2), convT.getPadding(),
-                   convT.getDilations()))
-      if (pad > dilation * (k - 1))
-        return "conv_transpose padding beyond the kernel";
+    auto input = cast<RankedTensorType>(convT.getInput().getType());
+    for (auto [k, stride, pad, dilation, extent] :
+         llvm::zip(weight.getShape().drop_front(2), convT.getStrides(),
+                   convT.getPadding(), convT.getDilations(),
+                   input.getShape().drop_front(2)))
+      for (int64_t residue = 0; residue < stride; ++residue) {
+        ::solder::PhaseDim phase = ::solder::transposedPhaseDim(
+            static_cast<int>(residue), static_cast<int>(stride), static_cast<int>(k),
+            static_cast<int>(pad), static_cast<int>(dilation));
+        if (phase.tapCount == 0)
+          return "conv_transpose with an output phase that no kernel tap reaches";
+        if (-phase.convPad >= extent)
+          return "conv_transpose padding beyond the input";
+      }
   }
   if (paddedInChannels * taps < 16)
     return "reduction depth < 16";
@@ -257,6 +267,22 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   int64_t taps = weight.getNumElements() /
                  (weight.getDimSize(0) * weight.getDimSize(1));
   int64_t paddedInChannels = ::solder::paddedInputChannels(static_cast<int>(inChannels));
+
+  // A conv_transpose with a stride > 1 runs its output phases (one residue
+  // of the output position mod the stride per dim) in separate tiles, each
+  // over its valid taps only (conv/geometry.cuh, Phases): stride^d phases of
+  // ceil(out / stride) positions per dim.
+  int64_t phases = 1, phaseVolume = volume;
+  auto transposed = dyn_cast<ConvTransposeOp>(anchor);
+  if (transposed &&
+      llvm::any_of(transposed.getStrides(), [](int64_t s) { return s > 1; })) {
+    phaseVolume = 1;
+    for (auto [extent, s] :
+         llvm::zip(output.getShape().drop_front(2), transposed.getStrides())) {
+      phases *= s;
+      phaseVolume *= llvm::divideCeil(extent, s);
+    }
+  }
 
   ConvSchedule schedule;
   int64_t groups = cast<IntegerAttr>(anchor->getAttr("groups")).getInt();
@@ -411,9 +437,14 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     schedule.warp = {tile.wm, tile.wn};
     schedule.stages = tile.stages;
     schedule.threads = 32 * (tile.bm / tile.wm) * (tile.bn / tile.wn);
-    schedule.grid = {static_cast<int64_t>(llvm::divideCeil(volume, tile.bm)),
+    schedule.grid = {phases * static_cast<int64_t>(llvm::divideCeil(phaseVolume, tile.bm)),
                      static_cast<int64_t>(llvm::divideCeil(outChannels, tile.bn)),
                      batch};
+    if (phases > 1)
+      schedule.reason += llvm::formatv("; {0} output phases, each a conv of stride 1 "
+                                       "over its taps",
+                                       phases)
+                             .str();
     // One pixel a sample and a 1x1 kernel: a GEMM, whose tiles would hold
     // one row of BM a sample; they run over the samples instead.
     if (conv && batch > 1 && volume == 1 && inVolume == 1 && taps == 1) {
@@ -475,21 +506,6 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
           : obstacle;
   schedule.tile = {128, tileN, 16};
   schedule.threads = 256;
-  // A conv_transpose with a stride > 1 runs its output phases (one residue
-  // of the output position mod the stride per dim) in separate tiles, each
-  // over its valid taps only (conv/geometry.cuh, Phases): stride^d phases of
-  // ceil(out / stride) positions per dim.
-  int64_t phases = 1, phaseVolume = volume;
-  auto transposed = dyn_cast<ConvTransposeOp>(anchor);
-  if (transposed &&
-      llvm::any_of(transposed.getStrides(), [](int64_t s) { return s > 1; })) {
-    phaseVolume = 1;
-    for (auto [extent, s] :
-         llvm::zip(output.getShape().drop_front(2), transposed.getStrides())) {
-      phases *= s;
-      phaseVolume *= llvm::divideCeil(extent, s);
-    }
-  }
   schedule.grid = {phases * static_cast<int64_t>(llvm::divideCeil(phaseVolume, 128)),
                    groups * static_cast<int64_t>(llvm::divideCeil(outPerGroup, tileN)),
                    batch};

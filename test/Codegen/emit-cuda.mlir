@@ -310,8 +310,19 @@
 // the plan's 6 pixel tiles, which ConvKernel checks against
 // ImplicitGemmFmaConv's phases.
 // RUN: solder-opt %solder_src/test/gpu/cases/convtranspose3d_mixed_strides_groupnorm.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=PHASES
-// PHASES: // convtranspose3d_mixed_strides_groupnorm_k0_conv: implicit-GEMM conv_transpose with FMAs (conv_transpose with stride > 1)
+// PHASES: // convtranspose3d_mixed_strides_groupnorm_k0_conv: implicit-GEMM conv_transpose with FMAs (conv_transpose with an output phase that no kernel tap reaches)
 // PHASES: solder::GridTileScheduler<6, 1, 2>>;
+// On tensor cores the phases are the same: ConvTranspose2d(k 4, stride 2)
+// to 27 x 23 is 4 phases of ceil(27 / 2) x ceil(23 / 2) = 168 positions,
+// 2 tiles of 128 each; the weights are reordered into a block a phase, and
+// the tensor-core main loop (its Context a phase) takes the phased tiles.
+// RUN: solder-opt %solder_src/test/gpu/cases/convtranspose2d_phases_tensorop_groupnorm_silu.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=TPHASES
+// TPHASES: static constexpr int kStride[3] = {1, 2, 2}, kPad[3] = {0, 1, 1}
+// TPHASES: the conv_transpose weights to KTRSC, a block of each output phase's taps reversed: each phase runs as a conv of stride 1
+// TPHASES: solder::weightsToKtrsc<convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_geometry, 20>(weight, weightKtrsc);
+// TPHASES: solder::TensorOpConv<
+// TPHASES: solder::GridTileScheduler<8, 1, 3>>;
+// TPHASES: // convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv: implicit-GEMM conv_transpose on tensor cores (tensorop_3xtf32) -> group_stats (partial)
 // RUN: solder-opt %S/Inputs/empty-tensor.mlir --solder-pipeline | not solder-translate --emit-cuda 2>&1 | FileCheck %s --check-prefix=EMPTY
 // EMPTY: error: the CUDA code generator needs every tensor to hold an element; 'tensor<2048x0xf32>' is empty
 // A region's launch is its plan's, read and never recomputed: a plan

@@ -555,3 +555,40 @@ func.func @pool_after_conv(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>)
        : tensor<2x4x8x8xf32> -> tensor<2x4x4x4xf32>
   return %p : tensor<2x4x4x4xf32>
 }
+
+// A strided conv_transpose runs on tensor cores as its output phases, each
+// a conv of stride 1 over its taps: KernelBench's ConvTranspose2d(64 -> 128,
+// kernel 4, stride 2, padding 1) is 4 phases of 64 x 64 positions, 64 tiles
+// of 64 each; kernel 3 with stride 3, dilation 2 and padding 1 has phases
+// of one tap, one reading the input from position 1 on (a negative
+// padding). Where a phase has no tap (stride 2 with dilation 2), or reads
+// no input at all, the FMA fallback runs it and says why.
+// AUTO-LABEL: func.func @convtranspose_phases(
+// AUTO: #solder.conv_schedule<implicit_gemm_tensorop, tf32x3, {{.*}}tiles = [256, 1, 4]{{.*}}reason = "tensor cores; 4 output phases, each a conv of stride 1 over its taps">
+// AUTO: #solder.conv_schedule<implicit_gemm_tensorop, tf32x3, {{.*}}tiles = [9, 1, 2]{{.*}}reason = "tensor cores; 9 output phases, each a conv of stride 1 over its taps">
+// AUTO: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "conv_transpose with an output phase that no kernel tap reaches">
+// AUTO: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "conv_transpose padding beyond the input">
+func.func @convtranspose_phases(%x: tensor<4x64x64x64xf32>, %w: tensor<64x128x4x4xf32>,
+    %x2: tensor<2x16x9x9xf32>, %w2: tensor<16x16x3x3xf32>, %w3: tensor<16x16x3x3xf32>,
+    %x4: tensor<2x16x1x1xf32>, %w4: tensor<16x16x2x2xf32>)
+    -> (tensor<4x128x128x128xf32>, tensor<2x16x27x27xf32>, tensor<2x16x21x21xf32>,
+        tensor<2x16x1x1xf32>) {
+  %y = solder.conv_transpose %x, %w strides = [2, 2] padding = [1, 1]
+         output_padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<4x64x64x64xf32>, tensor<64x128x4x4xf32>) -> tensor<4x128x128x128xf32>
+  %r = solder.relu %y : tensor<4x128x128x128xf32>
+  %y2 = solder.conv_transpose %x2, %w2 strides = [3, 3] padding = [1, 1]
+          output_padding = [0, 0] dilations = [2, 2] groups = 1
+        : (tensor<2x16x9x9xf32>, tensor<16x16x3x3xf32>) -> tensor<2x16x27x27xf32>
+  %r2 = solder.relu %y2 : tensor<2x16x27x27xf32>
+  %y3 = solder.conv_transpose %x2, %w3 strides = [2, 2] padding = [0, 0]
+          output_padding = [0, 0] dilations = [2, 2] groups = 1
+        : (tensor<2x16x9x9xf32>, tensor<16x16x3x3xf32>) -> tensor<2x16x21x21xf32>
+  %r3 = solder.relu %y3 : tensor<2x16x21x21xf32>
+  %y4 = solder.conv_transpose %x4, %w4 strides = [2, 2] padding = [1, 1]
+          output_padding = [1, 1] dilations = [1, 1] groups = 1
+        : (tensor<2x16x1x1xf32>, tensor<16x16x2x2xf32>) -> tensor<2x16x1x1xf32>
+  %r4 = solder.relu %y4 : tensor<2x16x1x1xf32>
+  return %r, %r2, %r3, %r4 : tensor<4x128x128x128xf32>, tensor<2x16x27x27xf32>,
+      tensor<2x16x21x21xf32>, tensor<2x16x1x1xf32>
+}

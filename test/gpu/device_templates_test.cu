@@ -562,6 +562,18 @@ struct ImplicitGemmGeometry {
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
 };
 
+// A 3-d conv_transpose on tensor cores in 2 x 2 x 3 output phases: output
+// padding, a ragged phase (the output's odd extents), phases of 1 and 2
+// taps, and along W phases whose first output reads past the input's first
+// position (a negative padding: the input from a shift on).
+struct TransposedPhasesGeometry {
+  static constexpr bool kTransposed = true;
+  static constexpr int kBatch = 2, kInChannels = 12, kOutChannels = 24, kGroups = 1;
+  static constexpr int kIn[3] = {3, 4, 5}, kOut[3] = {5, 9, 13};
+  static constexpr int kKernel[3] = {3, 4, 3};
+  static constexpr int kStride[3] = {2, 2, 3}, kPad[3] = {1, 1, 2}, kDilation[3] = {1, 1, 1};
+};
+
 template <class G> static size_t inputCount() {
   return size_t(G::kBatch) * G::kInChannels * solder::ConvShape<G>::kInVolume;
 }
@@ -644,28 +656,23 @@ static void testDirectTensorOpMoments(const char *what, double tolerance) {
   expect(error <= tolerance, what, error, tolerance);
 }
 
-__constant__ solder::TensorOpConv<ImplicitGemmGeometry,
-                                  solder::TensorOpTile<64, 64, 16, 32, 32, 4,
-                                                       solder::TensorMath::k3xTF32>>::ContextStorage
-    threeTF32Context;
-__constant__ solder::TensorOpConv<ImplicitGemmGeometry,
-                                  solder::TensorOpTile<64, 64, 16, 32, 32, 4,
-                                                       solder::TensorMath::kTF32>>::ContextStorage
-    tf32Context;
+/// The implicit GEMM test's main loop, and its CUTLASS parameters in the
+/// constant bank (one variable an instantiation, as generated code has).
+template <class G, solder::TensorMath Math>
+using ImplicitGemmMainLoop = solder::TensorOpConv<G, solder::TensorOpTile<64, 64, 16, 32, 32, 4, Math>>;
+template <class G, solder::TensorMath Math>
+__constant__ typename ImplicitGemmMainLoop<G, Math>::ContextStorage implicitGemmContext;
 
 template <class MainLoop> __global__ void buildContext(typename MainLoop::ContextStorage *storage) {
   MainLoop::buildContext(storage);
 }
 /// ConvKernel of the implicit GEMM: CUTLASS's parameters from the constant
 /// bank, as a generated kernel passes them.
-template <class Kernel, class Epilogue, solder::TensorMath Math>
+template <class G, class Kernel, class Epilogue, solder::TensorMath Math>
 __global__ void __launch_bounds__(Kernel::kThreads)
 runTensorOp(const float *__restrict__ input, const float *__restrict__ weight, Epilogue epilogue) {
   extern __shared__ __align__(16) char shared[];
-  if constexpr (Math == solder::TensorMath::k3xTF32)
-    Kernel::run(input, weight, epilogue, shared, threeTF32Context);
-  else
-    Kernel::run(input, weight, epilogue, shared, tf32Context);
+  Kernel::run(input, weight, epilogue, shared, implicitGemmContext<G, Math>);
 }
 template <class G, int CPad>
 __global__ void __launch_bounds__(256) toChannelsLast(const float *input, float *output) {
@@ -679,11 +686,9 @@ __global__ void __launch_bounds__(256) toKtrsc(const float *weight, float *outpu
 /// CUTLASS's implicit GEMM under ConvKernel, its operands converted by the
 /// layout kernels: the output stored, and each channel's mean through the
 /// tile visit's reduction path, the partials and the finalize.
-template <solder::TensorMath Math>
+template <class G, solder::TensorMath Math>
 static void testImplicitGemmTensorOp(const char *what, double tolerance) {
-  using G = ImplicitGemmGeometry;
-  using MainLoop =
-      solder::TensorOpConv<G, solder::TensorOpTile<64, 64, 16, 32, 32, 4, Math>>;
+  using MainLoop = ImplicitGemmMainLoop<G, Math>;
   using Context = typename MainLoop::ContextStorage;
   constexpr int kPad = MainLoop::Form::kInChannels;
   constexpr int kVolume = solder::ConvShape<G>::kOutVolume;
@@ -700,9 +705,7 @@ static void testImplicitGemmTensorOp(const char *what, double tolerance) {
   toKtrsc<G, kPad><<<(ktrsc.count + 255) / 256, 256>>>(dWeight.data, ktrsc.data);
   buildContext<MainLoop><<<1, 1>>>(reinterpret_cast<Context *>(built.data));
   CHECK_CUDA(cudaGetLastError());
-  const void *symbol = Math == solder::TensorMath::k3xTF32 ? (const void *)&threeTF32Context
-                                                          : (const void *)&tf32Context;
-  CHECK_CUDA(cudaMemcpyToSymbol(symbol, built.data, sizeof(Context), 0,
+  CHECK_CUDA(cudaMemcpyToSymbol(implicitGemmContext<G, Math>, built.data, sizeof(Context), 0,
                                 cudaMemcpyDeviceToDevice));
   using Scheduler =
       solder::GridTileScheduler<MainLoop::kPixelTiles, MainLoop::kChannelTiles, G::kBatch>;
@@ -714,7 +717,7 @@ static void testImplicitGemmTensorOp(const char *what, double tolerance) {
   auto run = [&](auto epilogue) {
     using Epilogue = decltype(epilogue);
     using Kernel = solder::ConvKernel<MainLoop, Epilogue, Scheduler>;
-    auto kernel = runTensorOp<Kernel, Epilogue, Math>;
+    auto kernel = runTensorOp<G, Kernel, Epilogue, Math>;
     CHECK_CUDA(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                                     Kernel::kSharedBytes));
     kernel<<<tileGrid<MainLoop>(), Kernel::kThreads, Kernel::kSharedBytes>>>(
@@ -947,9 +950,14 @@ int main() {
   testDirectTensorOpMoments<
       solder::DirectTensorOpConv<DirectGeometry, 3, 16, 4, Math::kTF32, Accumulation::kCentered>,
       true>("DirectTensorOpConv centered, persistent: register moments at 100", 3e-3);
-  testImplicitGemmTensorOp<Math::k3xTF32>("TensorOpConv (CUTLASS) 3xTF32, 20 -> 40 channels",
-                                          1e-5);
-  testImplicitGemmTensorOp<Math::kTF32>("TensorOpConv (CUTLASS) TF32", 1e-3);
+  testImplicitGemmTensorOp<ImplicitGemmGeometry, Math::k3xTF32>(
+      "TensorOpConv (CUTLASS) 3xTF32, 20 -> 40 channels", 1e-5);
+  testImplicitGemmTensorOp<ImplicitGemmGeometry, Math::kTF32>("TensorOpConv (CUTLASS) TF32",
+                                                              1e-3);
+  testImplicitGemmTensorOp<TransposedPhasesGeometry, Math::k3xTF32>(
+      "TensorOpConv 3xTF32, conv_transpose 3-d in 12 output phases, shifted inputs", 1e-5);
+  testImplicitGemmTensorOp<TransposedPhasesGeometry, Math::kTF32>(
+      "TensorOpConv TF32, conv_transpose in output phases", 1e-3);
   testDirectFma();
   testImplicitGemmFma();
   testRegions();

@@ -138,6 +138,15 @@ CASES = {
         lambda x, w, b: torch.sigmoid(F.conv_transpose2d(
             x, w, b, stride=2, output_padding=1, dilation=2)).mean(dim=[2, 3]),
         "x convt_w conv_b"),
+    "convtranspose2d_phases_tensorop_groupnorm_silu": (
+        lambda x, w, b, g, beta: F.silu(F.group_norm(F.conv_transpose2d(
+            x, w, b, stride=2, padding=1, output_padding=1), 4, g, beta, 1e-5)),
+        "x convt_w conv_b gn_w gn_b"),
+    "convtranspose3d_phases_tensorop_shifted_mean": (
+        lambda x, w: F.relu(F.conv_transpose3d(
+            x, w, None, stride=(2, 2, 3), padding=(1, 1, 1), output_padding=(0, 1, 2),
+            dilation=(1, 1, 2))).mean(dim=[2, 3, 4]),
+        "x convt_w"),
     "conv2d_ragged_rows_groupnorm_mean": (
         lambda x, w, g, beta: F.group_norm(F.conv2d(x, w), 1, g, beta, 1e-5).mean(
             dim=[1, 2, 3]),
@@ -175,7 +184,9 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "conv2d_ragged_rows_groupnorm_mean", "conv2d_bn_relu_maxpool_avgpool_chain",
              "groupnorm_silu_conv_prologues", "channels_last_layernorm_mlp",
              "gemm_layernorm_mlp_groupnorm_residual", "reductions_warp_per_row",
-             "squeeze_excitation_rows_head", "bottleneck_channels_last"]
+             "squeeze_excitation_rows_head", "bottleneck_channels_last",
+             "convtranspose2d_phases_tensorop_groupnorm_silu",
+             "convtranspose3d_phases_tensorop_shifted_mean"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):

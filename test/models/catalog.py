@@ -1,7 +1,8 @@
 """Whole models Solder is asked to run: torchvision's ResNets, and blocks
 written in the styles real networks are built of (diffusion UNets and VAE
 decoders, squeeze-excitation, MobileNet's inverted residuals, ConvNeXt, a
-vision transformer's MLP, a KernelBench-style GEMM chain).
+vision transformer's MLP, a KernelBench-style GEMM chain, KernelBench-style
+strided conv_transpose chains).
 
 Each entry builds an eval-mode float32 model with random, non-default norm
 parameters and BatchNorm running statistics, and its input, at the size the
@@ -217,6 +218,57 @@ class GemmGroupNormSwish(nn.Module):
         return x * torch.sigmoid(x)
 
 
+# -- KernelBench-style strided conv_transpose chains ----------------------
+
+class ConvTransposeChain(nn.Module):
+    """A conv_transpose of stride 2 followed by the tail KernelBench level 2
+    puts after it: ``tail(y)`` of the conv's output y."""
+
+    def __init__(self, dims, in_channels, out_channels, kernel, tail, padding=1,
+                 output_padding=0):
+        super().__init__()
+        conv = nn.ConvTranspose2d if dims == 2 else nn.ConvTranspose3d
+        self.conv = conv(in_channels, out_channels, kernel, stride=2, padding=padding,
+                         output_padding=output_padding)
+        self.tail = tail(out_channels)
+
+    def forward(self, x):
+        return self.tail(self.conv(x))
+
+
+class GeluGroupNorm(nn.Module):
+    def __init__(self, channels):
+        super().__init__()
+        self.norm = nn.GroupNorm(8, channels)
+
+    def forward(self, y):
+        return self.norm(F.gelu(y))
+
+
+class MishAddHardtanhScale(nn.Module):
+    def __init__(self, channels):
+        super().__init__()
+
+    def forward(self, y):
+        return F.hardtanh(F.mish(y) + 0.5, -1.0, 1.0) * 2.0
+
+
+class SigmoidMean(nn.Module):
+    def __init__(self, channels):
+        super().__init__()
+
+    def forward(self, y):
+        return torch.sigmoid(y).mean(dim=(2, 3))
+
+
+def _convt(dims, in_channels, out_channels, kernel, tail, **options):
+    return lambda: ConvTransposeChain(dims, in_channels, out_channels, kernel, tail, **options)
+
+
+def _batchnorm_relu(channels):
+    return nn.Sequential(nn.BatchNorm3d(channels), nn.ReLU())
+
+
 def _torchvision(name):
     def build():
         import torchvision
@@ -240,6 +292,20 @@ MODELS = {
     "convnext_block": (ConvNeXtBlock, (32, 96, 56, 56), (2, 96, 14, 14)),
     "vit_mlp": (ViTMlp, (32, 197, 768), (2, 5, 768)),
     "gemm_groupnorm_swish": (GemmGroupNormSwish, (4096, 1024), (16, 1024)),
+    # KernelBench level 2's ConvTranspose2d_GELU_GroupNorm (kernel 4), at the
+    # 64 -> 128 channels of its larger chains.
+    "convt2d_gelu_groupnorm": (_convt(2, 64, 128, 4, GeluGroupNorm), (32, 64, 64, 64),
+                               (2, 64, 5, 6)),
+    # ConvTranspose3d_BatchNorm_...: kernel 3, output padding 1 (2x upsampling).
+    "convt3d_batchnorm_relu": (_convt(3, 32, 64, 3, _batchnorm_relu, output_padding=1),
+                               (16, 32, 16, 32, 32), (2, 32, 3, 4, 5)),
+    # ConvTranspose2d_Mish_Add_Hardtanh_Scaling, at its sizes.
+    "convt2d_mish_add_hardtanh_scale": (_convt(2, 32, 64, 4, MishAddHardtanhScale,
+                                               output_padding=1),
+                                        (128, 32, 16, 16), (2, 32, 5, 4)),
+    # A global average pool as the reduction tail.
+    "convt2d_sigmoid_mean": (_convt(2, 16, 32, 4, SigmoidMean), (64, 16, 64, 64),
+                             (2, 16, 6, 6)),
 }
 
 # The ops the CUDA code generator leaves to eager today, and why (the
@@ -265,6 +331,10 @@ IN_SOLDER = {
     "convnext_block": {"conv2d", "permute", "layer_norm", "linear", "gelu", "mul", "add"},
     "vit_mlp": {"layer_norm", "linear", "gelu", "add"},
     "gemm_groupnorm_swish": {"linear", "group_norm", "sigmoid", "mul"},
+    "convt2d_gelu_groupnorm": {"conv_transpose2d", "gelu", "group_norm"},
+    "convt3d_batchnorm_relu": {"conv_transpose3d", _BN, "relu"},
+    "convt2d_mish_add_hardtanh_scale": {"conv_transpose2d", "mish", "add", "hardtanh", "mul"},
+    "convt2d_sigmoid_mean": {"conv_transpose2d", "sigmoid", "mean"},
 }
 
 EAGER = {
@@ -282,6 +352,10 @@ EAGER = {
     "convnext_block": {},
     "vit_mlp": {},
     "gemm_groupnorm_swish": {},
+    "convt2d_gelu_groupnorm": {},
+    "convt3d_batchnorm_relu": {},
+    "convt2d_mish_add_hardtanh_scale": {},
+    "convt2d_sigmoid_mean": {},
 }
 
 

@@ -440,9 +440,12 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
     weightBuffer = addBuffer(name + "_weight_ktrsc", channels * taps * paddedIn * 4, false);
     beginHelperKernel(
         name + "_weight_ktrsc",
-        isa<ConvTransposeOp>(anchor)
-            ? "the conv_transpose weights, flipped, to KTRSC: it runs as a conv"
-            : "the conv weights to KTRSC",
+        !isa<ConvTransposeOp>(anchor) ? "the conv weights to KTRSC"
+        : llvm::any_of(cast<ConvTransposeOp>(anchor).getStrides(),
+                       [](int64_t stride) { return stride > 1; })
+            ? "the conv_transpose weights to KTRSC, a block of each output phase's "
+              "taps reversed: each phase runs as a conv of stride 1"
+            : "the conv_transpose weights, flipped, to KTRSC: it runs as a conv",
         toGrid(tile.getWeightGrid()),
         {{"const float *__restrict__ weight", getCaptureArg(fusion, anchor->getOperand(1))},
          {"float *__restrict__ weightKtrsc", {KernelArgRef::Kind::buffer, *weightBuffer}}});

@@ -2,8 +2,9 @@
 manifest names: a tensor-core kernel's PTX (implicit GEMM, or the direct conv
 on tensor cores) issues TF32 mma.sync; the direct conv on FMAs and the FMA
 fallback issue none; the implicit GEMM reads CUTLASS's parameters (the
-bundle's constants) with constant-space loads, never shared or generic ones
-(cvta.const). Prints one line per conv kernel.
+bundle's constants) with constant-space loads (by the symbol, or through a
+register holding its address where it picks a phase's), never shared or
+generic ones (cvta.const). Prints one line per conv kernel.
 
     python3 check-mainloop-ptx.py BUNDLE...
 """
@@ -37,6 +38,10 @@ def main(bundles):
             text = kernels[launch["kernel"]]
             context = launch["kernel"] + "_context"
             constant_loads = len(re.findall(rf"ld\.const\S*\s+\S+,\s*\[{context}", text))
+            # A conv_transpose in output phases indexes its Context a phase:
+            # the context's address in a register, loads through it.
+            if re.search(rf"mov\.u64\s+%rd\d+,\s*{context};", text):
+                constant_loads += len(re.findall(r"ld\.const\S*\s+\S+,\s*\[%rd", text))
             if mainloop.startswith("tensorop"):
                 ok = ok and constant_loads > 0 and "cvta.const" not in text
             failures += not ok

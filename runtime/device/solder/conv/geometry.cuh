@@ -12,6 +12,8 @@
 #ifndef SOLDER_CONV_GEOMETRY_CUH
 #define SOLDER_CONV_GEOMETRY_CUH
 
+#include "solder/conv/phases.h"
+
 namespace solder {
 
 /// Geometry of a conv with its spatial dims padded to 3 (D, H, W); a missing
@@ -114,36 +116,22 @@ template <class G> struct Phases {
   static constexpr int kCount = kStride<0> * kStride<1> * kStride<2>;
   static constexpr int kVolume = kExtent<0> * kExtent<1> * kExtent<2>;
 
-  /// One dim of a phase: its first output position, and its taps: `count`
-  /// of them, from `first` by `step`.
-  struct Dim {
-    int firstOutput, firstTap, tapStep, tapCount;
-  };
-  template <int D> __device__ static Dim dim(int phase) {
+  /// One dim of phase `phase` (conv/phases.h). A conv is one phase of
+  /// itself: every output and tap, its own dilation and padding.
+  template <int D> __device__ static PhaseDim dim(int phase) {
     constexpr int s = kStride<D>, kernel = G::kKernel[D];
     constexpr int pad = G::kPad[D], dilation = G::kDilation[D];
-    if constexpr (!kSplit)
-      return {0, 0, 1, kernel};
+    if constexpr (!G::kTransposed)
+      return {0, 0, 1, kernel, dilation, pad};
     const int r = D == 0 ? phase / (kStride<1> * kStride<2>)
                   : D == 1 ? phase / kStride<2> % kStride<1>
                            : phase % kStride<2>;
-    Dim result{((r - pad) % s + s) % s, -1, 1, 0};
-    // Taps k with k * dilation = r (mod stride): every step-th from the first.
-#pragma unroll
-    for (int k = 0; k < kernel; ++k)
-      if (k * dilation % s == r) {
-        if (result.firstTap < 0)
-          result.firstTap = k;
-        else if (result.tapCount == 1)
-          result.tapStep = k - result.firstTap;
-        ++result.tapCount;
-      }
-    return result;
+    return transposedPhaseDim(kSplit ? r : 0, s, kernel, pad, dilation);
   }
 
   /// One phase, its dims worked out once (per tile, not per element).
   struct Phase {
-    Dim x, y, z;
+    PhaseDim x, y, z;
     /// Taps of the phase.
     __device__ int taps() const { return x.tapCount * y.tapCount * z.tapCount; }
     /// The reduction length: input channels of a group x the phase's taps.
@@ -181,6 +169,30 @@ template <class G> struct Phases {
     if constexpr (!kSplit)
       phase = 0;
     return {dim<0>(phase), dim<1>(phase), dim<2>(phase)};
+  }
+};
+
+/// The pixel tiles of main loops that run a conv_transpose's output phases
+/// apart (Phases::kSplit): each phase's positions cut into runs of BM, phase
+/// after phase. A tile's rows are positions of one phase; rows(tile) says
+/// which output pixel each is (-1 past the output), for the epilogue's
+/// visit (epilogue/tile_visit.cuh).
+template <class G, int BM> struct PhasePixelTiles {
+  using Phases = solder::Phases<G>;
+  static_assert(Phases::kSplit, "without phases, LinearPixelTiles");
+  static constexpr int kTilesPerPhase = (Phases::kVolume + BM - 1) / BM;
+  static constexpr int kPixelTiles = Phases::kCount * kTilesPerPhase;
+  __device__ static int phase(int tile) { return tile / kTilesPerPhase; }
+  /// The tile's first position in its phase.
+  __device__ static int positionBase(int tile) { return tile % kTilesPerPhase * BM; }
+  struct Rows {
+    typename Phases::Phase phase;
+    int base, count;
+    __device__ int pixel(int row) const { return phase.pixel(base + row); }
+  };
+  __device__ static Rows rows(int tile) {
+    const int base = positionBase(tile), left = Phases::kVolume - base;
+    return {Phases::get(phase(tile)), base, left < BM ? left : BM};
   }
 };
 

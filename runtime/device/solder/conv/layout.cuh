@@ -144,8 +144,11 @@ __device__ __forceinline__ void applyPrologue(const float *__restrict__ src,
 }
 
 /// Weights of geometry G (groups == 1) to KTRSC with input channels padded
-/// to CPad; conv_transpose's kernel is flipped (it runs as a conv). One
-/// thread per destination element.
+/// to CPad; conv_transpose's kernel is flipped (it runs as a conv). With
+/// output phases (Phases::kSplit) each phase's taps, reversed, form a KTRSC
+/// block of their own, phase after phase (TensorOpConv's Context says where
+/// each starts); the blocks hold every tap once. One thread per destination
+/// element.
 template <class G, int CPad>
 __device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src,
                                                float *__restrict__ dst) {
@@ -155,13 +158,31 @@ __device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src,
   if (e >= kTotal)
     return;
   const int c = e % CPad;
-  const int tap = (e / CPad) % kTaps;
-  const int k = e / (long(CPad) * kTaps);
   float value = 0.0f;
-  if (c < G::kInChannels)
-    value = G::kTransposed
-                ? src[(long(c) * G::kOutChannels + k) * kTaps + (kTaps - 1 - tap)]
-                : src[(long(k) * G::kInChannels + c) * kTaps + tap];
+  if constexpr (Phases<G>::kSplit) {
+    long first = 0;
+    for (int phase = 0; phase < Phases<G>::kCount; ++phase) {
+      const typename Phases<G>::Phase dims = Phases<G>::get(phase);
+      const int taps = dims.taps();
+      const long size = long(G::kOutChannels) * taps * CPad;
+      if (e < first + size) {
+        const long local = e - first;
+        const int tap = dims.tap(taps - 1 - int(local / CPad % taps));
+        const int k = int(local / (long(CPad) * taps));
+        if (c < G::kInChannels)
+          value = src[(long(c) * G::kOutChannels + k) * kTaps + tap];
+        break;
+      }
+      first += size;
+    }
+  } else {
+    const int tap = (e / CPad) % kTaps;
+    const int k = e / (long(CPad) * kTaps);
+    if (c < G::kInChannels)
+      value = G::kTransposed
+                  ? src[(long(c) * G::kOutChannels + k) * kTaps + (kTaps - 1 - tap)]
+                  : src[(long(k) * G::kInChannels + c) * kTaps + tap];
+  }
   dst[e] = value;
 }
 

@@ -45,20 +45,48 @@ struct TensorOpTile {
   static constexpr TensorMath kMath = Math_;
 };
 
-/// A conv_transpose of stride 1 is a conv with the kernel flipped and
-/// padding dilation * (kernel - 1) - padding; the weight reorder flips it.
-/// Input channels are padded to 4 (one 16-byte cp.async) by the layout
-/// conversion.
+/// The conv CUTLASS runs for one output phase of G (Phases): a conv as it
+/// is; a conv_transpose's phase as the conv of stride 1 over the input
+/// that it is (conv/phases.h), its taps reversed by the weight reorder
+/// (weightsToKtrsc): for a stride of 1, the whole kernel flipped with
+/// padding dilation * (kernel - 1) - padding. Input channels are padded to
+/// 4 (one 16-byte cp.async) by the layout conversion.
 template <class G> struct ConvForm {
   static constexpr int kInChannels = paddedInputChannels(G::kInChannels);
-  static constexpr int pad(int d) {
-    return G::kTransposed ? G::kDilation[d] * (G::kKernel[d] - 1) - G::kPad[d]
-                          : G::kPad[d];
-  }
-  static constexpr int stride(int d) { return G::kTransposed ? 1 : G::kStride[d]; }
-  /// No depth: one input and output plane, a flat kernel, no depth padding.
+  /// No depth: one input and output plane, a flat kernel, no depth padding
+  /// (a conv_transpose's depth is then one phase of one tap).
   static constexpr int kDims =
-      G::kIn[0] == 1 && G::kOut[0] == 1 && G::kKernel[0] == 1 && pad(0) == 0 ? 2 : 3;
+      G::kIn[0] == 1 && G::kOut[0] == 1 && G::kKernel[0] == 1 && G::kPad[0] == 0 ? 2 : 3;
+  /// Per spatial dim (D, H, W) of one phase: kernel taps, padding, stride,
+  /// dilation, output extent, and the input from position `shift` on (a
+  /// phase whose first output reads past its taps' reach, a negative
+  /// padding, reads the input from there, through a pointer offset, with
+  /// the whole input's strides; conv/phases.h).
+  struct Dims {
+    int kernel[3], pad[3], stride[3], dilation[3], out[3], in[3], shift[3];
+  };
+  template <int D>
+  __device__ static void setDim(Dims &dims, const PhaseDim &phase) {
+    dims.kernel[D] = phase.tapCount;
+    dims.pad[D] = phase.convPad > 0 ? phase.convPad : 0;
+    dims.shift[D] = phase.convPad < 0 ? -phase.convPad : 0;
+    dims.in[D] = G::kIn[D] - dims.shift[D];
+    dims.stride[D] = G::kTransposed ? 1 : G::kStride[D];
+    dims.dilation[D] = phase.convDilation;
+    dims.out[D] = G::kTransposed ? Phases<G>::template kExtent<D> : G::kOut[D];
+  }
+  __device__ static Dims of(const typename Phases<G>::Phase &phase) {
+    Dims dims;
+    setDim<0>(dims, phase.x);
+    setDim<1>(dims, phase.y);
+    setDim<2>(dims, phase.z);
+    return dims;
+  }
+  /// Where the phase's input starts in an NDHWC sample.
+  __device__ static long inputOffset(const Dims &dims) {
+    return ((long(dims.shift[0]) * G::kIn[1] + dims.shift[1]) * G::kIn[2] + dims.shift[2]) *
+           kInChannels;
+  }
 };
 
 /// CUTLASS's conv of 2 or 3 spatial dims: a geometry without depth runs the
@@ -76,16 +104,17 @@ template <> struct CutlassConvDims<2> {
       cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<>, Stages, Math,
       cutlass::conv::IteratorAlgorithm::kOptimized,
       cutlass::conv::StrideSupport::kStrided>::Kernel;
-  template <class G, class Form> __device__ static ProblemSize problem() {
+  /// One NHWC sample of the whole input.
+  template <class G> __device__ static Layout inputLayout() {
     // Locals: geometry arrays bound to references would be odr-used.
-    constexpr int h = G::kIn[1], w = G::kIn[2], p = G::kOut[1], q = G::kOut[2];
-    constexpr int r = G::kKernel[1], s = G::kKernel[2];
-    constexpr int padH = Form::pad(1), padW = Form::pad(2);
-    constexpr int strideH = Form::stride(1), strideW = Form::stride(2);
-    constexpr int dilationH = G::kDilation[1], dilationW = G::kDilation[2];
-    constexpr int c = Form::kInChannels, k = G::kOutChannels;
-    return ProblemSize({1, h, w, c}, {k, r, s, c}, {padH, padH, padW, padW},
-                       {strideH, strideW}, {dilationH, dilationW}, {1, p, q, k},
+    constexpr int h = G::kIn[1], w = G::kIn[2], c = ConvForm<G>::kInChannels;
+    return Layout::packed({1, h, w, c});
+  }
+  template <class G, class Dims> __device__ static ProblemSize problem(const Dims &f) {
+    constexpr int c = ConvForm<G>::kInChannels, k = G::kOutChannels;
+    return ProblemSize({1, f.in[1], f.in[2], c}, {k, f.kernel[1], f.kernel[2], c},
+                       {f.pad[1], f.pad[1], f.pad[2], f.pad[2]}, {f.stride[1], f.stride[2]},
+                       {f.dilation[1], f.dilation[2]}, {1, f.out[1], f.out[2], k},
                        cutlass::conv::Mode::kCrossCorrelation, 1);
   }
 };
@@ -100,33 +129,38 @@ template <> struct CutlassConvDims<3> {
       cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<>, Stages, Math,
       cutlass::conv::IteratorAlgorithm::kOptimized,
       cutlass::conv::StrideSupport::kStrided>::Kernel;
-  template <class G, class Form> __device__ static ProblemSize problem() {
-    constexpr int d = G::kIn[0], h = G::kIn[1], w = G::kIn[2];
-    constexpr int z = G::kOut[0], p = G::kOut[1], q = G::kOut[2];
-    constexpr int t = G::kKernel[0], r = G::kKernel[1], s = G::kKernel[2];
-    constexpr int padD = Form::pad(0), padH = Form::pad(1), padW = Form::pad(2);
-    constexpr int strideD = Form::stride(0), strideH = Form::stride(1),
-                  strideW = Form::stride(2);
-    constexpr int dilationD = G::kDilation[0], dilationH = G::kDilation[1],
-                  dilationW = G::kDilation[2];
-    constexpr int c = Form::kInChannels, k = G::kOutChannels;
-    return ProblemSize({1, d, h, w, c}, {k, t, r, s, c},
-                       cutlass::make_Coord(padD, padH, padW),
-                       cutlass::make_Coord(strideD, strideH, strideW),
-                       cutlass::make_Coord(dilationD, dilationH, dilationW),
-                       {1, z, p, q, k}, cutlass::conv::Mode::kCrossCorrelation, 1);
+  /// One NDHWC sample of the whole input.
+  template <class G> __device__ static Layout inputLayout() {
+    constexpr int d = G::kIn[0], h = G::kIn[1], w = G::kIn[2], c = ConvForm<G>::kInChannels;
+    return Layout::packed({1, d, h, w, c});
+  }
+  template <class G, class Dims> __device__ static ProblemSize problem(const Dims &f) {
+    constexpr int c = ConvForm<G>::kInChannels, k = G::kOutChannels;
+    return ProblemSize({1, f.in[0], f.in[1], f.in[2], c}, {k, f.kernel[0], f.kernel[1], f.kernel[2], c},
+                       cutlass::make_Coord(f.pad[0], f.pad[1], f.pad[2]),
+                       cutlass::make_Coord(f.stride[0], f.stride[1], f.stride[2]),
+                       cutlass::make_Coord(f.dilation[0], f.dilation[1], f.dilation[2]),
+                       {1, f.out[0], f.out[1], f.out[2], k},
+                       cutlass::conv::Mode::kCrossCorrelation, 1);
   }
 };
 
-/// Tensor-core conv of geometry G (groups == 1; stride 1 when transposed)
-/// with tile T.
-template <class G, class T> struct TensorOpConv : LinearPixelTiles<G, T::BM> {
+/// How TensorOpConv cuts the output into pixel tiles: a conv_transpose of
+/// stride > 1 phase by phase (each phase its own problem), else in runs of
+/// BM pixels.
+template <class G, int BM>
+using TensorOpPixelTiles = std::conditional_t<Phases<G>::kSplit, PhasePixelTiles<G, BM>,
+                                              LinearPixelTiles<G, BM>>;
+
+/// Tensor-core conv of geometry G (groups == 1) with tile T. A
+/// conv_transpose runs its output phases (Phases) as convs of stride 1,
+/// each with its own problem (Context) and weights.
+template <class G, class T> struct TensorOpConv : TensorOpPixelTiles<G, T::BM> {
   static_assert(G::kGroups == 1, "the tensor-core path runs groups == 1");
-  static_assert(!G::kTransposed || (G::kStride[0] == 1 && G::kStride[1] == 1 &&
-                                    G::kStride[2] == 1),
-                "the tensor-core path runs conv_transpose of stride 1");
   using Geometry = G;
   using Form = ConvForm<G>;
+  using Phases = solder::Phases<G>;
+  using PixelTiles = TensorOpPixelTiles<G, T::BM>;
   static constexpr int BM = T::BM, BN = T::BN;
   using Dims = CutlassConvDims<Form::kDims>;
   using Layout = typename Dims::Layout;
@@ -152,41 +186,56 @@ template <class G, class T> struct TensorOpConv : LinearPixelTiles<G, T::BM> {
   /// The accumulator tile reuses the main loop's shared memory.
   static constexpr int kSharedBytes = implicitGemmSharedBytes(T::BM, T::BN, T::BK, T::kStages);
 
-  /// The problem and the iterators' precomputed parameters. CUTLASS's
-  /// iterators keep references to them and read them at every K step (the
-  /// next tap's offset, the channel bound): stock kernels pass them as
-  /// kernel parameters, in the constant bank. Here they live in a
-  /// __constant__ ContextStorage of the generated code, which the runtime
-  /// fills once, when it loads the bundle, by running buildContext (the
-  /// manifest's "constants"). In shared memory each K step waited on shared
-  /// loads before its cp.async addresses (20% slower than stock CUTLASS on
-  /// W2's conv); on the stack they cost local memory and registers.
+  /// One phase's problem, the iterators' precomputed parameters and where
+  /// its weights start (weightsToKtrsc lays the phases out one after
+  /// another). CUTLASS's iterators keep references to them and read them
+  /// at every K step (the next tap's offset, the channel bound): stock
+  /// kernels pass them as kernel parameters, in the constant bank. Here
+  /// they live in a __constant__ ContextStorage of the generated code, which
+  /// the runtime fills once, when it loads the bundle, by running
+  /// buildContext (the manifest's "constants"). In shared memory each K
+  /// step waited on shared loads before its cp.async addresses (20% slower
+  /// than stock CUTLASS on W2's conv); on the stack they cost local memory
+  /// and registers.
   struct Context {
     typename Dims::ProblemSize size;
     typename Mma::IteratorA::Params paramsA;
     typename Mma::IteratorB::Params paramsB;
+    long inputOffset, weightOffset;
   };
-  /// Bytes, so that a __constant__ variable of it needs no constructor.
+  /// A Context a phase, as bytes, so that a __constant__ variable of it
+  /// needs no constructor.
   struct alignas(16) ContextStorage {
-    unsigned char bytes[sizeof(Context)];
+    unsigned char bytes[sizeof(Context) * Phases::kCount];
   };
-  /// One thread builds the Context into `storage` (device memory that the
+  /// One thread builds the Contexts into `storage` (device memory that the
   /// runtime then copies to the generated __constant__ ContextStorage).
   __device__ static void buildContext(ContextStorage *storage) {
     if (threadIdx.x != 0 || blockIdx.x != 0)
       return;
-    auto *built = new (storage->bytes) Context;
-    built->size = Dims::template problem<G, Form>();
-    built->paramsA = Mma::IteratorA::getParams(
-        built->size, Layout::packed(built->size.activation_extent()));
-    built->paramsB = typename Mma::IteratorB::Params(
-        built->size, Layout::packed(built->size.filter_extent()));
+    long weightOffset = 0;
+    for (int phase = 0; phase < Phases::kCount; ++phase) {
+      const typename Phases::Phase dims = Phases::get(phase);
+      const typename Form::Dims form = Form::of(dims);
+      auto *built = new (storage->bytes + phase * sizeof(Context)) Context;
+      built->size = Dims::template problem<G>(form);
+      // The whole input's strides: a phase that reads it from a shift on
+      // has a smaller extent, not another layout.
+      built->paramsA = Mma::IteratorA::getParams(
+          built->size, Dims::template inputLayout<G>());
+      built->paramsB = typename Mma::IteratorB::Params(
+          built->size, Layout::packed(built->size.filter_extent()));
+      built->inputOffset = Form::inputOffset(form);
+      built->weightOffset = weightOffset;
+      weightOffset += long(G::kOutChannels) * dims.taps() * Form::kInChannels;
+    }
   }
   static constexpr long kInSampleElements =
       long(ConvShape<G>::kInVolume) * Form::kInChannels;
 
   /// Runs the main loop for `work`'s output pixels [pixelBase, pixelBase +
-  /// BM) and channels [channelBase, channelBase + BN), and leaves the result
+  /// BM) (positions of one phase where the conv has phases) and channels
+  /// [channelBase, channelBase + BN), and leaves the result
   /// in shared memory as the accumulator tile. `constants` is the generated
   /// __constant__ ContextStorage. Inlined, so that the constants' loads stay
   /// in the constant space.
@@ -194,15 +243,25 @@ template <class G, class T> struct TensorOpConv : LinearPixelTiles<G, T::BM> {
   computeTile(const float *__restrict__ inputNdhwc, const float *__restrict__ weightKtrsc,
               const WorkTile &work, char *shared, const ContextStorage &constants) {
     const int n = work.n, channelBase = work.channelTile * BN;
-    const int pixelBase = LinearPixelTiles<G, T::BM>::pixelBase(work.pixelTile);
-    const Context &context = *reinterpret_cast<const Context *>(constants.bytes);
+    int pixelBase, phase = 0;
+    if constexpr (Phases::kSplit) {
+      phase = PixelTiles::phase(work.pixelTile);
+      pixelBase = PixelTiles::positionBase(work.pixelTile);
+    } else {
+      pixelBase = PixelTiles::pixelBase(work.pixelTile);
+    }
+    const Context &context = reinterpret_cast<const Context *>(constants.bytes)[phase];
     const typename Dims::ProblemSize &size = context.size;
     const int warp = cutlass::canonical_warp_idx_sync();
     const int lane = threadIdx.x % 32;
     typename Mma::IteratorA iteratorA(context.paramsA, size,
-                                      inputNdhwc + n * kInSampleElements,
+                                      inputNdhwc + n * kInSampleElements +
+                                          (Phases::kSplit ? context.inputOffset : 0),
                                       threadIdx.x, cutlass::MatrixCoord(pixelBase, 0));
-    typename Mma::IteratorB iteratorB(context.paramsB, size, weightKtrsc, threadIdx.x,
+    typename Mma::IteratorB iteratorB(context.paramsB, size,
+                                      Phases::kSplit ? weightKtrsc + context.weightOffset
+                                                     : weightKtrsc,
+                                      threadIdx.x,
                                       cutlass::MatrixCoord(0, channelBase));
     auto &storage = *reinterpret_cast<typename Mma::SharedStorage *>(shared);
     Mma mma(storage, threadIdx.x, warp, lane);

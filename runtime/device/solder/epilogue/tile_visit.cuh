@@ -16,7 +16,23 @@
 #include "solder/conv/geometry.cuh"
 #include "solder/reduce.cuh"
 
+#include <type_traits>
+
 namespace solder {
+
+/// Whether MainLoop's tiles hold positions of one output phase
+/// (PhasePixelTiles): their rows map to pixels through MainLoop::rows.
+template <class MainLoop, class = void> struct HasPhasedRows : std::false_type {};
+template <class MainLoop>
+struct HasPhasedRows<MainLoop, std::void_t<decltype(MainLoop::rows(0))>> : std::true_type {};
+
+/// A tile's rows as consecutive pixels from MainLoop::pixelBase.
+template <class MainLoop> struct LinearRows {
+  int base, count;
+  __device__ explicit LinearRows(int tile)
+      : base(MainLoop::pixelBase(tile)), count(MainLoop::pixelCount(tile)) {}
+  __device__ int pixel(int row) const { return base + row; }
+};
 
 /// The generated epilogue's visit of the accumulator tile of `work`
 /// (MainLoop::Tile: channels from work.channelTile * BN, pixels from
@@ -32,7 +48,14 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
   constexpr int BM = MainLoop::BM, BN = MainLoop::BN, kTileStride = MainLoop::Tile::kStride;
   const int n = work.n, pixelTile = work.pixelTile, channelBase = work.channelTile * BN;
   static_assert(BM % 32 == 0, "a lane visits BM / 8 pixels of each channel");
-  const int pixelBase = MainLoop::pixelBase(pixelTile), pixels = MainLoop::pixelCount(pixelTile);
+  constexpr bool kPhased = HasPhasedRows<MainLoop>::value;
+  const auto rows = [&] {
+    if constexpr (kPhased)
+      return MainLoop::rows(pixelTile);
+    else
+      return LinearRows<MainLoop>(pixelTile);
+  }();
+  const int pixels = rows.count;
   using Partials = typename Epilogue::Partials;
   if constexpr (!Epilogue::kStoresElements && BN <= MainLoop::kThreads &&
                 sizeof(Partials) * MainLoop::kThreads <= MainLoop::Tile::kBytes) {
@@ -51,9 +74,9 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
       const int count = (pixels - slice + kSlices - 1) / kSlices;
       int j = count > 0 ? column % count : 0;
       for (int visited = 0; visited < count; ++visited) {
-        const int local = slice + kSlices * j;
-        epilogue.visit(n, channel, pixelBase + local,
-                       tile[column * kTileStride + local], partials);
+        const int local = slice + kSlices * j, pixel = rows.pixel(local);
+        if (!kPhased || pixel >= 0)
+          epilogue.visit(n, channel, pixel, tile[column * kTileStride + local], partials);
         j = j + 1 == count ? 0 : j + 1;
       }
     }
@@ -91,10 +114,12 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
       const int local = c0 + 2 * laneGroup + h, channel = channelBase + local;
 #pragma unroll
       for (int i = 0; i < BM / kLanesPerChannel; ++i) {
-        const int pixel = laneInGroup + kLanesPerChannel * i;
-        if (local < BN && channel < G::kOutChannels && pixel < pixels)
-          epilogue.visit(n, channel, pixelBase + pixel,
-                         tile[local * kTileStride + pixel], partials[h]);
+        const int row = laneInGroup + kLanesPerChannel * i;
+        if (local < BN && channel < G::kOutChannels && row < pixels) {
+          const int pixel = rows.pixel(row);
+          if (!kPhased || pixel >= 0)
+            epilogue.visit(n, channel, pixel, tile[local * kTileStride + row], partials[h]);
+        }
       }
     }
 #pragma unroll

@@ -60,7 +60,7 @@ using convtranspose2d_dilated_stride_sigmoid_mean_k0_conv_kernel = solder::ConvK
 static_assert(convtranspose2d_dilated_stride_sigmoid_mean_k0_conv_kernel::kThreads == 256 && convtranspose2d_dilated_stride_sigmoid_mean_k0_conv_kernel::kSharedBytes == 0,
               "the plan's threads and shared memory");
 
-// convtranspose2d_dilated_stride_sigmoid_mean_k0_conv: implicit-GEMM conv_transpose with FMAs (conv_transpose with stride > 1) -> sigmoid -> reduce (partial)
+// convtranspose2d_dilated_stride_sigmoid_mean_k0_conv: implicit-GEMM conv_transpose with FMAs (conv_transpose with an output phase that no kernel tap reaches) -> sigmoid -> reduce (partial)
 //   in0: tensor<2x3x5x5xf32>
 //   in1: tensor<3x4x3x3xf32>
 //   in2: tensor<4xf32>

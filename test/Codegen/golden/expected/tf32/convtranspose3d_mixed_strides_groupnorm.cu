@@ -59,7 +59,7 @@ using convtranspose3d_mixed_strides_groupnorm_k0_conv_kernel = solder::ConvKerne
 static_assert(convtranspose3d_mixed_strides_groupnorm_k0_conv_kernel::kThreads == 256 && convtranspose3d_mixed_strides_groupnorm_k0_conv_kernel::kSharedBytes == 0,
               "the plan's threads and shared memory");
 
-// convtranspose3d_mixed_strides_groupnorm_k0_conv: implicit-GEMM conv_transpose with FMAs (conv_transpose with stride > 1) -> group_stats (partial)
+// convtranspose3d_mixed_strides_groupnorm_k0_conv: implicit-GEMM conv_transpose with FMAs (conv_transpose with an output phase that no kernel tap reaches) -> group_stats (partial)
 //   in0: tensor<2x4x3x4x5xf32>
 //   in1: tensor<4x6x3x2x3xf32>
 //   out0: tensor<2x3x2xf32>
@@ -134,7 +134,7 @@ using convtranspose3d_mixed_strides_groupnorm_k1_pointwise_kernel = solder::Conv
 static_assert(convtranspose3d_mixed_strides_groupnorm_k1_pointwise_kernel::kThreads == 256 && convtranspose3d_mixed_strides_groupnorm_k1_pointwise_kernel::kSharedBytes == 0,
               "the plan's threads and shared memory");
 
-// convtranspose3d_mixed_strides_groupnorm_k1_pointwise: implicit-GEMM conv_transpose with FMAs (conv_transpose with stride > 1) -> group_normalize -> relu
+// convtranspose3d_mixed_strides_groupnorm_k1_pointwise: implicit-GEMM conv_transpose with FMAs (conv_transpose with an output phase that no kernel tap reaches) -> group_normalize -> relu
 //   in0: tensor<2x3x2xf32>
 //   in1: tensor<6xf32>
 //   in2: tensor<6xf32>
