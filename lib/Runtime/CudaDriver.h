@@ -26,7 +26,10 @@ struct CudaDriver {
   X(cuGetErrorString) X(cuEventCreate) X(cuEventDestroy) X(cuEventRecord)      \
   X(cuEventSynchronize) X(cuEventElapsedTime) X(cuMemGetInfo)                 \
   X(cuStreamWaitEvent) X(cuModuleGetGlobal) X(cuMemcpyDtoD)                 \
-  X(cuStreamIsCapturing) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)
+  X(cuStreamIsCapturing) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)      \
+  X(cuGraphCreate) X(cuGraphDestroy) X(cuGraphAddKernelNode)                 \
+  X(cuGraphAddMemsetNode) X(cuGraphInstantiate) X(cuGraphExecDestroy)        \
+  X(cuGraphExecKernelNodeSetParams) X(cuGraphLaunch)
 #define SOLDER_DECLARE(name) decltype(&::name) name = nullptr;
   SOLDER_DRIVER_FUNCTIONS(SOLDER_DECLARE)
 #undef SOLDER_DECLARE

@@ -6,6 +6,7 @@
 #include "solder/Runtime/Manifest.h"
 
 #include <algorithm>
+#include <cstdlib>
 #include <array>
 #include <cstdint>
 #include <fstream>
@@ -50,10 +51,26 @@ struct SolderBundle {
   /// on. Null when the bundle has no workspace.
   std::mutex mutex;
   CUevent lastUse = nullptr;
+  /// The launch sequence as one CUDA graph, built at the first call that is
+  /// not itself being captured: a call is then one cuGraphLaunch, whatever
+  /// the kernel count, and the kernel nodes' pointers are updated only where
+  /// the caller's tensors moved since the last call (graphInputs,
+  /// graphOutputs). Guarded by `mutex`. Without (SOLDER_GRAPH=0, or a
+  /// graph the driver refused: graphError), the kernels launch one by one.
+  CUgraph graph = nullptr;
+  CUgraphExec graphExec = nullptr;
+  std::vector<CUgraphNode> kernelNodes; // one per launch
+  std::vector<const void *> graphInputs;
+  std::vector<void *> graphOutputs;
+  std::string graphError;
 
   ~SolderBundle() {
     if (!driver)
       return;
+    if (graphExec)
+      driver->cuGraphExecDestroy(graphExec);
+    if (graph)
+      driver->cuGraphDestroy(graph);
     if (lastUse)
       driver->cuEventDestroy(lastUse);
     for (CUdeviceptr buffer : buffers)
@@ -229,6 +246,134 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
 
 extern "C" void solderFreeBundle(SolderBundle *bundle) { delete bundle; }
 
+namespace {
+/// Launch `l`'s kernel arguments: the device pointer of each (an input, an
+/// output or a workspace buffer), and the parameter array that points at
+/// them (CUDA copies both when it launches or sets a node).
+struct KernelArguments {
+  std::vector<CUdeviceptr> pointers;
+  std::vector<void *> params;
+  KernelArguments(const SolderBundle &bundle, size_t l, const void *const *inputs,
+                  void *const *outputs) {
+    for (const KernelArg &arg : bundle.manifest.launches[l].args) {
+      switch (arg.kind) {
+      case KernelArg::Kind::input:
+        pointers.push_back(reinterpret_cast<CUdeviceptr>(inputs[arg.index]));
+        break;
+      case KernelArg::Kind::output:
+        pointers.push_back(reinterpret_cast<CUdeviceptr>(outputs[arg.index]));
+        break;
+      case KernelArg::Kind::buffer:
+        pointers.push_back(bundle.buffers[arg.index]);
+        break;
+      }
+    }
+    for (CUdeviceptr &pointer : pointers)
+      params.push_back(&pointer);
+  }
+  /// Launch `l` as a graph kernel node.
+  CUDA_KERNEL_NODE_PARAMS node(const SolderBundle &bundle, size_t l) {
+    const Launch &launch = bundle.manifest.launches[l];
+    CUDA_KERNEL_NODE_PARAMS node = {};
+    node.func = bundle.functions[l];
+    node.gridDimX = bundle.grids[l][0];
+    node.gridDimY = bundle.grids[l][1];
+    node.gridDimZ = bundle.grids[l][2];
+    node.blockDimX = launch.block[0];
+    node.blockDimY = launch.block[1];
+    node.blockDimZ = launch.block[2];
+    node.sharedMemBytes = launch.sharedBytes;
+    node.kernelParams = params.data();
+    return node;
+  }
+};
+
+/// Whether launches go through the bundle's graph: unless SOLDER_GRAPH=0.
+bool graphsEnabled() {
+  static const bool enabled = [] {
+    const char *value = std::getenv("SOLDER_GRAPH");
+    return !value || std::string(value) != "0";
+  }();
+  return enabled;
+}
+
+/// Builds and instantiates `bundle`'s graph for these tensors: the zeroed
+/// buffers' memsets, then every launch, each node after the one before (the
+/// stream order of a call). On failure the bundle keeps launching kernel by
+/// kernel and graphError says why.
+void buildGraph(SolderBundle &bundle, const void *const *inputs, void *const *outputs) {
+  const CudaDriver &driver = *bundle.driver;
+  const Manifest &manifest = bundle.manifest;
+  CUcontext context = nullptr;
+  CUresult result = driver.cuCtxGetCurrent(&context);
+  if (result == CUDA_SUCCESS)
+    result = driver.cuGraphCreate(&bundle.graph, 0);
+  CUgraphNode previous = nullptr;
+  auto after = [&] { return previous ? 1 : 0; };
+  for (size_t i = 0; i < manifest.buffers.size() && result == CUDA_SUCCESS; ++i)
+    if (manifest.buffers[i].zeroed) {
+      CUDA_MEMSET_NODE_PARAMS memset = {};
+      memset.dst = bundle.buffers[i];
+      memset.elementSize = 1;
+      memset.width = manifest.buffers[i].bytes;
+      memset.height = 1;
+      CUgraphNode node;
+      result = driver.cuGraphAddMemsetNode(&node, bundle.graph, &previous, after(), &memset,
+                                           context);
+      previous = node;
+    }
+  for (size_t l = 0; l < manifest.launches.size() && result == CUDA_SUCCESS; ++l) {
+    KernelArguments arguments(bundle, l, inputs, outputs);
+    CUDA_KERNEL_NODE_PARAMS params = arguments.node(bundle, l);
+    CUgraphNode node;
+    result = driver.cuGraphAddKernelNode(&node, bundle.graph, &previous, after(), &params);
+    bundle.kernelNodes.push_back(node);
+    previous = node;
+  }
+  if (result == CUDA_SUCCESS)
+    result = driver.cuGraphInstantiate(&bundle.graphExec, bundle.graph, 0);
+  if (result != CUDA_SUCCESS) {
+    bundle.graphError = driver.describe(result);
+    bundle.graphExec = nullptr;
+    return;
+  }
+  bundle.graphInputs.assign(inputs, inputs + manifest.inputs.size());
+  bundle.graphOutputs.assign(outputs, outputs + manifest.outputs.size());
+}
+
+/// Points the graph's kernel nodes at these tensors: only the launches that
+/// take an input or output that moved since the graph last ran.
+CUresult updateGraph(SolderBundle &bundle, const void *const *inputs, void *const *outputs) {
+  const Manifest &manifest = bundle.manifest;
+  std::vector<bool> movedInputs(manifest.inputs.size()),
+      movedOutputs(manifest.outputs.size());
+  bool moved = false;
+  for (size_t i = 0; i < movedInputs.size(); ++i)
+    moved |= movedInputs[i] = inputs[i] != bundle.graphInputs[i];
+  for (size_t i = 0; i < movedOutputs.size(); ++i)
+    moved |= movedOutputs[i] = outputs[i] != bundle.graphOutputs[i];
+  if (!moved)
+    return CUDA_SUCCESS;
+  for (size_t l = 0; l < manifest.launches.size(); ++l) {
+    bool takesMoved = false;
+    for (const KernelArg &arg : manifest.launches[l].args)
+      takesMoved |= (arg.kind == KernelArg::Kind::input && movedInputs[arg.index]) ||
+                    (arg.kind == KernelArg::Kind::output && movedOutputs[arg.index]);
+    if (!takesMoved)
+      continue;
+    KernelArguments arguments(bundle, l, inputs, outputs);
+    CUDA_KERNEL_NODE_PARAMS params = arguments.node(bundle, l);
+    if (CUresult result = bundle.driver->cuGraphExecKernelNodeSetParams(
+            bundle.graphExec, bundle.kernelNodes[l], &params);
+        result != CUDA_SUCCESS)
+      return result;
+  }
+  bundle.graphInputs.assign(inputs, inputs + manifest.inputs.size());
+  bundle.graphOutputs.assign(outputs, outputs + manifest.outputs.size());
+  return CUDA_SUCCESS;
+}
+} // namespace
+
 extern "C" SolderStatus solderRun(SolderBundle *bundle,
                                   const void *const *inputs,
                                   void *const *outputs, void *stream) {
@@ -272,54 +417,50 @@ extern "C" SolderStatus solderRun(SolderBundle *bundle,
       result != CUDA_SUCCESS)
     return fail(SOLDER_ERROR_CUDA, "solderRun: cannot query the stream: " +
                                        driver.describe(result));
-  const bool ordered = bundle->lastUse && capture == CU_STREAM_CAPTURE_STATUS_NONE;
-  // The workspace: one call at a time, in stream order (see SolderBundle).
-  std::unique_lock<std::mutex> lock(bundle->mutex, std::defer_lock);
-  if (bundle->lastUse)
-    lock.lock();
+  const bool capturing = capture != CU_STREAM_CAPTURE_STATUS_NONE;
+  const bool ordered = bundle->lastUse && !capturing;
+  // The workspace: one call at a time, in stream order (see SolderBundle);
+  // the graph's nodes too.
+  std::lock_guard<std::mutex> lock(bundle->mutex);
   if (ordered) {
     CUresult result = driver.cuStreamWaitEvent(cuStream, bundle->lastUse, 0);
     if (result != CUDA_SUCCESS)
       return fail(SOLDER_ERROR_CUDA, "waiting for the previous call's workspace: " +
                                          driver.describe(result));
   }
-  for (size_t i = 0; i < manifest.buffers.size(); ++i)
-    if (manifest.buffers[i].zeroed) {
-      CUresult result = driver.cuMemsetD8Async(
-          bundle->buffers[i], 0, manifest.buffers[i].bytes, cuStream);
-      if (result != CUDA_SUCCESS)
-        return fail(SOLDER_ERROR_CUDA, "clearing buffer '" +
-                                           manifest.buffers[i].name +
-                                           "': " + driver.describe(result));
-    }
-
-  for (size_t l = 0; l < manifest.launches.size(); ++l) {
-    const Launch &launch = manifest.launches[l];
-    std::vector<CUdeviceptr> pointers;
-    for (const KernelArg &arg : launch.args) {
-      switch (arg.kind) {
-      case KernelArg::Kind::input:
-        pointers.push_back(reinterpret_cast<CUdeviceptr>(inputs[arg.index]));
-        break;
-      case KernelArg::Kind::output:
-        pointers.push_back(reinterpret_cast<CUdeviceptr>(outputs[arg.index]));
-        break;
-      case KernelArg::Kind::buffer:
-        pointers.push_back(bundle->buffers[arg.index]);
-        break;
-      }
-    }
-    std::vector<void *> params;
-    for (CUdeviceptr &pointer : pointers)
-      params.push_back(&pointer);
-    CUresult result = driver.cuLaunchKernel(
-        bundle->functions[l], bundle->grids[l][0], bundle->grids[l][1], bundle->grids[l][2],
-        launch.block[0], launch.block[1], launch.block[2], launch.sharedBytes,
-        cuStream, params.data(), nullptr);
+  // A call being captured (torch.cuda.graph) launches its kernels into the
+  // caller's graph one by one.
+  const bool viaGraph = !capturing && graphsEnabled() && bundle->graphError.empty();
+  if (viaGraph && !bundle->graphExec)
+    buildGraph(*bundle, inputs, outputs);
+  if (viaGraph && bundle->graphExec) {
+    CUresult result = updateGraph(*bundle, inputs, outputs);
+    if (result == CUDA_SUCCESS)
+      result = driver.cuGraphLaunch(bundle->graphExec, cuStream);
     if (result != CUDA_SUCCESS)
-      return fail(SOLDER_ERROR_CUDA, "launch of kernel '" + launch.kernel +
-                                         "' failed: " +
+      return fail(SOLDER_ERROR_CUDA, "launch of the bundle's graph failed: " +
                                          driver.describe(result));
+  } else {
+    for (size_t i = 0; i < manifest.buffers.size(); ++i)
+      if (manifest.buffers[i].zeroed) {
+        CUresult result = driver.cuMemsetD8Async(
+            bundle->buffers[i], 0, manifest.buffers[i].bytes, cuStream);
+        if (result != CUDA_SUCCESS)
+          return fail(SOLDER_ERROR_CUDA, "clearing buffer '" +
+                                             manifest.buffers[i].name +
+                                             "': " + driver.describe(result));
+      }
+    for (size_t l = 0; l < manifest.launches.size(); ++l) {
+      const Launch &launch = manifest.launches[l];
+      KernelArguments arguments(*bundle, l, inputs, outputs);
+      CUresult result = driver.cuLaunchKernel(
+          bundle->functions[l], bundle->grids[l][0], bundle->grids[l][1],
+          bundle->grids[l][2], launch.block[0], launch.block[1], launch.block[2],
+          launch.sharedBytes, cuStream, arguments.params.data(), nullptr);
+      if (result != CUDA_SUCCESS)
+        return fail(SOLDER_ERROR_CUDA, "launch of kernel '" + launch.kernel +
+                                           "' failed: " + driver.describe(result));
+    }
   }
   if (ordered) {
     CUresult result = driver.cuEventRecord(bundle->lastUse, cuStream);

@@ -233,27 +233,7 @@ class CompiledModule:
         shapes on the module's device."""
         inputs = self._check_inputs(inputs)
         if self.backend == "cuda":
-            # The bundle takes pointers: an argument that views an input, or
-            # a result an output views, is that tensor (contiguous).
-            arguments = [inputs[index] for index, _ in self.input_arguments]
-            if out is not None:
-                outputs = self._check_outputs(out)
-            else:
-                outputs = [torch.empty(shape, device=self.device, dtype=torch.float32)
-                           for shape in self.output_shapes]
-            results = outputs
-            # The Python around the launches shows in short chains (W2 small:
-            # 35 of 66 us a call went to the checks, torch.cuda.device and the
-            # Stream object): switch devices only when needed, and take the
-            # raw stream as Inductor's launchers do.
-            index = self.device.index
-            if torch.cuda.current_device() == index:
-                self._loaded.run(arguments + self.parameters, results,
-                                 _current_raw_stream(index))
-            else:
-                with torch.cuda.device(self.device):
-                    self._loaded.run(arguments + self.parameters, results,
-                                     _current_raw_stream(index))
+            outputs = self._launch(inputs, self._check_outputs(out) if out is not None else None)
         else:
             arguments = [inputs[index].view(shape) for index, shape in self.input_arguments]
             outputs = [o.view(shape) for o, shape in
@@ -265,6 +245,39 @@ class CompiledModule:
         if self.output_is_sequence:
             return tuple(outputs)
         return outputs[0]
+
+    def call_unchecked(self, *inputs):
+        """__call__ on a CUDA module without its Python checks of each input,
+        for a caller that guarantees what they check (shapes, float32, the
+        module's device, dense): torch.compile's guards do on the backend's
+        path, where a ResNet-50 passes 268 tensors a call (the checks took
+        most of its host time). The runtime still refuses a pointer off 16
+        bytes, with a SolderError."""
+        outputs = self._launch(inputs, None)
+        return tuple(outputs) if self.output_is_sequence else outputs[0]
+
+    def _launch(self, inputs, outputs):
+        """Launches the bundle on checked ``inputs`` into ``outputs`` (fresh
+        tensors where None) on the current stream; returns the outputs."""
+        # The bundle takes pointers: an argument that views an input, or a
+        # result an output views, is that tensor (contiguous).
+        arguments = [inputs[index] for index, _ in self.input_arguments]
+        if outputs is None:
+            outputs = [torch.empty(shape, device=self.device, dtype=torch.float32)
+                       for shape in self.output_shapes]
+        # The Python around the launches shows in short chains (W2 small: 35
+        # of 66 us a call went to the checks, torch.cuda.device and the Stream
+        # object): switch devices only when needed, and take the raw stream
+        # as Inductor's launchers do.
+        index = self.device.index
+        if torch.cuda.current_device() == index:
+            self._loaded.run(arguments + self.parameters, outputs,
+                             _current_raw_stream(index))
+        else:
+            with torch.cuda.device(self.device):
+                self._loaded.run(arguments + self.parameters, outputs,
+                                 _current_raw_stream(index))
+        return outputs
 
     def _check_outputs(self, out):
         outputs = list(out) if isinstance(out, (tuple, list)) else [out]

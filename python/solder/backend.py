@@ -108,7 +108,7 @@ class _CompiledOnCall:
         if runner is None:
             runner = self.compiled[key] = compile_graph(
                 self.graph_module, args, self.precision, self.force,
-                warn=not self.compiled)
+                warn=not self.compiled, guarded=not self.dynamic)
         return runner(*args)
 
 
@@ -175,10 +175,13 @@ def _op_name(node):
     return packet.__name__ if packet is not None else getattr(target, "__name__", str(target))
 
 
-def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True):
+def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True,
+                  guarded=False):
     """Exports ``graph_module`` on ``args`` (concrete), compiles its supported
     subgraphs and returns the partitioned module (eager for the rest). With
-    ``warn``, anything left to eager is one SolderWarning."""
+    ``warn``, anything left to eager is one SolderWarning. ``guarded``: dynamo's
+    guards hold the shapes, dtypes, devices and strides of the graph's inputs
+    (a static graph), so its subgraphs may skip their per-input checks."""
     report = SubgraphReport()
     name = _graph_name(graph_module)
     static, kept = _specialized(graph_module, args)
@@ -202,7 +205,8 @@ def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True)
     refused = {}  # node name -> reason: given back to eager after a closer look
     for _ in range(64):
         module = copy.deepcopy(program.graph_module)
-        partitioned, retry = _partition(module, refused, precision, force, report)
+        partitioned, retry = _partition(module, refused, precision, force, report,
+                                        guarded)
         if not retry:
             break
         report.subgraphs.clear()
@@ -326,7 +330,7 @@ _NON_COMPUTE = {"view", "_unsafe_view", "reshape", "flatten", "squeeze", "unsque
                 "dropout", "lift_fresh_copy", "copy_"}
 
 
-def _partition(module, refused, precision, force, report):
+def _partition(module, refused, precision, force, report, guarded=False):
     from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
     partitioner = CapabilityBasedPartitioner(module, _Supported(refused),
                                              allows_single_node_partition=True)
@@ -370,6 +374,7 @@ def _partition(module, refused, precision, force, report):
         except SolderError as error:
             _leave_eager(subgraph, node.target, error, report)
             continue
+        compiled.guarded = guarded
         setattr(fused, node.target, compiled)
         ops = [_op_name(n) for n in subgraph.graph.nodes
                if n.op == "call_function" and _op_name(n) not in _NON_COMPUTE]
@@ -413,6 +418,13 @@ class _CompiledSubgraph(nn.Module):
         self.compiled = compiled
         self.target = f"bundle {compiled.bundle}" if compiled.backend == "cuda" else \
             "reference interpreter"
+        # Whether dynamo's guards hold the graph's inputs (compile_graph sets
+        # it); then, from the first call, whether the calls skip the
+        # per-input checks (call_unchecked): on CUDA, when that call's
+        # inputs were dense. Its other inputs are what eager ops computed
+        # from guarded ones, alike from call to call.
+        self.guarded = False
+        self.unchecked = None
 
     @property
     def kernel_count(self):
@@ -424,4 +436,12 @@ class _CompiledSubgraph(nn.Module):
         return compiled.pipelined.read_text().count("solder.fusion")
 
     def forward(self, *args):
+        if self.unchecked:
+            try:
+                return self.compiled.call_unchecked(*args)
+            except SolderError:  # a view off 16 bytes: checked (and copied) from now on
+                self.unchecked = False
+        elif self.unchecked is None:
+            self.unchecked = self.guarded and self.compiled.backend == "cuda" and all(
+                isinstance(a, torch.Tensor) and a.is_contiguous() for a in args)
         return self.compiled(*args)

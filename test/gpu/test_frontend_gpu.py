@@ -411,6 +411,52 @@ def test_cuda_graph_capture_and_replay():
         assert torch.allclose(static_output, expected, atol=EAGER_TOL, rtol=EAGER_TOL)
 
 
+def test_graph_follows_tensors_that_move():
+    """A bundle runs as one CUDA graph whose kernel nodes point at the last
+    call's tensors: calls with inputs and outputs at other addresses each
+    read and write their own (the nodes that take them updated), and a call
+    back on the first tensors reads those again."""
+    module_class, shape, _ = workloads.WORKLOADS["w3"]
+    module = workloads.randomize_norms(module_class()).cuda()
+    inputs = [torch.rand(shape, device="cuda") * (i + 1) for i in range(3)]
+    compiled = solder.compile(module, (inputs[0],), quiet=True)
+    with torch.no_grad():
+        expected = [module(x) for x in inputs]
+    outs = [torch.full(expected[0].shape, float("nan"), device="cuda") for _ in range(4)]
+    for out, i in zip(outs, (0, 1, 2, 0)):
+        compiled(inputs[i], out=out)
+    torch.cuda.synchronize()
+    for out, i in zip(outs, (0, 1, 2, 0)):
+        assert torch.allclose(out, expected[i], atol=EAGER_TOL, rtol=EAGER_TOL), \
+            f"input {i}: max |solder - eager| = {(out - expected[i]).abs().max():.2e}"
+    assert torch.equal(outs[0], outs[3])
+
+
+def test_backend_view_at_an_odd_offset():
+    """Through the backend a static graph's calls skip the per-input checks
+    (dynamo's guards hold them); an input that is a view 4 bytes into its
+    storage passes the guards, is refused by the runtime, and the call is
+    checked (the view copied) instead: the eager result all the same."""
+    import solder.backend  # noqa: F401
+    module = Chain(nn.GroupNorm(2, 4), nn.SiLU())
+    module = workloads.randomize_norms(module).cuda()
+    shape = (2, 4, 6, 8)
+    compiled = torch.compile(module, backend="solder")
+    with torch.no_grad():
+        aligned = torch.rand(shape, device="cuda")
+        for _ in range(3):
+            assert torch.allclose(compiled(aligned), module(aligned), atol=EAGER_TOL,
+                                  rtol=EAGER_TOL)
+        storage = torch.rand(aligned.numel() + 4, device="cuda")
+        view = storage[1:1 + aligned.numel()].view(shape)
+        assert view.data_ptr() % 16 == 4
+        for _ in range(2):
+            assert torch.allclose(compiled(view), module(view), atol=EAGER_TOL,
+                                  rtol=EAGER_TOL)
+        assert torch.allclose(compiled(aligned), module(aligned), atol=EAGER_TOL,
+                              rtol=EAGER_TOL)
+
+
 def test_wrong_shape_and_device():
     module_class, _, small = workloads.WORKLOADS["w3"]
     model = module_class().cuda()

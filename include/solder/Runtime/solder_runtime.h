@@ -44,7 +44,10 @@ void solderFreeBundle(SolderBundle *bundle);
 /* Runs the bundle. `inputs` and `outputs` hold device pointers, in the order
  * of the manifest, each to a dense row-major f32 tensor of the manifest's
  * shape starting on 16 bytes (kernels load and store float4). Asynchronous
- * on `stream`. */
+ * on `stream`. The launches go out as one CUDA graph, built at the first call
+ * and updated where a pointer differs from the last call's; a call on a stream
+ * being captured launches them one by one into the capture, as does every
+ * call when SOLDER_GRAPH=0 is in the environment. */
 SolderStatus solderRun(SolderBundle *bundle, const void *const *inputs,
                        void *const *outputs, void *stream);
 
