@@ -89,6 +89,10 @@ TensorOpTile chooseTile(Precision precision, int64_t outChannels,
   return tile;
 }
 
+/// The most output phases a conv_transpose runs on tensor cores (3-d
+/// stride (2, 2, 4), 2-d stride 4).
+constexpr int64_t kMaxConvTransposePhases = 16;
+
 /// Why the tensor-core main loop cannot run this conv, or should not, or "".
 std::string getTensorOpObstacle(Operation *anchor, Precision precision,
                                 int64_t paddedInChannels, int64_t taps) {
@@ -103,9 +107,18 @@ std::string getTensorOpObstacle(Operation *anchor, Precision precision,
       return "a kernel dim > 32";
   // A conv_transpose runs each output phase as a conv of stride 1 over its
   // taps (conv/phases.h): every phase needs a tap, and reads some of the
-  // input (a negative padding skips its first positions).
+  // input (a negative padding skips its first positions, an input offset
+  // that only the phased main loop applies). Each phase's CUTLASS
+  // parameters take a few hundred bytes of the 64 KB constant bank.
   if (convT) {
     auto input = cast<RankedTensorType>(convT.getInput().getType());
+    int64_t phases = 1;
+    for (int64_t stride : convT.getStrides())
+      phases *= stride;
+    if (phases > kMaxConvTransposePhases)
+      return llvm::formatv("conv_transpose with {0} output phases (more than {1})", phases,
+                           kMaxConvTransposePhases)
+          .str();
     for (auto [k, stride, pad, dilation, extent] :
          llvm::zip(weight.getShape().drop_front(2), convT.getStrides(),
                    convT.getPadding(), convT.getDilations(),
@@ -116,6 +129,8 @@ std::string getTensorOpObstacle(Operation *anchor, Precision precision,
             static_cast<int>(pad), static_cast<int>(dilation));
         if (phase.tapCount == 0)
           return "conv_transpose with an output phase that no kernel tap reaches";
+        if (phases == 1 && phase.convPad < 0)
+          return "conv_transpose padding beyond the kernel";
         if (-phase.convPad >= extent)
           return "conv_transpose padding beyond the input";
       }

@@ -365,8 +365,13 @@ CUresult updateGraph(SolderBundle &bundle, const void *const *inputs, void *cons
     CUDA_KERNEL_NODE_PARAMS params = arguments.node(bundle, l);
     if (CUresult result = bundle.driver->cuGraphExecKernelNodeSetParams(
             bundle.graphExec, bundle.kernelNodes[l], &params);
-        result != CUDA_SUCCESS)
+        result != CUDA_SUCCESS) {
+      // Some nodes may hold this call's pointers already: the next call
+      // updates every node.
+      std::fill(bundle.graphInputs.begin(), bundle.graphInputs.end(), nullptr);
+      std::fill(bundle.graphOutputs.begin(), bundle.graphOutputs.end(), nullptr);
       return result;
+    }
   }
   bundle.graphInputs.assign(inputs, inputs + manifest.inputs.size());
   bundle.graphOutputs.assign(outputs, outputs + manifest.outputs.size());

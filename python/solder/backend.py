@@ -439,8 +439,10 @@ class _CompiledSubgraph(nn.Module):
         if self.unchecked:
             try:
                 return self.compiled.call_unchecked(*args)
-            except SolderError:  # a view off 16 bytes: checked (and copied) from now on
-                self.unchecked = False
+            except SolderError as error:
+                if "16-byte aligned" not in str(error):
+                    raise
+                self.unchecked = False  # a view off 16 bytes: checked (and copied) from now on
         elif self.unchecked is None:
             self.unchecked = self.guarded and self.compiled.backend == "cuda" and all(
                 isinstance(a, torch.Tensor) and a.is_contiguous() for a in args)

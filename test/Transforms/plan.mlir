@@ -568,11 +568,17 @@ func.func @pool_after_conv(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>)
 // AUTO: #solder.conv_schedule<implicit_gemm_tensorop, tf32x3, {{.*}}tiles = [9, 1, 2]{{.*}}reason = "tensor cores; 9 output phases, each a conv of stride 1 over its taps">
 // AUTO: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "conv_transpose with an output phase that no kernel tap reaches">
 // AUTO: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "conv_transpose padding beyond the input">
+// A stride of 1 with padding past dilation * (kernel - 1) (one phase whose
+// input would need an offset), and 32 phases (their CUTLASS parameters would
+// crowd the constant bank), stay on the FMA fallback too.
+// AUTO: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "conv_transpose padding beyond the kernel">
+// AUTO: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "conv_transpose with 32 output phases (more than 16)">
 func.func @convtranspose_phases(%x: tensor<4x64x64x64xf32>, %w: tensor<64x128x4x4xf32>,
     %x2: tensor<2x16x9x9xf32>, %w2: tensor<16x16x3x3xf32>, %w3: tensor<16x16x3x3xf32>,
-    %x4: tensor<2x16x1x1xf32>, %w4: tensor<16x16x2x2xf32>)
+    %x4: tensor<2x16x1x1xf32>, %w4: tensor<16x16x2x2xf32>, %w5: tensor<16x16x3x3xf32>,
+    %x6: tensor<2x16x3x3xf32>, %w6: tensor<16x16x8x4xf32>)
     -> (tensor<4x128x128x128xf32>, tensor<2x16x27x27xf32>, tensor<2x16x21x21xf32>,
-        tensor<2x16x1x1xf32>) {
+        tensor<2x16x1x1xf32>, tensor<2x16x5x5xf32>, tensor<2x16x24x12xf32>) {
   %y = solder.conv_transpose %x, %w strides = [2, 2] padding = [1, 1]
          output_padding = [0, 0] dilations = [1, 1] groups = 1
        : (tensor<4x64x64x64xf32>, tensor<64x128x4x4xf32>) -> tensor<4x128x128x128xf32>
@@ -589,6 +595,15 @@ func.func @convtranspose_phases(%x: tensor<4x64x64x64xf32>, %w: tensor<64x128x4x
           output_padding = [1, 1] dilations = [1, 1] groups = 1
         : (tensor<2x16x1x1xf32>, tensor<16x16x2x2xf32>) -> tensor<2x16x1x1xf32>
   %r4 = solder.relu %y4 : tensor<2x16x1x1xf32>
-  return %r, %r2, %r3, %r4 : tensor<4x128x128x128xf32>, tensor<2x16x27x27xf32>,
-      tensor<2x16x21x21xf32>, tensor<2x16x1x1xf32>
+  %y5 = solder.conv_transpose %x2, %w5 strides = [1, 1] padding = [3, 3]
+          output_padding = [0, 0] dilations = [1, 1] groups = 1
+        : (tensor<2x16x9x9xf32>, tensor<16x16x3x3xf32>) -> tensor<2x16x5x5xf32>
+  %r5 = solder.relu %y5 : tensor<2x16x5x5xf32>
+  %y6 = solder.conv_transpose %x6, %w6 strides = [8, 4] padding = [0, 0]
+          output_padding = [0, 0] dilations = [1, 1] groups = 1
+        : (tensor<2x16x3x3xf32>, tensor<16x16x8x4xf32>) -> tensor<2x16x24x12xf32>
+  %r6 = solder.relu %y6 : tensor<2x16x24x12xf32>
+  return %r, %r2, %r3, %r4, %r5, %r6 : tensor<4x128x128x128xf32>, tensor<2x16x27x27xf32>,
+      tensor<2x16x21x21xf32>, tensor<2x16x1x1xf32>, tensor<2x16x5x5xf32>,
+      tensor<2x16x24x12xf32>
 }
