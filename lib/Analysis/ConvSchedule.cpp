@@ -93,6 +93,27 @@ TensorOpTile chooseTile(Precision precision, int64_t outChannels,
 /// stride (2, 2, 4), 2-d stride 4).
 constexpr int64_t kMaxConvTransposePhases = 16;
 
+/// A conv's output as its main loops' tiles cut it: a conv_transpose with a
+/// stride > 1 runs its output phases (one residue of the output position
+/// mod the stride per dim) in separate tiles, each over its valid taps only
+/// (conv/geometry.cuh, Phases): stride^d phases of ceil(out / stride)
+/// positions per dim. Anything else is one phase, the whole output.
+struct OutputPhases {
+  int64_t count = 1, volume = 1;
+};
+OutputPhases getOutputPhases(Operation *anchor) {
+  auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
+  auto transposed = dyn_cast<ConvTransposeOp>(anchor);
+  ArrayRef<int64_t> strides = transposed ? transposed.getStrides() : ArrayRef<int64_t>();
+  OutputPhases phases;
+  for (auto [index, extent] : llvm::enumerate(output.getShape().drop_front(2))) {
+    int64_t stride = index < strides.size() ? strides[index] : 1;
+    phases.count *= stride;
+    phases.volume *= llvm::divideCeil(extent, stride);
+  }
+  return phases;
+}
+
 /// Why the tensor-core main loop cannot run this conv, or should not, or "".
 std::string getTensorOpObstacle(Operation *anchor, Precision precision,
                                 int64_t paddedInChannels, int64_t taps) {
@@ -112,9 +133,7 @@ std::string getTensorOpObstacle(Operation *anchor, Precision precision,
   // parameters take a few hundred bytes of the 64 KB constant bank.
   if (convT) {
     auto input = cast<RankedTensorType>(convT.getInput().getType());
-    int64_t phases = 1;
-    for (int64_t stride : convT.getStrides())
-      phases *= stride;
+    int64_t phases = getOutputPhases(convT).count;
     if (phases > kMaxConvTransposePhases)
       return llvm::formatv("conv_transpose with {0} output phases (more than {1})", phases,
                            kMaxConvTransposePhases)
@@ -283,21 +302,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                  (weight.getDimSize(0) * weight.getDimSize(1));
   int64_t paddedInChannels = ::solder::paddedInputChannels(static_cast<int>(inChannels));
 
-  // A conv_transpose with a stride > 1 runs its output phases (one residue
-  // of the output position mod the stride per dim) in separate tiles, each
-  // over its valid taps only (conv/geometry.cuh, Phases): stride^d phases of
-  // ceil(out / stride) positions per dim.
-  int64_t phases = 1, phaseVolume = volume;
-  auto transposed = dyn_cast<ConvTransposeOp>(anchor);
-  if (transposed &&
-      llvm::any_of(transposed.getStrides(), [](int64_t s) { return s > 1; })) {
-    phaseVolume = 1;
-    for (auto [extent, s] :
-         llvm::zip(output.getShape().drop_front(2), transposed.getStrides())) {
-      phases *= s;
-      phaseVolume *= llvm::divideCeil(extent, s);
-    }
-  }
+  auto [phases, phaseVolume] = getOutputPhases(anchor);
 
   ConvSchedule schedule;
   int64_t groups = cast<IntegerAttr>(anchor->getAttr("groups")).getInt();

@@ -6,9 +6,9 @@
 #include "solder/Runtime/Manifest.h"
 
 #include <algorithm>
-#include <cstdlib>
 #include <array>
 #include <cstdint>
+#include <cstdlib>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -56,13 +56,13 @@ struct SolderBundle {
   /// the kernel count, and the kernel nodes' pointers are updated only where
   /// the caller's tensors moved since the last call (graphInputs,
   /// graphOutputs). Guarded by `mutex`. Without (SOLDER_GRAPH=0, or a
-  /// graph the driver refused: graphError), the kernels launch one by one.
+  /// graph the driver refused: graphRefused), the kernels launch one by one.
   CUgraph graph = nullptr;
   CUgraphExec graphExec = nullptr;
   std::vector<CUgraphNode> kernelNodes; // one per launch
   std::vector<const void *> graphInputs;
   std::vector<void *> graphOutputs;
-  std::string graphError;
+  bool graphRefused = false;
 
   ~SolderBundle() {
     if (!driver)
@@ -300,7 +300,7 @@ bool graphsEnabled() {
 /// Builds and instantiates `bundle`'s graph for these tensors: the zeroed
 /// buffers' memsets, then every launch, each node after the one before (the
 /// stream order of a call). On failure the bundle keeps launching kernel by
-/// kernel and graphError says why.
+/// kernel.
 void buildGraph(SolderBundle &bundle, const void *const *inputs, void *const *outputs) {
   const CudaDriver &driver = *bundle.driver;
   const Manifest &manifest = bundle.manifest;
@@ -333,7 +333,7 @@ void buildGraph(SolderBundle &bundle, const void *const *inputs, void *const *ou
   if (result == CUDA_SUCCESS)
     result = driver.cuGraphInstantiate(&bundle.graphExec, bundle.graph, 0);
   if (result != CUDA_SUCCESS) {
-    bundle.graphError = driver.describe(result);
+    bundle.graphRefused = true;
     bundle.graphExec = nullptr;
     return;
   }
@@ -435,7 +435,7 @@ extern "C" SolderStatus solderRun(SolderBundle *bundle,
   }
   // A call being captured (torch.cuda.graph) launches its kernels into the
   // caller's graph one by one.
-  const bool viaGraph = !capturing && graphsEnabled() && bundle->graphError.empty();
+  const bool viaGraph = !capturing && graphsEnabled() && !bundle->graphRefused;
   if (viaGraph && !bundle->graphExec)
     buildGraph(*bundle, inputs, outputs);
   if (viaGraph && bundle->graphExec) {

@@ -144,11 +144,11 @@ __device__ __forceinline__ void applyPrologue(const float *__restrict__ src,
 }
 
 /// Weights of geometry G (groups == 1) to KTRSC with input channels padded
-/// to CPad; conv_transpose's kernel is flipped (it runs as a conv). With
-/// output phases (Phases::kSplit) each phase's taps, reversed, form a KTRSC
-/// block of their own, phase after phase (TensorOpConv's Context says where
-/// each starts); the blocks hold every tap once. One thread per destination
-/// element.
+/// to CPad. A conv_transpose runs as its output phases (Phases), each a conv
+/// of its taps reversed: each phase's taps form a KTRSC block of their own,
+/// phase after phase (TensorOpConv's Context says where each starts), every
+/// tap once; with a stride of 1 that is one block, the whole kernel flipped.
+/// One thread per destination element.
 template <class G, int CPad>
 __device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src,
                                                float *__restrict__ dst) {
@@ -159,7 +159,7 @@ __device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src,
     return;
   const int c = e % CPad;
   float value = 0.0f;
-  if constexpr (Phases<G>::kSplit) {
+  if constexpr (G::kTransposed) {
     long first = 0;
     for (int phase = 0; phase < Phases<G>::kCount; ++phase) {
       const typename Phases<G>::Phase dims = Phases<G>::get(phase);
@@ -179,9 +179,7 @@ __device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src,
     const int tap = (e / CPad) % kTaps;
     const int k = e / (long(CPad) * kTaps);
     if (c < G::kInChannels)
-      value = G::kTransposed
-                  ? src[(long(c) * G::kOutChannels + k) * kTaps + (kTaps - 1 - tap)]
-                  : src[(long(k) * G::kInChannels + c) * kTaps + tap];
+      value = src[(long(k) * G::kInChannels + c) * kTaps + tap];
   }
   dst[e] = value;
 }
