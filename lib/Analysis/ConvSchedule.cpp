@@ -3,6 +3,7 @@
 #include "solder/Analysis/ConvSchedule.h"
 
 #include "solder/Dialect/Solder/IR/SolderOps.h"
+#include "solder/conv/depthwise_layout.h"
 #include "solder/conv/direct_layout.h"
 #include "solder/conv/implicit_gemm_layout.h"
 #include "solder/conv/phases.h"
@@ -285,6 +286,90 @@ std::optional<ConvTile> mlir::solder::parseConvTile(StringRef text) {
   return valid ? std::optional<ConvTile>(tile) : std::nullopt;
 }
 
+/// The depthwise conv's schedule (conv/mainloop_depthwise.cuh), or why it
+/// cannot run `conv`.
+static std::variant<ConvSchedule, std::string>
+getDepthwiseSchedule(ConvOp conv, const GpuTarget &target, bool forced) {
+  auto output = cast<RankedTensorType>(conv.getResult().getType());
+  auto weight = cast<RankedTensorType>(conv.getWeight().getType());
+  int64_t batch = output.getDimSize(0), outChannels = output.getDimSize(1);
+  int64_t taps = weight.getNumElements() / (weight.getDimSize(0) * weight.getDimSize(1));
+  // The taps live in a thread's registers.
+  constexpr int64_t kMaxTaps = 64;
+  if (taps > kMaxTaps)
+    return llvm::formatv("{0} taps > {1} (a thread keeps them in registers)", taps, kMaxTaps)
+        .str();
+  auto spatial = [](ArrayRef<int64_t> values, int64_t fill) {
+    std::array<int, 3> dims = {static_cast<int>(fill), static_cast<int>(fill),
+                               static_cast<int>(fill)};
+    for (auto [i, value] : llvm::enumerate(llvm::reverse(values)))
+      dims[2 - i] = static_cast<int>(value);
+    return dims;
+  };
+  std::array<int, 3> out = spatial(output.getShape().drop_front(2), 1),
+                     kernel = spatial(weight.getShape().drop_front(2), 1),
+                     stride = spatial(conv.getStrides(), 1),
+                     dilation = spatial(conv.getDilations(), 1);
+  int outH = out[1], outW = out[2];
+  // A thread's outputs down a column: the count of 8 or fewer that wastes
+  // the fewest rows (MobileNet's 112, 56, 28, 14, 7 rows take 7), the
+  // larger on a tie (more FMAs a load).
+  int threadRows = 1;
+  for (int rows = 1; rows <= std::min(outH, 8); ++rows)
+    if (llvm::alignTo(outH, rows) <= llvm::alignTo(outH, threadRows))
+      threadRows = rows;
+  // Columns: the whole row up to 64, else the row cut evenly into pieces of
+  // 64 or fewer. Rows: runs of the thread's rows up to about 448 positions
+  // a tile, the row tiles evened out.
+  int columns = outW <= 64 ? outW : static_cast<int>(llvm::divideCeil(outW, llvm::divideCeil(outW, 64)));
+  int runs = static_cast<int>(llvm::divideCeil(outH, threadRows));
+  int runsPerTile = std::clamp(448 / (threadRows * columns), 1, runs);
+  runsPerTile = static_cast<int>(llvm::divideCeil(runs, llvm::divideCeil(runs, runsPerTile)));
+  // Channels a block: 128 threads, as many a channel as it has columns of
+  // outputs to share, 8 to 32.
+  int units = runsPerTile * columns;
+  int channels = units >= 64 ? 8 : units >= 32 ? 16 : 32;
+  // Within 48 KB a block (several blocks an SM hide each other's staging):
+  // fewer rows, then fewer channels, then fewer columns, where the windows
+  // take more.
+  int dims[3][3] = {{kernel[0], kernel[1], kernel[2]},
+                    {stride[0], stride[1], stride[2]},
+                    {dilation[0], dilation[1], dilation[2]}};
+  int outDims[3] = {out[0], out[1], out[2]};
+  ::solder::DepthwiseLayout layout;
+  while (true) {
+    layout = ::solder::depthwiseLayout(dims[0], dims[1], dims[2], outDims,
+                                       threadRows * runsPerTile, columns, channels);
+    if (layout.sharedBytes <= 48 * 1024)
+      break;
+    if (runsPerTile > 1)
+      runsPerTile = (runsPerTile + 1) / 2;
+    else if (channels > 8)
+      channels /= 2;
+    else if (columns > 8)
+      columns = (columns + 1) / 2;
+    else
+      break;
+  }
+  if (layout.sharedBytes > std::min<int64_t>(kDirectMaxSharedBytes, target.maxSharedBytesPerBlock))
+    return llvm::formatv("an input window of {0} B > the shared memory a block", layout.sharedBytes)
+        .str();
+  ConvSchedule schedule;
+  schedule.kind = MainLoopKind::depthwise;
+  schedule.reason = forced ? "forced"
+                           : "one input channel a group: each output channel reduces over "
+                             "its channel's taps alone";
+  schedule.depthwise = {threadRows * runsPerTile, columns, threadRows, channels};
+  schedule.tile = {layout.bm, channels, 0};
+  schedule.threads = 128;
+  schedule.grid = {layout.pixelTiles,
+                   static_cast<int64_t>(llvm::divideCeil(outChannels, channels)), batch};
+  schedule.sharedBytes = layout.sharedBytes;
+  schedule.paddedInChannels = conv.getInput().getType().getDimSize(1);
+  schedule.teraFlops = kDirectFmaTeraFlops;
+  return schedule;
+}
+
 /// The schedule of the main loop alone (getConvSchedule adds its prologue).
 static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &target,
                                         Precision precision, MainLoopChoice choice,
@@ -413,11 +498,26 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   std::string directObstacle = std::holds_alternative<std::string>(direct)
                                    ? std::get<std::string>(direct)
                                    : "";
+  // A depthwise conv (one input channel a group, any multiplier): each
+  // output reduces over its own channel's taps alone, a reduction no GEMM
+  // tile fills (the FMA fallback's tiles ran them at a 16th of its
+  // columns). Its own main loop stages each channel's input window once and
+  // keeps the taps in registers.
+  int64_t inPerGroup = inChannels / groups;
+  std::string depthwiseObstacle;
+  if (conv && groups > 1 && inPerGroup == 1 &&
+      (choice == MainLoopChoice::automatic || choice == MainLoopChoice::directFma)) {
+    std::variant<ConvSchedule, std::string> depthwise =
+        getDepthwiseSchedule(conv, target, choice == MainLoopChoice::directFma);
+    if (auto *chosen = std::get_if<ConvSchedule>(&depthwise))
+      return *chosen;
+    depthwiseObstacle = std::get<std::string>(depthwise);
+  }
   // Otherwise the direct conv on FMAs, each thread one pixel and all of a
   // tile's channels, the window walked once. Its weights, the (channel,
   // tap) window x 32 channels, must fit shared memory.
   constexpr int64_t kDirectChannels = 32;
-  bool directFits = groups == 1 && isa<ConvOp>(anchor) && inChannels < 8 &&
+  bool directFits = groups == 1 && conv && inChannels < 8 &&
                     inChannels * taps * kDirectChannels * 4 <= 48 * 1024;
   if (directFits && (choice == MainLoopChoice::directFma ||
                      (choice == MainLoopChoice::automatic))) {
@@ -519,6 +619,8 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   schedule.kind = MainLoopKind::implicit_gemm_fma;
   schedule.reason =
       choice == MainLoopChoice::fma ? "forced"
+      : !depthwiseObstacle.empty()
+          ? "a depthwise conv its main loop cannot run: " + depthwiseObstacle
       : choice == MainLoopChoice::direct
           ? "the direct conv cannot run it: " + directObstacle
       : choice == MainLoopChoice::directFma || obstacle.empty()
@@ -576,6 +678,11 @@ ConvScheduleAttr ConvSchedule::toAttr(function_ref<InFlightDiagnostic()> emitErr
     break;
   case MainLoopKind::direct_fma:
     config = DirectFmaTileAttr::getChecked(emitError, context, tileDims.take_front(2));
+    break;
+  case MainLoopKind::depthwise:
+    config = DepthwiseTileAttr::getChecked(emitError, context, depthwise.rows,
+                                           depthwise.columns, depthwise.threadRows,
+                                           depthwise.channels);
     break;
   case MainLoopKind::direct_tensorop:
     config = DirectTileAttr::getChecked(emitError, context, tileRows, tileDims, warps,

@@ -607,3 +607,21 @@ func.func @convtranspose_phases(%x: tensor<4x64x64x64xf32>, %w: tensor<64x128x4x
       tensor<2x16x21x21xf32>, tensor<2x16x1x1xf32>, tensor<2x16x5x5xf32>,
       tensor<2x16x24x12xf32>
 }
+
+// A depthwise conv (one input channel a group, here a multiplier of 2) runs
+// on its own main loop: tiles of 8 rows x 56 columns (a row whole) of 8
+// channels, within 48 KB of shared memory; a grouped conv with more
+// channels a group stays on the FMA fallback.
+// AUTO-LABEL: func.func @depthwise_direct(
+// AUTO: #solder.conv_schedule<depthwise, fma_f32, #solder.depthwise_tile<rows = 8, columns = 56, thread_rows = 8, channels = 8>, scheduler = grid, tiles = [7, 24, 32], threads = 128, shared_bytes = 44192{{.*}}reason = "one input channel a group: each output channel reduces over its channel's taps alone">
+// AUTO: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "groups > 1">
+func.func @depthwise_direct(%x: tensor<32x96x56x56xf32>, %w: tensor<192x1x7x7xf32>,
+    %w2: tensor<96x4x3x3xf32>) -> (tensor<32x192x56x56xf32>, tensor<32x96x56x56xf32>) {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [3, 3] dilations = [1, 1] groups = 96
+       : (tensor<32x96x56x56xf32>, tensor<192x1x7x7xf32>) -> tensor<32x192x56x56xf32>
+  %r = solder.relu %y : tensor<32x192x56x56xf32>
+  %g = solder.conv %x, %w2 strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 24
+       : (tensor<32x96x56x56xf32>, tensor<96x4x3x3xf32>) -> tensor<32x96x56x56xf32>
+  %s = solder.relu %g : tensor<32x96x56x56xf32>
+  return %r, %s : tensor<32x192x56x56xf32>, tensor<32x96x56x56xf32>
+}

@@ -12,6 +12,7 @@
 //     -I third_party/cutlass/include test/gpu/device_templates_test.cu && ./a.out
 
 #include <solder/conv/layout.cuh>
+#include <solder/conv/mainloop_depthwise.cuh>
 #include <solder/conv/mainloop_direct_fma.cuh>
 #include <solder/conv/mainloop_direct_tensorop.cuh>
 #include <solder/conv/mainloop_implicit_gemm_fma.cuh>
@@ -543,6 +544,26 @@ struct DirectPaddedGeometry {
   static constexpr int kKernel[3] = {2, 3, 3};
   static constexpr int kStride[3] = {1, 2, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
 };
+// A depthwise conv with a channel multiplier of 2 (5 groups, 10 output
+// channels: a ragged second tile of 8), stride 2 along H, dilation 2 along
+// W, padding: each channel over its own input; tiles of 4 x 8 positions
+// leave ragged rows and columns (7 x 13 outputs).
+struct DepthwiseGeometry {
+  static constexpr bool kTransposed = false;
+  static constexpr int kBatch = 2, kInChannels = 5, kOutChannels = 10, kGroups = 5;
+  static constexpr int kIn[3] = {1, 13, 15}, kOut[3] = {1, 7, 13};
+  static constexpr int kKernel[3] = {1, 3, 3};
+  static constexpr int kStride[3] = {1, 2, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 2};
+};
+// A 3-d depthwise conv, dilated along D and H, stride 2 along W, padded:
+// its window spans planes.
+struct Depthwise3dGeometry {
+  static constexpr bool kTransposed = false;
+  static constexpr int kBatch = 2, kInChannels = 12, kOutChannels = 12, kGroups = 12;
+  static constexpr int kIn[3] = {5, 9, 11}, kOut[3] = {3, 7, 6};
+  static constexpr int kKernel[3] = {3, 3, 3};
+  static constexpr int kStride[3] = {1, 1, 2}, kPad[3] = {1, 1, 1}, kDilation[3] = {2, 2, 1};
+};
 // A conv_transpose with stride 2, output padding (an odd output) and 2
 // groups: the FMA fallback's output phases.
 struct TransposedGeometry {
@@ -741,10 +762,10 @@ static void testImplicitGemmTensorOp(const char *what, double tolerance) {
          meanError, tolerance);
 }
 
-/// The direct conv on FMAs: stores its output, exact fp32.
-static void testDirectFma() {
-  using G = DirectPaddedGeometry;
-  using MainLoop = solder::DirectConv<G, 128, 8>;
+/// A main loop on FMAs (the direct conv, the depthwise conv): stores its
+/// output, exact fp32.
+template <class MainLoop> static void testFmaMainLoop(const char *what) {
+  using G = typename MainLoop::Geometry;
   using Epilogue = StoreEpilogue<G>;
   std::vector<float> input = randomFloats(inputCount<G>(), 41),
                      weight = randomFloats(weightCount<G>(), 42);
@@ -756,8 +777,7 @@ static void testDirectFma() {
       dInput.data, dWeight.data, Epilogue{out.data}, tileGrid<MainLoop>());
   int nans = 0;
   const double error = relativeL2(out.read(), referenceConv<G>(input, weight), &nans);
-  expect(error <= 1e-6 && nans == 0, "DirectConv (FMA), padded 3-d, 2 channel tiles", error,
-         1e-6);
+  expect(error <= 1e-6 && nans == 0, what, error, 1e-6);
 }
 
 /// The FMA fallback: a grouped conv_transpose of stride 2 in output phases,
@@ -958,7 +978,14 @@ int main() {
       "TensorOpConv 3xTF32, conv_transpose 3-d in 12 output phases, shifted inputs", 1e-5);
   testImplicitGemmTensorOp<TransposedPhasesGeometry, Math::kTF32>(
       "TensorOpConv TF32, conv_transpose in output phases", 1e-3);
-  testDirectFma();
+  testFmaMainLoop<solder::DirectConv<DirectPaddedGeometry, 128, 8>>(
+      "DirectConv (FMA), padded 3-d, 2 channel tiles");
+  testFmaMainLoop<solder::DepthwiseConv<DepthwiseGeometry, 4, 8, 2, 8>>(
+      "DepthwiseConv, x2 multiplier, stride 2, dilated, ragged tiles");
+  testFmaMainLoop<solder::DepthwiseConv<DepthwiseGeometry, 7, 13, 7, 16>>(
+      "DepthwiseConv, one tile a plane, 7 rows a thread");
+  testFmaMainLoop<solder::DepthwiseConv<Depthwise3dGeometry, 3, 4, 3, 32>>(
+      "DepthwiseConv 3-d, dilated planes, stride 2 along W");
   testImplicitGemmFma();
   testRegions();
   CHECK_CUDA(cudaDeviceSynchronize());

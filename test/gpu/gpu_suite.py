@@ -147,6 +147,15 @@ CASES = {
             x, w, None, stride=(2, 2, 3), padding=(1, 1, 1), output_padding=(0, 1, 2),
             dilation=(1, 1, 2))).mean(dim=[2, 3, 4]),
         "x convt_w"),
+    "depthwise2d_multiplier_stride_scale_relu6": (
+        lambda x, w, b, s: torch.clamp(
+            F.conv2d(x, w, b, stride=2, padding=1, groups=6) * s, 0.0, 6.0),
+        "x conv_w conv_b scale"),
+    "depthwise3d_dilated_groupnorm_mean": (
+        lambda x, w, g, beta: F.group_norm(
+            F.conv3d(x, w, padding=(1, 2, 1), dilation=(1, 2, 1), groups=12), 3, g, beta,
+            1e-5).mean(dim=[2, 3, 4], keepdim=True),
+        "x conv_w gn_w gn_b"),
     "conv2d_ragged_rows_groupnorm_mean": (
         lambda x, w, g, beta: F.group_norm(F.conv2d(x, w), 1, g, beta, 1e-5).mean(
             dim=[1, 2, 3]),
@@ -186,7 +195,8 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "gemm_layernorm_mlp_groupnorm_residual", "reductions_warp_per_row",
              "squeeze_excitation_rows_head", "bottleneck_channels_last",
              "convtranspose2d_phases_tensorop_groupnorm_silu",
-             "convtranspose3d_phases_tensorop_shifted_mean"]
+             "convtranspose3d_phases_tensorop_shifted_mean",
+             "depthwise2d_multiplier_stride_scale_relu6", "depthwise3d_dilated_groupnorm_mean"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):

@@ -185,6 +185,21 @@ class ConvNeXtBlock(nn.Module):
         return x + (self.gamma * h).permute(0, 3, 1, 2)
 
 
+class DepthwiseBnAct(nn.Module):
+    """A depthwise conv -> BatchNorm -> activation: MobileNet's 3x3 (ReLU6),
+    ConvNeXt's 7x7 (GELU here, for a BN + act chain)."""
+
+    def __init__(self, channels, kernel, stride=1, act=nn.ReLU6):
+        super().__init__()
+        self.conv = nn.Conv2d(channels, channels, kernel, stride=stride, padding=kernel // 2,
+                              groups=channels, bias=False)
+        self.norm = nn.BatchNorm2d(channels)
+        self.act = act()
+
+    def forward(self, x):
+        return self.act(self.norm(self.conv(x)))
+
+
 # -- GEMM chains ------------------------------------------------------------
 
 class ViTMlp(nn.Module):
@@ -290,6 +305,13 @@ MODELS = {
     "se_resnet": (SEResidual, (32, 3, 56, 56), (2, 3, 16, 16)),
     "inverted_residual": (InvertedResidual, (32, 3, 224, 224), (2, 3, 32, 32)),
     "convnext_block": (ConvNeXtBlock, (32, 96, 56, 56), (2, 96, 14, 14)),
+    # Depthwise conv + BN + act at MobileNetV2's and ConvNeXt's sizes.
+    "depthwise3x3_bn_relu6": (lambda: DepthwiseBnAct(144, 3), (32, 144, 56, 56),
+                              (2, 144, 9, 11)),
+    "depthwise3x3_s2_bn_relu6": (lambda: DepthwiseBnAct(96, 3, stride=2),
+                                 (32, 96, 112, 112), (2, 96, 13, 10)),
+    "depthwise7x7_bn_gelu": (lambda: DepthwiseBnAct(96, 7, act=nn.GELU), (32, 96, 56, 56),
+                             (2, 96, 12, 9)),
     "vit_mlp": (ViTMlp, (32, 197, 768), (2, 5, 768)),
     "gemm_groupnorm_swish": (GemmGroupNormSwish, (4096, 1024), (16, 1024)),
     # KernelBench level 2's ConvTranspose2d_GELU_GroupNorm (kernel 4), at the
@@ -329,6 +351,9 @@ IN_SOLDER = {
     "vae_block_512": _RESNET_BLOCK,
     "vae_decoder_up": _RESNET_BLOCK | {"conv_transpose2d"},
     "convnext_block": {"conv2d", "permute", "layer_norm", "linear", "gelu", "mul", "add"},
+    "depthwise3x3_bn_relu6": {"conv2d", _BN, "hardtanh"},
+    "depthwise3x3_s2_bn_relu6": {"conv2d", _BN, "hardtanh"},
+    "depthwise7x7_bn_gelu": {"conv2d", _BN, "gelu"},
     "vit_mlp": {"layer_norm", "linear", "gelu", "add"},
     "gemm_groupnorm_swish": {"linear", "group_norm", "sigmoid", "mul"},
     "convt2d_gelu_groupnorm": {"conv_transpose2d", "gelu", "group_norm"},
@@ -350,6 +375,9 @@ EAGER = {
     "vae_block_512": {},
     "vae_decoder_up": {},
     "convnext_block": {},
+    "depthwise3x3_bn_relu6": {},
+    "depthwise3x3_s2_bn_relu6": {},
+    "depthwise7x7_bn_gelu": {},
     "vit_mlp": {},
     "gemm_groupnorm_swish": {},
     "convt2d_gelu_groupnorm": {},

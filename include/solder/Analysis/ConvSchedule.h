@@ -52,6 +52,12 @@ struct ConvSchedule {
   /// its whole reduction, padded to 8. The direct conv on FMAs: pixels x
   /// channels (tile[2] unused).
   std::array<int64_t, 3> tile = {0, 0, 0};
+  /// The depthwise conv: rows x columns output positions a tile, a
+  /// thread's rows down a column, channels a block (tile holds BM, their
+  /// positions rounded up to 32, and the channels).
+  struct DepthwiseTile {
+    int64_t rows = 0, columns = 0, threadRows = 0, channels = 0;
+  } depthwise;
   /// The direct conv on tensor cores: whole output rows per tile (BM is
   /// tileRows x the output width, rounded up to 32), and its warps.
   int64_t tileRows = 0, warps = 0;

@@ -71,6 +71,13 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
                            : "Visits each element of the main loop's tile.")
            << "\n  static constexpr bool kConvMoments = " << (convMoments ? "true" : "false")
            << ";\n";
+  // Stores channels-last: the tile's visit walks channels fastest, so that
+  // a warp's stores (and its reads of a channels-last residual) run along
+  // the channels.
+  if (llvm::any_of(fusion.getResults(),
+                   [&](Value result) { return channelsLastStorage.contains(result); }))
+    epilogue << "  // Stores channels-last (NDHWC): visited channels fastest.\n"
+             << "  static constexpr bool kChannelsLast = true;\n";
 
   SmallVector<std::string> captureNames = getCaptureNames(fusion);
   Value bias = anchor->getNumOperands() > 2 ? anchor->getOperand(2) : Value();

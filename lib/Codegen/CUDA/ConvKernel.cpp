@@ -136,7 +136,10 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   }
   std::string summary =
       (prologue ? prologue->summary + " -> " : std::string()) +
-      (direct ? "direct " : "implicit-GEMM ") + anchor->getName().stripDialect().str();
+      (mainLoop == MainLoopKind::depthwise ? "depthwise "
+       : direct                             ? "direct "
+                                            : "implicit-GEMM ") +
+      anchor->getName().stripDialect().str();
   summary += tensorCores ? " on tensor cores (" + mainLoopName.str() + ")"
                          : " with FMAs (" + schedule.getReason().str() + ")";
   if (samplesAsPixels)
@@ -269,6 +272,12 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                         "solder::TensorMath::{4}, solder::DirectAccumulation::{5}>;\n",
                         name, directTile.getRows(), directTile.getTile()[1],
                         directTile.getWarps(), math, accumulation);
+  } else if (auto depthwiseTile = dyn_cast<DepthwiseTileAttr>(schedule.getConfig())) {
+    os << llvm::formatv("using {0}_mainloop = solder::DepthwiseConv<\n"
+                        "    {0}_geometry, /*TileRows=*/{1}, /*TileColumns=*/{2}, "
+                        "/*ThreadRows=*/{3}, /*BN=*/{4}>;\n",
+                        name, depthwiseTile.getRows(), depthwiseTile.getColumns(),
+                        depthwiseTile.getThreadRows(), depthwiseTile.getChannels());
   } else {
     ArrayRef<int64_t> tile = cast<DirectFmaTileAttr>(schedule.getConfig()).getTile();
     os << llvm::formatv("using {0}_mainloop = solder::DirectConv<{0}_geometry, {1}, {2}>;\n",

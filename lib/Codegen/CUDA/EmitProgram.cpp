@@ -305,6 +305,9 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
     case MainLoopKind::direct_tensorop:
       headers.insert("solder/conv/mainloop_direct_tensorop.cuh");
       break;
+    case MainLoopKind::depthwise:
+      headers.insert("solder/conv/mainloop_depthwise.cuh");
+      break;
     }
   });
   for (StringRef header : headers)

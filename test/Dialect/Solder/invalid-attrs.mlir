@@ -30,6 +30,18 @@
 #bad = #solder.direct_fma_tile<[128, 0]>
 
 // -----
+// expected-error @+1 {{expects positive rows, columns and thread_rows, thread_rows dividing rows, got 8, 56 and 3}}
+#bad = #solder.depthwise_tile<rows = 8, columns = 56, thread_rows = 3, channels = 8>
+
+// -----
+// expected-error @+1 {{expects channels to divide the block's 128 threads, got 24}}
+#bad = #solder.depthwise_tile<rows = 8, columns = 56, thread_rows = 8, channels = 24>
+
+// -----
+// expected-error @+1 {{main loop depthwise does not take the config #solder.direct_fma_tile<[128, 24]>}}
+#bad = #solder.conv_schedule<depthwise, fma_f32, #solder.direct_fma_tile<[128, 24]>, scheduler = grid, tiles = [1, 1, 1], threads = 128, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "">
+
+// -----
 // expected-error @+1 {{expects at least one row a tile, got 0}}
 #bad = #solder.direct_tile<rows = 0, tile = [192, 24, 88], warps = 4, accumulation = plain, prepared_bytes = 16896, prepare_threads = 1056, prepare_grid = [1, 1, 1]>
 

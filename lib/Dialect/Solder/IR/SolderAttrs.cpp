@@ -76,6 +76,19 @@ LogicalResult DirectFmaTileAttr::verify(EmitError emitError, ArrayRef<int64_t> t
   return verifyDims(emitError, "tile", tile, 2);
 }
 
+LogicalResult DepthwiseTileAttr::verify(EmitError emitError, int64_t rows, int64_t columns,
+                                        int64_t threadRows, int64_t channels) {
+  if (rows <= 0 || columns <= 0 || threadRows <= 0 || rows % threadRows != 0)
+    return emitError() << "expects positive rows, columns and thread_rows, thread_rows "
+                          "dividing rows, got "
+                       << rows << ", " << columns << " and " << threadRows;
+  // 128 threads, the same number a channel.
+  if (channels <= 0 || 128 % channels != 0)
+    return emitError() << "expects channels to divide the block's 128 threads, got "
+                       << channels;
+  return success();
+}
+
 LogicalResult DirectTileAttr::verify(EmitError emitError, int64_t rows,
                                      ArrayRef<int64_t> tile, int64_t warps,
                                      DirectAccumulation, int64_t preparedBytes,
@@ -124,6 +137,10 @@ LogicalResult ConvScheduleAttr::verify(EmitError emitError, MainLoopKind mainLoo
       configMatches = true;
       warps = tile.getWarps();
     }
+    break;
+  case MainLoopKind::depthwise:
+    configMatches = isa<DepthwiseTileAttr>(config);
+    warps = 4;
     break;
   }
   if (!configMatches)
@@ -209,6 +226,7 @@ StringRef mlir::solder::getMainLoopName(MainLoopKind mainLoop, TensorMath math) 
   switch (mainLoop) {
   case MainLoopKind::implicit_gemm_fma: return "fma";
   case MainLoopKind::direct_fma: return "direct_fma";
+  case MainLoopKind::depthwise: return "depthwise";
   case MainLoopKind::implicit_gemm_tensorop:
     return math == TensorMath::tf32x3 ? "tensorop_3xtf32" : "tensorop_tf32";
   case MainLoopKind::direct_tensorop:

@@ -276,7 +276,12 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                           FinalizeLaunchAttr::get(context, finalize->threads, finalize->grid,
                                                   DenseI64ArrayAttr::get(context, f64Results)));
         }
-        schedule = conv->isDirectFma()
+        schedule = conv->kind == MainLoopKind::depthwise
+                       ? llvm::formatv("{0} {1}x{2}x{3} rows{4}", conv->getMainLoopName(),
+                                       conv->depthwise.rows, conv->depthwise.columns,
+                                       conv->depthwise.channels, conv->depthwise.threadRows)
+                             .str()
+                   : conv->isDirectFma()
                        ? llvm::formatv("{0} {1}x{2}", conv->getMainLoopName(),
                                        conv->tile[0], conv->tile[1])
                              .str()

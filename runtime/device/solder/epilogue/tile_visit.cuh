@@ -26,6 +26,13 @@ template <class MainLoop, class = void> struct HasPhasedRows : std::false_type {
 template <class MainLoop>
 struct HasPhasedRows<MainLoop, std::void_t<decltype(MainLoop::rows(0))>> : std::true_type {};
 
+/// Whether Epilogue stores tensors channels-last (NDHWC): then its visit
+/// walks a tile's channels fastest.
+template <class Epilogue, class = void> struct VisitsChannelsLast : std::false_type {};
+template <class Epilogue>
+struct VisitsChannelsLast<Epilogue, std::void_t<decltype(Epilogue::kChannelsLast)>>
+    : std::bool_constant<Epilogue::kChannelsLast> {};
+
 /// A tile's rows as consecutive pixels from MainLoop::pixelBase.
 template <class MainLoop> struct LinearRows {
   int base, count;
@@ -57,22 +64,25 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
   }();
   const int pixels = rows.count;
   using Partials = typename Epilogue::Partials;
-  if constexpr (!Epilogue::kStoresElements && BN <= MainLoop::kThreads &&
+  constexpr bool kChannelsLast = VisitsChannelsLast<Epilogue>::value;
+  if constexpr ((!Epilogue::kStoresElements || kChannelsLast) && BN <= MainLoop::kThreads &&
                 sizeof(Partials) * MainLoop::kThreads <= MainLoop::Tile::kBytes) {
-    // Nothing is stored per element (W1: statistics only), so coalescing
-    // does not matter: a thread per (channel, slice of the pixels) keeps
-    // its partial in registers, and the slices merge through shared memory
-    // in a fixed order, instead of a warp combining every channel across
-    // its lanes. Each thread starts its slice at a pixel staggered by its
-    // channel, so a warp's reads of the channel-major tile spread over the
-    // banks.
+    // A thread per (channel, slice of the pixels) keeps its partial in
+    // registers, and the slices merge through shared memory in a fixed
+    // order, instead of a warp combining every channel across its lanes.
+    // Where nothing is stored per element (W1: statistics only), coalescing
+    // does not matter: each thread starts its slice at a pixel staggered by
+    // its channel, so a warp's reads of the channel-major tile spread over
+    // the banks. Channels-last, a warp's lanes take consecutive channels of
+    // one pixel: its stores and reads run along the channels (a lane a
+    // channel down the pixels wrote 4 bytes a 32-byte sector).
     constexpr int kSlices = MainLoop::kThreads / BN;
     const int column = threadIdx.x % BN, slice = threadIdx.x / BN;
     const int channel = channelBase + column;
     Partials partials;
     if (slice < kSlices && channel < G::kOutChannels) {
       const int count = (pixels - slice + kSlices - 1) / kSlices;
-      int j = count > 0 ? column % count : 0;
+      int j = count > 0 && !kChannelsLast ? column % count : 0;
       for (int visited = 0; visited < count; ++visited) {
         const int local = slice + kSlices * j, pixel = rows.pixel(local);
         if (!kPhased || pixel >= 0)

@@ -53,7 +53,8 @@ def Solder_MainLoopKind : I32EnumAttr<"MainLoopKind", "main loop of a conv kerne
     I32EnumAttrCase<"implicit_gemm_fma", 0>,
     I32EnumAttrCase<"implicit_gemm_tensorop", 1>,
     I32EnumAttrCase<"direct_fma", 2>,
-    I32EnumAttrCase<"direct_tensorop", 3>]> {
+    I32EnumAttrCase<"direct_tensorop", 3>,
+    I32EnumAttrCase<"depthwise", 4>]> {
   let cppNamespace = "::mlir::solder";
   let genSpecializedAttr = 0;
 }
@@ -192,6 +193,28 @@ def Solder_DirectFmaTileAttr : Solder_Attr<"DirectFmaTile", "direct_fma_tile"> {
   let genVerifyDecl = 1;
 }
 
+def Solder_DepthwiseTileAttr : Solder_Attr<"DepthwiseTile", "depthwise_tile"> {
+  let summary = "the depthwise conv on fp32 FMAs";
+  let description = [{
+    A block of 128 threads computes `rows` x `columns` output positions of
+    one output plane for `channels` output channels from each channel's
+    input window, staged in shared memory; a thread computes `thread_rows`
+    outputs down a column at a time, the channel's taps in registers. From
+    PyTorch's layouts.
+
+    ```mlir
+    #solder.depthwise_tile<rows = 7, columns = 56, thread_rows = 7, channels = 8>
+    ```
+  }];
+  let parameters = (ins "int64_t":$rows, "int64_t":$columns, "int64_t":$threadRows,
+                        "int64_t":$channels);
+  let assemblyFormat = [{
+    `<` `rows` `=` $rows `,` `columns` `=` $columns `,` `thread_rows` `=` $threadRows `,`
+    `channels` `=` $channels `>`
+  }];
+  let genVerifyDecl = 1;
+}
+
 def Solder_DirectTileAttr : Solder_Attr<"DirectTile", "direct_tile"> {
   let summary = "the direct conv on tensor cores";
   let description = [{
@@ -233,7 +256,7 @@ def Solder_ConvScheduleAttr : Solder_Attr<"ConvSchedule", "conv_schedule"> {
     `main_loop` and `math` name the main loop and its arithmetic, and
     `config` is that main loop's own tile attribute
     (`#solder.implicit_gemm`, `#solder.fma_tile`, `#solder.direct_fma_tile`,
-    `#solder.direct_tile`). `tiles` counts the kernel's tiles: (pixel tiles
+    `#solder.direct_tile`, `#solder.depthwise_tile`). `tiles` counts the kernel's tiles: (pixel tiles
     of one sample, channel tiles x groups, samples); the `grid` scheduler
     launches a block a tile on that grid, `persistent` launches blocks that
     take tiles in turn, as many as the GPU holds. `min_blocks_per_sm` bounds the kernel's registers so

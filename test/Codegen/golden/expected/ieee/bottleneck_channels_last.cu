@@ -34,6 +34,8 @@ struct bottleneck_channels_last_k0_conv_epilogue {
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
+  // Stores channels-last (NDHWC): visited channels fastest.
+  static constexpr bool kChannelsLast = true;
   struct Partials {
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
       return {};
@@ -118,6 +120,8 @@ struct bottleneck_channels_last_k1_conv_epilogue {
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
+  // Stores channels-last (NDHWC): visited channels fastest.
+  static constexpr bool kChannelsLast = true;
   struct Partials {
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
       return {};
@@ -196,6 +200,8 @@ struct bottleneck_channels_last_k2_conv_epilogue {
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
+  // Stores channels-last (NDHWC): visited channels fastest.
+  static constexpr bool kChannelsLast = true;
   struct Partials {
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
       return {};
@@ -279,6 +285,8 @@ struct bottleneck_channels_last_k3_conv_epilogue {
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
+  // Stores channels-last (NDHWC): visited channels fastest.
+  static constexpr bool kChannelsLast = true;
   struct Partials {
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
       return {};

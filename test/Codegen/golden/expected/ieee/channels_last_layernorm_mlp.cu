@@ -2,7 +2,7 @@
 // its comment lists the fused ops and what each parameter holds.
 
 #include <solder/conv/layout.cuh>
-#include <solder/conv/mainloop_implicit_gemm_fma.cuh>
+#include <solder/conv/mainloop_depthwise.cuh>
 #include <solder/conv/mainloop_implicit_gemm_tensorop.cuh>
 #include <solder/kernel/conv_kernel.cuh>
 #include <solder/kernel/elementwise_kernel.cuh>
@@ -50,18 +50,19 @@ struct channels_last_layernorm_mlp_k0_conv_epilogue {
   }
 };
 
-using channels_last_layernorm_mlp_k0_conv_mainloop = solder::ImplicitGemmFmaConv<channels_last_layernorm_mlp_k0_conv_geometry, 128, 16, 16>;
+using channels_last_layernorm_mlp_k0_conv_mainloop = solder::DepthwiseConv<
+    channels_last_layernorm_mlp_k0_conv_geometry, /*TileRows=*/15, /*TileColumns=*/13, /*ThreadRows=*/5, /*BN=*/16>;
 using channels_last_layernorm_mlp_k0_conv_kernel = solder::ConvKernel<channels_last_layernorm_mlp_k0_conv_mainloop, channels_last_layernorm_mlp_k0_conv_epilogue,
-    solder::GridTileScheduler<2, 24, 2>>;
-static_assert(channels_last_layernorm_mlp_k0_conv_kernel::kThreads == 256 && channels_last_layernorm_mlp_k0_conv_kernel::kSharedBytes == 0,
+    solder::GridTileScheduler<1, 2, 2>>;
+static_assert(channels_last_layernorm_mlp_k0_conv_kernel::kThreads == 128 && channels_last_layernorm_mlp_k0_conv_kernel::kSharedBytes == 43328,
               "the plan's threads and shared memory");
 
-// channels_last_layernorm_mlp_k0_conv: implicit-GEMM conv with FMAs (groups > 1)
+// channels_last_layernorm_mlp_k0_conv: depthwise conv with FMAs (one input channel a group: each output channel reduces over its channel's taps alone)
 //   in0: tensor<2x24x15x13xf32>
 //   in1: tensor<24x1x7x7xf32>
 //   in2: tensor<24xf32>
 //   out0: tensor<2x24x15x13xf32>
-extern "C" __global__ void __launch_bounds__(256)
+extern "C" __global__ void __launch_bounds__(128)
 channels_last_layernorm_mlp_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
@@ -258,6 +259,8 @@ struct channels_last_layernorm_mlp_k4_conv_epilogue {
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
+  // Stores channels-last (NDHWC): visited channels fastest.
+  static constexpr bool kChannelsLast = true;
   struct Partials {
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
       return {};
