@@ -1,8 +1,9 @@
 // MobileNet's depthwise conv with a channel multiplier: Conv2d(6 -> 18,
 // k3, stride 2, padding 1, groups 6) + bias -> * per-channel scale (eval
-// BatchNorm) -> ReLU6 (clamp 0, 6). On the direct conv on FMAs, 8 channels
-// a tile (18: a ragged last tile), each output channel over its group's
-// one input channel; 13 x 11 -> 7 x 6, the stride's last column padded.
+// BatchNorm) -> ReLU6 (clamp 0, 6). On the depthwise main loop, one tile
+// of 7 x 6 positions a plane, 32 channels a block (18: a ragged channel
+// tile), each output channel over its group's one input channel; 13 x 11
+// -> 7 x 6, the stride's last column padded.
 func.func @depthwise2d_multiplier_stride_scale_relu6(%x: tensor<3x6x13x11xf32>,
     %w: tensor<18x1x3x3xf32>, %b: tensor<18xf32>, %scale: tensor<18x1x1xf32>)
     -> tensor<3x18x7x6xf32> {

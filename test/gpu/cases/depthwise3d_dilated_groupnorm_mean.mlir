@@ -1,7 +1,8 @@
 // A 3-d depthwise conv, dilated: Conv3d(12 -> 12, k (3, 3, 3), padding (1,
 // 2, 1), dilation (1, 2, 1), groups 12) -> GroupNorm(3) -> mean over the
-// spatial dims. The direct conv on FMAs, its tile's statistics through the
-// partials, and 300 pixels a sample (a ragged last pixel tile).
+// spatial dims. On the depthwise main loop, its window spanning planes,
+// tiles of 5 x 10 positions of a plane (6 a sample: the statistics through
+// 6 partials).
 func.func @depthwise3d_dilated_groupnorm_mean(%x: tensor<2x12x3x10x10xf32>,
     %w: tensor<12x1x3x3x3xf32>, %gw: tensor<12xf32>, %gb: tensor<12xf32>)
     -> tensor<2x12x1x1x1xf32> {
