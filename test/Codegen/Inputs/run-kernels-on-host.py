@@ -169,14 +169,16 @@ def main():
     binary = os.path.join(args.workdir, "host")
     shim = os.path.join(os.path.dirname(os.path.abspath(__file__)), "host")
     # AddressSanitizer: a read or write past a tensor stops the run.
-    # The direct conv on tensor cores: CUTLASS's types on the host, the
-    # warp's mma.sync emulated (host/cuda_host_shim.h).
+    # The main loops on arch/sm80.cuh (the direct conv on tensor cores, the
+    # depthwise conv's cp.async): CUTLASS's types on the host, the warp's
+    # mma.sync emulated and cp.async a copy (host/cuda_host_shim.h).
     cutlass = []
-    if "solder/conv/mainloop_direct_tensorop.cuh" in kernels:
+    arch_users = ("solder/conv/mainloop_direct_tensorop.cuh", "solder/conv/mainloop_depthwise.cuh")
+    if any(header in kernels for header in arch_users):
         cccl = os.path.join(args.cuda_include, "cccl")
         if not os.path.isdir(cccl):
-            raise SystemExit(f"run-kernels-on-host: {manifest['entry']} runs the direct "
-                             f"conv on tensor cores, which needs CUDA's headers ({cccl})")
+            raise SystemExit(f"run-kernels-on-host: {manifest['entry']} includes "
+                             f"arch/sm80.cuh, which needs CUDA's headers ({cccl})")
         cutlass = ["-DSOLDER_HOST_CUTLASS", f"-I{os.path.join(args.src, 'third_party', 'cutlass', 'include')}",
                    f"-I{cccl}", f"-I{args.cuda_include}"]
     subprocess.run([args.cxx, "-std=c++20", "-O1", "-w", "-pthread", "-fsanitize=address",
