@@ -312,12 +312,24 @@ getDepthwiseSchedule(ConvOp conv, const GpuTarget &target, bool forced) {
                      dilation = spatial(conv.getDilations(), 1);
   int outH = out[1], outW = out[2];
   // A thread's outputs down a column: the count of 8 or fewer that wastes
-  // the fewest rows (MobileNet's 112, 56, 28, 14, 7 rows take 7), the
-  // larger on a tie (more FMAs a load).
-  int threadRows = 1;
+  // the fewest rows, the larger on a tie (more FMAs a load: 112 and 56
+  // rows take 8, 28, 14 and 7 take 7), within the registers that the taps,
+  // the column of window values and the accumulators hold (a tall stride
+  // or dilation makes the column long).
+  constexpr int64_t kMaxThreadRegisters = 160;
+  auto columnValues = [&](int rows) {
+    return (rows - 1) * stride[1] + (kernel[1] - 1) * dilation[1] + 1;
+  };
+  int threadRows = 0;
   for (int rows = 1; rows <= std::min(outH, 8); ++rows)
-    if (llvm::alignTo(outH, rows) <= llvm::alignTo(outH, threadRows))
+    if (taps + columnValues(rows) + rows <= kMaxThreadRegisters &&
+        (!threadRows || llvm::alignTo(outH, rows) <= llvm::alignTo(outH, threadRows)))
       threadRows = rows;
+  if (!threadRows)
+    return llvm::formatv("a column of {0} window values and {1} taps > {2} registers a "
+                         "thread",
+                         columnValues(1), taps, kMaxThreadRegisters)
+        .str();
   // Columns: the whole row up to 64, else the row cut evenly into pieces of
   // 64 or fewer. Rows: runs of the thread's rows up to about 448 positions
   // a tile, the row tiles evened out.
@@ -329,9 +341,9 @@ getDepthwiseSchedule(ConvOp conv, const GpuTarget &target, bool forced) {
   // outputs to share, 8 to 32.
   int units = runsPerTile * columns;
   int channels = units >= 64 ? 8 : units >= 32 ? 16 : 32;
-  // Within 48 KB a block (several blocks an SM hide each other's staging):
-  // fewer rows, then fewer channels, then fewer columns, where the windows
-  // take more.
+  // Within 48 KB a block where it can be (several blocks an SM hide each
+  // other's staging): fewer rows, then fewer channels, then fewer columns,
+  // where the windows take more; past that up to the direct convs' 100 KB.
   int dims[3][3] = {{kernel[0], kernel[1], kernel[2]},
                     {stride[0], stride[1], stride[2]},
                     {dilation[0], dilation[1], dilation[2]}};

@@ -382,7 +382,8 @@ CUresult updateGraph(SolderBundle &bundle, const void *const *inputs, void *cons
 extern "C" SolderStatus solderRun(SolderBundle *bundle,
                                   const void *const *inputs,
                                   void *const *outputs, void *stream) {
-  if (!bundle || (!inputs && !bundle->manifest.inputs.empty()) || !outputs)
+  if (!bundle || (!inputs && !bundle->manifest.inputs.empty()) ||
+      (!outputs && !bundle->manifest.outputs.empty()))
     return fail(SOLDER_ERROR_ARGUMENT, "solderRun: null argument");
   const CudaDriver &driver = *bundle->driver;
   const Manifest &manifest = bundle->manifest;

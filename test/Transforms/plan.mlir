@@ -625,3 +625,16 @@ func.func @depthwise_direct(%x: tensor<32x96x56x56xf32>, %w: tensor<192x1x7x7xf3
   %s = solder.relu %g : tensor<32x96x56x56xf32>
   return %r, %s : tensor<32x192x56x56xf32>, tensor<32x96x56x56xf32>
 }
+
+// A depthwise conv whose column of window values (a dilation of 80 along
+// H) and taps would not fit a thread's registers stays on the FMA fallback,
+// saying why.
+// AUTO-LABEL: func.func @depthwise_tall_dilation(
+// AUTO: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "a depthwise conv its main loop cannot run: a column of 161 window values and 9 taps > 160 registers a thread">
+func.func @depthwise_tall_dilation(%x: tensor<1x4x170x8xf32>, %w: tensor<4x1x3x3xf32>)
+    -> tensor<1x4x10x6xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [0, 0] dilations = [80, 1] groups = 4
+       : (tensor<1x4x170x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x10x6xf32>
+  %r = solder.relu %y : tensor<1x4x10x6xf32>
+  return %r : tensor<1x4x10x6xf32>
+}

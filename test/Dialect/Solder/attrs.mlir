@@ -27,7 +27,7 @@ func.func @direct_tensorop(%x: tensor<2x3x6x6xf32>, %w: tensor<4x3x3x3xf32>) -> 
 // CHECK-LABEL: func.func @direct_fma
 // CHECK: #solder.conv_schedule<direct_fma, fma_f32, #solder.direct_fma_tile<[128, 4]>, scheduler = grid, tiles = [1, 1, 2], threads = 128, shared_bytes = 12672, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "">
 // CHECK-LABEL: func.func @depthwise
-// CHECK: #solder.conv_schedule<depthwise, fma_f32, #solder.depthwise_tile<rows = 4, columns = 4, thread_rows = 4, channels = 32>, scheduler = grid, tiles = [1, 1, 2], threads = 128, shared_bytes = 19072, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "">
+// CHECK: #solder.conv_schedule<depthwise, fma_f32, #solder.depthwise_tile<rows = 4, columns = 4, thread_rows = 4, channels = 32>, scheduler = grid, tiles = [1, 1, 2], threads = 128, shared_bytes = 11904, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "">
 func.func @implicit_gemm(%x: tensor<2x3x6x6xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<2x4x4x4xf32> {
   %y = solder.fusion "k0_conv" (%a = %x, %b = %w) : (tensor<2x3x6x6xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x4x4xf32> attributes {
       solder.schedule = #solder.conv_schedule<implicit_gemm_tensorop, tf32, #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 4, input_grid = [1, 1, 2], weight_grid = [1, 1, 1]>, scheduler = grid, tiles = [1, 1, 2], threads = 128, shared_bytes = 49152, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "forced">} {
@@ -55,7 +55,7 @@ func.func @direct_fma(%x: tensor<2x3x6x6xf32>, %w: tensor<4x3x3x3xf32>) -> tenso
 }
 func.func @depthwise(%x: tensor<2x3x6x6xf32>, %w: tensor<3x1x3x3xf32>) -> tensor<2x3x4x4xf32> {
   %y = solder.fusion "k0_conv" (%a = %x, %b = %w) : (tensor<2x3x6x6xf32>, tensor<3x1x3x3xf32>) -> tensor<2x3x4x4xf32> attributes {
-      solder.schedule = #solder.conv_schedule<depthwise, fma_f32, #solder.depthwise_tile<rows = 4, columns = 4, thread_rows = 4, channels = 32>, scheduler = grid, tiles = [1, 1, 2], threads = 128, shared_bytes = 19072, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "">} {
+      solder.schedule = #solder.conv_schedule<depthwise, fma_f32, #solder.depthwise_tile<rows = 4, columns = 4, thread_rows = 4, channels = 32>, scheduler = grid, tiles = [1, 1, 2], threads = 128, shared_bytes = 11904, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "">} {
     %c = solder.conv %a, %b strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 3 : (tensor<2x3x6x6xf32>, tensor<3x1x3x3xf32>) -> tensor<2x3x4x4xf32>
     solder.yield %c : tensor<2x3x4x4xf32>
   }

@@ -21,8 +21,9 @@ struct DepthwiseLayout {
   /// The staged input window of one channel: planes x rows x columns.
   int planes, inRows, inColumns;
   /// Floats from one channel's window to the next: the window padded so
-  /// that two channels' windows start 16 banks apart (a warp's two
-  /// channels read disjoint banks).
+  /// that consecutive channels' windows start 16 banks apart (with 8
+  /// channels a block a warp holds two channels, which then read disjoint
+  /// banks; with 16 or 32, four or eight, and pairs of them share banks).
   int channelPitch;
   /// Output positions a tile (rows x columns) and the accumulator tile's
   /// BM (that, rounded up to 32).

@@ -33,6 +33,7 @@ struct DepthwiseConv {
   static_assert(!G::kTransposed && G::kInChannels == G::kGroups,
                 "a depthwise conv: one input channel a group");
   static_assert(TileRows % ThreadRows == 0, "a thread's rows tile the tile's");
+  static_assert(ConvShape<G>::kTaps <= 64, "a thread keeps the taps in registers");
   using Geometry = G;
   static constexpr int BN = BN_;
   static constexpr int kThreads = 128, kWarps = kThreads / 32;
