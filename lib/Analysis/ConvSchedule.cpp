@@ -189,6 +189,14 @@ constexpr int64_t kDirectMaxSharedBytes = 100 * 1024;
 constexpr int64_t kDirectTF32Registers = 80;
 constexpr int64_t kDirectThreeTF32Registers = 128;
 
+/// Spatial dims padded to (D, H, W) as the geometry structs have them.
+static std::array<int, 3> padSpatial(ArrayRef<int64_t> dims, int fill) {
+  std::array<int, 3> padded = {fill, fill, fill};
+  for (auto [to, dim] : llvm::zip(llvm::drop_begin(padded, 3 - dims.size()), dims))
+    to = static_cast<int>(dim);
+  return padded;
+}
+
 /// The direct tensor-core tile of `conv`, or the reason it cannot run it.
 std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
                                                            bool threeTF32,
@@ -202,18 +210,12 @@ std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
   auto input = cast<RankedTensorType>(conv.getInput().getType());
   auto weight = cast<RankedTensorType>(conv.getWeight().getType());
   auto output = cast<RankedTensorType>(conv.getResult().getType());
-  // Spatial dims padded to (D, H, W) as the geometry struct has them.
-  auto pad3 = [](ArrayRef<int64_t> dims, int fill) {
-    std::array<int, 3> padded = {fill, fill, fill};
-    for (auto [to, dim] : llvm::zip(llvm::drop_begin(padded, 3 - dims.size()), dims))
-      to = static_cast<int>(dim);
-    return padded;
-  };
-  std::array<int, 3> in = pad3(input.getShape().drop_front(2), 1),
-                     out = pad3(output.getShape().drop_front(2), 1),
-                     kernel = pad3(weight.getShape().drop_front(2), 1),
-                     stride = pad3(conv.getStrides(), 1), pad = pad3(conv.getPadding(), 0),
-                     dilation = pad3(conv.getDilations(), 1);
+  std::array<int, 3> in = padSpatial(input.getShape().drop_front(2), 1),
+                     out = padSpatial(output.getShape().drop_front(2), 1),
+                     kernel = padSpatial(weight.getShape().drop_front(2), 1),
+                     stride = padSpatial(conv.getStrides(), 1),
+                     pad = padSpatial(conv.getPadding(), 0),
+                     dilation = padSpatial(conv.getDilations(), 1);
   int64_t inChannels = input.getDimSize(1);
   int64_t reduction = inChannels * kernel[0] * kernel[1] * kernel[2];
   if (reduction > kDirectMaxReduction)
@@ -299,17 +301,10 @@ getDepthwiseSchedule(ConvOp conv, const GpuTarget &target, bool forced) {
   if (taps > kMaxTaps)
     return llvm::formatv("{0} taps > {1} (a thread keeps them in registers)", taps, kMaxTaps)
         .str();
-  auto spatial = [](ArrayRef<int64_t> values, int64_t fill) {
-    std::array<int, 3> dims = {static_cast<int>(fill), static_cast<int>(fill),
-                               static_cast<int>(fill)};
-    for (auto [i, value] : llvm::enumerate(llvm::reverse(values)))
-      dims[2 - i] = static_cast<int>(value);
-    return dims;
-  };
-  std::array<int, 3> out = spatial(output.getShape().drop_front(2), 1),
-                     kernel = spatial(weight.getShape().drop_front(2), 1),
-                     stride = spatial(conv.getStrides(), 1),
-                     dilation = spatial(conv.getDilations(), 1);
+  std::array<int, 3> out = padSpatial(output.getShape().drop_front(2), 1),
+                     kernel = padSpatial(weight.getShape().drop_front(2), 1),
+                     stride = padSpatial(conv.getStrides(), 1),
+                     dilation = padSpatial(conv.getDilations(), 1);
   int outH = out[1], outW = out[2];
   // A thread's outputs down a column: the count of 8 or fewer that wastes
   // the fewest rows, the larger on a tie (more FMAs a load: 112 and 56
@@ -344,14 +339,11 @@ getDepthwiseSchedule(ConvOp conv, const GpuTarget &target, bool forced) {
   // Within 48 KB a block where it can be (several blocks an SM hide each
   // other's staging): fewer rows, then fewer channels, then fewer columns,
   // where the windows take more; past that up to the direct convs' 100 KB.
-  int dims[3][3] = {{kernel[0], kernel[1], kernel[2]},
-                    {stride[0], stride[1], stride[2]},
-                    {dilation[0], dilation[1], dilation[2]}};
-  int outDims[3] = {out[0], out[1], out[2]};
   ::solder::DepthwiseLayout layout;
   while (true) {
-    layout = ::solder::depthwiseLayout(dims[0], dims[1], dims[2], outDims,
-                                       threadRows * runsPerTile, columns, channels);
+    layout = ::solder::depthwiseLayout(kernel.data(), stride.data(), dilation.data(),
+                                       out.data(), threadRows * runsPerTile, columns,
+                                       channels);
     if (layout.sharedBytes <= 48 * 1024)
       break;
     if (runsPerTile > 1)

@@ -242,9 +242,7 @@ class CompiledModule:
                 for target, value in zip(self._check_outputs(out), outputs):
                     target.copy_(value)
                 outputs = list(out) if isinstance(out, (tuple, list)) else [out]
-        if self.output_is_sequence:
-            return tuple(outputs)
-        return outputs[0]
+        return self._returned(outputs)
 
     def call_unchecked(self, *inputs):
         """__call__ on a CUDA module without its Python checks of each input,
@@ -253,7 +251,10 @@ class CompiledModule:
         path, where a ResNet-50 passes 268 tensors a call (the checks took
         most of its host time). The runtime still refuses a pointer off 16
         bytes, with a SolderError."""
-        outputs = self._launch(inputs, None)
+        return self._returned(self._launch(inputs, None))
+
+    def _returned(self, outputs):
+        """The outputs as the compiled forward returned them."""
         return tuple(outputs) if self.output_is_sequence else outputs[0]
 
     def _launch(self, inputs, outputs):

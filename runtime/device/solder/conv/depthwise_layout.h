@@ -35,9 +35,10 @@ struct DepthwiseLayout {
   int windowOffset, weightOffset, sharedBytes;
 };
 
-constexpr DepthwiseLayout depthwiseLayout(const int (&kernel)[3], const int (&stride)[3],
-                                          const int (&dilation)[3], const int (&out)[3],
-                                          int rows, int columns, int channels) {
+/// `kernel`, `stride`, `dilation` and `out`: (D, H, W).
+constexpr DepthwiseLayout depthwiseLayout(const int *kernel, const int *stride,
+                                          const int *dilation, const int *out, int rows,
+                                          int columns, int channels) {
   DepthwiseLayout layout{};
   layout.planes = (kernel[0] - 1) * dilation[0] + 1;
   layout.inRows = (rows - 1) * stride[1] + (kernel[1] - 1) * dilation[1] + 1;

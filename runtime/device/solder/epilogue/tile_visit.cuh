@@ -20,11 +20,13 @@
 
 namespace solder {
 
-/// Whether MainLoop's tiles hold positions of one output phase
-/// (PhasePixelTiles): their rows map to pixels through MainLoop::rows.
-template <class MainLoop, class = void> struct HasPhasedRows : std::false_type {};
+/// Whether MainLoop's tile rows are not consecutive pixels (the positions
+/// of one output phase, PhasePixelTiles; a rectangle of positions,
+/// DepthwiseConv): they map to pixels through MainLoop::rows, -1 for a row
+/// past the output.
+template <class MainLoop, class = void> struct HasMappedRows : std::false_type {};
 template <class MainLoop>
-struct HasPhasedRows<MainLoop, std::void_t<decltype(MainLoop::rows(0))>> : std::true_type {};
+struct HasMappedRows<MainLoop, std::void_t<decltype(MainLoop::rows(0))>> : std::true_type {};
 
 /// Whether Epilogue stores tensors channels-last (NDHWC): then its visit
 /// walks a tile's channels fastest.
@@ -55,9 +57,9 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
   constexpr int BM = MainLoop::BM, BN = MainLoop::BN, kTileStride = MainLoop::Tile::kStride;
   const int n = work.n, pixelTile = work.pixelTile, channelBase = work.channelTile * BN;
   static_assert(BM % 32 == 0, "a lane visits BM / 8 pixels of each channel");
-  constexpr bool kPhased = HasPhasedRows<MainLoop>::value;
+  constexpr bool kMappedRows = HasMappedRows<MainLoop>::value;
   const auto rows = [&] {
-    if constexpr (kPhased)
+    if constexpr (kMappedRows)
       return MainLoop::rows(pixelTile);
     else
       return LinearRows<MainLoop>(pixelTile);
@@ -85,7 +87,7 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
       int j = count > 0 && !kChannelsLast ? column % count : 0;
       for (int visited = 0; visited < count; ++visited) {
         const int local = slice + kSlices * j, pixel = rows.pixel(local);
-        if (!kPhased || pixel >= 0)
+        if (!kMappedRows || pixel >= 0)
           epilogue.visit(n, channel, pixel, tile[column * kTileStride + local], partials);
         j = j + 1 == count ? 0 : j + 1;
       }
@@ -127,7 +129,7 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
         const int row = laneInGroup + kLanesPerChannel * i;
         if (local < BN && channel < G::kOutChannels && row < pixels) {
           const int pixel = rows.pixel(row);
-          if (!kPhased || pixel >= 0)
+          if (!kMappedRows || pixel >= 0)
             epilogue.visit(n, channel, pixel, tile[local * kTileStride + row], partials[h]);
         }
       }
