@@ -116,13 +116,19 @@ OutputPhases getOutputPhases(Operation *anchor) {
 }
 
 /// Why the tensor-core main loop cannot run this conv, or should not, or "".
+/// `paddedInChannels`: the input channels of a group as it reads them.
 std::string getTensorOpObstacle(Operation *anchor, Precision precision,
                                 int64_t paddedInChannels, int64_t taps) {
   auto conv = dyn_cast<ConvOp>(anchor);
   auto convT = cast_if_present<ConvTransposeOp>(conv ? nullptr : anchor);
   int64_t groups = conv ? conv.getGroups() : convT.getGroups();
-  if (groups != 1)
-    return "groups > 1";
+  // A group's channels start on a 16-byte cp.async boundary of each pixel,
+  // and none is padded.
+  int64_t inChannels = cast<RankedTensorType>(anchor->getOperand(0).getType()).getDimSize(1);
+  if (groups > 1 && (inChannels / groups) % 4 != 0)
+    return llvm::formatv("groups > 1 with {0} input channels a group (not a multiple of 4)",
+                         inChannels / groups)
+        .str();
   auto weight = cast<RankedTensorType>(anchor->getOperand(1).getType());
   for (int64_t k : weight.getShape().drop_front(2))
     if (k > 32)
@@ -166,7 +172,8 @@ std::string getTensorOpObstacle(Operation *anchor, Precision precision,
   // runs 1.62 ms on 3xTF32 against 1.34 ms on FMAs (TF32: 1.00 ms). Each
   // 16-deep K step is three quarters zeros there.
   if (precision == Precision::ieee && paddedInChannels < 8)
-    return "fewer than 8 input channels (3xTF32 measured slower than FMA)";
+    return groups > 1 ? "fewer than 8 input channels a group (3xTF32 measured slower than FMA)"
+                      : "fewer than 8 input channels (3xTF32 measured slower than FMA)";
   return "";
 }
 } // namespace
@@ -542,16 +549,33 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     schedule.teraFlops = kDirectFmaTeraFlops;
     return schedule;
   }
+  // A grouped conv runs on tensor cores group by group: the GEMM of one
+  // group is (pixels x its input channels x taps) x (its output channels).
+  int64_t outPerGroup = outChannels / groups;
+  int64_t groupInChannels = groups == 1 ? paddedInChannels : inPerGroup;
   std::string obstacle =
-      getTensorOpObstacle(anchor, precision, paddedInChannels, taps);
+      getTensorOpObstacle(anchor, precision, groupInChannels, taps);
+  TensorOpTile tile = chooseTile(precision, outPerGroup, groupInChannels);
+  if (tileOverride)
+    tile = {tileOverride->bm, tileOverride->bn, tileOverride->bk,
+            tileOverride->wm, tileOverride->wn, tileOverride->stages,
+            tile.teraFlops};
+  // A K step covers BK channels of one tap, and a tile BN channels of one
+  // group: fewer leave them part zero (W3's 8 channels fill half of a
+  // 16-deep step; ResNeXt's groups of 4 -> 4 channels would fill an eighth
+  // of a 32-wide tile and a quarter of its steps).
+  double tensorOpTeraFlops =
+      tile.teraFlops * groupInChannels / static_cast<double>(llvm::alignTo(groupInChannels, tile.bk)) *
+      (groups == 1 ? 1.0 : outPerGroup / static_cast<double>(llvm::alignTo(outPerGroup, tile.bn)));
+  if (obstacle.empty() && groups > 1 && choice == MainLoopChoice::automatic &&
+      tensorOpTeraFlops < kFmaTeraFlops)
+    obstacle = llvm::formatv("groups of {0} -> {1} channels: tensor-core tiles {2} channels "
+                             "wide and {3} deep would run at about {4:F0} TFLOP/s",
+                             inPerGroup, outPerGroup, tile.bn, tile.bk, tensorOpTeraFlops)
+                   .str();
   bool tensorOp = obstacle.empty() && (choice == MainLoopChoice::automatic ||
                                         choice == MainLoopChoice::tensorOp);
   if (tensorOp) {
-    TensorOpTile tile = chooseTile(precision, outChannels, paddedInChannels);
-    if (tileOverride)
-      tile = {tileOverride->bm, tileOverride->bn, tileOverride->bk,
-              tileOverride->wm, tileOverride->wn, tileOverride->stages,
-              tile.teraFlops};
     schedule.kind = MainLoopKind::implicit_gemm_tensorop;
     schedule.math = precision == Precision::ieee ? TensorMath::tf32x3 : TensorMath::tf32;
     schedule.reason = choice == MainLoopChoice::tensorOp ? "forced"
@@ -562,8 +586,13 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     schedule.stages = tile.stages;
     schedule.threads = 32 * (tile.bm / tile.wm) * (tile.bn / tile.wn);
     schedule.grid = {phases * static_cast<int64_t>(llvm::divideCeil(phaseVolume, tile.bm)),
-                     static_cast<int64_t>(llvm::divideCeil(outChannels, tile.bn)),
+                     groups * static_cast<int64_t>(llvm::divideCeil(outPerGroup, tile.bn)),
                      batch};
+    if (groups > 1)
+      schedule.reason += llvm::formatv("; {0} groups of {1} -> {2} channels, each a GEMM of "
+                                       "its own",
+                                       groups, inPerGroup, outPerGroup)
+                             .str();
     if (phases > 1)
       schedule.reason += llvm::formatv("; {0} output phases, each a conv of stride 1 "
                                        "over its taps",
@@ -571,7 +600,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                              .str();
     // One pixel a sample and a 1x1 kernel: a GEMM, whose tiles would hold
     // one row of BM a sample; they run over the samples instead.
-    if (conv && batch > 1 && volume == 1 && inVolume == 1 && taps == 1) {
+    if (conv && groups == 1 && batch > 1 && volume == 1 && inVolume == 1 && taps == 1) {
       schedule.samplesAsPixels = true;
       schedule.grid = {static_cast<int64_t>(llvm::divideCeil(batch, tile.bm)),
                        schedule.grid[1], 1};
@@ -598,27 +627,24 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
           static_cast<int64_t>(
               llvm::divideCeil(batch * paddedInChannels, 4 * kOperandPrepThreads)),
           1, 1};
-    // A 1x1 conv's (K, C, 1, ...) weights are KTRSC already where no channel
-    // is padded (a conv_transpose's are (C, K, ...): converted).
+    // A 1x1 conv's (K, C / groups, 1, ...) weights are KTRSC already where
+    // no channel is padded (a conv_transpose's are (C, K / groups, ...):
+    // converted).
     if (!(conv && taps == 1 && unpadded))
       schedule.weightConversionGrid = {
           static_cast<int64_t>(
-              llvm::divideCeil(outChannels * taps * paddedInChannels, kOperandPrepThreads)),
+              llvm::divideCeil(outChannels * taps * groupInChannels, kOperandPrepThreads)),
           1, 1};
     schedule.conversionBytes =
         (schedule.inputConversionGrid[0] ? batch * inVolume * (inChannels + paddedInChannels) * 4
                                          : 0) +
-        (schedule.weightConversionGrid[0] ? outChannels * taps * (inChannels + paddedInChannels) * 4
+        (schedule.weightConversionGrid[0] ? outChannels * taps * (inPerGroup + groupInChannels) * 4
                                           : 0);
-    // A K step covers BK channels of one tap: fewer channels leave it part
-    // zero (W3's 8 channels fill half of a 16-deep step).
-    schedule.teraFlops = tile.teraFlops * paddedInChannels /
-                         static_cast<double>(llvm::alignTo(paddedInChannels, tile.bk));
+    schedule.teraFlops = tensorOpTeraFlops;
     return schedule;
   }
   // The FMA fallback: 128 pixels x (16..64) channels of one group, 256
   // threads, its tiles in static shared memory.
-  int64_t outPerGroup = outChannels / groups;
   int64_t tileN = std::clamp<int64_t>(llvm::alignTo(outPerGroup, 16), 16, 64);
   schedule.kind = MainLoopKind::implicit_gemm_fma;
   schedule.reason =

@@ -316,6 +316,15 @@
 // to 27 x 23 is 4 phases of ceil(27 / 2) x ceil(23 / 2) = 168 positions,
 // 2 tiles of 128 each; the weights are reordered into a block a phase, and
 // the tensor-core main loop (its Context a phase) takes the phased tiles.
+// A grouped conv on tensor cores: 4 groups of 16 channels, each output
+// channel's KTRSC row its group's 16 channels; 4 groups x one channel tile.
+// RUN: solder-opt %solder_src/test/gpu/cases/conv2d_grouped_tensorop_groupnorm_silu.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=GROUPED
+// GROUPED: kInChannels = 64, kOutChannels = 96, kGroups = 4;
+// GROUPED: the conv weights to KTRSC, each output channel's row its group's channels
+// GROUPED: solder::weightsToKtrsc<conv2d_grouped_tensorop_groupnorm_silu_k1_conv_geometry, 16>(weight, weightKtrsc);
+// GROUPED: solder::TensorOpConv<
+// GROUPED: solder::GridTileScheduler<2, 4, 3>>;
+
 // RUN: solder-opt %solder_src/test/gpu/cases/convtranspose2d_phases_tensorop_groupnorm_silu.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=TPHASES
 // TPHASES: static constexpr int kStride[3] = {1, 2, 2}, kPad[3] = {0, 1, 1}
 // TPHASES: the conv_transpose weights to KTRSC, a block of each output phase's taps reversed: each phase runs as a conv of stride 1
@@ -371,7 +380,7 @@
 // PROLOGUE: // groupnorm_silu_conv_prologues_k2_conv: group_normalize -> silu -> implicit-GEMM conv on tensor cores (tensorop_3xtf32) -> add
 // PROLOGUE: // groupnorm_silu_conv_prologues_k3_conv_input: the conv input as its main loop reads it: mul -> add -> relu
 // PROLOGUE: solder::applyPrologue<64, 400L, 51200L>(input, prologued, groupnorm_silu_conv_prologues_k3_conv_prologue{in1, in2});
-// PROLOGUE: // groupnorm_silu_conv_prologues_k3_conv: mul -> add -> relu -> implicit-GEMM conv with FMAs (groups > 1)
+// PROLOGUE: // groupnorm_silu_conv_prologues_k3_conv: mul -> add -> relu -> implicit-GEMM conv with FMAs (groups of 16 -> 8 channels: tensor-core tiles 32 channels wide and 16 deep would run at about 8 TFLOP/s)
 // PROLOGUE: groupnorm_silu_conv_prologues_k3_conv_kernel::run(ws0, in3,
 // PROLOGUE: solder::applyPrologue<3, 1023L, 6138L>(input, prologued, groupnorm_silu_conv_prologues_k4_conv_prologue{in1, in2});
 // PROLOGUE: // groupnorm_silu_conv_prologues_k4_conv_prepare:

@@ -200,10 +200,11 @@ func.func @w3(%x: tensor<128x8x128x128xf32>, %conv_weight: tensor<64x8x3x3xf32>,
   return %out : tensor<128x1x126x126xf32>
 }
 
-// groups = 2: the FMA main loop (the tensor-core one runs groups = 1), 8
-// channels per group in a tile of 16, the groups' tiles along grid y.
+// groups = 2 of 4 -> 8 channels: the FMA main loop (3xTF32 tiles would be
+// three quarters zeros), 8 channels per group in a tile of 16, the groups'
+// tiles along grid y.
 // AUTO-LABEL: func.func @grouped_conv(
-// AUTO: solder.fusion "grouped_conv_k0_conv" {{.*}} attributes {solder.estimate = #solder.estimate<conv, bytes = 363776, flops = 4608000, ns = 461>, solder.schedule = #solder.conv_schedule<implicit_gemm_fma, fma_f32, #solder.fma_tile<[128, 16, 16]>, scheduler = grid, tiles = [8, 2, 4], threads = 256, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = element_welford, reason = "groups > 1">}
+// AUTO: solder.fusion "grouped_conv_k0_conv" {{.*}} attributes {solder.estimate = #solder.estimate<conv, bytes = 363776, flops = 4608000, ns = 461>, solder.schedule = #solder.conv_schedule<implicit_gemm_fma, fma_f32, #solder.fma_tile<[128, 16, 16]>, scheduler = grid, tiles = [8, 2, 4], threads = 256, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = element_welford, reason = "fewer than 8 input channels a group (3xTF32 measured slower than FMA)">}
 func.func @grouped_conv(%x: tensor<4x8x32x32xf32>, %w: tensor<16x4x3x3xf32>) -> tensor<4x16x30x30xf32> {
   %y = solder.conv %x, %w strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 2
        : (tensor<4x8x32x32xf32>, tensor<16x4x3x3xf32>) -> tensor<4x16x30x30xf32>
@@ -257,7 +258,7 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 // REPORT-NEXT: {{^  kernel +kind +main loop +ops}}
 // REPORT-NEXT: {{^  grouped_conv_k0_conv +conv +fma 128x16x16 conv, silu +0.4 +0.00 +0.5$}}
 // REPORT-NEXT: {{^  total: 1 kernel, est. 0.5 us$}}
-// REPORT-NEXT: {{^  grouped_conv_k0_conv: fma \(groups > 1\); grid 8x2x4, 256 threads, 0 B shared$}}
+// REPORT-NEXT: {{^  grouped_conv_k0_conv: fma \(fewer than 8 input channels a group \(3xTF32 measured slower than FMA\)\); grid 8x2x4, 256 threads, 0 B shared$}}
 // REPORT-NOT: shared grouped
 // REPORT-LABEL: Solder plan for @pointwise_convs
 // REPORT: {{^  shared pointwise_convs_k0_conv#0 tensor<8x4x256x256xf32> \(8.4 MB\) -> pointwise_convs_k1_conv: materialize \(recompute impossible: pointwise_convs_k1_conv has a conv of its own; }}
@@ -611,10 +612,10 @@ func.func @convtranspose_phases(%x: tensor<4x64x64x64xf32>, %w: tensor<64x128x4x
 // A depthwise conv (one input channel a group, here a multiplier of 2) runs
 // on its own main loop: tiles of 8 rows x 56 columns (a row whole) of 8
 // channels, within 48 KB of shared memory; a grouped conv with more
-// channels a group stays on the FMA fallback.
+// channels a group (4) stays on the FMA fallback.
 // AUTO-LABEL: func.func @depthwise_direct(
 // AUTO: #solder.conv_schedule<depthwise, fma_f32, #solder.depthwise_tile<rows = 8, columns = 56, thread_rows = 8, channels = 8>, scheduler = grid, tiles = [7, 24, 32], threads = 128, shared_bytes = 44192{{.*}}reason = "one input channel a group: each output channel reduces over its channel's taps alone">
-// AUTO: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "groups > 1">
+// AUTO: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "fewer than 8 input channels a group (3xTF32 measured slower than FMA)">
 func.func @depthwise_direct(%x: tensor<32x96x56x56xf32>, %w: tensor<192x1x7x7xf32>,
     %w2: tensor<96x4x3x3xf32>) -> (tensor<32x192x56x56xf32>, tensor<32x96x56x56xf32>) {
   %y = solder.conv %x, %w strides = [1, 1] padding = [3, 3] dilations = [1, 1] groups = 96
@@ -637,4 +638,42 @@ func.func @depthwise_tall_dilation(%x: tensor<1x4x170x8xf32>, %w: tensor<4x1x3x3
        : (tensor<1x4x170x8xf32>, tensor<4x1x3x3xf32>) -> tensor<1x4x10x6xf32>
   %r = solder.relu %y : tensor<1x4x10x6xf32>
   return %r : tensor<1x4x10x6xf32>
+}
+
+// Grouped convs with enough channels a group run on tensor cores group by
+// group: the channel tiles of each group along grid y (2 groups x one
+// 64-wide tile for 48 channels; a conv_transpose's 4 output phases x 2
+// groups of 24 channels in 32-wide tiles), the weights' KTRSC rows of a
+// group's channels. Groups of 4 -> 4 channels stay on FMAs: in ieee below
+// 8 channels a group, in tf32 because such tiles would be mostly zeros. A
+// group of 6 input channels would start off a 16-byte boundary.
+// AUTO-LABEL: func.func @grouped_tensorop(
+// AUTO: #solder.conv_schedule<implicit_gemm_tensorop, tf32x3, #solder.implicit_gemm<tile = [128, 64, 16], warp = [64, 32], stages = 4, padded_channels = 64, input_grid = [2, 1, 2], weight_grid = [108, 1, 1]>, scheduler = grid, tiles = [1, 2, 2], {{.*}}reason = "tensor cores; 2 groups of 32 -> 48 channels, each a GEMM of its own">
+// AUTO: #solder.conv_schedule<implicit_gemm_tensorop, tf32x3, #solder.implicit_gemm<tile = [128, 32, 16], {{.*}}weight_grid = [48, 1, 1]>, scheduler = grid, tiles = [4, 2, 2], {{.*}}reason = "tensor cores; 2 groups of 16 -> 24 channels, each a GEMM of its own; 4 output phases, each a conv of stride 1 over its taps">
+// AUTO: #solder.conv_schedule<implicit_gemm_fma, {{.*}}tiles = [1, 16, 2], {{.*}}reason = "fewer than 8 input channels a group (3xTF32 measured slower than FMA)">
+// AUTO: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "groups > 1 with 6 input channels a group (not a multiple of 4)">
+// TF32-LABEL: func.func @grouped_tensorop(
+// TF32: #solder.conv_schedule<implicit_gemm_tensorop, tf32, {{.*}}tiles = [1, 2, 2]
+// TF32: #solder.conv_schedule<implicit_gemm_tensorop, tf32, {{.*}}tiles = [4, 2, 2]
+// TF32: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "groups of 4 -> 4 channels: tensor-core tiles 32 channels wide and 16 deep would run at about 1 TFLOP/s">
+func.func @grouped_tensorop(%x: tensor<2x64x9x11xf32>, %w: tensor<96x32x3x3xf32>,
+    %xt: tensor<2x32x7x7xf32>, %wt: tensor<32x24x4x4xf32>, %w4: tensor<64x4x3x3xf32>,
+    %x6: tensor<2x12x9x11xf32>, %w6: tensor<32x6x3x3xf32>)
+    -> (tensor<2x96x9x11xf32>, tensor<2x48x14x14xf32>, tensor<2x64x9x11xf32>,
+        tensor<2x32x9x11xf32>) {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 2
+       : (tensor<2x64x9x11xf32>, tensor<96x32x3x3xf32>) -> tensor<2x96x9x11xf32>
+  %r = solder.relu %y : tensor<2x96x9x11xf32>
+  %t = solder.conv_transpose %xt, %wt strides = [2, 2] padding = [1, 1] output_padding = [0, 0]
+       dilations = [1, 1] groups = 2
+       : (tensor<2x32x7x7xf32>, tensor<32x24x4x4xf32>) -> tensor<2x48x14x14xf32>
+  %s = solder.sigmoid %t : tensor<2x48x14x14xf32>
+  %g = solder.conv %x, %w4 strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 16
+       : (tensor<2x64x9x11xf32>, tensor<64x4x3x3xf32>) -> tensor<2x64x9x11xf32>
+  %q = solder.relu %g : tensor<2x64x9x11xf32>
+  %h = solder.conv %x6, %w6 strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 2
+       : (tensor<2x12x9x11xf32>, tensor<32x6x3x3xf32>) -> tensor<2x32x9x11xf32>
+  %p = solder.relu %h : tensor<2x32x9x11xf32>
+  return %r, %s, %q, %p : tensor<2x96x9x11xf32>, tensor<2x48x14x14xf32>, tensor<2x64x9x11xf32>,
+      tensor<2x32x9x11xf32>
 }

@@ -595,6 +595,26 @@ struct TransposedPhasesGeometry {
   static constexpr int kStride[3] = {2, 2, 3}, kPad[3] = {1, 1, 2}, kDilation[3] = {1, 1, 1};
 };
 
+// A grouped 3-d conv on tensor cores, group by group: 2 groups of 12 -> 72
+// channels (a group's channel tiles of 64: one whole, one of 8 ragged),
+// stride 2 along H.
+struct GroupedGeometry {
+  static constexpr bool kTransposed = false;
+  static constexpr int kBatch = 2, kInChannels = 24, kOutChannels = 144, kGroups = 2;
+  static constexpr int kIn[3] = {3, 9, 10}, kOut[3] = {3, 5, 10};
+  static constexpr int kKernel[3] = {3, 3, 3};
+  static constexpr int kStride[3] = {1, 2, 1}, kPad[3] = {1, 1, 1}, kDilation[3] = {1, 1, 1};
+};
+// A grouped conv_transpose in 2 x 2 output phases: 2 groups of 8 -> 10
+// channels.
+struct GroupedPhasesGeometry {
+  static constexpr bool kTransposed = true;
+  static constexpr int kBatch = 2, kInChannels = 16, kOutChannels = 20, kGroups = 2;
+  static constexpr int kIn[3] = {1, 5, 6}, kOut[3] = {1, 10, 13};
+  static constexpr int kKernel[3] = {1, 4, 3};
+  static constexpr int kStride[3] = {1, 2, 2}, kPad[3] = {0, 1, 0}, kDilation[3] = {1, 1, 1};
+};
+
 template <class G> static size_t inputCount() {
   return size_t(G::kBatch) * G::kInChannels * solder::ConvShape<G>::kInVolume;
 }
@@ -712,18 +732,19 @@ static void testImplicitGemmTensorOp(const char *what, double tolerance) {
   using MainLoop = ImplicitGemmMainLoop<G, Math>;
   using Context = typename MainLoop::ContextStorage;
   constexpr int kPad = MainLoop::Form::kInChannels;
+  constexpr int kGroupPad = MainLoop::Form::kGroupInChannels;
   constexpr int kVolume = solder::ConvShape<G>::kOutVolume;
   std::vector<float> input = randomFloats(inputCount<G>(), 31),
                      weight = randomFloats(weightCount<G>(), 32);
   DeviceArray<float> dInput(input), dWeight(weight), out(outputCount<G>());
   DeviceArray<float> ndhwc(size_t(G::kBatch) * solder::ConvShape<G>::kInVolume * kPad);
-  DeviceArray<float> ktrsc(size_t(G::kOutChannels) * solder::ConvShape<G>::kTaps * kPad);
+  DeviceArray<float> ktrsc(size_t(G::kOutChannels) * solder::ConvShape<G>::kTaps * kGroupPad);
   DeviceArray<unsigned char> built(sizeof(Context));
   out.poison();
   toChannelsLast<G, kPad><<<dim3((solder::ConvShape<G>::kInVolume + 63) / 64, (kPad + 63) / 64,
                                  G::kBatch),
                             256>>>(dInput.data, ndhwc.data);
-  toKtrsc<G, kPad><<<(ktrsc.count + 255) / 256, 256>>>(dWeight.data, ktrsc.data);
+  toKtrsc<G, kGroupPad><<<(ktrsc.count + 255) / 256, 256>>>(dWeight.data, ktrsc.data);
   buildContext<MainLoop><<<1, 1>>>(reinterpret_cast<Context *>(built.data));
   CHECK_CUDA(cudaGetLastError());
   CHECK_CUDA(cudaMemcpyToSymbol(implicitGemmContext<G, Math>, built.data, sizeof(Context), 0,
@@ -978,6 +999,12 @@ int main() {
       "TensorOpConv 3xTF32, conv_transpose 3-d in 12 output phases, shifted inputs", 1e-5);
   testImplicitGemmTensorOp<TransposedPhasesGeometry, Math::kTF32>(
       "TensorOpConv TF32, conv_transpose in output phases", 1e-3);
+  testImplicitGemmTensorOp<GroupedGeometry, Math::k3xTF32>(
+      "TensorOpConv 3xTF32, 3-d, 2 groups of 12 -> 72 channels (a ragged channel tile a group)",
+      1e-5);
+  testImplicitGemmTensorOp<GroupedGeometry, Math::kTF32>("TensorOpConv TF32, grouped", 1e-3);
+  testImplicitGemmTensorOp<GroupedPhasesGeometry, Math::k3xTF32>(
+      "TensorOpConv 3xTF32, grouped conv_transpose in 4 output phases", 1e-5);
   testFmaMainLoop<solder::DirectConv<DirectPaddedGeometry, 128, 8>>(
       "DirectConv (FMA), padded 3-d, 2 channel tiles");
   testFmaMainLoop<solder::DepthwiseConv<DepthwiseGeometry, 4, 8, 2, 8>>(

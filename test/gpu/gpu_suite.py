@@ -174,6 +174,14 @@ CASES = {
         "x conv_w scale scale conv_w scale scale conv_w scale scale conv_w conv_w conv_b"),
     "squeeze_excitation_rows_head": (
         squeeze_excitation_head_ref, "x conv_w scale scale conv_w conv_b conv_w conv_b conv_w conv_b"),
+    "conv2d_grouped_tensorop_groupnorm_silu": (
+        lambda x, w1, w2, b2, g, beta: F.silu(F.group_norm(F.conv2d(
+            F.relu(F.conv2d(x, w1)), w2, b2, padding=1, groups=4), 8, g, beta, 1e-5)),
+        "x conv_w conv_w conv_b gn_w gn_b"),
+    "convtranspose3d_grouped_phases_tensorop_mean": (
+        lambda x, w: F.relu(F.conv_transpose3d(
+            x, w, None, stride=2, padding=1, output_padding=1, groups=2)).mean(dim=[2, 3, 4]),
+        "x convt_w"),
     "conv3d_scale_leakyrelu_clamp": (
         lambda x, w, b, s: torch.clamp(F.leaky_relu(
             F.conv3d(x, w, b, padding=1) * s, 0.2), -1.0, 1.0),
@@ -196,7 +204,9 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "squeeze_excitation_rows_head", "bottleneck_channels_last",
              "convtranspose2d_phases_tensorop_groupnorm_silu",
              "convtranspose3d_phases_tensorop_shifted_mean",
-             "depthwise2d_multiplier_stride_scale_relu6", "depthwise3d_dilated_groupnorm_mean"]
+             "depthwise2d_multiplier_stride_scale_relu6", "depthwise3d_dilated_groupnorm_mean",
+             "conv2d_grouped_tensorop_groupnorm_silu",
+             "convtranspose3d_grouped_phases_tensorop_mean"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):

@@ -1,8 +1,8 @@
 """Whole models Solder is asked to run: torchvision's ResNets, and blocks
 written in the styles real networks are built of (diffusion UNets and VAE
-decoders, squeeze-excitation, MobileNet's inverted residuals, ConvNeXt, a
-vision transformer's MLP, a KernelBench-style GEMM chain, KernelBench-style
-strided conv_transpose chains).
+decoders, squeeze-excitation, ResNeXt's grouped convs, MobileNet's inverted
+residuals, ConvNeXt, a vision transformer's MLP, a KernelBench-style GEMM
+chain, KernelBench-style strided conv_transpose chains).
 
 Each entry builds an eval-mode float32 model with random, non-default norm
 parameters and BatchNorm running statistics, and its input, at the size the
@@ -284,6 +284,12 @@ def _batchnorm_relu(channels):
     return nn.Sequential(nn.BatchNorm3d(channels), nn.ReLU())
 
 
+def _resnext_block():
+    # torchvision's ResNeXt-50 32x4d layer3 block: 32 groups of 16 channels.
+    from torchvision.models.resnet import Bottleneck
+    return Bottleneck(1024, 256, groups=32, base_width=4)
+
+
 def _torchvision(name):
     def build():
         import torchvision
@@ -303,6 +309,7 @@ MODELS = {
     "vae_decoder_up": (VaeDecoderUp, (1, 512, 64, 64), None),
     "resnet_block_small": (lambda: ResnetBlock(64, 96, groups=8), None, (2, 64, 12, 12)),
     "se_resnet": (SEResidual, (32, 3, 56, 56), (2, 3, 16, 16)),
+    "resnext_block": (_resnext_block, (32, 1024, 14, 14), (1, 1024, 4, 5)),
     "inverted_residual": (InvertedResidual, (32, 3, 224, 224), (2, 3, 32, 32)),
     "convnext_block": (ConvNeXtBlock, (32, 96, 56, 56), (2, 96, 14, 14)),
     # Depthwise conv + BN + act at MobileNetV2's and ConvNeXt's sizes.
@@ -343,6 +350,7 @@ IN_SOLDER = {
     "se_resnet": {"conv2d", _BN, "relu", "add", "adaptive_avg_pool2d", "sigmoid", "mul",
                   "linear"},
     "inverted_residual": {"conv2d", _BN, "hardtanh", "add"},
+    "resnext_block": {"conv2d", _BN, "relu", "add"},
     "resnet_block_small": _RESNET_BLOCK,
     "unet_down": _RESNET_BLOCK,
     "unet_block_320": _RESNET_BLOCK,
@@ -367,6 +375,7 @@ EAGER = {
     "resnet50": {},
     "se_resnet": {},
     "inverted_residual": {},
+    "resnext_block": {},
     "resnet_block_small": {},
     "unet_down": {},
     "unet_block_320": {},

@@ -446,10 +446,17 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
                         prologue ? ", " + prologue->functor : std::string());
   }
   if (!tile.getWeightGrid().empty()) {
-    weightBuffer = addBuffer(name + "_weight_ktrsc", channels * taps * paddedIn * 4, false);
+    // A grouped conv's KTRSC rows hold its group's channels (a multiple of
+    // 4: none padded).
+    int64_t groups = cast<IntegerAttr>(anchor->getAttr("groups")).getInt();
+    int64_t rowChannels = groups == 1 ? paddedIn : inChannels / groups;
+    weightBuffer = addBuffer(name + "_weight_ktrsc", channels * taps * rowChannels * 4, false);
     beginHelperKernel(
         name + "_weight_ktrsc",
-        !isa<ConvTransposeOp>(anchor) ? "the conv weights to KTRSC"
+        !isa<ConvTransposeOp>(anchor)
+            ? (groups == 1 ? "the conv weights to KTRSC"
+                           : "the conv weights to KTRSC, each output channel's row its "
+                             "group's channels")
         : llvm::any_of(cast<ConvTransposeOp>(anchor).getStrides(),
                        [](int64_t stride) { return stride > 1; })
             ? "the conv_transpose weights to KTRSC, a block of each output phase's "
@@ -460,7 +467,7 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
          {"float *__restrict__ weightKtrsc", {KernelArgRef::Kind::buffer, *weightBuffer}}});
     os << llvm::formatv("  solder::weightsToKtrsc<{0}_geometry, {1}>(weight, "
                         "weightKtrsc);\n}\n\n",
-                        name, paddedIn);
+                        name, rowChannels);
   }
   return {inputBuffer, weightBuffer};
 }

@@ -59,6 +59,14 @@ struct WorkTile {
   int pixelTile, n, channelTile;
 };
 
+/// The output channels [base, end) a channel tile's columns start from and
+/// stop at: its own BN from the tile's first, up to the conv's last
+/// channel, or up to its group's end where the main loop runs a group's
+/// channel tiles apart (TensorOpConv::channelRange).
+struct ChannelRange {
+  int base, end;
+};
+
 /// How a tensor-core main loop multiplies: the plan's precision.
 ///   * k3xTF32 (ieee): each fp32 operand split into big and small TF32
 ///     parts, three products accumulated in fp32 (fp32 accuracy);

@@ -143,16 +143,19 @@ __device__ __forceinline__ void applyPrologue(const float *__restrict__ src,
   dst[e] = prologue(e / (C * Volume), int((e / Volume) % C), p, src[e]);
 }
 
-/// Weights of geometry G (groups == 1) to KTRSC with input channels padded
-/// to CPad. A conv_transpose runs as its output phases (Phases), each a conv
-/// of its taps reversed: each phase's taps form a KTRSC block of their own,
-/// phase after phase (TensorOpConv's Context says where each starts), every
-/// tap once; with a stride of 1 that is one block, the whole kernel flipped.
-/// One thread per destination element.
+/// Weights of geometry G to KTRSC with input channels padded to CPad (a
+/// group's: a grouped conv's output channel k reduces over its group's
+/// input channels alone, so its KTRSC row holds those). A conv_transpose
+/// runs as its output phases (Phases), each a conv of its taps reversed:
+/// each phase's taps form a KTRSC block of their own, phase after phase
+/// (TensorOpConv's Context says where each starts), every tap once; with a
+/// stride of 1 that is one block, the whole kernel flipped. One thread per
+/// destination element.
 template <class G, int CPad>
 __device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src,
                                                float *__restrict__ dst) {
   constexpr int kTaps = ConvShape<G>::kTaps;
+  constexpr int kInPerGroup = ConvShape<G>::kInPerGroup, kOutPerGroup = ConvShape<G>::kOutPerGroup;
   constexpr long kTotal = long(G::kOutChannels) * kTaps * CPad;
   const long e = blockIdx.x * long(blockDim.x) + threadIdx.x;
   if (e >= kTotal)
@@ -160,6 +163,7 @@ __device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src,
   const int c = e % CPad;
   float value = 0.0f;
   if constexpr (G::kTransposed) {
+    // (input channel, output channel of its group, taps).
     long first = 0;
     for (int phase = 0; phase < Phases<G>::kCount; ++phase) {
       const typename Phases<G>::Phase dims = Phases<G>::get(phase);
@@ -169,17 +173,20 @@ __device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src,
         const long local = e - first;
         const int tap = dims.tap(taps - 1 - int(local / CPad % taps));
         const int k = int(local / (long(CPad) * taps));
-        if (c < G::kInChannels)
-          value = src[(long(c) * G::kOutChannels + k) * kTaps + tap];
+        const int group = k / kOutPerGroup;
+        if (c < kInPerGroup)
+          value = src[(long(group * kInPerGroup + c) * kOutPerGroup + k % kOutPerGroup) * kTaps +
+                      tap];
         break;
       }
       first += size;
     }
   } else {
+    // (output channel, input channel of its group, taps).
     const int tap = (e / CPad) % kTaps;
     const int k = e / (long(CPad) * kTaps);
-    if (c < G::kInChannels)
-      value = src[(long(k) * G::kInChannels + c) * kTaps + tap];
+    if (c < kInPerGroup)
+      value = src[(long(k) * kInPerGroup + c) * kTaps + tap];
   }
   dst[e] = value;
 }

@@ -14,6 +14,10 @@
 // One CTA computes BM output pixels of one sample by BN output channels:
 // the problem CUTLASS sees is one sample (N = 1), so every tile lies in one
 // sample and partial statistics stay per (sample, pixel tile, channel).
+// A grouped conv is the conv of one group that CUTLASS sees, run group by
+// group: a channel tile lies in one group, whose input channels it reads
+// through the whole input's strides from the group's first channel on, and
+// whose KTRSC weights are a block of their own.
 //
 //===----------------------------------------------------------------------===//
 
@@ -50,9 +54,18 @@ struct TensorOpTile {
 /// that it is (conv/phases.h), its taps reversed by the weight reorder
 /// (weightsToKtrsc): for a stride of 1, the whole kernel flipped with
 /// padding dilation * (kernel - 1) - padding. Input channels are padded to
-/// 4 (one 16-byte cp.async) by the layout conversion.
+/// 4 (one 16-byte cp.async) by the layout conversion. A grouped conv is the
+/// conv of one group: its input channels a multiple of 4 (the planner's
+/// rule), so that each group starts on a 16-byte boundary and none is
+/// padded.
 template <class G> struct ConvForm {
+  /// Input channels an NDHWC pixel holds, and those of one group.
   static constexpr int kInChannels = paddedInputChannels(G::kInChannels);
+  static constexpr int kGroupInChannels =
+      G::kGroups == 1 ? kInChannels : ConvShape<G>::kInPerGroup;
+  static constexpr int kGroupOutChannels = ConvShape<G>::kOutPerGroup;
+  static_assert(G::kGroups == 1 || kGroupInChannels % 4 == 0,
+                "a group's input channels start on 16 bytes");
   /// No depth: one input and output plane, a flat kernel, no depth padding
   /// (a conv_transpose's depth is then one phase of one tap).
   static constexpr int kDims =
@@ -104,14 +117,15 @@ template <> struct CutlassConvDims<2> {
       cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<>, Stages, Math,
       cutlass::conv::IteratorAlgorithm::kOptimized,
       cutlass::conv::StrideSupport::kStrided>::Kernel;
-  /// One NHWC sample of the whole input.
+  /// One NHWC sample of the whole input (a group's channels are a slice
+  /// of each pixel's).
   template <class G> __device__ static Layout inputLayout() {
     // Locals: geometry arrays bound to references would be odr-used.
     constexpr int h = G::kIn[1], w = G::kIn[2], c = ConvForm<G>::kInChannels;
-    return Layout::packed({1, h, w, c});
+    return Layout(c, w * c, h * w * c);
   }
   template <class G, class Dims> __device__ static ProblemSize problem(const Dims &f) {
-    constexpr int c = ConvForm<G>::kInChannels, k = G::kOutChannels;
+    constexpr int c = ConvForm<G>::kGroupInChannels, k = ConvForm<G>::kGroupOutChannels;
     return ProblemSize({1, f.in[1], f.in[2], c}, {k, f.kernel[1], f.kernel[2], c},
                        {f.pad[1], f.pad[1], f.pad[2], f.pad[2]}, {f.stride[1], f.stride[2]},
                        {f.dilation[1], f.dilation[2]}, {1, f.out[1], f.out[2], k},
@@ -129,13 +143,14 @@ template <> struct CutlassConvDims<3> {
       cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<>, Stages, Math,
       cutlass::conv::IteratorAlgorithm::kOptimized,
       cutlass::conv::StrideSupport::kStrided>::Kernel;
-  /// One NDHWC sample of the whole input.
+  /// One NDHWC sample of the whole input (a group's channels are a slice
+  /// of each pixel's).
   template <class G> __device__ static Layout inputLayout() {
     constexpr int d = G::kIn[0], h = G::kIn[1], w = G::kIn[2], c = ConvForm<G>::kInChannels;
-    return Layout::packed({1, d, h, w, c});
+    return Layout(c, w * c, h * w * c, d * h * w * c);
   }
   template <class G, class Dims> __device__ static ProblemSize problem(const Dims &f) {
-    constexpr int c = ConvForm<G>::kInChannels, k = G::kOutChannels;
+    constexpr int c = ConvForm<G>::kGroupInChannels, k = ConvForm<G>::kGroupOutChannels;
     return ProblemSize({1, f.in[0], f.in[1], f.in[2], c}, {k, f.kernel[0], f.kernel[1], f.kernel[2], c},
                        cutlass::make_Coord(f.pad[0], f.pad[1], f.pad[2]),
                        cutlass::make_Coord(f.stride[0], f.stride[1], f.stride[2]),
@@ -152,11 +167,11 @@ template <class G, int BM>
 using TensorOpPixelTiles = std::conditional_t<Phases<G>::kSplit, PhasePixelTiles<G, BM>,
                                               LinearPixelTiles<G, BM>>;
 
-/// Tensor-core conv of geometry G (groups == 1) with tile T. A
-/// conv_transpose runs its output phases (Phases) as convs of stride 1,
-/// each with its own problem (Context) and weights.
+/// Tensor-core conv of geometry G with tile T. A conv_transpose runs its
+/// output phases (Phases) as convs of stride 1, each with its own problem
+/// (Context) and weights; a grouped conv its groups, each channel tile in
+/// one group (channelRange).
 template <class G, class T> struct TensorOpConv : TensorOpPixelTiles<G, T::BM> {
-  static_assert(G::kGroups == 1, "the tensor-core path runs groups == 1");
   using Geometry = G;
   using Form = ConvForm<G>;
   using Phases = solder::Phases<G>;
@@ -178,17 +193,26 @@ template <class G, class T> struct TensorOpConv : TensorOpPixelTiles<G, T::BM> {
 
   static constexpr int kThreads = Kernel::kThreadCount;
   static constexpr int kWarps = kThreads / 32;
-  static constexpr int kChannelTiles = (G::kOutChannels + BN - 1) / BN;
+  /// Channel tiles run group by group; a group's last may be ragged.
+  static constexpr int kGroupChannelTiles = (Form::kGroupOutChannels + BN - 1) / BN;
+  static constexpr int kChannelTiles = G::kGroups * kGroupChannelTiles;
   using Tile = AccumulatorTile<BM, BN>;
+  /// The output channels of a channel tile: from its first to its group's
+  /// end (the epilogue's visit stops there).
+  __device__ static ChannelRange channelRange(int channelTile) {
+    const int group = channelTile / kGroupChannelTiles;
+    return {group * Form::kGroupOutChannels + channelTile % kGroupChannelTiles * BN,
+            (group + 1) * Form::kGroupOutChannels};
+  }
   static_assert(sizeof(typename Mma::SharedStorage) ==
                     implicitGemmMainLoopBytes(T::BM, T::BN, T::BK, T::kStages),
                 "the planner's main-loop shared memory (implicit_gemm_layout.h)");
   /// The accumulator tile reuses the main loop's shared memory.
   static constexpr int kSharedBytes = implicitGemmSharedBytes(T::BM, T::BN, T::BK, T::kStages);
 
-  /// One phase's problem, the iterators' precomputed parameters and where
-  /// its weights start (weightsToKtrsc lays the phases out one after
-  /// another). CUTLASS's iterators keep references to them and read them
+  /// One phase's problem, the iterators' precomputed parameters, where its
+  /// weights start (weightsToKtrsc lays the phases out one after another)
+  /// and how far apart its groups' weights are. CUTLASS's iterators keep references to them and read them
   /// at every K step (the next tap's offset, the channel bound): stock
   /// kernels pass them as kernel parameters, in the constant bank. Here
   /// they live in a __constant__ ContextStorage of the generated code, which
@@ -201,7 +225,7 @@ template <class G, class T> struct TensorOpConv : TensorOpPixelTiles<G, T::BM> {
     typename Dims::ProblemSize size;
     typename Mma::IteratorA::Params paramsA;
     typename Mma::IteratorB::Params paramsB;
-    long inputOffset, weightOffset;
+    long inputOffset, weightOffset, groupWeights;
   };
   /// A Context a phase, as bytes, so that a __constant__ variable of it
   /// needs no constructor.
@@ -227,7 +251,8 @@ template <class G, class T> struct TensorOpConv : TensorOpPixelTiles<G, T::BM> {
           built->size, Layout::packed(built->size.filter_extent()));
       built->inputOffset = Form::inputOffset(form);
       built->weightOffset = weightOffset;
-      weightOffset += long(G::kOutChannels) * dims.taps() * Form::kInChannels;
+      built->groupWeights = long(Form::kGroupOutChannels) * dims.taps() * Form::kGroupInChannels;
+      weightOffset += G::kGroups * built->groupWeights;
     }
   }
   static constexpr long kInSampleElements =
@@ -235,14 +260,16 @@ template <class G, class T> struct TensorOpConv : TensorOpPixelTiles<G, T::BM> {
 
   /// Runs the main loop for `work`'s output pixels [pixelBase, pixelBase +
   /// BM) (positions of one phase where the conv has phases) and channels
-  /// [channelBase, channelBase + BN), and leaves the result
+  /// channelRange(work.channelTile) (BN of them at most), and leaves the result
   /// in shared memory as the accumulator tile. `constants` is the generated
   /// __constant__ ContextStorage. Inlined, so that the constants' loads stay
   /// in the constant space.
   __device__ __forceinline__ static float *
   computeTile(const float *__restrict__ inputNdhwc, const float *__restrict__ weightKtrsc,
               const WorkTile &work, char *shared, const ContextStorage &constants) {
-    const int n = work.n, channelBase = work.channelTile * BN;
+    constexpr bool kGrouped = G::kGroups > 1;
+    const int n = work.n, group = work.channelTile / kGroupChannelTiles,
+              channelBase = work.channelTile % kGroupChannelTiles * BN;
     int pixelBase, phase = 0;
     if constexpr (Phases::kSplit) {
       phase = PixelTiles::phase(work.pixelTile);
@@ -256,11 +283,13 @@ template <class G, class T> struct TensorOpConv : TensorOpPixelTiles<G, T::BM> {
     const int lane = threadIdx.x % 32;
     typename Mma::IteratorA iteratorA(context.paramsA, size,
                                       inputNdhwc + n * kInSampleElements +
-                                          (Phases::kSplit ? context.inputOffset : 0),
+                                          (Phases::kSplit ? context.inputOffset : 0) +
+                                          (kGrouped ? group * Form::kGroupInChannels : 0),
                                       threadIdx.x, cutlass::MatrixCoord(pixelBase, 0));
     typename Mma::IteratorB iteratorB(context.paramsB, size,
-                                      Phases::kSplit ? weightKtrsc + context.weightOffset
-                                                     : weightKtrsc,
+                                      weightKtrsc +
+                                          (Phases::kSplit ? context.weightOffset : 0) +
+                                          (kGrouped ? group * context.groupWeights : 0),
                                       threadIdx.x,
                                       cutlass::MatrixCoord(0, channelBase));
     auto &storage = *reinterpret_cast<typename Mma::SharedStorage *>(shared);

@@ -28,6 +28,20 @@ template <class MainLoop, class = void> struct HasMappedRows : std::false_type {
 template <class MainLoop>
 struct HasMappedRows<MainLoop, std::void_t<decltype(MainLoop::rows(0))>> : std::true_type {};
 
+/// Whether MainLoop says where each channel tile's channels end
+/// (MainLoop::channelRange: a grouped conv's tiles stop at their group's
+/// end); else a tile's columns run to the conv's last channel.
+template <class MainLoop, class = void> struct HasChannelRange : std::false_type {};
+template <class MainLoop>
+struct HasChannelRange<MainLoop, std::void_t<decltype(MainLoop::channelRange(0))>>
+    : std::true_type {};
+template <class MainLoop> __device__ __forceinline__ ChannelRange channelRangeOf(int channelTile) {
+  if constexpr (HasChannelRange<MainLoop>::value)
+    return MainLoop::channelRange(channelTile);
+  else
+    return {channelTile * MainLoop::BN, MainLoop::Geometry::kOutChannels};
+}
+
 /// Whether Epilogue stores tensors channels-last (NDHWC): then its visit
 /// walks a tile's channels fastest.
 template <class Epilogue, class = void> struct VisitsChannelsLast : std::false_type {};
@@ -44,7 +58,7 @@ template <class MainLoop> struct LinearRows {
 };
 
 /// The generated epilogue's visit of the accumulator tile of `work`
-/// (MainLoop::Tile: channels from work.channelTile * BN, pixels from
+/// (MainLoop::Tile: channels channelRangeOf(work.channelTile), pixels from
 /// MainLoop::pixelBase(work.pixelTile)): its partial reductions may reuse
 /// the tile's shared memory. Epilogue provides:
 ///   struct Partials { shuffleDown(offset, width); merge(other); };
@@ -53,9 +67,9 @@ template <class MainLoop> struct LinearRows {
 template <class MainLoop, class Epilogue>
 __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
                                           const WorkTile &work) {
-  using G = typename MainLoop::Geometry;
   constexpr int BM = MainLoop::BM, BN = MainLoop::BN, kTileStride = MainLoop::Tile::kStride;
-  const int n = work.n, pixelTile = work.pixelTile, channelBase = work.channelTile * BN;
+  const ChannelRange channels = channelRangeOf<MainLoop>(work.channelTile);
+  const int n = work.n, pixelTile = work.pixelTile, channelBase = channels.base;
   static_assert(BM % 32 == 0, "a lane visits BM / 8 pixels of each channel");
   constexpr bool kMappedRows = HasMappedRows<MainLoop>::value;
   const auto rows = [&] {
@@ -82,7 +96,7 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
     const int column = threadIdx.x % BN, slice = threadIdx.x / BN;
     const int channel = channelBase + column;
     Partials partials;
-    if (slice < kSlices && channel < G::kOutChannels) {
+    if (slice < kSlices && channel < channels.end) {
       const int count = (pixels - slice + kSlices - 1) / kSlices;
       int j = count > 0 && !kChannelsLast ? column % count : 0;
       for (int visited = 0; visited < count; ++visited) {
@@ -97,7 +111,7 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
     if (slice < kSlices)
       slots[slice * BN + column] = partials;
     __syncthreads();
-    if (threadIdx.x < BN && channelBase + int(threadIdx.x) < G::kOutChannels) {
+    if (threadIdx.x < BN && channelBase + int(threadIdx.x) < channels.end) {
       Partials merged = slots[threadIdx.x];
       for (int s = 1; s < kSlices; ++s)
         merged.merge(slots[s * BN + threadIdx.x]);
@@ -127,7 +141,7 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
 #pragma unroll
       for (int i = 0; i < BM / kLanesPerChannel; ++i) {
         const int row = laneInGroup + kLanesPerChannel * i;
-        if (local < BN && channel < G::kOutChannels && row < pixels) {
+        if (local < BN && channel < channels.end && row < pixels) {
           const int pixel = rows.pixel(row);
           if (!kMappedRows || pixel >= 0)
             epilogue.visit(n, channel, pixel, tile[local * kTileStride + row], partials[h]);
@@ -141,7 +155,7 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
 #pragma unroll
       for (int h = 0; h < 2; ++h) {
         const int local = c0 + 2 * laneGroup + h;
-        if (local < BN && channelBase + local < G::kOutChannels)
+        if (local < BN && channelBase + local < channels.end)
           epilogue.storePartials(n, channelBase + local, pixelTile, partials[h]);
       }
   }

@@ -59,7 +59,7 @@ using conv1d_dilated_grouped_gelu_mean_k0_conv_kernel = solder::ConvKernel<conv1
 static_assert(conv1d_dilated_grouped_gelu_mean_k0_conv_kernel::kThreads == 256 && conv1d_dilated_grouped_gelu_mean_k0_conv_kernel::kSharedBytes == 0,
               "the plan's threads and shared memory");
 
-// conv1d_dilated_grouped_gelu_mean_k0_conv: implicit-GEMM conv with FMAs (groups > 1) -> gelu -> reduce (partial)
+// conv1d_dilated_grouped_gelu_mean_k0_conv: implicit-GEMM conv with FMAs (groups > 1 with 2 input channels a group (not a multiple of 4)) -> gelu -> reduce (partial)
 //   in0: tensor<16x8x300xf32>
 //   in1: tensor<16x2x3xf32>
 //   in2: tensor<16xf32>

@@ -391,7 +391,7 @@ using groupnorm_silu_conv_prologues_k3_conv_kernel = solder::ConvKernel<groupnor
 static_assert(groupnorm_silu_conv_prologues_k3_conv_kernel::kThreads == 256 && groupnorm_silu_conv_prologues_k3_conv_kernel::kSharedBytes == 0,
               "the plan's threads and shared memory");
 
-// groupnorm_silu_conv_prologues_k3_conv: mul -> add -> relu -> implicit-GEMM conv with FMAs (groups > 1)
+// groupnorm_silu_conv_prologues_k3_conv: mul -> add -> relu -> implicit-GEMM conv with FMAs (groups of 16 -> 8 channels: tensor-core tiles 32 channels wide and 16 deep would run at about 9 TFLOP/s)
 //   in0: tensor<2x64x20x20xf32>
 //   in1: tensor<64x1x1xf32>
 //   in2: tensor<64x1x1xf32>
