@@ -11,10 +11,11 @@
 // input values once per kernel column, each value feeds every output of
 // the thread whose window holds it: ((ThreadRows - 1) * stride + the
 // kernel's height) loads for ThreadRows x kernel-height FMAs. The thread's
-// outputs go to the accumulator tile, which the generated epilogue visits
-// through the tile's positions (rows(): a position outside the output
-// reads -1 and is skipped). fp32 FMAs, exact in both precisions; reads
-// PyTorch's NCDHW input and weights as they are.
+// outputs go to the accumulator tile, which the generated epilogue visits:
+// a tile of whole output rows as a run of pixels, else through the tile's
+// positions (rows(): a position outside the output reads -1 and is
+// skipped). fp32 FMAs, exact in both precisions; reads PyTorch's NCDHW
+// input and weights as they are.
 //
 //===----------------------------------------------------------------------===//
 
@@ -25,6 +26,8 @@
 #include "solder/conv/depthwise_layout.h"
 #include "solder/conv/geometry.cuh"
 #include "solder/epilogue/accumulator_tile.h"
+
+#include <type_traits>
 
 namespace solder {
 
@@ -67,10 +70,23 @@ struct DepthwiseConv {
     return {tile / (kLayout.tilesY * kLayout.tilesX),
             tile / kLayout.tilesX % kLayout.tilesY * TileRows, tile % kLayout.tilesX * TileColumns};
   }
+  /// A tile of whole output rows is a run of consecutive pixels, which the
+  /// visit takes as such (pixelBase, pixelCount: no division a position);
+  /// else its rows map through rows().
+  static constexpr bool kWholeRows = TileColumns == kOutW;
+  template <bool WholeRows = kWholeRows, std::enable_if_t<!WholeRows, int> = 0>
   __device__ static TilePixels rows(int tile) {
     const Origin at = origin(tile);
     return {(at.z * kOutH + at.y0) * kOutW + at.x0, kOutH - at.y0, kOutW - at.x0,
             kLayout.pixels};
+  }
+  __device__ static int pixelBase(int tile) {
+    const Origin at = origin(tile);
+    return (at.z * kOutH + at.y0) * kOutW;
+  }
+  __device__ static int pixelCount(int tile) {
+    const int rowsLeft = kOutH - origin(tile).y0;
+    return (rowsLeft < TileRows ? rowsLeft : TileRows) * kOutW;
   }
 
   __device__ static float *computeTile(const float *__restrict__ input,
@@ -81,8 +97,7 @@ struct DepthwiseConv {
     constexpr int strideH = G::kStride[1], strideW = G::kStride[2];
     constexpr int dilationD = G::kDilation[0], dilationH = G::kDilation[1],
                   dilationW = G::kDilation[2];
-    constexpr int kInColumns = kLayout.inColumns, kPlaneFloats = kLayout.inRows * kInColumns,
-                  kWindowFloats = kLayout.planes * kPlaneFloats;
+    constexpr int kInColumns = kLayout.inColumns, kPlaneFloats = kLayout.inRows * kInColumns;
     float *tile = reinterpret_cast<float *>(shared);
     float *windows = reinterpret_cast<float *>(shared + kLayout.windowOffset);
     float *weights = reinterpret_cast<float *>(shared + kLayout.weightOffset);
@@ -91,23 +106,45 @@ struct DepthwiseConv {
 
     // Each channel's window, zero outside the input, by cp.async (every
     // copy of the thread in flight at once; loaded into registers first,
-    // 31% of the 7x7's stalls waited on them), consecutive threads on
-    // consecutive floats; then its taps. A warp a window row (its position
-    // worked out once, the lanes along the row, through registers) ran the
-    // depthwise chains 1.5-2x slower on an H200.
+    // 31% of the 7x7's stalls waited on them): a warp a window row, its
+    // lanes along the row, the row's position worked out once for all of
+    // the tile's channels, so that a copy is an address and a predicate
+    // (dividing each element's position out of a flat index took about
+    // half of the 3x3's instructions).
+    constexpr int kChannelRows = kLayout.planes * kLayout.inRows;
+    constexpr int kColumnSteps = (kInColumns + 31) / 32;
     const int d0 = at.z * G::kStride[0] - G::kPad[0], h0 = at.y0 * strideH - G::kPad[1],
               w0 = at.x0 * strideW - G::kPad[2];
     const float *sample = input + long(work.n) * G::kInChannels * ConvShape<G>::kInVolume;
-    for (int e = threadIdx.x; e < BN * kWindowFloats; e += kThreads) {
-      const int c = e / kWindowFloats, inWindow = e % kWindowFloats;
-      const int d = d0 + inWindow / kPlaneFloats, h = h0 + inWindow / kInColumns % kLayout.inRows,
-                w = w0 + inWindow % kInColumns, channel = channelBase + c;
-      const bool inside = channel < G::kOutChannels && d >= 0 && d < inD && h >= 0 && h < inH &&
-                          w >= 0 && w < inW;
-      const float *source = inside ? sample + long(channel / kMultiplier) * ConvShape<G>::kInVolume +
-                                         (long(d) * inH + h) * inW + w
-                                   : sample;
-      arch::copyAsync<4>(windows + c * kLayout.channelPitch + inWindow, source, inside);
+    {
+      const int lane = threadIdx.x % 32;
+      bool columnInside[kColumnSteps];
+#pragma unroll
+      for (int j = 0; j < kColumnSteps; ++j) {
+        const int w = w0 + lane + 32 * j;
+        columnInside[j] = w >= 0 && w < inW;
+      }
+#pragma unroll 1
+      for (int row = threadIdx.x / 32; row < kChannelRows; row += kWarps) {
+        const int d = d0 + row / kLayout.inRows, h = h0 + row % kLayout.inRows;
+        const bool rowInside = d >= 0 && d < inD && h >= 0 && h < inH;
+        const int rowSource = (d * inH + h) * inW + w0 + lane;
+        float *rowTarget = windows + row * kInColumns + lane;
+#pragma unroll 4
+        for (int c = 0; c < BN; ++c) {
+          const int channel = channelBase + c;
+          const float *source =
+              sample + long(channel / kMultiplier) * ConvShape<G>::kInVolume + rowSource;
+          const bool channelInside = rowInside && channel < G::kOutChannels;
+#pragma unroll
+          for (int j = 0; j < kColumnSteps; ++j) {
+            const bool copied = channelInside && columnInside[j];
+            if (lane + 32 * j < kInColumns)
+              arch::copyAsync<4>(rowTarget + c * kLayout.channelPitch + 32 * j,
+                                 copied ? source + 32 * j : sample, copied);
+          }
+        }
+      }
     }
     arch::copyAsyncCommit();
     for (int e = threadIdx.x; e < BN * kTaps; e += kThreads) {
