@@ -1,8 +1,10 @@
 // W2 — ConvTranspose3d → ReLU → GroupNorm (../shared/workloads.md).
 // x: (16, 64, 32, 32, 32); ConvTranspose3d(64 → 128, kernel 3, no bias); ReLU;
 // GroupNorm(8 groups, 128 channels, eps 1e-5, affine) → (16, 128, 34, 34, 34).
-func.func @w2(%x: tensor<16x64x32x32x32xf32>, %conv_weight: tensor<64x128x3x3x3xf32>,
-              %norm_weight: tensor<128xf32>, %norm_bias: tensor<128xf32>)
+func.func @w2(%x: tensor<16x64x32x32x32xf32>,
+              %conv_weight: tensor<64x128x3x3x3xf32> {solder.parameter},
+              %norm_weight: tensor<128xf32> {solder.parameter},
+              %norm_bias: tensor<128xf32> {solder.parameter})
     -> tensor<16x128x34x34x34xf32> {
   %y = solder.conv_transpose %x, %conv_weight strides = [1, 1, 1]
          padding = [0, 0, 0] output_padding = [0, 0, 0] dilations = [1, 1, 1]

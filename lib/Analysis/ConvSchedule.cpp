@@ -502,6 +502,8 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     schedule.conversionBytes = outChannels * inChannels * taps * 4 +
                                (centered ? batch * inChannels * shiftSamples * 4 : 0) +
                                schedule.preparedBytes;
+    // Centered, one kernel also takes each sample's shifts from the input.
+    schedule.weightConversionBytes = centered ? 0 : schedule.conversionBytes;
     schedule.teraFlops =
         threeTF32 ? kDirectThreeTF32TeraFlops : kDirectTF32TeraFlops;
     return schedule;
@@ -635,11 +637,13 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
           static_cast<int64_t>(
               llvm::divideCeil(outChannels * taps * groupInChannels, kOperandPrepThreads)),
           1, 1};
+    schedule.weightConversionBytes =
+        schedule.weightConversionGrid[0] ? outChannels * taps * (inPerGroup + groupInChannels) * 4
+                                         : 0;
     schedule.conversionBytes =
         (schedule.inputConversionGrid[0] ? batch * inVolume * (inChannels + paddedInChannels) * 4
                                          : 0) +
-        (schedule.weightConversionGrid[0] ? outChannels * taps * (inPerGroup + groupInChannels) * 4
-                                          : 0);
+        schedule.weightConversionBytes;
     schedule.teraFlops = tensorOpTeraFlops;
     return schedule;
   }

@@ -88,6 +88,11 @@ public:
       if (spec.dtype != "f32")
         return fail(where + "dtype", "unsupported dtype '" + spec.dtype +
                                          "' (this runtime runs f32)");
+      if (const Value *parameter = entry.get("parameter")) {
+        if (parameter->kind != Value::Kind::boolean || key != "inputs")
+          return fail(where + "parameter", "must be true or false, on an input");
+        spec.parameter = parameter->boolean;
+      }
       const Value *shape = member(entry, "shape", Value::Kind::array, where);
       if (!shape)
         return false;
@@ -183,6 +188,22 @@ public:
         kernelArg.index = static_cast<int>(index);
         launch.args.push_back(kernelArg);
       }
+      if (const Value *from = entry.get("prepared_from")) {
+        if (from->kind != Value::Kind::array || from->array.empty())
+          return fail(where + "prepared_from", "must be a non-empty array of input indices");
+        for (const Value &input : from->array) {
+          if (input.kind != Value::Kind::number || input.number < 0 ||
+              input.number >= static_cast<double>(manifest.inputs.size()) ||
+              input.number != static_cast<double>(static_cast<int64_t>(input.number)))
+            return fail(where + "prepared_from", "entries must be input indices (" +
+                                                     std::to_string(manifest.inputs.size()) +
+                                                     " inputs)");
+          launch.preparedFrom.push_back(static_cast<int>(input.number));
+        }
+        for (const KernelArg &arg : launch.args)
+          if (arg.kind == KernelArg::Kind::output)
+            return fail(where + "prepared_from", "a preparation writes no output");
+      }
       manifest.launches.push_back(std::move(launch));
     }
     return true;
@@ -216,6 +237,10 @@ std::string computeDigest(const Manifest &manifest) {
                       : arg.kind == KernelArg::Kind::output ? "output"
                                                             : "buffer",
                       arg.index);
+    if (!launch.preparedFrom.empty()) {
+      std::vector<int64_t> from(launch.preparedFrom.begin(), launch.preparedFrom.end());
+      digest.preparedFrom(from.data(), from.size());
+    }
   }
   for (const ModuleConstant &constant : manifest.constants)
     digest.constant(constant.symbol, constant.builder);

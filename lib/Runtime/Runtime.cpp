@@ -36,6 +36,19 @@ bool readFile(const std::string &path, std::string &contents) {
 }
 } // namespace
 
+/// The bundle's launch sequence as one CUDA graph, less the preparations
+/// a call skips (`skipped`, a flag a launch): instantiated once, its kernel
+/// nodes' pointers updated where the caller's tensors moved since it last
+/// ran (`inputs`, `outputs`).
+struct LaunchGraph {
+  std::vector<bool> skipped;
+  CUgraph graph = nullptr;
+  CUgraphExec exec = nullptr;
+  std::vector<CUgraphNode> nodes; // one per launch; null where skipped
+  std::vector<const void *> inputs;
+  std::vector<void *> outputs;
+};
+
 struct SolderBundle {
   Manifest manifest;
   const CudaDriver *driver = nullptr;
@@ -51,26 +64,31 @@ struct SolderBundle {
   /// on. Null when the bundle has no workspace.
   std::mutex mutex;
   CUevent lastUse = nullptr;
-  /// The launch sequence as one CUDA graph, built at the first call that is
+  /// The launch sequence as CUDA graphs, built at the first call that is
   /// not itself being captured: a call is then one cuGraphLaunch, whatever
-  /// the kernel count, and the kernel nodes' pointers are updated only where
-  /// the caller's tensors moved since the last call (graphInputs,
-  /// graphOutputs). Guarded by `mutex`. Without (SOLDER_GRAPH=0, or a
-  /// graph the driver refused: graphRefused), the kernels launch one by one.
-  CUgraph graph = nullptr;
-  CUgraphExec graphExec = nullptr;
-  std::vector<CUgraphNode> kernelNodes; // one per launch
-  std::vector<const void *> graphInputs;
-  std::vector<void *> graphOutputs;
+  /// the kernel count. One graph for each set of preparations the calls
+  /// skipped (every launch; the steady state without the preparations of
+  /// unchanged inputs), at most kMaxGraphs. Guarded by `mutex`. Without
+  /// (SOLDER_GRAPH=0, or a graph the driver refused: graphRefused), the
+  /// kernels launch one by one.
+  static constexpr size_t kMaxGraphs = 4;
+  std::vector<LaunchGraph> graphs;
   bool graphRefused = false;
+  /// Each input's pointer and version (solderRunVersioned; 0: unknown) as of
+  /// the last call, whose preparations left the workspace consistent with
+  /// them.
+  std::vector<const void *> preparedInputs;
+  std::vector<uint64_t> preparedVersions;
 
   ~SolderBundle() {
     if (!driver)
       return;
-    if (graphExec)
-      driver->cuGraphExecDestroy(graphExec);
-    if (graph)
-      driver->cuGraphDestroy(graph);
+    for (LaunchGraph &graph : graphs) {
+      if (graph.exec)
+        driver->cuGraphExecDestroy(graph.exec);
+      if (graph.graph)
+        driver->cuGraphDestroy(graph.graph);
+    }
     if (lastUse)
       driver->cuEventDestroy(lastUse);
     for (CUdeviceptr buffer : buffers)
@@ -297,17 +315,22 @@ bool graphsEnabled() {
   return enabled;
 }
 
-/// Builds and instantiates `bundle`'s graph for these tensors: the zeroed
-/// buffers' memsets, then every launch, each node after the one before (the
-/// stream order of a call). On failure the bundle keeps launching kernel by
-/// kernel.
-void buildGraph(SolderBundle &bundle, const void *const *inputs, void *const *outputs) {
+/// Builds and instantiates a graph of `bundle` for these tensors that skips
+/// the launches flagged in `skipped`: the zeroed buffers' memsets, then
+/// every other launch, each node after the one before (the stream order of
+/// a call). Null when the driver refuses it: the bundle then launches
+/// kernel by kernel.
+LaunchGraph *buildGraph(SolderBundle &bundle, const std::vector<bool> &skipped,
+                        const void *const *inputs, void *const *outputs) {
   const CudaDriver &driver = *bundle.driver;
   const Manifest &manifest = bundle.manifest;
+  LaunchGraph built;
+  built.skipped = skipped;
+  built.nodes.assign(manifest.launches.size(), nullptr);
   CUcontext context = nullptr;
   CUresult result = driver.cuCtxGetCurrent(&context);
   if (result == CUDA_SUCCESS)
-    result = driver.cuGraphCreate(&bundle.graph, 0);
+    result = driver.cuGraphCreate(&built.graph, 0);
   CUgraphNode previous = nullptr;
   auto after = [&] { return previous ? 1 : 0; };
   for (size_t i = 0; i < manifest.buffers.size() && result == CUDA_SUCCESS; ++i)
@@ -318,43 +341,50 @@ void buildGraph(SolderBundle &bundle, const void *const *inputs, void *const *ou
       memset.width = manifest.buffers[i].bytes;
       memset.height = 1;
       CUgraphNode node;
-      result = driver.cuGraphAddMemsetNode(&node, bundle.graph, &previous, after(), &memset,
+      result = driver.cuGraphAddMemsetNode(&node, built.graph, &previous, after(), &memset,
                                            context);
       previous = node;
     }
   for (size_t l = 0; l < manifest.launches.size() && result == CUDA_SUCCESS; ++l) {
+    if (skipped[l])
+      continue;
     KernelArguments arguments(bundle, l, inputs, outputs);
     CUDA_KERNEL_NODE_PARAMS params = arguments.node(bundle, l);
-    CUgraphNode node;
-    result = driver.cuGraphAddKernelNode(&node, bundle.graph, &previous, after(), &params);
-    bundle.kernelNodes.push_back(node);
-    previous = node;
+    result = driver.cuGraphAddKernelNode(&built.nodes[l], built.graph, &previous, after(),
+                                         &params);
+    previous = built.nodes[l];
   }
   if (result == CUDA_SUCCESS)
-    result = driver.cuGraphInstantiate(&bundle.graphExec, bundle.graph, 0);
+    result = driver.cuGraphInstantiate(&built.exec, built.graph, 0);
   if (result != CUDA_SUCCESS) {
+    if (built.graph)
+      driver.cuGraphDestroy(built.graph);
     bundle.graphRefused = true;
-    bundle.graphExec = nullptr;
-    return;
+    return nullptr;
   }
-  bundle.graphInputs.assign(inputs, inputs + manifest.inputs.size());
-  bundle.graphOutputs.assign(outputs, outputs + manifest.outputs.size());
+  built.inputs.assign(inputs, inputs + manifest.inputs.size());
+  built.outputs.assign(outputs, outputs + manifest.outputs.size());
+  bundle.graphs.push_back(std::move(built));
+  return &bundle.graphs.back();
 }
 
-/// Points the graph's kernel nodes at these tensors: only the launches that
+/// Points `graph`'s kernel nodes at these tensors: only the launches that
 /// take an input or output that moved since the graph last ran.
-CUresult updateGraph(SolderBundle &bundle, const void *const *inputs, void *const *outputs) {
+CUresult updateGraph(SolderBundle &bundle, LaunchGraph &graph, const void *const *inputs,
+                     void *const *outputs) {
   const Manifest &manifest = bundle.manifest;
   std::vector<bool> movedInputs(manifest.inputs.size()),
       movedOutputs(manifest.outputs.size());
   bool moved = false;
   for (size_t i = 0; i < movedInputs.size(); ++i)
-    moved |= movedInputs[i] = inputs[i] != bundle.graphInputs[i];
+    moved |= movedInputs[i] = inputs[i] != graph.inputs[i];
   for (size_t i = 0; i < movedOutputs.size(); ++i)
-    moved |= movedOutputs[i] = outputs[i] != bundle.graphOutputs[i];
+    moved |= movedOutputs[i] = outputs[i] != graph.outputs[i];
   if (!moved)
     return CUDA_SUCCESS;
   for (size_t l = 0; l < manifest.launches.size(); ++l) {
+    if (graph.skipped[l])
+      continue;
     bool takesMoved = false;
     for (const KernelArg &arg : manifest.launches[l].args)
       takesMoved |= (arg.kind == KernelArg::Kind::input && movedInputs[arg.index]) ||
@@ -364,24 +394,48 @@ CUresult updateGraph(SolderBundle &bundle, const void *const *inputs, void *cons
     KernelArguments arguments(bundle, l, inputs, outputs);
     CUDA_KERNEL_NODE_PARAMS params = arguments.node(bundle, l);
     if (CUresult result = bundle.driver->cuGraphExecKernelNodeSetParams(
-            bundle.graphExec, bundle.kernelNodes[l], &params);
+            graph.exec, graph.nodes[l], &params);
         result != CUDA_SUCCESS) {
       // Some nodes may hold this call's pointers already: the next call
       // updates every node.
-      std::fill(bundle.graphInputs.begin(), bundle.graphInputs.end(), nullptr);
-      std::fill(bundle.graphOutputs.begin(), bundle.graphOutputs.end(), nullptr);
+      std::fill(graph.inputs.begin(), graph.inputs.end(), nullptr);
+      std::fill(graph.outputs.begin(), graph.outputs.end(), nullptr);
       return result;
     }
   }
-  bundle.graphInputs.assign(inputs, inputs + manifest.inputs.size());
-  bundle.graphOutputs.assign(outputs, outputs + manifest.outputs.size());
+  graph.inputs.assign(inputs, inputs + manifest.inputs.size());
+  graph.outputs.assign(outputs, outputs + manifest.outputs.size());
   return CUDA_SUCCESS;
+}
+
+/// The preparations this call may skip: those whose every input has a
+/// known version, and the pointer and version it had at the last call.
+std::vector<bool> skippedPreparations(const SolderBundle &bundle, const void *const *inputs,
+                                      const uint64_t *versions) {
+  const Manifest &manifest = bundle.manifest;
+  std::vector<bool> skipped(manifest.launches.size(), false);
+  if (!versions || bundle.preparedVersions.empty())
+    return skipped;
+  for (size_t l = 0; l < manifest.launches.size(); ++l) {
+    const std::vector<int> &from = manifest.launches[l].preparedFrom;
+    skipped[l] = !from.empty() && std::all_of(from.begin(), from.end(), [&](int i) {
+      return versions[i] != 0 && versions[i] == bundle.preparedVersions[i] &&
+             inputs[i] == bundle.preparedInputs[i];
+    });
+  }
+  return skipped;
 }
 } // namespace
 
 extern "C" SolderStatus solderRun(SolderBundle *bundle,
                                   const void *const *inputs,
                                   void *const *outputs, void *stream) {
+  return solderRunVersioned(bundle, inputs, outputs, stream, nullptr);
+}
+
+extern "C" SolderStatus solderRunVersioned(SolderBundle *bundle, const void *const *inputs,
+                                           void *const *outputs, void *stream,
+                                           const uint64_t *versions) {
   if (!bundle || (!inputs && !bundle->manifest.inputs.empty()) ||
       (!outputs && !bundle->manifest.outputs.empty()))
     return fail(SOLDER_ERROR_ARGUMENT, "solderRun: null argument");
@@ -434,15 +488,28 @@ extern "C" SolderStatus solderRun(SolderBundle *bundle,
       return fail(SOLDER_ERROR_CUDA, "waiting for the previous call's workspace: " +
                                          driver.describe(result));
   }
+  // The preparations whose inputs hold what they held at the last call
+  // are skipped: their buffers are still what they computed. Not in a
+  // capture, whose replays come later, whatever the inputs hold then.
+  const std::vector<bool> skipped =
+      skippedPreparations(*bundle, inputs, capturing ? nullptr : versions);
+  // Until this call has run, the workspace matches no versions.
+  bundle->preparedVersions.clear();
   // A call being captured (torch.cuda.graph) launches its kernels into the
   // caller's graph one by one.
   const bool viaGraph = !capturing && graphsEnabled() && !bundle->graphRefused;
-  if (viaGraph && !bundle->graphExec)
-    buildGraph(*bundle, inputs, outputs);
-  if (viaGraph && bundle->graphExec) {
-    CUresult result = updateGraph(*bundle, inputs, outputs);
+  LaunchGraph *graph = nullptr;
+  if (viaGraph) {
+    for (LaunchGraph &built : bundle->graphs)
+      if (built.skipped == skipped)
+        graph = &built;
+    if (!graph && bundle->graphs.size() < SolderBundle::kMaxGraphs)
+      graph = buildGraph(*bundle, skipped, inputs, outputs);
+  }
+  if (graph) {
+    CUresult result = updateGraph(*bundle, *graph, inputs, outputs);
     if (result == CUDA_SUCCESS)
-      result = driver.cuGraphLaunch(bundle->graphExec, cuStream);
+      result = driver.cuGraphLaunch(graph->exec, cuStream);
     if (result != CUDA_SUCCESS)
       return fail(SOLDER_ERROR_CUDA, "launch of the bundle's graph failed: " +
                                          driver.describe(result));
@@ -457,6 +524,8 @@ extern "C" SolderStatus solderRun(SolderBundle *bundle,
                                              "': " + driver.describe(result));
       }
     for (size_t l = 0; l < manifest.launches.size(); ++l) {
+      if (skipped[l])
+        continue;
       const Launch &launch = manifest.launches[l];
       KernelArguments arguments(*bundle, l, inputs, outputs);
       CUresult result = driver.cuLaunchKernel(
@@ -473,6 +542,12 @@ extern "C" SolderStatus solderRun(SolderBundle *bundle,
     if (result != CUDA_SUCCESS)
       return fail(SOLDER_ERROR_CUDA, "recording the workspace's last use: " +
                                          driver.describe(result));
+  }
+  // The workspace now holds this call's preparations (a capture's run only
+  // when it replays).
+  if (versions && !capturing) {
+    bundle->preparedInputs.assign(inputs, inputs + manifest.inputs.size());
+    bundle->preparedVersions.assign(versions, versions + manifest.inputs.size());
   }
   lastError.clear();
   return SOLDER_OK;

@@ -1,5 +1,6 @@
 """solder.compile, solder.export and solder.load."""
 
+import array
 import hashlib
 import json
 import os
@@ -144,14 +145,18 @@ class CompiledModule:
 
     On backend 'cuda' inputs must be CUDA tensors on the compiled device; the
     bundle runs on torch's current stream. Parameters were captured when the
-    module was compiled: compile again after changing them. One bundle holds
+    module was compiled (``parameters``): compile again after changing the
+    module's. What the bundle computes from them alone (the weights in its
+    main loops' layouts) is prepared at the first call and again only after
+    an in-place change to one of ``parameters``. One bundle holds
     one workspace, so calls take turns: calls from several threads or on
     several streams are safe, and never overlap on the GPU.
     """
 
     def __init__(self, *, backend, input_names, input_shapes, output_shapes,
                  output_is_sequence, parameters, bundle=None, device=None,
-                 pipelined=None, mlir=None, input_arguments=None, result_shapes=None):
+                 pipelined=None, mlir=None, input_arguments=None, result_shapes=None,
+                 parameter_inputs=()):
         self.backend = backend
         self.input_names = list(input_names)
         self.input_shapes = [tuple(s) for s in input_shapes]
@@ -177,6 +182,21 @@ class CompiledModule:
                 self.parameters = [p.to(self.device, torch.float32).contiguous()
                                    for p in parameters]
                 self._loaded = LoadedBundle(self.bundle)
+            # The bundle's preparations from parameters (weights to the main
+            # loops' layouts or TF32 fragments) run at the first call, and
+            # again only when a parameter's pointer or version (bumped by
+            # PyTorch's in-place ops) moves: the captured parameters', and
+            # those of the caller's inputs marked parameters (through
+            # torch.compile, a module's weights) that a preparation reads.
+            # Other inputs: 0, may hold anything.
+            manifest = json.loads((self.bundle / "manifest.json").read_text())
+            prepared = {i for launch in manifest["launches"]
+                        for i in launch.get("prepared_from", [])}
+            marked = set(parameter_inputs)
+            self._versioned_inputs = [
+                (position, index) for position, (index, _) in enumerate(self.input_arguments)
+                if index in marked and position in prepared]
+            self._argument_versions = [0] * len(self.input_arguments)
         else:
             self.device = torch.device("cpu")
             self.parameters = [p.detach().cpu().float().contiguous() for p in parameters]
@@ -231,9 +251,10 @@ class CompiledModule:
         """Runs the chain. ``out`` (a tensor, or a tuple for several outputs)
         is written instead of fresh tensors: contiguous float32 of the output
         shapes on the module's device."""
-        inputs = self._check_inputs(inputs)
+        given, inputs = inputs, self._check_inputs(inputs)
         if self.backend == "cuda":
-            outputs = self._launch(inputs, self._check_outputs(out) if out is not None else None)
+            outputs = self._launch(inputs, self._check_outputs(out) if out is not None else None,
+                                   given)
         else:
             arguments = [inputs[index].view(shape) for index, shape in self.input_arguments]
             outputs = [o.view(shape) for o, shape in
@@ -251,15 +272,17 @@ class CompiledModule:
         path, where a ResNet-50 passes 268 tensors a call (the checks took
         most of its host time). The runtime still refuses a pointer off 16
         bytes, with a SolderError."""
-        return self._returned(self._launch(inputs, None))
+        return self._returned(self._launch(inputs, None, inputs))
 
     def _returned(self, outputs):
         """The outputs as the compiled forward returned them."""
         return tuple(outputs) if self.output_is_sequence else outputs[0]
 
-    def _launch(self, inputs, outputs):
+    def _launch(self, inputs, outputs, given):
         """Launches the bundle on checked ``inputs`` into ``outputs`` (fresh
-        tensors where None) on the current stream; returns the outputs."""
+        tensors where None) on the current stream; returns the outputs.
+        ``given``: the caller's inputs (an input the checks copied has no
+        version of its own)."""
         # The bundle takes pointers: an argument that views an input, or a
         # result an output views, is that tensor (contiguous).
         arguments = [inputs[index] for index, _ in self.input_arguments]
@@ -271,13 +294,19 @@ class CompiledModule:
         # object): switch devices only when needed, and take the raw stream
         # as Inductor's launchers do.
         index = self.device.index
+        versions = array.array("Q", self._argument_versions)
+        for position, input_index in self._versioned_inputs:
+            tensor = inputs[input_index]
+            if tensor is given[input_index]:
+                versions[position] = tensor._version + 1
+        versions.extend(p._version + 1 for p in self.parameters)
         if torch.cuda.current_device() == index:
             self._loaded.run(arguments + self.parameters, outputs,
-                             _current_raw_stream(index))
+                             _current_raw_stream(index), versions)
         else:
             with torch.cuda.device(self.device):
                 self._loaded.run(arguments + self.parameters, outputs,
-                                 _current_raw_stream(index))
+                                 _current_raw_stream(index), versions)
         return outputs
 
     def _check_outputs(self, out):
@@ -343,7 +372,8 @@ def compile_imported(imported, precision, backend, force, quiet, device):
                   output_shapes=imported.output_shapes,
                   result_shapes=imported.result_shapes,
                   output_is_sequence=imported.output_is_sequence,
-                  parameters=imported.parameters, mlir=imported.mlir)
+                  parameters=imported.parameters, mlir=imported.mlir,
+                  parameter_inputs=imported.parameter_inputs)
     if backend == "cpu":
         return CompiledModule(pipelined=_pipelined_ir(imported.mlir, force), **common)
     arch, gpu_name = _gpu_arch(device)

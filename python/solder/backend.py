@@ -64,9 +64,10 @@ def solder_backend(graph_module, example_inputs, **options):
     options = {**options.pop("options", {}), **options}
     precision = options.pop("precision", "ieee")
     force = options.pop("force", "auto")
+    prepare_once = options.pop("prepare_once", True)
     if options:
         raise SolderError(f"unknown solder backend options {sorted(options)} "
-                          "(precision, force)")
+                          "(precision, force, prepare_once)")
     from .api import _check_options
     _check_options(precision, "cuda", force)
     if _needs_gradients(example_inputs):
@@ -80,7 +81,7 @@ def solder_backend(graph_module, example_inputs, **options):
         return graph_module.forward
     dynamic = not all(isinstance(t, torch.Tensor) and
                       all(isinstance(d, int) for d in t.shape) for t in example_inputs)
-    return _CompiledOnCall(graph_module, precision, force, dynamic)
+    return _CompiledOnCall(graph_module, precision, force, dynamic, prepare_once)
 
 
 def _needs_gradients(inputs):
@@ -95,11 +96,12 @@ class _CompiledOnCall:
     compiled once and then called directly; a graph dynamo made dynamic is
     compiled once per set of input shapes."""
 
-    def __init__(self, graph_module, precision, force, dynamic):
+    def __init__(self, graph_module, precision, force, dynamic, prepare_once=True):
         self.graph_module = graph_module
         self.precision = precision
         self.force = force
         self.dynamic = dynamic
+        self.prepare_once = prepare_once
         self.compiled = {}
 
     def __call__(self, *args):
@@ -108,7 +110,8 @@ class _CompiledOnCall:
         if runner is None:
             runner = self.compiled[key] = compile_graph(
                 self.graph_module, args, self.precision, self.force,
-                warn=not self.compiled, guarded=not self.dynamic)
+                warn=not self.compiled, guarded=not self.dynamic,
+                prepare_once=self.prepare_once)
         return runner(*args)
 
 
@@ -176,12 +179,15 @@ def _op_name(node):
 
 
 def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True,
-                  guarded=False):
+                  guarded=False, prepare_once=True):
     """Exports ``graph_module`` on ``args`` (concrete), compiles its supported
     subgraphs and returns the partitioned module (eager for the rest). With
     ``warn``, anything left to eager is one SolderWarning. ``guarded``: dynamo's
     guards hold the shapes, dtypes, devices and strides of the graph's inputs
-    (a static graph), so its subgraphs may skip their per-input checks."""
+    (a static graph), so its subgraphs may skip their per-input checks.
+    ``prepare_once``: the module's parameters and buffers (dynamo's static
+    inputs) are the bundles' solder.parameter arguments, so that their
+    weight conversions run again only when a weight's version moves."""
     report = SubgraphReport()
     name = _graph_name(graph_module)
     static, kept = _specialized(graph_module, args)
@@ -202,11 +208,12 @@ def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True,
     if unusual:  # dynamo passes parameters and buffers as inputs: not expected
         return run_eagerly("its exported outputs include " +
                            ", ".join(sorted(unusual)).lower())
+    static = _static_placeholders(program, [args[i] for i in kept]) if prepare_once else set()
     refused = {}  # node name -> reason: given back to eager after a closer look
     for _ in range(64):
         module = copy.deepcopy(program.graph_module)
         partitioned, retry = _partition(module, refused, precision, force, report,
-                                        guarded)
+                                        guarded, static)
         if not retry:
             break
         report.subgraphs.clear()
@@ -270,6 +277,23 @@ class _FlatRunner:
         return torch.utils._pytree.tree_unflatten(outputs, self.out_spec)
 
 
+def _static_placeholders(program, args):
+    """The names of the exported program's placeholders that hold the
+    module's parameters and buffers: dynamo marks those of its inputs
+    (``_dynamo_static_input_type``), and export lifts any it captured."""
+    static, user = set(), 0
+    for spec in program.graph_signature.input_specs:
+        if spec.kind.name == "USER_INPUT":
+            value = args[user]
+            user += 1
+            if isinstance(value, nn.Parameter) or \
+                    getattr(value, "_dynamo_static_input_type", None) is not None:
+                static.add(spec.arg.name)
+        elif spec.kind.name in ("PARAMETER", "BUFFER"):
+            static.add(spec.arg.name)
+    return static
+
+
 def _specialized(graph_module, args):
     """A copy of dynamo's graph with its integer inputs (the sizes of a
     graph dynamo made dynamic) replaced by their values, and which of
@@ -330,7 +354,7 @@ _NON_COMPUTE = {"view", "_unsafe_view", "reshape", "flatten", "squeeze", "unsque
                 "dropout", "lift_fresh_copy", "copy_"}
 
 
-def _partition(module, refused, precision, force, report, guarded=False):
+def _partition(module, refused, precision, force, report, guarded=False, static=()):
     from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
     partitioner = CapabilityBasedPartitioner(module, _Supported(refused),
                                              allows_single_node_partition=True)
@@ -354,8 +378,11 @@ def _partition(module, refused, precision, force, report, guarded=False):
         if node.op != "call_module" or not node.target.startswith("solder_"):
             continue
         subgraph = getattr(fused, node.target)
+        parameters = [i for i, arg in enumerate(node.args)
+                      if isinstance(arg, torch.fx.Node) and arg.op == "placeholder"
+                      and arg.name in static]
         try:
-            compiled = _compile_subgraph(subgraph, node.target, precision, force)
+            compiled = _compile_subgraph(subgraph, node.target, precision, force, parameters)
         except UnsupportedOperation as error:
             # The importer's refusal names its node, the code generator's the
             # nodes its location holds: those alone go to eager, and the
@@ -394,7 +421,7 @@ def _leave_eager(subgraph, name, error, report):
     report.fallbacks.append((f"subgraph {name}", None, str(error).splitlines()[0]))
 
 
-def _compile_subgraph(subgraph, name, precision, force):
+def _compile_subgraph(subgraph, name, precision, force, parameters=()):
     from .api import compile_imported
     placeholders = [n for n in subgraph.graph.nodes if n.op == "placeholder"]
     devices = {n.meta["val"].device for n in placeholders
@@ -405,7 +432,7 @@ def _compile_subgraph(subgraph, name, precision, force):
     device = devices.pop()
     if device.type not in ("cuda", "cpu"):
         raise SolderError(f"tensors on {device}; Solder runs CUDA and CPU tensors")
-    imported = import_graph(subgraph, name, name)
+    imported = import_graph(subgraph, name, name, parameter_inputs=parameters)
     compiled = compile_imported(imported, precision, device.type, force, True, device)
     return _CompiledSubgraph(compiled)
 

@@ -137,6 +137,9 @@ class ImportedModule:
     output_is_sequence: bool  # forward returned a tuple or list
     input_arguments: list = None  # [(input index, shape)]; None: each input as is
     result_shapes: list = None  # None: the output shapes
+    # Inputs the caller passes unchanged from call to call (a module's
+    # weights through torch.compile): their arguments are solder.parameter.
+    parameter_inputs: list = field(default_factory=list)
     notes: list = field(default_factory=list)
 
     def __post_init__(self):
@@ -265,14 +268,15 @@ def _returns_sequence(program, count):
 # -- one importer for both entry points ------------------------------------
 
 def import_graph(graph_module, function_name, class_name, captured=None, outputs=None,
-                 returns_sequence=None):
+                 returns_sequence=None, parameter_inputs=()):
     """Imports an ATen graph. ``captured`` maps placeholder names to
     (qualified name, tensor): those become parameters; the other placeholders
     are the caller's inputs. ``outputs`` names the returned nodes to import
     (default: all of them); ``returns_sequence`` defaults to whether the
-    graph returns a tuple."""
-    return _Importer(graph_module, function_name, class_name,
-                     captured or {}).run(outputs, returns_sequence)
+    graph returns a tuple. ``parameter_inputs``: the indices of inputs the
+    caller passes unchanged from call to call (solder.parameter)."""
+    return _Importer(graph_module, function_name, class_name, captured or {},
+                     parameter_inputs).run(outputs, returns_sequence)
 
 
 def is_supported_node(node):
@@ -480,8 +484,10 @@ _PERMUTED_PASSES = frozenset(_UNARY) | frozenset(_BINARY) | _IDENTITY | frozense
 
 
 class _Importer:
-    def __init__(self, graph_module, function_name, class_name, captured):
+    def __init__(self, graph_module, function_name, class_name, captured,
+                 parameter_inputs=()):
         self.gm = graph_module
+        self.parameter_inputs = set(parameter_inputs)
         self.class_name = class_name
         self.function_name = function_name
         self.captured = captured
@@ -550,10 +556,16 @@ class _Importer:
                     "unchanged; there is nothing to compile for it")
             results.append(base)
         self.arguments.sort(key=lambda argument: argument[1])  # in the caller's order
-        arguments = [value for value, _, _ in self.arguments]
-        arguments += [value for value, _ in self.parameters]
+        # The captured parameters are the same call after call
+        # (solder.parameter): what the bundle computes from them alone is
+        # prepared once.
+        arguments = [f"%{value.name}: {value.type}"
+                     + (" {solder.parameter}" if index in self.parameter_inputs else "")
+                     for value, index, _ in self.arguments]
+        arguments += [f"%{value.name}: {value.type} {{solder.parameter}}"
+                      for value, _ in self.parameters]
         header = (f"func.func @{self.function_name}("
-                  + ", ".join(f"%{a.name}: {a.type}" for a in arguments)
+                  + ", ".join(arguments)
                   + ") -> ("
                   + ", ".join(v.type for v in results) + ") {")
         body = ["  " + line for line in self.lines]
@@ -569,7 +581,8 @@ class _Importer:
             parameters=[t for _, t in self.parameters],
             output_shapes=output_shapes, output_is_sequence=is_sequence,
             input_arguments=[(index, value.shape) for value, index, _ in self.arguments],
-            result_shapes=[v.shape for v in results], notes=self.notes)
+            result_shapes=[v.shape for v in results], notes=self.notes,
+            parameter_inputs=sorted(self.parameter_inputs))
 
     @staticmethod
     def _needed(returned):

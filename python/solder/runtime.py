@@ -31,6 +31,10 @@ def library():
             lib.solderRun.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
                                       ctypes.c_void_p]
             lib.solderRun.restype = ctypes.c_int
+            lib.solderRunVersioned.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
+                                               ctypes.c_void_p, ctypes.c_void_p,
+                                               ctypes.c_void_p]
+            lib.solderRunVersioned.restype = ctypes.c_int
             lib.solderFreeBundle.argtypes = [ctypes.c_void_p]
             lib.solderFreeBundle.restype = None
             lib.solderLastError.restype = ctypes.c_char_p
@@ -54,13 +58,20 @@ class LoadedBundle:
         message = self._lib.solderLastError()
         return message.decode() if message else "unknown error"
 
-    def run(self, inputs, outputs, stream):
+    def run(self, inputs, outputs, stream, versions=None):
         """Launches the bundle on ``stream`` (a cudaStream_t as an int) with
-        the device pointers of ``inputs`` and ``outputs`` (torch tensors)."""
+        the device pointers of ``inputs`` and ``outputs`` (torch tensors).
+        ``versions`` (an ``array.array("Q")`` an input, or None): what each
+        input holds, 0 for "may have changed" (solderRunVersioned): the
+        bundle's preparations from parameters whose pointer and version are
+        those of the last call are skipped."""
         ins = array.array("Q", [t.data_ptr() for t in inputs])
         outs = array.array("Q", [t.data_ptr() for t in outputs])
-        if self._lib.solderRun(self._handle, ins.buffer_info()[0] if ins else None,
-                               outs.buffer_info()[0] if outs else None, stream) != 0:
+        status = self._lib.solderRunVersioned(
+            self._handle, ins.buffer_info()[0] if ins else None,
+            outs.buffer_info()[0] if outs else None, stream,
+            versions.buffer_info()[0] if versions else None)
+        if status != 0:
             raise SolderError(f"running bundle {self.path}: {self._last_error()}")
 
     def __del__(self):

@@ -47,10 +47,9 @@
 // W1-NEXT:              w1_k0_conv_mainloop::kPrepareThreads == 1056L,
 // W1: // w1_k0_conv_prepare: the conv weights, split into TF32 parts, in the main loop's fragment order
 // W1-NEXT: extern "C" __global__ void __launch_bounds__(256)
-// W1-NEXT: w1_k0_conv_prepare(const float *__restrict__ input,
-// W1-NEXT:     const float *__restrict__ weight,
+// W1-NEXT: w1_k0_conv_prepare(const float *__restrict__ weight,
 // W1-NEXT:     float *__restrict__ prepared) {
-// W1-NEXT:   w1_k0_conv_mainloop::prepare(input, weight, prepared);
+// W1-NEXT:   w1_k0_conv_mainloop::prepare(nullptr, weight, prepared);
 // W1: // w1_k0_conv: direct conv on tensor cores (direct_3xtf32) -> group_stats (partial) -> reduce (partial)
 // W1:   //   ws0: w1_k0_conv_prepared
 // W1: extern "C" __global__ void __launch_bounds__(128, 4)

@@ -572,3 +572,79 @@ def test_backend_with_an_eager_op_between():
     records = check_backend(LinearInTheMiddle(), (torch.rand(16, 8, 64, 64),),
                             expect_eager=("linear",))
     assert sum("fused" in line for line in records) == 2, records
+
+
+def _kernels_of_call(call):
+    """The names of the kernels one call runs (torch.profiler)."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
+        call()
+        torch.cuda.synchronize()
+    return [event.name for event in prof.events()
+            if event.device_type == torch.autograd.DeviceType.CUDA]
+
+
+@pytest.mark.parametrize("in_channels", [16, 4])
+def test_weights_prepared_once(in_channels):
+    """The weights' conversions (KTRSC for the implicit GEMM, TF32 fragments
+    for the direct conv) run at the first call only; fresh inputs still give
+    the eager results, and an in-place change to a captured parameter
+    prepares again."""
+    module = workloads.randomize_norms(nn.Sequential(
+        nn.Conv2d(in_channels, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU())).cuda().eval()
+    shape = (4, in_channels, 19, 23)
+    compiled = solder.compile(module, (torch.rand(shape, device="cuda"),), quiet=True)
+    preparation = "_weight_ktrsc" if in_channels == 16 else "_conv_prepare"
+    first = _kernels_of_call(lambda: compiled(torch.rand(shape, device="cuda")))
+    assert any(name.endswith(preparation) for name in first), first
+    x = torch.rand(shape, device="cuda")
+    out = torch.full((4, 32, 19, 23), float("nan"), device="cuda")
+    later = _kernels_of_call(lambda: compiled(x, out=out))
+    assert not any(name.endswith(preparation) for name in later), later
+    assert any(name.endswith("_conv") for name in later), later
+    with torch.no_grad():
+        expected = module(x)
+    assert torch.allclose(out, expected, atol=EAGER_TOL, rtol=EAGER_TOL), \
+        f"max |solder - eager| = {(out - expected).abs().max():.2e}"
+    # The captured weight (the compiled module's copy) changed in place.
+    weight = next(p for p in compiled.parameters if p.dim() == 4)
+    with torch.no_grad():
+        weight.mul_(-1.0)
+        module[0].weight.mul_(-1.0)
+        expected = module(x)
+    again = _kernels_of_call(lambda: compiled(x, out=out))
+    assert any(name.endswith(preparation) for name in again), again
+    assert torch.allclose(out, expected, atol=EAGER_TOL, rtol=EAGER_TOL), \
+        f"after the change: max |solder - eager| = {(out - expected).abs().max():.2e}"
+
+
+def test_backend_prepares_weights_once():
+    """Through torch.compile(backend="solder") the module's parameters and
+    buffers are the bundle's parameters: a call converts the weights and
+    computes BatchNorm's scale only when one of them changed (an in-place
+    update bumps its version), and the results follow the module."""
+    torch._dynamo.reset()
+    module = workloads.randomize_norms(nn.Sequential(
+        nn.Conv2d(16, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU())).cuda().eval()
+    compiled = torch.compile(module, backend="solder")
+    x = torch.rand(4, 16, 19, 23, device="cuda")
+
+    def call():
+        with torch.no_grad():
+            return compiled(x)
+
+    first = _kernels_of_call(call)
+    assert any(name.endswith("_weight_ktrsc") for name in first), first
+    later = _kernels_of_call(call)
+    assert not any(name.endswith("_weight_ktrsc") for name in later), later
+    assert len(later) < len(first), (first, later)  # BatchNorm's scale too
+    with torch.no_grad():
+        assert torch.allclose(call(), module(x), atol=EAGER_TOL, rtol=EAGER_TOL)
+        module[0].weight.mul_(-1.0)
+        module[1].running_var.mul_(2.0)
+    again = _kernels_of_call(call)
+    assert any(name.endswith("_weight_ktrsc") for name in again), again
+    with torch.no_grad():
+        expected = module(x)
+        got = call()
+    assert torch.allclose(got, expected, atol=EAGER_TOL, rtol=EAGER_TOL), \
+        f"after the change: max |solder - eager| = {(got - expected).abs().max():.2e}"

@@ -122,11 +122,11 @@ def codegen_on_cpu(monkeypatch):
     from solder.api import _run_on_ir
     compile_subgraph = backend._compile_subgraph
 
-    def through_codegen(subgraph, name, precision, force):
-        imported = backend.import_graph(subgraph, name, name)
+    def through_codegen(subgraph, name, precision, force, parameters=()):
+        imported = backend.import_graph(subgraph, name, name, parameter_inputs=parameters)
         with tempfile.TemporaryDirectory() as directory:
             _run_on_ir(imported.mlir, Path(directory), "solder-compile",
                        ["-o", directory, "--emit-cuda-only"], "solder-compile")
-        return compile_subgraph(subgraph, name, precision, force)
+        return compile_subgraph(subgraph, name, precision, force, parameters)
 
     monkeypatch.setattr(backend, "_compile_subgraph", through_codegen)

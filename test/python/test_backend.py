@@ -12,6 +12,7 @@ import sys
 import warnings
 from pathlib import Path
 
+import numpy as np
 import pytest
 import torch
 import torch.nn as nn
@@ -187,6 +188,36 @@ def test_options_precision_and_force():
         with torch.no_grad():
             torch._dynamo.reset()
             torch.compile(module, backend="solder", options={"fast": True})(*inputs)
+
+
+@pytest.mark.parametrize("prepare_once", [True, False])
+def test_parameters_and_buffers_are_solder_parameters(monkeypatch, prepare_once):
+    """The module's parameters and buffers (dynamo's static inputs) are the
+    subgraph's solder.parameter arguments, whose weight conversions the
+    runtime prepares once; the input is not. prepare_once=False marks none."""
+    import solder.backend as backend
+    imported = []
+    import_graph = backend.import_graph
+
+    def recording(*args, **kwargs):
+        imported.append(import_graph(*args, **kwargs))
+        return imported[-1]
+
+    monkeypatch.setattr(backend, "import_graph", recording)
+    module = randomize(nn.Sequential(nn.Conv2d(4, 8, 3), nn.BatchNorm2d(8), nn.ReLU()).eval(),
+                       np.random.default_rng(5))
+    x = torch.randn(2, 4, 7, 6)
+    compiled = torch.compile(module, backend="solder", options={"prepare_once": prepare_once})
+    with torch.no_grad():
+        assert_matches(compiled(x), float64_reference(module, x))
+    header = next(line for line in imported[0].mlir.splitlines() if line.startswith("func.func"))
+    arguments = header[header.index("(") + 1:header.index(") ->")].split(", %")
+    marked = [a.split(":")[0].lstrip("%") for a in arguments if "{solder.parameter}" in a]
+    inputs = [a.split(":")[0].lstrip("%") for a in arguments if "tensor<2x4x7x6xf32>" in a]
+    assert len(inputs) == 1 and inputs[0] not in marked
+    # The conv's weight and bias, BatchNorm's weight, bias, mean and variance.
+    assert len(marked) == (6 if prepare_once else 0), header
+    assert len(imported[0].parameter_inputs) == len(marked)
 
 
 def test_what_ran_eagerly_is_one_warning_per_graph():

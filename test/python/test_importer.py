@@ -87,9 +87,11 @@ def test_w1_structure(tmp_path):
     assert imported.output_shapes == [(2,)]
     assert imported.output_is_sequence is False
     assert header(imported) == (
-        "func.func @w1(%x: tensor<2x3x6x8x8xf32>, %conv_weight: tensor<24x3x3x3x3xf32>, "
-        "%conv_bias: tensor<24xf32>, %group_norm_weight: tensor<24xf32>, "
-        "%group_norm_bias: tensor<24xf32>) -> (tensor<2xf32>) {")
+        "func.func @w1(%x: tensor<2x3x6x8x8xf32>, "
+        "%conv_weight: tensor<24x3x3x3x3xf32> {solder.parameter}, "
+        "%conv_bias: tensor<24xf32> {solder.parameter}, "
+        "%group_norm_weight: tensor<24xf32> {solder.parameter}, "
+        "%group_norm_bias: tensor<24xf32> {solder.parameter}) -> (tensor<2xf32>) {")
     assert body(imported) == [
         "%conv = solder.conv %x, %conv_weight, %conv_bias strides = [1, 1, 1] "
         "padding = [0, 0, 0] dilations = [1, 1, 1] groups = 1 : "
@@ -113,8 +115,9 @@ def test_w2_structure(tmp_path):
                                         "group_norm_bias"]
     assert header(imported) == (
         "func.func @w2(%x: tensor<2x8x3x4x4xf32>, "
-        "%conv_transpose_weight: tensor<8x16x3x3x3xf32>, "
-        "%group_norm_weight: tensor<16xf32>, %group_norm_bias: tensor<16xf32>) "
+        "%conv_transpose_weight: tensor<8x16x3x3x3xf32> {solder.parameter}, "
+        "%group_norm_weight: tensor<16xf32> {solder.parameter}, "
+        "%group_norm_bias: tensor<16xf32> {solder.parameter}) "
         "-> (tensor<2x16x5x6x6xf32>) {")
     assert body(imported) == [
         "%conv_transpose = solder.conv_transpose %x, %conv_transpose_weight "
@@ -143,9 +146,10 @@ def test_w3_structure(tmp_path, shape):
     assert imported.parameter_names == ["conv_weight", "conv_bias",
                                         "group_norm_weight", "group_norm_bias"]
     assert header(imported) == (
-        f"func.func @w3(%x: {t_in}, %conv_weight: tensor<64x8x3x3xf32>, "
-        "%conv_bias: tensor<64xf32>, %group_norm_weight: tensor<64xf32>, "
-        f"%group_norm_bias: tensor<64xf32>) -> ({t_out}) {{")
+        f"func.func @w3(%x: {t_in}, %conv_weight: tensor<64x8x3x3xf32> {{solder.parameter}}, "
+        "%conv_bias: tensor<64xf32> {solder.parameter}, "
+        "%group_norm_weight: tensor<64xf32> {solder.parameter}, "
+        f"%group_norm_bias: tensor<64xf32> {{solder.parameter}}) -> ({t_out}) {{")
     assert body(imported) == [
         "%conv = solder.conv %x, %conv_weight, %conv_bias strides = [1, 1] "
         f"padding = [0, 0] dilations = [1, 1] groups = 1 : ({t_in}, "
@@ -317,7 +321,8 @@ def test_per_channel_parameters(tmp_path):
     p = "tensor<3x1x1xf32>"
     assert imported.parameter_names == ["scale", "shift"]
     assert header(imported) == (
-        f"func.func @per_channel(%x: {t}, %scale: {p}, %shift: {p}) -> ({t}) {{")
+        f"func.func @per_channel(%x: {t}, %scale: {p} {{solder.parameter}}, "
+        f"%shift: {p} {{solder.parameter}}) -> ({t}) {{")
     assert body(imported) == [
         f"%mul = solder.mul %x, %scale : {t}, {p} -> {t}",
         f"%add = solder.add %mul, %shift : {t}, {p} -> {t}",
@@ -986,7 +991,8 @@ def test_pools_and_linear_structure():
     imported = solder.import_module(ClassifierHead(), (torch.rand(2, 8, 6, 6),))
     assert header(imported) == (
         "func.func @classifier_head(%x: tensor<2x8x6x6xf32>, %fc_weight_view: "
-        "tensor<5x8x1x1xf32>, %fc_bias: tensor<5xf32>) -> (tensor<2x5x1x1xf32>, "
+        "tensor<5x8x1x1xf32> {solder.parameter}, %fc_bias: tensor<5xf32> {solder.parameter}) "
+        "-> (tensor<2x5x1x1xf32>, "
         "tensor<2x8x2x3xf32>, tensor<2x8x3x3xf32>) {")
     assert body(imported) == [
         "%pool = solder.reduce mean %x dims = [2, 3] keepdim : tensor<2x8x6x6xf32> -> "
@@ -1052,12 +1058,15 @@ def test_linear_and_matmul_are_gemms(tmp_path):
     x = torch.randn(2, 5, 6, generator=torch.Generator().manual_seed(4))
     imported = solder.import_module(module, (x,))
     assert header(imported) == (
-        "func.func @token_mlp(%x_view: tensor<10x6x1xf32>, %norm_weight_view: "
-        "tensor<6x1xf32>, %norm_bias_view: tensor<6x1xf32>, %fc_weight_view: "
-        "tensor<8x6x1xf32>, %fc_bias: tensor<8xf32>, %w_t_view: tensor<10x8x1xf32>, "
-        "%v_view: tensor<4x10x1xf32>, %b: tensor<4xf32>, %group_norm_weight: "
-        "tensor<4xf32>, %group_norm_bias: tensor<4xf32>, %batch_norm_scale: "
-        "tensor<4x1xf32>, %batch_norm_shift: tensor<4x1xf32>) -> (tensor<10x4x1xf32>) {")
+        "func.func @token_mlp(%x_view: tensor<10x6x1xf32>, "
+        "%norm_weight_view: tensor<6x1xf32> {solder.parameter}, "
+        "%norm_bias_view: tensor<6x1xf32> {solder.parameter}, "
+        "%fc_weight_view: tensor<8x6x1xf32> {solder.parameter}, %fc_bias: tensor<8xf32> {solder.parameter}, "
+        "%w_t_view: tensor<10x8x1xf32> {solder.parameter}, %v_view: tensor<4x10x1xf32> {solder.parameter}, "
+        "%b: tensor<4xf32> {solder.parameter}, %group_norm_weight: tensor<4xf32> {solder.parameter}, "
+        "%group_norm_bias: tensor<4xf32> {solder.parameter}, "
+        "%batch_norm_scale: tensor<4x1xf32> {solder.parameter}, "
+        "%batch_norm_shift: tensor<4x1xf32> {solder.parameter}) -> (tensor<10x4x1xf32>) {")
     lines = body(imported)
     assert lines[0].startswith("%norm = solder.layer_norm %x_view weight = %norm_weight_view "
                                "bias = %norm_bias_view normalized_shape = [6, 1]")

@@ -317,6 +317,11 @@ int main(int argc, char **argv) {
   FunctionType type = function.getFunctionType();
   ::solder::BundleDigest digest;
   llvm::json::Array inputs = tensorSpecs(type.getInputs(), "input", digest);
+  // Parameters (solder.parameter): solder-run passes them unchanged from
+  // call to call, as a module's weights are.
+  for (auto [index, input] : llvm::enumerate(inputs))
+    if (function.getArgAttr(index, SolderDialect::kParameterAttrName))
+      (*input.getAsObject())["parameter"] = true;
   llvm::json::Array outputs = tensorSpecs(type.getResults(), "output", digest);
   llvm::json::Array buffers, launches;
   for (const DeviceBuffer &buffer : program->buffers) {
@@ -338,6 +343,9 @@ int main(int argc, char **argv) {
       digest.argument(kind, arg.index);
       args.push_back(llvm::json::Object{{"kind", kind}, {"index", arg.index}});
     }
+    SmallVector<int64_t> preparedFrom(launch.preparedFrom.begin(), launch.preparedFrom.end());
+    if (!preparedFrom.empty())
+      digest.preparedFrom(preparedFrom.data(), preparedFrom.size());
     llvm::json::Object entry{{"kernel", launch.kernel},
                              {"grid", llvm::json::Array(launch.grid)},
                              {"block", llvm::json::Array(launch.block)},
@@ -347,6 +355,8 @@ int main(int argc, char **argv) {
       entry["mainloop"] = launch.mainLoop;
     if (launch.persistent)
       entry["persistent"] = true;
+    if (!preparedFrom.empty())
+      entry["prepared_from"] = llvm::json::Array(preparedFrom);
     launches.push_back(std::move(entry));
   }
   llvm::json::Array constants;

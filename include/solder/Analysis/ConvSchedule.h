@@ -115,6 +115,10 @@ struct ConvSchedule {
   /// prepare kernel, and by the prologue kernel; 0 for the FMA main loops
   /// without a prologue, which read PyTorch's layouts.
   int64_t conversionBytes = 0;
+  /// The part of conversionBytes computed from the weights alone (KTRSC, the
+  /// direct conv's fragments but for its input shifts): a preparation the
+  /// runtime runs once while the weights are unchanged parameters.
+  int64_t weightConversionBytes = 0;
   /// The main loop's rate, from the measured table: the cost model's FLOP rate.
   double teraFlops = 0.0;
 

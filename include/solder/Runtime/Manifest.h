@@ -28,6 +28,9 @@ struct TensorSpec {
   std::string name;
   std::vector<int64_t> shape;
   std::string dtype; // "f32"
+  /// An input the caller passes unchanged from call to call (a module's
+  /// weights: solder.parameter), as solder-run does.
+  bool parameter = false;
   int64_t getNumElements() const;
   int64_t getBytes() const { return getNumElements() * 4; }
 };
@@ -56,6 +59,10 @@ struct Launch {
   /// launches at most as many blocks as the GPU holds at once.
   bool persistent = false;
   std::vector<KernelArg> args;
+  /// A preparation: it writes workspace buffers computed from these inputs
+  /// alone (the weights to KTRSC or TF32 fragments), which stay valid
+  /// while those inputs do (solderRunVersioned). Empty: it runs every call.
+  std::vector<int> preparedFrom;
 };
 
 /// A __constant__ variable of the binary that a kernel builds on the device:

@@ -51,6 +51,19 @@ void solderFreeBundle(SolderBundle *bundle);
 SolderStatus solderRun(SolderBundle *bundle, const void *const *inputs,
                        void *const *outputs, void *stream);
 
+/* solderRun, told what each input holds: `versions[i]` is a number the
+ * caller changes whenever input i's contents may have changed (PyTorch's
+ * tensor._version + 1, for a tensor written only through PyTorch's
+ * in-place ops), or 0 for "may differ from any earlier call". The bundle's
+ * preparations (launches that compute workspace from parameters alone:
+ * the weights to KTRSC or TF32 fragments) then run only when one of their
+ * inputs has another pointer or version than at the previous call. NULL
+ * versions: solderRun. A call on a stream being captured runs every
+ * launch. */
+SolderStatus solderRunVersioned(SolderBundle *bundle, const void *const *inputs,
+                                void *const *outputs, void *stream,
+                                const uint64_t *versions);
+
 int solderNumInputs(const SolderBundle *bundle);
 int solderNumOutputs(const SolderBundle *bundle);
 /* Name, rank and shape of input/output `index` (NULL/-1 when out of range). */

@@ -46,6 +46,13 @@ public:
   /// After launch(), for a persistent launch (nothing for the others, so
   /// that their digests stay what they were).
   void persistent() { add("p"); }
+  /// After launch() (and its arguments), for a preparation: the inputs it
+  /// is computed from (nothing for the others).
+  void preparedFrom(const int64_t *inputs, size_t count) {
+    add("r");
+    for (size_t i = 0; i < count; ++i)
+      add(std::to_string(inputs[i]));
+  }
   /// kind: "input", "output" or "buffer".
   void argument(const char *kind, int64_t index) {
     add(kind);

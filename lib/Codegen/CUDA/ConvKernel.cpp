@@ -320,19 +320,25 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
               "order, their tap sums, and each input plane's shift"
             : "the conv weights, split into TF32 parts, in the main loop's fragment order";
     ArrayRef<int64_t> prepareGrid = directTile.getPrepareGrid();
-    beginHelperKernel(
-        name + "_prepare", what, {prepareGrid[0], prepareGrid[1], prepareGrid[2]},
-        {{"const float *__restrict__ input", inputArg},
-         {"const float *__restrict__ weight", getCaptureArg(fusion, weight)},
-         {"float *__restrict__ prepared", {KernelArgRef::Kind::buffer, preparedBuffer}}});
-    os << llvm::formatv("  {0}_mainloop::prepare(input, weight, prepared);\n"
+    // Centered, the input's shifts too; else the weights alone, which the
+    // runtime then prepares only when they change.
+    bool centered = directTile.getAccumulation() == DirectAccumulation::centered;
+    SmallVector<std::pair<std::string, KernelArgRef>> params;
+    if (centered)
+      params.push_back({"const float *__restrict__ input", inputArg});
+    params.push_back({"const float *__restrict__ weight", getCaptureArg(fusion, weight)});
+    params.push_back(
+        {"float *__restrict__ prepared", {KernelArgRef::Kind::buffer, preparedBuffer}});
+    beginHelperKernel(name + "_prepare", what, {prepareGrid[0], prepareGrid[1], prepareGrid[2]},
+                      params);
+    os << llvm::formatv("  {0}_mainloop::prepare({1}, weight, prepared);\n"
                         "}\n\n",
-                        name);
+                        name, centered ? "input" : "nullptr");
   } else {
     os << "\n";
   }
   beginKernel(fusion, name, summary, schedule.getLaunchGrid(), buffers, schedule.getThreads(),
-              schedule.getSharedBytes(), schedule.getMinBlocksPerSM());
+              schedule.getSharedBytes(), schedule.getMinBlocksPerSM(), firstReductionBuffer);
   program.launches.back().mainLoop = mainLoopName.str();
   program.launches.back().persistent = persistent;
   os << "  extern __shared__ __align__(16) char shared[];\n"
@@ -370,11 +376,13 @@ void ProgramEmitter::emitFinalizeKernel(FusionOp fusion, ArrayRef<EpilogueReduct
   for (auto [index, reduction] : llvm::enumerate(reductions)) {
     params.push_back("const float *__restrict__ ws" + std::to_string(index));
     launch.args.push_back({KernelArgRef::Kind::buffer, reduction.buffer});
+    launch.writes.push_back(false);
   }
   for (auto [index, value] : llvm::enumerate(yield.getValues()))
     if (isReduction(value)) {
       params.push_back(getResultParameter(fusion, index));
       launch.args.push_back(storage.lookup(fusion.getResult(index)));
+      launch.writes.push_back(true);
     }
   os << "extern \"C\" __global__ void __launch_bounds__(" << threads << ")\n"
      << launch.kernel << "(" << llvm::join(params, ",\n    ") << ") {\n";

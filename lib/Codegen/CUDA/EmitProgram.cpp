@@ -22,6 +22,7 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/ADT/SetVector.h"
 #include "llvm/ADT/StringExtras.h"
 #include "llvm/Support/FormatVariadic.h"
 
@@ -78,9 +79,13 @@ bool mlir::solder::isEpilogueReduction(ArrayRef<EpilogueReduction> reductions, V
                       [&](const EpilogueReduction &r) { return r.op == value.getDefiningOp(); });
 }
 
+/// Whether a kernel parameter's declaration is of memory it writes.
+static bool isWritten(StringRef declaration) { return !declaration.starts_with("const "); }
+
 void ProgramEmitter::beginKernel(FusionOp fusion, StringRef kernel, StringRef summary,
                                  std::array<int64_t, 3> grid, ArrayRef<unsigned> buffers,
-                                 int64_t threads, int64_t sharedBytes, int64_t blocksPerSM) {
+                                 int64_t threads, int64_t sharedBytes, int64_t blocksPerSM,
+                                 unsigned readBuffers) {
   KernelLaunch launch;
   launch.kernel = kernel.str();
   launch.grid = grid;
@@ -93,11 +98,13 @@ void ProgramEmitter::beginKernel(FusionOp fusion, StringRef kernel, StringRef su
   for (auto [parameter, tensor] : llvm::zip_equal(parameters, tensors)) {
     params.push_back(parameter.declaration);
     launch.args.push_back(storage.lookup(tensor));
+    launch.writes.push_back(isWritten(parameter.declaration));
     os << "//   " << parameter.name << ": " << typeString(tensor.getType()) << "\n";
   }
   for (auto [index, buffer] : llvm::enumerate(buffers)) {
     params.push_back("float *__restrict__ ws" + std::to_string(index));
     launch.args.push_back({KernelArgRef::Kind::buffer, buffer});
+    launch.writes.push_back(index >= readBuffers);
     os << "//   ws" << index << ": " << program.buffers[buffer].name << "\n";
   }
   os << "extern \"C\" __global__ void __launch_bounds__(" << threads
@@ -117,6 +124,7 @@ void ProgramEmitter::beginHelperKernel(
   for (const auto &[declaration, arg] : params) {
     declarations.push_back(declaration);
     launch.args.push_back(arg);
+    launch.writes.push_back(isWritten(declaration));
   }
   os << "// " << kernel << ": " << comment << "\n"
      << "extern \"C\" __global__ void __launch_bounds__(" << kOperandPrepThreads << ")\n"
@@ -318,7 +326,61 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
     if (failed(emitFusion(fusion)))
       return failure();
   program.source = std::move(source);
+  SmallVector<bool> parameters;
+  for (unsigned index : llvm::seq<unsigned>(0, function.getNumArguments()))
+    parameters.push_back(function.getArgAttr(index, SolderDialect::kParameterAttrName) !=
+                         nullptr);
+  markPreparations(program, parameters);
   return std::move(program);
+}
+
+/// Which launches are preparations (KernelLaunch::preparedFrom): walking
+/// the launches in stream order, the parameters each buffer's contents were
+/// computed from.
+void mlir::solder::markPreparations(CudaProgram &program, ArrayRef<bool> parameters) {
+  SmallVector<unsigned> writers(program.buffers.size(), 0);
+  for (const KernelLaunch &launch : program.launches)
+    for (auto [arg, written] : llvm::zip_equal(launch.args, launch.writes))
+      if (written && arg.kind == KernelArgRef::Kind::buffer)
+        ++writers[arg.index];
+  // Per buffer: the parameters its contents come from, or nullopt where a
+  // launch that is no preparation wrote it (or none did).
+  SmallVector<std::optional<llvm::SmallSetVector<unsigned, 4>>> sources(
+      program.buffers.size());
+  for (KernelLaunch &launch : program.launches) {
+    llvm::SmallSetVector<unsigned, 4> from;
+    bool prepares = true;
+    for (auto [arg, written] : llvm::zip_equal(launch.args, launch.writes)) {
+      switch (arg.kind) {
+      case KernelArgRef::Kind::input:
+        from.insert(arg.index);
+        prepares &= arg.index < parameters.size() && parameters[arg.index];
+        break;
+      case KernelArgRef::Kind::output:
+        prepares = false; // an output is the caller's, fresh each call
+        break;
+      case KernelArgRef::Kind::buffer:
+        if (written) {
+          prepares &= writers[arg.index] == 1 && !program.buffers[arg.index].zeroed;
+        } else if (sources[arg.index]) {
+          from.insert(sources[arg.index]->begin(), sources[arg.index]->end());
+        } else {
+          prepares = false;
+        }
+        break;
+      }
+    }
+    prepares &= !from.empty();
+    for (auto [arg, written] : llvm::zip_equal(launch.args, launch.writes))
+      if (written && arg.kind == KernelArgRef::Kind::buffer) {
+        if (prepares)
+          sources[arg.index] = from;
+        else
+          sources[arg.index].reset();
+      }
+    if (prepares)
+      launch.preparedFrom.assign(from.begin(), from.end());
+  }
 }
 
 FailureOr<CudaProgram> mlir::solder::emitCuda(func::FuncOp function) {

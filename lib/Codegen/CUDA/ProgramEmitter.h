@@ -97,9 +97,12 @@ private:
 
   /// Prints the kernel's comment, signature and opening brace; records its
   /// launch with arguments: captures, results, then `buffers`.
+  /// The first `readBuffers` of `buffers` the kernel only reads (a conv's
+  /// converted operands); it writes the others (partial reductions).
   void beginKernel(FusionOp fusion, StringRef kernel, StringRef summary,
                    std::array<int64_t, 3> grid, ArrayRef<unsigned> buffers, int64_t threads,
-                   int64_t sharedBytes = 0, int64_t blocksPerSM = 0);
+                   int64_t sharedBytes = 0, int64_t blocksPerSM = 0,
+                   unsigned readBuffers = 0);
   /// The launch of a kernel outside any region's signature (layout
   /// conversions, prepare): its parameters and arguments.
   void beginHelperKernel(StringRef kernel, StringRef comment, std::array<int64_t, 3> grid,

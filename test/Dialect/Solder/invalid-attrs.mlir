@@ -219,3 +219,11 @@ func.func @f(%x: tensor<1x3x4x4xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x2x2
   }
   return %y : tensor<1x4x2x2xf32>
 }
+
+// -----
+
+// expected-error @+1 {{'solder.parameter' is a unit attribute of a func.func argument}}
+func.func @f(%x: tensor<4xf32>, %w: tensor<4xf32> {solder.parameter = 1 : i64}) -> tensor<4xf32> {
+  %y = solder.add %x, %w : tensor<4xf32>
+  return %y : tensor<4xf32>
+}

@@ -14,6 +14,7 @@
 
 #include <array>
 #include <string>
+#include <vector>
 
 namespace mlir::solder {
 
@@ -36,6 +37,15 @@ struct KernelLaunch {
   /// runtime launches at most as many as the GPU holds at once.
   bool persistent = false;
   SmallVector<KernelArgRef> args;
+  /// Per argument: whether the kernel writes it (a non-const pointer).
+  SmallVector<bool> writes;
+  /// A preparation: the launch writes only workspace buffers that no other
+  /// launch writes, computed from these parameters alone (solder.parameter
+  /// arguments, through the buffers of earlier preparations): the weights to
+  /// KTRSC or to TF32 fragments. Its buffers stay valid while these inputs
+  /// hold what they held, so the runtime may skip it (solderRunVersioned).
+  /// Empty for every other launch.
+  SmallVector<unsigned> preparedFrom;
 };
 
 struct DeviceBuffer {
@@ -54,7 +64,7 @@ struct ModuleConstant {
 
 struct CudaProgram {
   std::string source;
-  SmallVector<KernelLaunch> launches;
+  std::vector<KernelLaunch> launches;
   SmallVector<DeviceBuffer> buffers;
   SmallVector<ModuleConstant> constants;
 };
@@ -63,6 +73,11 @@ struct CudaProgram {
 /// solder.fusion, arith.constant or the return. Emits a diagnostic at the op
 /// the code generator cannot handle and fails.
 FailureOr<CudaProgram> emitCuda(func::FuncOp function);
+
+/// Sets the preparations' KernelLaunch::preparedFrom from the launches'
+/// arguments; `parameters`: per function argument, whether it is a
+/// parameter (solder.parameter). emitCuda calls it.
+void markPreparations(CudaProgram &program, ArrayRef<bool> parameters);
 
 } // namespace mlir::solder
 

@@ -7,6 +7,7 @@
 
 #include "solder/Dialect/Solder/IR/SolderDialect.h"
 #include "solder/Dialect/Solder/IR/SolderOps.h"
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/Support/MathExtras.h"
@@ -233,6 +234,16 @@ StringRef mlir::solder::getMainLoopName(MainLoopKind mainLoop, TensorMath math) 
     return math == TensorMath::tf32x3 ? "direct_3xtf32" : "direct_tf32";
   }
   llvm_unreachable("unknown main loop");
+}
+
+LogicalResult SolderDialect::verifyRegionArgAttribute(Operation *op, unsigned region,
+                                                     unsigned argument,
+                                                     NamedAttribute attribute) {
+  if (attribute.getName() == kParameterAttrName &&
+      !(isa<func::FuncOp>(op) && isa<UnitAttr>(attribute.getValue())))
+    return op->emitError() << "'" << kParameterAttrName
+                           << "' is a unit attribute of a func.func argument";
+  return success();
 }
 
 LogicalResult SolderDialect::verifyOperationAttribute(Operation *op, NamedAttribute attribute) {

@@ -158,6 +158,19 @@ Operation *getAnchor(FusionOp fusion) {
   return anchor;
 }
 
+/// Whether the weights of `anchor` (a region's conv) are a parameter of
+/// the function (solder.parameter): their conversion is then a preparation,
+/// which runs once while they are unchanged.
+bool hasParameterWeights(FusionOp fusion, Operation *anchor) {
+  auto argument = dyn_cast<BlockArgument>(anchor->getOperand(1));
+  if (!argument || argument.getOwner() != &fusion.getBodyBlock())
+    return false;
+  auto weight = dyn_cast<BlockArgument>(fusion.getCaptures()[argument.getArgNumber()]);
+  auto function = weight ? dyn_cast<func::FuncOp>(weight.getOwner()->getParentOp()) : nullptr;
+  return function &&
+         function.getArgAttr(weight.getArgNumber(), SolderDialect::kParameterAttrName);
+}
+
 struct SharedValueDecision {
   std::string producer;
   unsigned index;
@@ -307,7 +320,10 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         // The prologue, where the region computes the conv's input: in the
         // input conversion, or in a kernel of its own.
         std::string prologue = joinOpNames(getConvPrologue(anchor), ", ");
-        int64_t layoutBytes = conv->conversionBytes - conv->prologueBytes;
+        // Weights that are parameters are converted once, not a call.
+        int64_t onceBytes =
+            hasParameterWeights(fusion, anchor) ? conv->weightConversionBytes : 0;
+        int64_t layoutBytes = conv->conversionBytes - conv->prologueBytes - onceBytes;
         if (layoutBytes && conv->isDirect())
           note += llvm::formatv("; weights -> split TF32 fragments{0}: {1:F2} MB",
                                 conv->isCentered() ? ", tap sums, input shifts" : "",
@@ -321,12 +337,17 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                               conv->paddedInChannels,
                               prologue.empty() ? "" : " through its prologue: " + prologue)
                     .str());
-          if (conv->weightConversionGrid[0])
+          if (conv->weightConversionGrid[0] && !onceBytes)
             conversions.push_back("weights -> KTRSC");
           note += llvm::formatv("; layout conversions ({0}): {1:F1} MB",
                                 llvm::join(conversions, ", "), layoutBytes / 1e6)
                       .str();
         }
+        if (onceBytes)
+          note += llvm::formatv("; weights -> {0} once (a parameter): {1:F2} MB",
+                                conv->isDirect() ? "split TF32 fragments" : "KTRSC",
+                                onceBytes / 1e6)
+                      .str();
         if (FusionOp producer = channelsLastInputs.lookup(fusion))
           note += llvm::formatv("; its input read as it is (stored channels-last by {0})",
                                 producer.getName())
@@ -491,7 +512,11 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
   FusionEstimate estimateOf(FusionOp fusion) {
     FusionEstimate estimate{scheduleOf(fusion), getFusionCost(fusion), rates};
     if (estimate.schedule) {
+      // A call moves its conversions but those of weights that are
+      // parameters (prepared once).
       estimate.cost.bytes += estimate.schedule->conversionBytes;
+      if (hasParameterWeights(fusion, getAnchor(fusion)))
+        estimate.cost.bytes -= estimate.schedule->weightConversionBytes;
       estimate.rates.flopsPerSecond = estimate.schedule->teraFlops * 1e12;
     }
     return estimate;

@@ -31,11 +31,19 @@ def Solder_Dialect : Dialect {
 
     Every op verifies its operand shapes and attributes and checks its result
     type against the type it infers; builders that take no result type infer it.
+
+    A function argument may carry `solder.parameter` (a unit attribute): the
+    caller passes the same contents call after call (a module's weights), so
+    what the bundle computes from such arguments alone (the conv weights in
+    the main loop's layout or TF32 fragments) is prepared once and again
+    only when they change, not on every call.
   }];
   let useDefaultAttributePrinterParser = 1;
   // solder.schedule, solder.finalize, solder.estimate, solder.channels_last:
   // the plan's attributes.
   let hasOperationAttrVerify = 1;
+  // solder.parameter on a function argument.
+  let hasRegionArgAttrVerify = 1;
   let extraClassDeclaration = [{
     static constexpr ::llvm::StringLiteral kScheduleAttrName = "solder.schedule";
     static constexpr ::llvm::StringLiteral kFinalizeAttrName = "solder.finalize";
@@ -43,6 +51,9 @@ def Solder_Dialect : Dialect {
     /// On a conv region: the results it stores channels-last (NDHWC), by
     /// result number, for readers that take them so.
     static constexpr ::llvm::StringLiteral kChannelsLastAttrName = "solder.channels_last";
+    /// On a function argument: a parameter, the same contents call after
+    /// call (its preparations run once).
+    static constexpr ::llvm::StringLiteral kParameterAttrName = "solder.parameter";
   }];
 }
 

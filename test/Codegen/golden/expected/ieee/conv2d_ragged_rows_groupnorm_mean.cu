@@ -56,10 +56,9 @@ static_assert(conv2d_ragged_rows_groupnorm_mean_k0_conv_mainloop::kPreparedBytes
 
 // conv2d_ragged_rows_groupnorm_mean_k0_conv_prepare: the conv weights, split into TF32 parts, in the main loop's fragment order
 extern "C" __global__ void __launch_bounds__(256)
-conv2d_ragged_rows_groupnorm_mean_k0_conv_prepare(const float *__restrict__ input,
-    const float *__restrict__ weight,
+conv2d_ragged_rows_groupnorm_mean_k0_conv_prepare(const float *__restrict__ weight,
     float *__restrict__ prepared) {
-  conv2d_ragged_rows_groupnorm_mean_k0_conv_mainloop::prepare(input, weight, prepared);
+  conv2d_ragged_rows_groupnorm_mean_k0_conv_mainloop::prepare(nullptr, weight, prepared);
 }
 
 // conv2d_ragged_rows_groupnorm_mean_k0_conv: direct conv on tensor cores (direct_3xtf32) -> group_stats (partial) -> reduce (partial)

@@ -487,10 +487,9 @@ static_assert(groupnorm_silu_conv_prologues_k4_conv_mainloop::kPreparedBytes == 
 
 // groupnorm_silu_conv_prologues_k4_conv_prepare: the conv weights, split into TF32 parts, in the main loop's fragment order
 extern "C" __global__ void __launch_bounds__(256)
-groupnorm_silu_conv_prologues_k4_conv_prepare(const float *__restrict__ input,
-    const float *__restrict__ weight,
+groupnorm_silu_conv_prologues_k4_conv_prepare(const float *__restrict__ weight,
     float *__restrict__ prepared) {
-  groupnorm_silu_conv_prologues_k4_conv_mainloop::prepare(input, weight, prepared);
+  groupnorm_silu_conv_prologues_k4_conv_mainloop::prepare(nullptr, weight, prepared);
 }
 
 // groupnorm_silu_conv_prologues_k4_conv: mul -> add -> direct conv on tensor cores (direct_3xtf32)

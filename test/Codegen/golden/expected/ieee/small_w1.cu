@@ -57,10 +57,9 @@ static_assert(small_w1_k0_conv_mainloop::kPreparedBytes == 16896L &&
 
 // small_w1_k0_conv_prepare: the conv weights, split into TF32 parts, in the main loop's fragment order
 extern "C" __global__ void __launch_bounds__(256)
-small_w1_k0_conv_prepare(const float *__restrict__ input,
-    const float *__restrict__ weight,
+small_w1_k0_conv_prepare(const float *__restrict__ weight,
     float *__restrict__ prepared) {
-  small_w1_k0_conv_mainloop::prepare(input, weight, prepared);
+  small_w1_k0_conv_mainloop::prepare(nullptr, weight, prepared);
 }
 
 // small_w1_k0_conv: direct conv on tensor cores (direct_3xtf32) -> group_stats (partial) -> reduce (partial)

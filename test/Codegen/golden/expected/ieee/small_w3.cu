@@ -68,10 +68,9 @@ static_assert(small_w3_k0_conv_mainloop::kPreparedBytes == 36864L &&
 
 // small_w3_k0_conv_prepare: the conv weights, split into TF32 parts, in the main loop's fragment order
 extern "C" __global__ void __launch_bounds__(256)
-small_w3_k0_conv_prepare(const float *__restrict__ input,
-    const float *__restrict__ weight,
+small_w3_k0_conv_prepare(const float *__restrict__ weight,
     float *__restrict__ prepared) {
-  small_w3_k0_conv_mainloop::prepare(input, weight, prepared);
+  small_w3_k0_conv_mainloop::prepare(nullptr, weight, prepared);
 }
 
 // small_w3_k0_conv: direct conv on tensor cores (direct_3xtf32) -> group_stats (partial)

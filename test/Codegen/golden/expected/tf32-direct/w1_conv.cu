@@ -58,10 +58,9 @@ static_assert(w1_conv_k0_conv_mainloop::kPreparedBytes == 8448L &&
 
 // w1_conv_k0_conv_prepare: the conv weights, split into TF32 parts, in the main loop's fragment order
 extern "C" __global__ void __launch_bounds__(256)
-w1_conv_k0_conv_prepare(const float *__restrict__ input,
-    const float *__restrict__ weight,
+w1_conv_k0_conv_prepare(const float *__restrict__ weight,
     float *__restrict__ prepared) {
-  w1_conv_k0_conv_mainloop::prepare(input, weight, prepared);
+  w1_conv_k0_conv_mainloop::prepare(nullptr, weight, prepared);
 }
 
 // w1_conv_k0_conv: direct conv on tensor cores (direct_tf32)

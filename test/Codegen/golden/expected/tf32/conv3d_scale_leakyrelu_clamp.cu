@@ -63,10 +63,9 @@ static_assert(conv3d_scale_leakyrelu_clamp_k0_conv_mainloop::kPreparedBytes == 3
 
 // conv3d_scale_leakyrelu_clamp_k0_conv_prepare: the conv weights, split into TF32 parts, in the main loop's fragment order
 extern "C" __global__ void __launch_bounds__(256)
-conv3d_scale_leakyrelu_clamp_k0_conv_prepare(const float *__restrict__ input,
-    const float *__restrict__ weight,
+conv3d_scale_leakyrelu_clamp_k0_conv_prepare(const float *__restrict__ weight,
     float *__restrict__ prepared) {
-  conv3d_scale_leakyrelu_clamp_k0_conv_mainloop::prepare(input, weight, prepared);
+  conv3d_scale_leakyrelu_clamp_k0_conv_mainloop::prepare(nullptr, weight, prepared);
 }
 
 // conv3d_scale_leakyrelu_clamp_k0_conv: direct conv on tensor cores (direct_tf32) -> mul -> leaky_relu -> clamp

@@ -57,10 +57,9 @@ static_assert(w3_conv_k0_conv_mainloop::kPreparedBytes == 18432L &&
 
 // w3_conv_k0_conv_prepare: the conv weights, split into TF32 parts, in the main loop's fragment order
 extern "C" __global__ void __launch_bounds__(256)
-w3_conv_k0_conv_prepare(const float *__restrict__ input,
-    const float *__restrict__ weight,
+w3_conv_k0_conv_prepare(const float *__restrict__ weight,
     float *__restrict__ prepared) {
-  w3_conv_k0_conv_mainloop::prepare(input, weight, prepared);
+  w3_conv_k0_conv_mainloop::prepare(nullptr, weight, prepared);
 }
 
 // w3_conv_k0_conv: direct conv on tensor cores (direct_tf32)
