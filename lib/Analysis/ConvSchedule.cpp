@@ -490,9 +490,9 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                          "during the current one)";
     }
     schedule.paddedInChannels = inChannels;
-    // The prepare kernel, once a call: the weights split into fragments for
-    // every channel tile; centered, each channel's tap sums (double) and
-    // each sample's shifts, from 256 input elements a plane.
+    // The prepare kernel (when the weights change): the weights split into
+    // fragments for every channel tile; centered, each channel's tap sums
+    // (double) and each sample's shifts, from 256 input elements a plane.
     schedule.preparedBytes = layout.preparedBytes;
     schedule.prepareThreads = layout.prepareThreads;
     schedule.prepareGrid = {

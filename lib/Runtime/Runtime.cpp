@@ -79,6 +79,10 @@ struct SolderBundle {
   /// them.
   std::vector<const void *> preparedInputs;
   std::vector<uint64_t> preparedVersions;
+  /// Whether a call was captured into a caller's graph: its replays rerun
+  /// the preparations on the captured inputs, behind the recorded state,
+  /// so from then on no call skips them.
+  bool captured = false;
 
   ~SolderBundle() {
     if (!driver)
@@ -414,7 +418,7 @@ std::vector<bool> skippedPreparations(const SolderBundle &bundle, const void *co
                                       const uint64_t *versions) {
   const Manifest &manifest = bundle.manifest;
   std::vector<bool> skipped(manifest.launches.size(), false);
-  if (!versions || bundle.preparedVersions.empty())
+  if (!versions || bundle.preparedVersions.empty() || bundle.captured)
     return skipped;
   for (size_t l = 0; l < manifest.launches.size(); ++l) {
     const std::vector<int> &from = manifest.launches[l].preparedFrom;
@@ -491,6 +495,7 @@ extern "C" SolderStatus solderRunVersioned(SolderBundle *bundle, const void *con
   // The preparations whose inputs hold what they held at the last call
   // are skipped: their buffers are still what they computed. Not in a
   // capture, whose replays come later, whatever the inputs hold then.
+  bundle->captured |= capturing;
   const std::vector<bool> skipped =
       skippedPreparations(*bundle, inputs, capturing ? nullptr : versions);
   // Until this call has run, the workspace matches no versions.

@@ -197,6 +197,13 @@ class CompiledModule:
                 (position, index) for position, (index, _) in enumerate(self.input_arguments)
                 if index in marked and position in prepared]
             self._argument_versions = [0] * len(self.input_arguments)
+            # An inference tensor has no version counter: a captured one is
+            # the module's own copy, 1 from call to call.
+            self._inference_parameters = [p.is_inference() for p in self.parameters]
+            # The last call's versioned inputs, held so that no other tensor
+            # takes their addresses while the runtime compares the next
+            # call's pointers and versions with theirs.
+            self._held = []
         else:
             self.device = torch.device("cpu")
             self.parameters = [p.detach().cpu().float().contiguous() for p in parameters]
@@ -295,11 +302,14 @@ class CompiledModule:
         # as Inductor's launchers do.
         index = self.device.index
         versions = array.array("Q", self._argument_versions)
+        held = []
         for position, input_index in self._versioned_inputs:
             tensor = inputs[input_index]
-            if tensor is given[input_index]:
+            if tensor is given[input_index] and not tensor.is_inference():
                 versions[position] = tensor._version + 1
-        versions.extend(p._version + 1 for p in self.parameters)
+                held.append(tensor)
+        versions.extend(1 if inference else p._version + 1
+                        for p, inference in zip(self.parameters, self._inference_parameters))
         if torch.cuda.current_device() == index:
             self._loaded.run(arguments + self.parameters, outputs,
                              _current_raw_stream(index), versions)
@@ -307,6 +317,7 @@ class CompiledModule:
             with torch.cuda.device(self.device):
                 self._loaded.run(arguments + self.parameters, outputs,
                                  _current_raw_stream(index), versions)
+        self._held = held
         return outputs
 
     def _check_outputs(self, out):

@@ -208,12 +208,13 @@ def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True,
     if unusual:  # dynamo passes parameters and buffers as inputs: not expected
         return run_eagerly("its exported outputs include " +
                            ", ".join(sorted(unusual)).lower())
-    static = _static_placeholders(program, [args[i] for i in kept]) if prepare_once else set()
+    parameters = _static_placeholders(program, [args[i] for i in kept]) if prepare_once \
+        else set()
     refused = {}  # node name -> reason: given back to eager after a closer look
     for _ in range(64):
         module = copy.deepcopy(program.graph_module)
         partitioned, retry = _partition(module, refused, precision, force, report,
-                                        guarded, static)
+                                        guarded, parameters)
         if not retry:
             break
         report.subgraphs.clear()
@@ -354,7 +355,7 @@ _NON_COMPUTE = {"view", "_unsafe_view", "reshape", "flatten", "squeeze", "unsque
                 "dropout", "lift_fresh_copy", "copy_"}
 
 
-def _partition(module, refused, precision, force, report, guarded=False, static=()):
+def _partition(module, refused, precision, force, report, guarded=False, parameters=()):
     from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
     partitioner = CapabilityBasedPartitioner(module, _Supported(refused),
                                              allows_single_node_partition=True)
@@ -378,11 +379,13 @@ def _partition(module, refused, precision, force, report, guarded=False, static=
         if node.op != "call_module" or not node.target.startswith("solder_"):
             continue
         subgraph = getattr(fused, node.target)
-        parameters = [i for i, arg in enumerate(node.args)
-                      if isinstance(arg, torch.fx.Node) and arg.op == "placeholder"
-                      and arg.name in static]
+        # The subgraph's inputs that are the module's parameters and buffers.
+        subgraph_parameters = [i for i, arg in enumerate(node.args)
+                               if isinstance(arg, torch.fx.Node) and arg.op == "placeholder"
+                               and arg.name in parameters]
         try:
-            compiled = _compile_subgraph(subgraph, node.target, precision, force, parameters)
+            compiled = _compile_subgraph(subgraph, node.target, precision, force,
+                                         subgraph_parameters)
         except UnsupportedOperation as error:
             # The importer's refusal names its node, the code generator's the
             # nodes its location holds: those alone go to eager, and the

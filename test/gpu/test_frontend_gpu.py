@@ -648,3 +648,19 @@ def test_backend_prepares_weights_once():
         got = call()
     assert torch.allclose(got, expected, atol=EAGER_TOL, rtol=EAGER_TOL), \
         f"after the change: max |solder - eager| = {(got - expected).abs().max():.2e}"
+
+
+def test_inference_tensors_have_no_versions():
+    """A module compiled and called under torch.inference_mode (its captured
+    parameters and inputs inference tensors, which have no version counter)
+    runs, its weights prepared once, its results those of eager."""
+    module = workloads.randomize_norms(nn.Sequential(
+        nn.Conv2d(16, 32, 3, padding=1), nn.BatchNorm2d(32), nn.ReLU())).cuda().eval()
+    with torch.inference_mode():
+        x = torch.rand(2, 16, 9, 11, device="cuda")
+        compiled = solder.compile(module, (x,), quiet=True)
+        for _ in range(2):
+            got = compiled(x)
+            assert torch.allclose(got, module(x), atol=EAGER_TOL, rtol=EAGER_TOL)
+        later = _kernels_of_call(lambda: compiled(x))
+    assert not any(name.endswith("_weight_ktrsc") for name in later), later

@@ -225,7 +225,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       mainLoopWeight = workspace(*convertedWeight);
   }
   // The direct conv on tensor cores reads its weights split into TF32
-  // fragments, written once a call by a kernel before it.
+  // fragments, written by a kernel before it (a preparation, which the
+  // runtime skips while the weights are unchanged parameters).
   auto directTile = dyn_cast<DirectTileAttr>(schedule.getConfig());
   unsigned preparedBuffer = 0;
   if (directTile) {

@@ -78,7 +78,7 @@ struct DirectTensorOpLayout {
   int rawOffset = 0, tapSumsOffset = 0, shiftsOffset = 0, persistentCorrectionOffset = 0;
   int persistentSharedBytes = 0;
 
-  /// What the prepare kernel writes once a call: every channel tile's
+  /// What the prepare kernel writes: every channel tile's
   /// fragments; centered, each padded channel's tap sums per input channel
   /// (double) and each sample's shift per input channel (float). Its
   /// threads: one per fragment and per tap sum, a warp per shift.

@@ -1,7 +1,8 @@
 //===- conv/direct_prepare.cuh - The direct conv's prepared operands ------===//
 //
-// A kernel before the direct conv on tensor cores writes, once a call,
-// every channel tile's weights split into TF32 parts in MMA-fragment order;
+// A kernel before the direct conv on tensor cores (a preparation: run again
+// only when the weights change, where they are parameters) writes every
+// channel tile's weights split into TF32 parts in MMA-fragment order;
 // centered, also each padded channel's tap sums per input channel (double:
 // exact for the 27 taps of a 3x3x3 kernel but in extreme exponent spreads)
 // and each sample's shift per input channel. Each of the conv's thousands

@@ -6,8 +6,8 @@
 // window of whole output rows (one output plane, Rows rows, every column)
 // in shared memory as PyTorch lays it out (direct_window.cuh), and its
 // channel tile's weights as B fragments over k = (input channel, kd, kh,
-// kw), PyTorch's own order (split into TF32 parts once a call by the
-// prepare kernel, direct_prepare.cuh). The reduction is then walked in
+// kw), PyTorch's own order (split into TF32 parts by the prepare kernel,
+// direct_prepare.cuh, when the weights change). The reduction is then walked in
 // 8-deep steps of sm80 mma.sync TF32 (arch::MmaTF32, 16x8x8): an A fragment
 // element (pixel p, reduction index k) is window[pixelOffset(p) +
 // reductionOffset(k)], one shared-memory load straight into its operand
