@@ -567,7 +567,8 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   // 16-deep step; ResNeXt's groups of 4 -> 4 channels would fill an eighth
   // of a 32-wide tile and a quarter of its steps).
   double tensorOpTeraFlops =
-      tile.teraFlops * groupInChannels / static_cast<double>(llvm::alignTo(groupInChannels, tile.bk)) *
+      tile.teraFlops * groupInChannels /
+      static_cast<double>(llvm::alignTo(groupInChannels, tile.bk)) *
       (groups == 1 ? 1.0 : outPerGroup / static_cast<double>(llvm::alignTo(outPerGroup, tile.bn)));
   if (obstacle.empty() && groups > 1 && choice == MainLoopChoice::automatic &&
       tensorOpTeraFlops < kFmaTeraFlops)

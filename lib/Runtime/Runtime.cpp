@@ -493,11 +493,11 @@ extern "C" SolderStatus solderRunVersioned(SolderBundle *bundle, const void *con
                                          driver.describe(result));
   }
   // The preparations whose inputs hold what they held at the last call
-  // are skipped: their buffers are still what they computed. Not in a
-  // capture, whose replays come later, whatever the inputs hold then.
+  // are skipped: their buffers are still what they computed. Not in or
+  // after a capture, whose replays come later, whatever the inputs hold
+  // then.
   bundle->captured |= capturing;
-  const std::vector<bool> skipped =
-      skippedPreparations(*bundle, inputs, capturing ? nullptr : versions);
+  const std::vector<bool> skipped = skippedPreparations(*bundle, inputs, versions);
   // Until this call has run, the workspace matches no versions.
   bundle->preparedVersions.clear();
   // A call being captured (torch.cuda.graph) launches its kernels into the

@@ -212,15 +212,15 @@ template <class G, class T> struct TensorOpConv : TensorOpPixelTiles<G, T::BM> {
 
   /// One phase's problem, the iterators' precomputed parameters, where its
   /// weights start (weightsToKtrsc lays the phases out one after another)
-  /// and how far apart its groups' weights are. CUTLASS's iterators keep references to them and read them
-  /// at every K step (the next tap's offset, the channel bound): stock
-  /// kernels pass them as kernel parameters, in the constant bank. Here
-  /// they live in a __constant__ ContextStorage of the generated code, which
-  /// the runtime fills once, when it loads the bundle, by running
-  /// buildContext (the manifest's "constants"). In shared memory each K
-  /// step waited on shared loads before its cp.async addresses (20% slower
-  /// than stock CUTLASS on W2's conv); on the stack they cost local memory
-  /// and registers.
+  /// and how far apart its groups' weights are. CUTLASS's iterators keep
+  /// references to them and read them at every K step (the next tap's
+  /// offset, the channel bound): stock kernels pass them as kernel
+  /// parameters, in the constant bank. Here they live in a __constant__
+  /// ContextStorage of the generated code, which the runtime fills once,
+  /// when it loads the bundle, by running buildContext (the manifest's
+  /// "constants"). In shared memory each K step waited on shared loads
+  /// before its cp.async addresses (20% slower than stock CUTLASS on W2's
+  /// conv); on the stack they cost local memory and registers.
   struct Context {
     typename Dims::ProblemSize size;
     typename Mma::IteratorA::Params paramsA;
