@@ -27,6 +27,10 @@ tools = ["solder-opt", "solder-interp", "solder-run", "solder-compile", "solder-
 llvm_config.add_tool_substitutions(tools, tool_dirs)
 llvm_config.with_environment("PATH", config.llvm_tools_dir, append_path=True)
 
+# The sanitizer build (ASan + UBSan tools).
+if config.solder_sanitized.upper() in ("ON", "1", "TRUE", "YES"):
+    config.available_features.add("solder-sanitized")
+
 # Whether a CUDA driver is present: tests of the no-GPU path need its absence.
 import ctypes
 try:
@@ -43,7 +47,7 @@ if nvcc:
     config.substitutions.append(("%nvcc", nvcc))
 
 # A C++ compiler with AddressSanitizer for the generated kernels run on the
-# host (Codegen/run-on-host.test).
+# host (Codegen/host-*.test).
 import subprocess
 import tempfile
 clangxx = shutil.which("clang++", path=config.llvm_tools_dir) or shutil.which("clang++")
