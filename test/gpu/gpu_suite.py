@@ -151,6 +151,13 @@ CASES = {
         lambda x, w, b, s: torch.clamp(
             F.conv2d(x, w, b, stride=2, padding=1, groups=6) * s, 0.0, 6.0),
         "x conv_w conv_b scale"),
+    "depthwise2d_rows_multiplier_bn_relu6": (
+        lambda x, w, b, s, t: torch.clamp(
+            F.conv2d(x, w, b, padding=1, groups=6) * s + t, 0.0, 6.0),
+        "x conv_w conv_b scale shift"),
+    "depthwise2d_7x7_split_rows_gelu": (
+        lambda x, w: F.gelu(F.conv2d(x, w, padding=3, groups=5)),
+        "x conv_w"),
     "depthwise3d_dilated_groupnorm_mean": (
         lambda x, w, g, beta: F.group_norm(
             F.conv3d(x, w, padding=(1, 2, 1), dilation=(1, 2, 1), groups=12), 3, g, beta,
@@ -205,6 +212,7 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "convtranspose2d_phases_tensorop_groupnorm_silu",
              "convtranspose3d_phases_tensorop_shifted_mean",
              "depthwise2d_multiplier_stride_scale_relu6", "depthwise3d_dilated_groupnorm_mean",
+             "depthwise2d_rows_multiplier_bn_relu6", "depthwise2d_7x7_split_rows_gelu",
              "conv2d_grouped_tensorop_groupnorm_silu",
              "convtranspose3d_grouped_phases_tensorop_mean"]
 
@@ -226,7 +234,7 @@ def draw_inputs(manifest, kinds, generator, offset=0.0):
             tensor = uniform(0.2)
         elif kind == "gn_w":
             tensor = 1.0 + 0.5 * torch.randn(shape, generator=generator, device="cuda")
-        elif kind in ("gn_b", "scale"):
+        elif kind in ("gn_b", "scale", "shift"):
             tensor = 0.5 * torch.randn(shape, generator=generator, device="cuda")
         else:
             raise ValueError(kind)

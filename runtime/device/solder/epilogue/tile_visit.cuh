@@ -135,16 +135,36 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
   for (int c0 = warp * kChannelsPerStep; c0 < BN;
        c0 += MainLoop::kWarps * kChannelsPerStep) {
     Partials partials[2];
+    const int firstLocal = c0 + 2 * laneGroup;
+    // A full tile (every row a pixel, both channels in range) is visited
+    // unguarded: then what the epilogue reads a channel (a bias, a
+    // BatchNorm's scale and shift) loads once, not once an element behind
+    // its own branch (a depthwise 3x3 with BatchNorm and ReLU6: 15
+    // instructions an element, 3 of them loads of the same three floats).
+    bool full = false;
+    if constexpr (!kMappedRows)
+      full = pixels >= BM && firstLocal + 1 < BN && channelBase + firstLocal + 1 < channels.end;
+    if (full) {
 #pragma unroll
-    for (int h = 0; h < 2; ++h) {
-      const int local = c0 + 2 * laneGroup + h, channel = channelBase + local;
+      for (int h = 0; h < 2; ++h)
 #pragma unroll
-      for (int i = 0; i < BM / kLanesPerChannel; ++i) {
-        const int row = laneInGroup + kLanesPerChannel * i;
-        if (local < BN && channel < channels.end && row < pixels) {
-          const int pixel = rows.pixel(row);
-          if (!kMappedRows || pixel >= 0)
-            epilogue.visit(n, channel, pixel, tile[local * kTileStride + row], partials[h]);
+        for (int i = 0; i < BM / kLanesPerChannel; ++i) {
+          const int row = laneInGroup + kLanesPerChannel * i;
+          epilogue.visit(n, channelBase + firstLocal + h, rows.pixel(row),
+                         tile[(firstLocal + h) * kTileStride + row], partials[h]);
+        }
+    } else {
+#pragma unroll
+      for (int h = 0; h < 2; ++h) {
+        const int local = firstLocal + h, channel = channelBase + local;
+#pragma unroll
+        for (int i = 0; i < BM / kLanesPerChannel; ++i) {
+          const int row = laneInGroup + kLanesPerChannel * i;
+          if (local < BN && channel < channels.end && row < pixels) {
+            const int pixel = rows.pixel(row);
+            if (!kMappedRows || pixel >= 0)
+              epilogue.visit(n, channel, pixel, tile[local * kTileStride + row], partials[h]);
+          }
         }
       }
     }
