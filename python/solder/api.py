@@ -197,6 +197,13 @@ class CompiledModule:
                 (position, index) for position, (index, _) in enumerate(self.input_arguments)
                 if index in marked and position in prepared]
             self._argument_versions = [0] * len(self.input_arguments)
+            # Per function argument, the input whose version it passes (None:
+            # 0), for the call's one pass over them.
+            self._version_sources = [None] * len(self.input_arguments)
+            for position, index in self._versioned_inputs:
+                self._version_sources[position] = index
+            self._arguments_are_inputs = [index for index, _ in self.input_arguments] == \
+                list(range(len(self.input_shapes)))
             # An inference tensor has no version counter: a captured one is
             # the module's own copy, 1 from call to call.
             self._inference_parameters = [p.is_inference() for p in self.parameters]
@@ -292,7 +299,8 @@ class CompiledModule:
         version of its own)."""
         # The bundle takes pointers: an argument that views an input, or a
         # result an output views, is that tensor (contiguous).
-        arguments = [inputs[index] for index, _ in self.input_arguments]
+        arguments = list(inputs) if self._arguments_are_inputs else \
+            [inputs[index] for index, _ in self.input_arguments]
         if outputs is None:
             outputs = [torch.empty(shape, device=self.device, dtype=torch.float32)
                        for shape in self.output_shapes]
@@ -301,13 +309,22 @@ class CompiledModule:
         # object): switch devices only when needed, and take the raw stream
         # as Inductor's launchers do.
         index = self.device.index
-        versions = array.array("Q", self._argument_versions)
-        held = []
-        for position, input_index in self._versioned_inputs:
-            tensor = inputs[input_index]
-            if tensor is given[input_index] and not tensor.is_inference():
-                versions[position] = tensor._version + 1
-                held.append(tensor)
+        versions = None
+        if inputs is given:  # the caller's own tensors (call_unchecked): one pass
+            try:
+                versions = array.array("Q", [0 if i is None else inputs[i]._version + 1
+                                             for i in self._version_sources])
+                held = [inputs[i] for _, i in self._versioned_inputs]
+            except RuntimeError:  # an inference tensor has no version counter
+                versions = None
+        if versions is None:
+            versions = array.array("Q", self._argument_versions)
+            held = []
+            for position, input_index in self._versioned_inputs:
+                tensor = inputs[input_index]
+                if tensor is given[input_index] and not tensor.is_inference():
+                    versions[position] = tensor._version + 1
+                    held.append(tensor)
         versions.extend(1 if inference else p._version + 1
                         for p, inference in zip(self.parameters, self._inference_parameters))
         if torch.cuda.current_device() == index:

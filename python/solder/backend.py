@@ -264,16 +264,22 @@ class _FlatRunner:
             else:  # USER_OUTPUT: compile_graph let no other kind through
                 self.outputs.append(position)
         self.out_spec = program.call_spec.out_spec
+        # Outputs that are a flat tuple (most graphs) skip pytree's unflatten.
+        count = len(self.outputs)
+        self.flat_outputs = self.out_spec is None or torch.utils._pytree.tree_unflatten(
+            list(range(count)), self.out_spec) == tuple(range(count))
 
     def __call__(self, *args):
         if self.kept is not None:
             args = [args[i] for i in self.kept]
-        results = self.module(*[args[s] if isinstance(s, int) else s
-                                for s in self.sources])
+        # forward, not __call__: nn.Module's hooks machinery costs the host
+        # microseconds a call and the partitioned module has no hooks.
+        results = self.module.forward(*[args[s] if isinstance(s, int) else s
+                                        for s in self.sources])
         for position, index in self.mutations:
             args[index].copy_(results[position])
         outputs = [results[position] for position in self.outputs]
-        if self.out_spec is None:
+        if self.flat_outputs:
             return tuple(outputs)
         return torch.utils._pytree.tree_unflatten(outputs, self.out_spec)
 
@@ -477,3 +483,8 @@ class _CompiledSubgraph(nn.Module):
             self.unchecked = self.guarded and self.compiled.backend == "cuda" and all(
                 isinstance(a, torch.Tensor) and a.is_contiguous() for a in args)
         return self.compiled(*args)
+
+    # The partitioned module calls its subgraphs straight to forward: no
+    # hooks are registered on them, and nn.Module.__call__'s checks for
+    # them cost about a microsecond a subgraph a call.
+    __call__ = forward
