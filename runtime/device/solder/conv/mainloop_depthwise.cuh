@@ -74,6 +74,8 @@ struct DepthwiseConv {
   /// visit takes as such (pixelBase, pixelCount: no division a position);
   /// else its rows map through rows().
   static constexpr bool kWholeRows = TileColumns == kOutW;
+  /// Its full tiles' visit unguarded (epilogue/tile_visit.cuh).
+  static constexpr bool kUnguardedFullTiles = true;
   template <bool WholeRows = kWholeRows, std::enable_if_t<!WholeRows, int> = 0>
   __device__ static TilePixels rows(int tile) {
     const Origin at = origin(tile);

@@ -49,6 +49,12 @@ template <class Epilogue>
 struct VisitsChannelsLast<Epilogue, std::void_t<decltype(Epilogue::kChannelsLast)>>
     : std::bool_constant<Epilogue::kChannelsLast> {};
 
+/// Whether MainLoop's full tiles take the unguarded visit (below).
+template <class MainLoop, class = void> struct VisitsFullTilesUnguarded : std::false_type {};
+template <class MainLoop>
+struct VisitsFullTilesUnguarded<MainLoop, std::void_t<decltype(MainLoop::kUnguardedFullTiles)>>
+    : std::bool_constant<MainLoop::kUnguardedFullTiles> {};
+
 /// A tile's rows as consecutive pixels from MainLoop::pixelBase.
 template <class MainLoop> struct LinearRows {
   int base, count;
@@ -136,18 +142,21 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
        c0 += MainLoop::kWarps * kChannelsPerStep) {
     Partials partials[2];
     const int firstLocal = c0 + 2 * laneGroup;
-    // A full tile (every row a pixel, both channels in range) is visited
-    // unguarded: then what the epilogue reads a channel (a bias, a
-    // BatchNorm's scale and shift) loads once, not once an element behind
-    // its own branch (a depthwise 3x3 with BatchNorm and ReLU6: 15
-    // instructions an element, 3 of them loads of the same three floats).
+    // A full tile (every row a pixel, both channels in range) of a main
+    // loop that asks for it (the depthwise conv) is visited unguarded: then
+    // what the epilogue reads a channel (a bias, BatchNorm's scale and
+    // shift) loads once, not once an element behind its own branch (a
+    // depthwise 3x3 with BatchNorm and ReLU6: 15 instructions an element, 3
+    // of them loads of the same three floats). Unrolled by 4, not whole: a
+    // GELU's erf 28 times over made the 7x7's kernel 15% slower; and the
+    // implicit GEMM's store epilogues ran 4-6% slower unguarded (tf32).
     bool full = false;
-    if constexpr (!kMappedRows)
+    if constexpr (!kMappedRows && VisitsFullTilesUnguarded<MainLoop>::value)
       full = pixels >= BM && firstLocal + 1 < BN && channelBase + firstLocal + 1 < channels.end;
     if (full) {
 #pragma unroll
       for (int h = 0; h < 2; ++h)
-#pragma unroll
+#pragma unroll 4
         for (int i = 0; i < BM / kLanesPerChannel; ++i) {
           const int row = laneInGroup + kLanesPerChannel * i;
           epilogue.visit(n, channelBase + firstLocal + h, rows.pixel(row),
