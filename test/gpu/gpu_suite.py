@@ -156,8 +156,8 @@ CASES = {
             F.conv2d(x, w, b, padding=1, groups=6) * s + t, 0.0, 6.0),
         "x conv_w conv_b scale shift"),
     "depthwise2d_7x7_split_rows_gelu": (
-        lambda x, w: F.gelu(F.conv2d(x, w, padding=3, groups=5)),
-        "x conv_w"),
+        lambda x, w, s, t: F.gelu(F.conv2d(x, w, padding=3, groups=5) * s + t),
+        "x conv_w scale shift"),
     "depthwise3d_dilated_groupnorm_mean": (
         lambda x, w, g, beta: F.group_norm(
             F.conv3d(x, w, padding=(1, 2, 1), dilation=(1, 2, 1), groups=12), 3, g, beta,

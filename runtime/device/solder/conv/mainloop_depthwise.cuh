@@ -62,6 +62,8 @@ struct DepthwiseConv {
       const int y = row / TileColumns, x = row % TileColumns;
       return y < rowsLeft && x < columnsLeft ? base + y * kOutW + x : -1;
     }
+    /// Whether every position of the tile is inside the output.
+    __device__ bool whole() const { return rowsLeft >= TileRows && columnsLeft >= TileColumns; }
   };
   struct Origin {
     int z, y0, x0;
@@ -74,7 +76,8 @@ struct DepthwiseConv {
   /// visit takes as such (pixelBase, pixelCount: no division a position);
   /// else its rows map through rows().
   static constexpr bool kWholeRows = TileColumns == kOutW;
-  /// Its full tiles' visit unguarded (epilogue/tile_visit.cuh).
+  /// Its full tiles' visit unguarded (epilogue/tile_visit.cuh; a tile of
+  /// positions is full where TilePixels::whole()).
   static constexpr bool kUnguardedFullTiles = true;
   template <bool WholeRows = kWholeRows, std::enable_if_t<!WholeRows, int> = 0>
   __device__ static TilePixels rows(int tile) {

@@ -49,7 +49,8 @@ template <class Epilogue>
 struct VisitsChannelsLast<Epilogue, std::void_t<decltype(Epilogue::kChannelsLast)>>
     : std::bool_constant<Epilogue::kChannelsLast> {};
 
-/// Whether MainLoop's full tiles take the unguarded visit (below).
+/// Whether MainLoop's full tiles take the unguarded visit (below); with
+/// mapped rows, its rows(tile) says whole() where every row is a pixel.
 template <class MainLoop, class = void> struct VisitsFullTilesUnguarded : std::false_type {};
 template <class MainLoop>
 struct VisitsFullTilesUnguarded<MainLoop, std::void_t<decltype(MainLoop::kUnguardedFullTiles)>>
@@ -151,8 +152,13 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
     // GELU's erf 28 times over made the 7x7's kernel 15% slower; and the
     // implicit GEMM's store epilogues ran 4-6% slower unguarded (tf32).
     bool full = false;
-    if constexpr (!kMappedRows && VisitsFullTilesUnguarded<MainLoop>::value)
-      full = pixels >= BM && firstLocal + 1 < BN && channelBase + firstLocal + 1 < channels.end;
+    if constexpr (VisitsFullTilesUnguarded<MainLoop>::value) {
+      bool inside = true; // rows mapped to positions: all of them in the output
+      if constexpr (kMappedRows)
+        inside = rows.whole();
+      full = inside && pixels >= BM && firstLocal + 1 < BN &&
+             channelBase + firstLocal + 1 < channels.end;
+    }
     if (full) {
 #pragma unroll
       for (int h = 0; h < 2; ++h)

@@ -10,7 +10,7 @@
 struct depthwise2d_7x7_split_rows_gelu_k0_conv_geometry {
   static constexpr bool kTransposed = false;
   static constexpr int kBatch = 2, kInChannels = 5, kOutChannels = 5, kGroups = 5;
-  static constexpr int kIn[3] = {1, 6, 144}, kOut[3] = {1, 6, 144};
+  static constexpr int kIn[3] = {1, 13, 128}, kOut[3] = {1, 13, 128};
   static constexpr int kKernel[3] = {1, 7, 7};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 3, 3}, kDilation[3] = {1, 1, 1};
 };
@@ -19,6 +19,8 @@ struct depthwise2d_7x7_split_rows_gelu_k0_conv_geometry {
 struct depthwise2d_7x7_split_rows_gelu_k0_conv_epilogue {
   const float *__restrict__ in0;
   const float *__restrict__ in1;
+  const float *__restrict__ in2;
+  const float *__restrict__ in3;
   float *__restrict__ out0;
   // Stores conv-shaped tensors.
   static constexpr bool kStoresElements = true;
@@ -33,11 +35,13 @@ struct depthwise2d_7x7_split_rows_gelu_k0_conv_epilogue {
 
   __device__ void visit(const long i0, const long i1, const int pixel, const float acc,
                         [[maybe_unused]] Partials &partials) const {
-    [[maybe_unused]] const int i2 = (pixel / 144);
-    [[maybe_unused]] const int i3 = pixel % 144;
+    [[maybe_unused]] const int i2 = (pixel / 128);
+    [[maybe_unused]] const int i3 = pixel % 128;
     const float conv = acc;  // solder.conv
-    const float v0 = 0.5f * conv * (1.0f + erff(conv * 0.7071067812f));  // solder.gelu
-    out0[(i0 * 5L + i1) * 864L + pixel] = v0;
+    const float v0 = conv * in2[i1];  // solder.mul
+    const float v1 = v0 + in3[i1];  // solder.add
+    const float v2 = 0.5f * v1 * (1.0f + erff(v1 * 0.7071067812f));  // solder.gelu
+    out0[(i0 * 5L + i1) * 1664L + pixel] = v2;
   }
 
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
@@ -47,21 +51,25 @@ struct depthwise2d_7x7_split_rows_gelu_k0_conv_epilogue {
 };
 
 using depthwise2d_7x7_split_rows_gelu_k0_conv_mainloop = solder::DepthwiseConv<
-    depthwise2d_7x7_split_rows_gelu_k0_conv_geometry, /*TileRows=*/6, /*TileColumns=*/48, /*ThreadRows=*/6, /*BN=*/8>;
+    depthwise2d_7x7_split_rows_gelu_k0_conv_geometry, /*TileRows=*/7, /*TileColumns=*/64, /*ThreadRows=*/1, /*BN=*/8>;
 using depthwise2d_7x7_split_rows_gelu_k0_conv_kernel = solder::ConvKernel<depthwise2d_7x7_split_rows_gelu_k0_conv_mainloop, depthwise2d_7x7_split_rows_gelu_k0_conv_epilogue,
-    solder::GridTileScheduler<3, 1, 2>>;
-static_assert(depthwise2d_7x7_split_rows_gelu_k0_conv_kernel::kThreads == 128 && depthwise2d_7x7_split_rows_gelu_k0_conv_kernel::kSharedBytes == 31904,
+    solder::GridTileScheduler<4, 1, 2>>;
+static_assert(depthwise2d_7x7_split_rows_gelu_k0_conv_kernel::kThreads == 128 && depthwise2d_7x7_split_rows_gelu_k0_conv_kernel::kSharedBytes == 45216,
               "the plan's threads and shared memory");
 
-// depthwise2d_7x7_split_rows_gelu_k0_conv: depthwise conv with FMAs (one input channel a group: each output channel reduces over its channel's taps alone) -> gelu
-//   in0: tensor<2x5x6x144xf32>
+// depthwise2d_7x7_split_rows_gelu_k0_conv: depthwise conv with FMAs (one input channel a group: each output channel reduces over its channel's taps alone) -> mul -> add -> gelu
+//   in0: tensor<2x5x13x128xf32>
 //   in1: tensor<5x1x7x7xf32>
-//   out0: tensor<2x5x6x144xf32>
+//   in2: tensor<5x1x1xf32>
+//   in3: tensor<5x1x1xf32>
+//   out0: tensor<2x5x13x128xf32>
 extern "C" __global__ void __launch_bounds__(128)
 depthwise2d_7x7_split_rows_gelu_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
+    const float *__restrict__ in2,
+    const float *__restrict__ in3,
     float *__restrict__ out0) {
   extern __shared__ __align__(16) char shared[];
-  depthwise2d_7x7_split_rows_gelu_k0_conv_kernel::run(in0, in1, depthwise2d_7x7_split_rows_gelu_k0_conv_epilogue{in0, in1, out0}, shared);
+  depthwise2d_7x7_split_rows_gelu_k0_conv_kernel::run(in0, in1, depthwise2d_7x7_split_rows_gelu_k0_conv_epilogue{in0, in1, in2, in3, out0}, shared);
 }
 
