@@ -158,6 +158,10 @@ CASES = {
     "depthwise2d_7x7_split_rows_gelu": (
         lambda x, w, s, t: F.gelu(F.conv2d(x, w, padding=3, groups=5) * s + t),
         "x conv_w scale shift"),
+    "depthwise2d_split_rows_channels_last_project": (
+        lambda x, w, b, s, t, pw, pb: F.conv2d(torch.clamp(
+            F.conv2d(x, w, b, padding=1, groups=32) * s + t, 0.0, 6.0), pw, pb),
+        "x conv_w conv_b scale shift conv_w conv_b"),
     "depthwise3d_dilated_groupnorm_mean": (
         lambda x, w, g, beta: F.group_norm(
             F.conv3d(x, w, padding=(1, 2, 1), dilation=(1, 2, 1), groups=12), 3, g, beta,
@@ -213,6 +217,7 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "convtranspose3d_phases_tensorop_shifted_mean",
              "depthwise2d_multiplier_stride_scale_relu6", "depthwise3d_dilated_groupnorm_mean",
              "depthwise2d_rows_multiplier_bn_relu6", "depthwise2d_7x7_split_rows_gelu",
+             "depthwise2d_split_rows_channels_last_project",
              "conv2d_grouped_tensorop_groupnorm_silu",
              "convtranspose3d_grouped_phases_tensorop_mean"]
 

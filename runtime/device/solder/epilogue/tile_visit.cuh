@@ -106,11 +106,26 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
     if (slice < kSlices && channel < channels.end) {
       const int count = (pixels - slice + kSlices - 1) / kSlices;
       int j = count > 0 && !kChannelsLast ? column % count : 0;
-      for (int visited = 0; visited < count; ++visited) {
-        const int local = slice + kSlices * j, pixel = rows.pixel(local);
-        if (!kMappedRows || pixel >= 0)
-          epilogue.visit(n, channel, pixel, tile[column * kTileStride + local], partials);
-        j = j + 1 == count ? 0 : j + 1;
+      // Rows mapped to positions all inside the output (a main loop's
+      // whole tile, below): no check an element, so what the epilogue
+      // reads of the thread's channel loads once, out of the loop.
+      bool whole = false;
+      if constexpr (kMappedRows && VisitsFullTilesUnguarded<MainLoop>::value)
+        whole = rows.whole();
+      if (whole) {
+        for (int visited = 0; visited < count; ++visited) {
+          const int local = slice + kSlices * j;
+          epilogue.visit(n, channel, rows.pixel(local), tile[column * kTileStride + local],
+                         partials);
+          j = j + 1 == count ? 0 : j + 1;
+        }
+      } else {
+        for (int visited = 0; visited < count; ++visited) {
+          const int local = slice + kSlices * j, pixel = rows.pixel(local);
+          if (!kMappedRows || pixel >= 0)
+            epilogue.visit(n, channel, pixel, tile[column * kTileStride + local], partials);
+          j = j + 1 == count ? 0 : j + 1;
+        }
       }
     }
     __syncthreads(); // the slices' partials reuse the tile
