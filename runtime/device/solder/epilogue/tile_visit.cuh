@@ -164,7 +164,7 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
     // shift) loads once, not once an element behind its own branch (a
     // depthwise 3x3 with BatchNorm and ReLU6: 15 instructions an element, 3
     // of them loads of the same three floats). Unrolled by 4, not whole: a
-    // GELU's erf 28 times over made the 7x7's kernel 15% slower; and the
+    // GELU's erf 28 times over made the 7x7's kernel 16% slower; and the
     // implicit GEMM's store epilogues ran 4-6% slower unguarded (tf32).
     bool full = false;
     if constexpr (VisitsFullTilesUnguarded<MainLoop>::value) {
