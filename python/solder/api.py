@@ -8,12 +8,13 @@ import shutil
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 import numpy as np
 import torch
 
-from .errors import SolderError
+from .errors import SolderError, SolderWarning
 from .importer import import_module
 from .tools import compiler_fingerprint, file_digest, find_tool, run_tool
 
@@ -171,6 +172,11 @@ class CompiledModule:
             if result_shapes is not None else list(self.output_shapes)
         self.bundle = Path(bundle) if bundle is not None else None
         self.pipelined = pipelined
+        # The kernels compute no gradients (issue "Training through
+        # Solder"): a call in grad mode says so rather than drop them
+        # (solder.compile sets whether the module's parameters require grad).
+        self._parameters_require_grad = False
+        self._warned_gradients = False
         self.mlir = mlir
         if backend == "cuda":
             from .runtime import LoadedBundle
@@ -241,6 +247,26 @@ class CompiledModule:
             checked.append(tensor)
         return checked
 
+    def _check_gradients(self, inputs):
+        """In grad mode: an input that requires grad is refused (its
+        gradient would be lost); parameters that require grad (a module's,
+        by default) get one warning, since an inference call without
+        torch.no_grad() is common and right."""
+        for index, tensor in enumerate(inputs):
+            if isinstance(tensor, torch.Tensor) and tensor.requires_grad:
+                name = self.input_names[index] if index < len(self.input_names) else "?"
+                raise SolderError(
+                    f"input {index} ({name}) requires grad, but a compiled module "
+                    "computes no gradients: call it under torch.no_grad() or detach the "
+                    "input, and train with the eager module")
+        if self._parameters_require_grad and not self._warned_gradients:
+            self._warned_gradients = True
+            warnings.warn("solder: the compiled module's parameters require grad, but it "
+                          "computes no gradients: its outputs carry none back to them. "
+                          "Call it under torch.no_grad() or torch.inference_mode() for "
+                          "inference; train with the eager module.", SolderWarning,
+                          stacklevel=3)
+
     def _refuse_input(self, index, tensor):
         """Raises input ``index``'s one-line error (labels are built only
         here: a call's checks stay cheap)."""
@@ -265,6 +291,8 @@ class CompiledModule:
         """Runs the chain. ``out`` (a tensor, or a tuple for several outputs)
         is written instead of fresh tensors: contiguous float32 of the output
         shapes on the module's device."""
+        if torch.is_grad_enabled():
+            self._check_gradients(inputs)
         given, inputs = inputs, self._check_inputs(inputs)
         if self.backend == "cuda":
             outputs = self._launch(inputs, self._check_outputs(out) if out is not None else None,
@@ -387,8 +415,12 @@ def compile(module, example_inputs, precision="ieee", *, backend="cuda",
         example_inputs = (example_inputs,)
     imported = import_module(module, example_inputs)
     on_gpu = [t.device for t in example_inputs if t.is_cuda]
-    return compile_imported(imported, precision, backend, force, quiet,
-                            on_gpu[0] if on_gpu else torch.device("cuda"))
+    compiled = compile_imported(imported, precision, backend, force, quiet,
+                                on_gpu[0] if on_gpu else torch.device("cuda"))
+    # The captured parameters are detached; the module's say whether a call
+    # in grad mode would drop their gradients.
+    compiled._parameters_require_grad = any(p.requires_grad for p in module.parameters())
+    return compiled
 
 
 def compile_imported(imported, precision, backend, force, quiet, device):
