@@ -237,10 +237,8 @@ std::string computeDigest(const Manifest &manifest) {
                       : arg.kind == KernelArg::Kind::output ? "output"
                                                             : "buffer",
                       arg.index);
-    if (!launch.preparedFrom.empty()) {
-      std::vector<int64_t> from(launch.preparedFrom.begin(), launch.preparedFrom.end());
-      digest.preparedFrom(from.data(), from.size());
-    }
+    if (!launch.preparedFrom.empty())
+      digest.preparedFrom(launch.preparedFrom);
   }
   for (const ModuleConstant &constant : manifest.constants)
     digest.constant(constant.symbol, constant.builder);

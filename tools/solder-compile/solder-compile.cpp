@@ -343,9 +343,8 @@ int main(int argc, char **argv) {
       digest.argument(kind, arg.index);
       args.push_back(llvm::json::Object{{"kind", kind}, {"index", arg.index}});
     }
-    SmallVector<int64_t> preparedFrom(launch.preparedFrom.begin(), launch.preparedFrom.end());
-    if (!preparedFrom.empty())
-      digest.preparedFrom(preparedFrom.data(), preparedFrom.size());
+    if (!launch.preparedFrom.empty())
+      digest.preparedFrom(launch.preparedFrom);
     llvm::json::Object entry{{"kernel", launch.kernel},
                              {"grid", llvm::json::Array(launch.grid)},
                              {"block", llvm::json::Array(launch.block)},
@@ -355,8 +354,8 @@ int main(int argc, char **argv) {
       entry["mainloop"] = launch.mainLoop;
     if (launch.persistent)
       entry["persistent"] = true;
-    if (!preparedFrom.empty())
-      entry["prepared_from"] = llvm::json::Array(preparedFrom);
+    if (!launch.preparedFrom.empty())
+      entry["prepared_from"] = llvm::json::Array(launch.preparedFrom);
     launches.push_back(std::move(entry));
   }
   llvm::json::Array constants;

@@ -48,10 +48,10 @@ public:
   void persistent() { add("p"); }
   /// After launch() (and its arguments), for a preparation: the inputs it
   /// is computed from (nothing for the others).
-  void preparedFrom(const int64_t *inputs, size_t count) {
+  template <class InputIndices> void preparedFrom(const InputIndices &inputs) {
     add("r");
-    for (size_t i = 0; i < count; ++i)
-      add(std::to_string(inputs[i]));
+    for (auto input : inputs)
+      add(std::to_string(input));
   }
   /// kind: "input", "output" or "buffer".
   void argument(const char *kind, int64_t index) {
