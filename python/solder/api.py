@@ -157,7 +157,7 @@ class CompiledModule:
     def __init__(self, *, backend, input_names, input_shapes, output_shapes,
                  output_is_sequence, parameters, bundle=None, device=None,
                  pipelined=None, mlir=None, input_arguments=None, result_shapes=None,
-                 parameter_inputs=()):
+                 parameter_inputs=(), parameters_require_grad=False):
         self.backend = backend
         self.input_names = list(input_names)
         self.input_shapes = [tuple(s) for s in input_shapes]
@@ -173,9 +173,10 @@ class CompiledModule:
         self.bundle = Path(bundle) if bundle is not None else None
         self.pipelined = pipelined
         # The kernels compute no gradients (issue "Training through
-        # Solder"): a call in grad mode says so rather than drop them
-        # (solder.compile sets whether the module's parameters require grad).
-        self._parameters_require_grad = False
+        # Solder"): a call in grad mode says so rather than drop them. The
+        # captured parameters are detached: whether the module's require
+        # grad is given.
+        self._parameters_require_grad = parameters_require_grad
         self._warned_gradients = False
         self.mlir = mlir
         if backend == "cuda":
@@ -253,12 +254,11 @@ class CompiledModule:
         by default) get one warning, since an inference call without
         torch.no_grad() is common and right."""
         for index, tensor in enumerate(inputs):
-            if isinstance(tensor, torch.Tensor) and tensor.requires_grad:
-                name = self.input_names[index] if index < len(self.input_names) else "?"
+            if tensor.requires_grad:
                 raise SolderError(
-                    f"input {index} ({name}) requires grad, but a compiled module "
-                    "computes no gradients: call it under torch.no_grad() or detach the "
-                    "input, and train with the eager module")
+                    f"input {index} ({self.input_names[index]}) requires grad, but a "
+                    "compiled module computes no gradients: call it under "
+                    "torch.no_grad() or detach the input, and train with the eager module")
         if self._parameters_require_grad and not self._warned_gradients:
             self._warned_gradients = True
             warnings.warn("solder: the compiled module's parameters require grad, but it "
@@ -291,9 +291,9 @@ class CompiledModule:
         """Runs the chain. ``out`` (a tensor, or a tuple for several outputs)
         is written instead of fresh tensors: contiguous float32 of the output
         shapes on the module's device."""
-        if torch.is_grad_enabled():
-            self._check_gradients(inputs)
         given, inputs = inputs, self._check_inputs(inputs)
+        if torch.is_grad_enabled():
+            self._check_gradients(given)
         if self.backend == "cuda":
             outputs = self._launch(inputs, self._check_outputs(out) if out is not None else None,
                                    given)
@@ -415,15 +415,13 @@ def compile(module, example_inputs, precision="ieee", *, backend="cuda",
         example_inputs = (example_inputs,)
     imported = import_module(module, example_inputs)
     on_gpu = [t.device for t in example_inputs if t.is_cuda]
-    compiled = compile_imported(imported, precision, backend, force, quiet,
-                                on_gpu[0] if on_gpu else torch.device("cuda"))
-    # The captured parameters are detached; the module's say whether a call
-    # in grad mode would drop their gradients.
-    compiled._parameters_require_grad = any(p.requires_grad for p in module.parameters())
-    return compiled
+    return compile_imported(imported, precision, backend, force, quiet,
+                            on_gpu[0] if on_gpu else torch.device("cuda"),
+                            any(p.requires_grad for p in module.parameters()))
 
 
-def compile_imported(imported, precision, backend, force, quiet, device):
+def compile_imported(imported, precision, backend, force, quiet, device,
+                     parameters_require_grad=False):
     """A :class:`CompiledModule` of imported IR: its bundle for ``device``
     (backend 'cuda'), or its pipelined IR on the interpreter ('cpu')."""
     common = dict(backend=backend, input_names=imported.input_names,
@@ -433,7 +431,8 @@ def compile_imported(imported, precision, backend, force, quiet, device):
                   result_shapes=imported.result_shapes,
                   output_is_sequence=imported.output_is_sequence,
                   parameters=imported.parameters, mlir=imported.mlir,
-                  parameter_inputs=imported.parameter_inputs)
+                  parameter_inputs=imported.parameter_inputs,
+                  parameters_require_grad=parameters_require_grad)
     if backend == "cpu":
         return CompiledModule(pipelined=_pipelined_ir(imported.mlir, force), **common)
     arch, gpu_name = _gpu_arch(device)

@@ -28,9 +28,6 @@ def library():
             # The pointer arrays go as addresses (array.array buffers):
             # building a ctypes array of a ResNet-50's 268 pointers took
             # 3x as long.
-            lib.solderRun.argtypes = [ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p,
-                                      ctypes.c_void_p]
-            lib.solderRun.restype = ctypes.c_int
             lib.solderRunVersioned.argtypes = [ctypes.c_void_p, ctypes.c_void_p,
                                                ctypes.c_void_p, ctypes.c_void_p,
                                                ctypes.c_void_p]

@@ -630,31 +630,24 @@ def test_gradients_are_never_dropped_silently():
     module, inputs = workloads.make("w3", small=True)
     compiled = solder.compile(module, inputs, backend="cpu", quiet=True)
     x = inputs[0].clone().requires_grad_()
-    torch.set_grad_enabled(True)  # this file runs with grad mode off
-    try:
-        check_gradient_errors(module, compiled, inputs, x)
-    finally:
-        torch.set_grad_enabled(False)
-
-
-def check_gradient_errors(module, compiled, inputs, x):
-    with pytest.raises(solder.SolderError,
-                       match=r"^input 0 \(x\) requires grad, but a compiled module computes "
-                             r"no gradients: call it under torch\.no_grad\(\) or detach the "
-                             r"input, and train with the eager module$"):
-        compiled(x)
-    with torch.no_grad():
-        assert_matches(compiled(x), reference(module, inputs))
-    assert not compiled._warned_gradients  # refusing an input did not warn
-    with pytest.warns(solder.SolderWarning,
-                      match=r"parameters require grad, but it computes no gradients") as caught:
-        compiled(*inputs)
-        compiled(*inputs)
-    assert len([w for w in caught if issubclass(w.category, solder.SolderWarning)]) == 1
-    frozen = solder.compile(module.requires_grad_(False), inputs, backend="cpu", quiet=True)
-    with warnings.catch_warnings():
-        warnings.simplefilter("error", solder.SolderWarning)
-        assert_matches(frozen(*inputs), reference(module, inputs).detach())
+    with torch.enable_grad():  # this file runs with grad mode off
+        with pytest.raises(solder.SolderError,
+                           match=r"^input 0 \(x\) requires grad, but a compiled module computes "
+                                 r"no gradients: call it under torch\.no_grad\(\) or detach the "
+                                 r"input, and train with the eager module$"):
+            compiled(x)
+        with torch.no_grad():
+            assert_matches(compiled(x), reference(module, inputs))
+        assert not compiled._warned_gradients  # refusing an input did not warn
+        with pytest.warns(solder.SolderWarning,
+                          match=r"parameters require grad, but it computes no gradients") as caught:
+            compiled(*inputs)
+            compiled(*inputs)
+        assert len([w for w in caught if issubclass(w.category, solder.SolderWarning)]) == 1
+        frozen = solder.compile(module.requires_grad_(False), inputs, backend="cpu", quiet=True)
+        with warnings.catch_warnings():
+            warnings.simplefilter("error", solder.SolderWarning)
+            assert_matches(frozen(*inputs), reference(module, inputs).detach())
 
 
 # ---------------------------------------------------------------------------
