@@ -93,6 +93,11 @@ public:
           return fail(where + "parameter", "must be true or false, on an input");
         spec.parameter = parameter->boolean;
       }
+      if (const Value *layout = entry.get("layout")) {
+        if (layout->kind != Value::Kind::string || layout->string != "channels_last")
+          return fail(where + "layout", "must be \"channels_last\" (absent: NCDHW)");
+        spec.channelsLast = true;
+      }
       const Value *shape = member(entry, "shape", Value::Kind::array, where);
       if (!shape)
         return false;
@@ -106,6 +111,8 @@ public:
             elements > kMaxTensorElements)
           return fail(where + "shape", "more than 2^40 elements: larger than any GPU");
       }
+      if (spec.channelsLast && spec.shape.size() < 3)
+        return fail(where + "layout", "channels_last needs a tensor of rank 3 or more");
       out.push_back(std::move(spec));
     }
     return true;
@@ -219,8 +226,11 @@ private:
 std::string computeDigest(const Manifest &manifest) {
   BundleDigest digest;
   for (const std::vector<TensorSpec> *list : {&manifest.inputs, &manifest.outputs})
-    for (const TensorSpec &tensor : *list)
+    for (const TensorSpec &tensor : *list) {
       digest.tensor(tensor.name, tensor.shape.data(), tensor.shape.size());
+      if (tensor.channelsLast)
+        digest.channelsLast();
+    }
   for (const BufferSpec &buffer : manifest.buffers)
     digest.buffer(buffer.name, buffer.bytes, buffer.zeroed);
   for (const Launch &launch : manifest.launches) {

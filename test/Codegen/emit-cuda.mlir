@@ -456,12 +456,23 @@ func.func @unfused(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CL: const float v0 = conv + in3[(i0 * 784L + (i2 * 28 + i3)) * 64L + i1];  // solder.add
 // CL-NEXT: out0[(i0 * 64L + i1) * 784L + pixel] = v0;
 // CL: bottleneck_channels_last_k4_conv_kernel::run(in0, ws0,
+// The caller's channels-last input and output (solder.channels_last on the
+// function): the first conv reads %x as it is, the second conv's epilogue
+// reads it as its residual at its own element and stores the returned
+// output channels-last.
+// RUN: solder-opt %solder_src/test/gpu/cases/basic_block_channels_last_io.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=CALLERCL
+// CALLERCL-NOT: _input_ndhwc(
+// CALLERCL: basic_block_channels_last_io_k0_conv_kernel::run(in0, ws0,
+// CALLERCL-LABEL: struct basic_block_channels_last_io_k1_conv_epilogue {
+// CALLERCL: const float v2 = v1 + in4[(i0 * 196L + (i2 * 14 + i3)) * 64L + i1];  // solder.add
+// CALLERCL: out0[(i0 * 196L + pixel) * 64L + i1] = v3;  // channels-last
+// CALLERCL-NOT: _input_ndhwc(
 // A hand-written plan that stores a tensor channels-last for a reader that
 // cannot take it is refused.
 // RUN: not solder-translate --emit-cuda %S/Inputs/channels-last-misread.mlir 2>&1 | FileCheck %s --check-prefix=CLBAD
 // CLBAD: error: the CUDA code generator reads a tensor stored channels-last only in a conv region
 // RUN: not solder-translate --emit-cuda %S/Inputs/channels-last-returned.mlir 2>&1 | FileCheck %s --check-prefix=CLRET
-// CLRET: error: the CUDA code generator returns NCDHW tensors; a result of misread_k0_conv is stored channels-last
+// CLRET: error: the CUDA code generator returns result #0 NCDHW, but misread_k0_conv stores it channels-last
 
 // A GEMM-shaped conv reduces nothing in its epilogue (the plan leaves
 // statistics over its rows to a reduction kernel); IR that asks for it is

@@ -97,6 +97,11 @@ def bottleneck_ref(x, w1, s1, b1, w2, s2, b2, w3, s3, b3, w4, w5, b5):
     return F.conv2d(h, w5, b5, padding=1) + y
 
 
+def basic_block_ref(x, w1, s1, b1, w2, s2, b2):
+    y = F.relu(F.conv2d(x, w1, padding=1) * s1 + b1)
+    return F.relu(F.conv2d(y, w2, padding=1) * s2 + b2 + x)
+
+
 CASES = {
     "w1_conv3d_groupnorm_mean": (w1_ref, "x conv_w conv_b gn_w gn_b"),
     "w2_convtranspose3d_relu_groupnorm": (w2_ref, "x convt_w gn_w gn_b"),
@@ -183,6 +188,8 @@ CASES = {
     "bottleneck_channels_last": (
         bottleneck_ref,
         "x conv_w scale scale conv_w scale scale conv_w scale scale conv_w conv_w conv_b"),
+    "basic_block_channels_last_io": (
+        basic_block_ref, "x conv_w scale scale conv_w scale scale"),
     "squeeze_excitation_rows_head": (
         squeeze_excitation_head_ref, "x conv_w scale scale conv_w conv_b conv_w conv_b conv_w conv_b"),
     "conv2d_grouped_tensorop_groupnorm_silu": (
@@ -213,6 +220,7 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "groupnorm_silu_conv_prologues", "channels_last_layernorm_mlp",
              "gemm_layernorm_mlp_groupnorm_residual", "reductions_warp_per_row",
              "squeeze_excitation_rows_head", "bottleneck_channels_last",
+             "basic_block_channels_last_io",
              "convtranspose2d_phases_tensorop_groupnorm_silu",
              "convtranspose3d_phases_tensorop_shifted_mean",
              "depthwise2d_multiplier_stride_scale_relu6", "depthwise3d_dilated_groupnorm_mean",
@@ -243,8 +251,15 @@ def draw_inputs(manifest, kinds, generator, offset=0.0):
             tensor = 0.5 * torch.randn(shape, generator=generator, device="cuda")
         else:
             raise ValueError(kind)
-        inputs.append(tensor.float().contiguous())
+        inputs.append(tensor.float().contiguous(memory_format=memory_format(spec)))
     return inputs
+
+
+def memory_format(spec):
+    """The layout a bundle takes or returns a tensor in (its manifest's)."""
+    if spec.get("layout") != "channels_last":
+        return torch.contiguous_format
+    return torch.channels_last if len(spec["shape"]) == 4 else torch.channels_last_3d
 
 
 def bench(fn, runs):
@@ -272,6 +287,7 @@ def check_case(bundles, name, args, offset=0.0, label=None):
     bundle = LoadedBundle(path)
     stream = torch.cuda.current_stream().cuda_stream
     outputs = [torch.full(spec["shape"], float("nan"), device="cuda")
+               .contiguous(memory_format=memory_format(spec))
                for spec in manifest["outputs"]]
     torch.cuda.synchronize()
     start = time.time()

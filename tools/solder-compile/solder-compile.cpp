@@ -192,17 +192,23 @@ static LogicalResult runNvcc(StringRef nvcc, ArrayRef<StringRef> extraArgs,
   return success();
 }
 
+/// The manifest's inputs or outputs; `channelsLast(index)`: whether the
+/// function stores that one channels-last (solder.channels_last).
 static llvm::json::Array tensorSpecs(TypeRange types, StringRef prefix,
+                                     function_ref<bool(unsigned)> channelsLast,
                                      ::solder::BundleDigest &digest) {
   llvm::json::Array specs;
   for (auto [index, type] : llvm::enumerate(types)) {
     auto tensor = cast<RankedTensorType>(type);
     std::string name = (prefix + Twine(index)).str();
     digest.tensor(name, tensor.getShape().data(), tensor.getRank());
-    specs.push_back(llvm::json::Object{
-        {"name", name},
-        {"shape", llvm::json::Array(tensor.getShape())},
-        {"dtype", "f32"}});
+    llvm::json::Object spec{
+        {"name", name}, {"shape", llvm::json::Array(tensor.getShape())}, {"dtype", "f32"}};
+    if (channelsLast(index)) {
+      digest.channelsLast();
+      spec["layout"] = "channels_last";
+    }
+    specs.push_back(std::move(spec));
   }
   return specs;
 }
@@ -316,13 +322,23 @@ int main(int argc, char **argv) {
 
   FunctionType type = function.getFunctionType();
   ::solder::BundleDigest digest;
-  llvm::json::Array inputs = tensorSpecs(type.getInputs(), "input", digest);
+  llvm::json::Array inputs = tensorSpecs(
+      type.getInputs(), "input",
+      [&](unsigned index) {
+        return function.getArgAttr(index, SolderDialect::kChannelsLastAttrName) != nullptr;
+      },
+      digest);
   // Parameters (solder.parameter): solder-run passes them unchanged from
   // call to call, as a module's weights are.
   for (auto [index, input] : llvm::enumerate(inputs))
     if (function.getArgAttr(index, SolderDialect::kParameterAttrName))
       (*input.getAsObject())["parameter"] = true;
-  llvm::json::Array outputs = tensorSpecs(type.getResults(), "output", digest);
+  llvm::json::Array outputs = tensorSpecs(
+      type.getResults(), "output",
+      [&](unsigned index) {
+        return function.getResultAttr(index, SolderDialect::kChannelsLastAttrName) != nullptr;
+      },
+      digest);
   llvm::json::Array buffers, launches;
   for (const DeviceBuffer &buffer : program->buffers) {
     digest.buffer(buffer.name, buffer.bytes, buffer.zeroed);

@@ -131,6 +131,23 @@ std::string formatShape(const std::vector<int64_t> &shape) {
   return text + ")";
 }
 
+/// A C-order (N, C, *spatial) array's values in (N, *spatial, C) order (a
+/// channels-last tensor's memory), or back from it.
+std::vector<double> permuteChannels(const std::vector<double> &values,
+                                    const std::vector<int64_t> &shape, bool toChannelsLast) {
+  int64_t channels = shape[1], volume = 1;
+  for (size_t d = 2; d < shape.size(); ++d)
+    volume *= shape[d];
+  std::vector<double> permuted(values.size());
+  for (int64_t n = 0; n < shape[0]; ++n)
+    for (int64_t c = 0; c < channels; ++c)
+      for (int64_t s = 0; s < volume; ++s) {
+        int64_t first = (n * channels + c) * volume + s, last = (n * volume + s) * channels + c;
+        permuted[toChannelsLast ? last : first] = values[toChannelsLast ? first : last];
+      }
+  return permuted;
+}
+
 /// The inputs from .npy files (checked against the manifest) or drawn
 /// uniformly from [0, 1) like torch.rand.
 std::vector<NpyArray> loadInputs(const Options &options,
@@ -281,6 +298,9 @@ int main(int argc, char **argv) {
 
   std::vector<CUdeviceptr> inputPointers, outputPointers;
   for (size_t i = 0; i < inputs.size(); ++i) {
+    // The bundle takes each input in its manifest's layout.
+    if (manifest.inputs[i].channelsLast)
+      inputs[i].values = permuteChannels(inputs[i].values, inputs[i].shape, true);
     std::vector<float> host(inputs[i].values.begin(), inputs[i].values.end());
     CUdeviceptr pointer;
     check(driver.cuMemAlloc(&pointer, host.size() * 4),
@@ -324,6 +344,8 @@ int main(int argc, char **argv) {
     NpyArray array;
     array.shape = spec.shape;
     array.values.assign(host.begin(), host.end());
+    if (spec.channelsLast)
+      array.values = permuteChannels(array.values, array.shape, false);
     outputs.push_back(std::move(array));
   }
   writeOutputs(options, manifest, outputs);

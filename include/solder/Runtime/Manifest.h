@@ -31,6 +31,9 @@ struct TensorSpec {
   /// An input the caller passes unchanged from call to call (a module's
   /// weights: solder.parameter), as solder-run does.
   bool parameter = false;
+  /// Stored channels-last, (N, *spatial, C) in memory ("layout":
+  /// "channels_last"); NCDHW otherwise.
+  bool channelsLast = false;
   int64_t getNumElements() const;
   int64_t getBytes() const { return getNumElements() * 4; }
 };

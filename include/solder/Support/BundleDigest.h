@@ -29,6 +29,9 @@ public:
     for (size_t i = 0; i < rank; ++i)
       add(std::to_string(dims[i]));
   }
+  /// After tensor(), for a tensor stored channels-last (nothing for the
+  /// others, so that their digests stay what they were).
+  void channelsLast() { add("n"); }
   void buffer(const std::string &name, int64_t bytes, bool zeroed) {
     add("b");
     add(name);

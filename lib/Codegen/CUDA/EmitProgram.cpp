@@ -258,11 +258,19 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
             fusion->getAttrOfType<DenseI64ArrayAttr>(SolderDialect::kChannelsLastAttrName))
       for (int64_t index : channelsLast.asArrayRef())
         channelsLastStorage.insert(fusion.getResult(index));
-  // The caller gets PyTorch's layout.
-  for (Value returned : function.getBody().front().getTerminator()->getOperands())
-    if (channelsLastStorage.contains(returned))
-      return function.emitError("the CUDA code generator returns NCDHW tensors; a result of ")
-             << returned.getDefiningOp<FusionOp>().getName() << " is stored channels-last";
+  for (BlockArgument argument : function.getArguments())
+    if (function.getArgAttr(argument.getArgNumber(), SolderDialect::kChannelsLastAttrName))
+      channelsLastStorage.insert(argument);
+  // The caller gets each result in the layout the function says.
+  for (auto [index, returned] :
+       llvm::enumerate(function.getBody().front().getTerminator()->getOperands())) {
+    bool wanted = function.getResultAttr(index, SolderDialect::kChannelsLastAttrName) != nullptr;
+    if (wanted != channelsLastStorage.contains(returned))
+      return function.emitError("the CUDA code generator returns result #")
+             << index << (wanted ? " channels-last, as the function says, but " : " NCDHW, but ")
+             << returned.getDefiningOp<FusionOp>().getName() << " stores it "
+             << (wanted ? "NCDHW" : "channels-last");
+  }
   for (FusionOp fusion : function.getBody().front().getOps<FusionOp>()) {
     for (auto [index, result] : llvm::enumerate(fusion.getResults()))
       if (!storage.count(result))

@@ -181,7 +181,7 @@ private:
   DenseMap<Value, KernelArgRef> storage;
   DenseSet<Value> doubleStorage;
   /// Tensors stored NDHWC: results a conv region lists in
-  /// solder.channels_last.
+  /// solder.channels_last, and the function's arguments that carry it.
   DenseSet<Value> channelsLastStorage;
 };
 

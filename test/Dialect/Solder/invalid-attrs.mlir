@@ -227,3 +227,19 @@ func.func @f(%x: tensor<4xf32>, %w: tensor<4xf32> {solder.parameter = 1 : i64}) 
   %y = solder.add %x, %w : tensor<4xf32>
   return %y : tensor<4xf32>
 }
+
+// -----
+
+// expected-error @+1 {{'solder.channels_last' is a unit attribute of a func.func argument of rank 3 or more}}
+func.func @f(%x: tensor<2x4xf32> {solder.channels_last}) -> tensor<2x4xf32> {
+  %y = solder.relu %x : tensor<2x4xf32>
+  return %y : tensor<2x4xf32>
+}
+
+// -----
+
+// expected-error @+1 {{'solder.channels_last' is a unit attribute of a func.func result of rank 3 or more}}
+func.func @f(%x: tensor<1x4x2x2xf32>) -> (tensor<1x4x2x2xf32> {solder.channels_last = 1 : i64}) {
+  %y = solder.relu %x : tensor<1x4x2x2xf32>
+  return %y : tensor<1x4x2x2xf32>
+}

@@ -236,6 +236,19 @@ StringRef mlir::solder::getMainLoopName(MainLoopKind mainLoop, TensorMath math) 
   llvm_unreachable("unknown main loop");
 }
 
+/// solder.channels_last on a function argument or result: a unit
+/// attribute of a tensor with channels and at least one spatial dim.
+static LogicalResult verifyChannelsLastLayout(Operation *op, NamedAttribute attribute,
+                                              StringRef what, Type type) {
+  auto tensor = dyn_cast_or_null<RankedTensorType>(type);
+  if (!isa<func::FuncOp>(op) || !isa<UnitAttr>(attribute.getValue()) || !tensor ||
+      tensor.getRank() < 3)
+    return op->emitError() << "'" << SolderDialect::kChannelsLastAttrName
+                           << "' is a unit attribute of a func.func " << what
+                           << " of rank 3 or more";
+  return success();
+}
+
 LogicalResult SolderDialect::verifyRegionArgAttribute(Operation *op, unsigned region,
                                                      unsigned argument,
                                                      NamedAttribute attribute) {
@@ -243,7 +256,27 @@ LogicalResult SolderDialect::verifyRegionArgAttribute(Operation *op, unsigned re
       !(isa<func::FuncOp>(op) && isa<UnitAttr>(attribute.getValue())))
     return op->emitError() << "'" << kParameterAttrName
                            << "' is a unit attribute of a func.func argument";
+  if (attribute.getName() == kChannelsLastAttrName) {
+    auto function = dyn_cast<func::FuncOp>(op);
+    return verifyChannelsLastLayout(
+        op, attribute, "argument",
+        function && region == 0 && argument < function.getNumArguments()
+            ? function.getArgumentTypes()[argument]
+            : Type());
+  }
   return success();
+}
+
+LogicalResult SolderDialect::verifyRegionResultAttribute(Operation *op, unsigned region,
+                                                        unsigned result,
+                                                        NamedAttribute attribute) {
+  if (attribute.getName() != kChannelsLastAttrName)
+    return success();
+  auto function = dyn_cast<func::FuncOp>(op);
+  return verifyChannelsLastLayout(op, attribute, "result",
+                                  function && result < function.getNumResults()
+                                      ? function.getResultTypes()[result]
+                                      : Type());
 }
 
 LogicalResult SolderDialect::verifyOperationAttribute(Operation *op, NamedAttribute attribute) {

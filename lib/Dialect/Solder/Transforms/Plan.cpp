@@ -254,10 +254,10 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
 
     // Statistics a later group_normalize subtracts are stored in double.
     DenseSet<Value> doubleStatistics = findCancellingStatistics(function);
-    decideChannelsLast(function, doubleStatistics);
+    SmallVector<std::string> scheduleNotes = decideChannelsLast(function, doubleStatistics);
     double totalSeconds = 0.0;
     SmallVector<SmallVector<std::string>> rows;
-    SmallVector<std::string> scheduleNotes, attributeLines;
+    SmallVector<std::string> attributeLines;
     MLIRContext *context = &getContext();
     for (FusionOp fusion : getFusions(function)) {
       FusionEstimate estimate = estimateOf(fusion);
@@ -348,9 +348,13 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                                 conv->isDirect() ? "split TF32 fragments" : "KTRSC",
                                 onceBytes / 1e6)
                       .str();
-        if (FusionOp producer = channelsLastInputs.lookup(fusion))
+        if (Value source = channelsLastInputs.lookup(fusion))
           note += llvm::formatv("; its input read as it is (stored channels-last by {0})",
-                                producer.getName())
+                                source.getDefiningOp<FusionOp>()
+                                    ? source.getDefiningOp<FusionOp>().getName().str()
+                                    : llvm::formatv("the caller, input #{0}",
+                                                    cast<BlockArgument>(source).getArgNumber())
+                                          .str())
                       .str();
         else if (conv->isTensorOp() && !conv->inputConversionGrid[0])
           note += "; its input read as it is (rows of one pixel, no channel padded)";
@@ -443,62 +447,119 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
 
   /// Conv results that every reader takes channels-last (NDHWC): a
   /// tensor-core conv that would convert it to NDHWC as its input (no
-  /// prologue, no channel padded), or a conv epilogue's pointwise op at its
-  /// own element (a residual). The producer's epilogue stores them so
+  /// prologue, no channel padded), a conv epilogue's pointwise op at its
+  /// own element (a residual), or the function's return where the caller
+  /// wants it channels-last. The producer's epilogue stores them so
   /// (solder.channels_last) and those convs read them as they are: a
   /// ResNet's activations between convs skip the NCDHW -> NDHWC pass (4
-  /// bytes read and written an element).
-  void decideChannelsLast(func::FuncOp function, const DenseSet<Value> &doubleStatistics) {
+  /// bytes read and written an element). The caller's channels-last
+  /// arguments and results (the function's solder.channels_last) stay so
+  /// where the same holds, and are dropped elsewhere: the caller passes or
+  /// gets that tensor in NCDHW. Returns the report's notes on them.
+  SmallVector<std::string> decideChannelsLast(func::FuncOp function,
+                                              const DenseSet<Value> &doubleStatistics) {
     channelsLastInputs.clear();
     MLIRContext *context = &getContext();
+    auto returnOp = cast<func::ReturnOp>(function.getBody().front().getTerminator());
+    auto returnedChannelsLast = [&](unsigned index) {
+      return function.getResultAttr(index, SolderDialect::kChannelsLastAttrName) != nullptr;
+    };
+    // Whether every reader of `value` (with the iteration shape `type` of
+    // the convs that compute it) takes it channels-last; the convs that
+    // read it as their input go to `inputOf`.
+    auto readChannelsLast = [&](Value value, RankedTensorType type,
+                                SmallVectorImpl<FusionOp> &inputOf) {
+      if (value.use_empty() || ShapedType::getNumElements(type.getShape().drop_front(2)) == 1)
+        return false; // one pixel a sample: NCDHW is NDHWC
+      return llvm::all_of(value.getUses(), [&](OpOperand &use) {
+        if (use.getOwner() == returnOp.getOperation())
+          return returnedChannelsLast(use.getOperandNumber());
+        auto consumer = dyn_cast<FusionOp>(use.getOwner());
+        Operation *consumerAnchor = consumer ? getAnchor(consumer) : nullptr;
+        if (!consumerAnchor)
+          return false;
+        SmallVector<Operation *> prologue = getConvPrologue(consumerAnchor);
+        BlockArgument argument = consumer.getBodyBlock().getArgument(use.getOperandNumber());
+        return llvm::all_of(argument.getUses(), [&](OpOperand &inner) {
+          Operation *user = inner.getOwner();
+          if (user == consumerAnchor && inner.getOperandNumber() == 0 &&
+              isa<ConvOp>(user) && prologue.empty()) {
+            std::optional<ConvSchedule> schedule = scheduleOf(consumer);
+            if (!schedule || !schedule->isTensorOp() || !schedule->inputConversionGrid[0] ||
+                schedule->paddedInChannels != type.getDimSize(1))
+              return false;
+            inputOf.push_back(consumer);
+            return true;
+          }
+          // An epilogue op reading it at the conv output's own element.
+          return getFusionRole(user) == FusionRole::pointwise &&
+                 !llvm::is_contained(prologue, user) &&
+                 consumerAnchor->getResult(0).getType() == type &&
+                 user->getResult(0).getType() == type;
+        });
+      });
+    };
+
+    SmallVector<std::string> notes;
+    for (BlockArgument argument : function.getArguments()) {
+      unsigned number = argument.getArgNumber();
+      if (!function.getArgAttr(number, SolderDialect::kChannelsLastAttrName))
+        continue;
+      SmallVector<FusionOp> inputOf;
+      if (readChannelsLast(argument, cast<RankedTensorType>(argument.getType()), inputOf)) {
+        for (FusionOp consumer : inputOf)
+          channelsLastInputs[consumer] = argument;
+        notes.push_back(llvm::formatv("input #{0}: channels-last, as the caller stores it",
+                                      number)
+                            .str());
+        continue;
+      }
+      function.removeArgAttr(number, SolderDialect::kChannelsLastAttrName);
+      notes.push_back(llvm::formatv("input #{0}: NCDHW (the caller's is channels-last, but a "
+                                    "reader takes NCDHW: the caller converts it)",
+                                    number)
+                          .str());
+    }
+
+    DenseSet<Value> storedChannelsLast;
     for (FusionOp producer : getFusions(function)) {
       Operation *anchor = getAnchor(producer);
       if (!anchor)
         continue;
       auto convType = cast<RankedTensorType>(anchor->getResult(0).getType());
-      if (ShapedType::getNumElements(convType.getShape().drop_front(2)) == 1)
-        continue; // one pixel a sample: NCDHW is NDHWC
       SmallVector<int64_t> channelsLast;
       for (auto [index, result] : llvm::enumerate(producer.getResults())) {
-        if (result.use_empty() || result.getType() != convType ||
-            doubleStatistics.contains(result))
-          continue;
         SmallVector<FusionOp> inputOf;
-        bool everyReader = llvm::all_of(result.getUses(), [&](OpOperand &use) {
-          auto consumer = dyn_cast<FusionOp>(use.getOwner());
-          Operation *consumerAnchor = consumer ? getAnchor(consumer) : nullptr;
-          if (!consumerAnchor)
-            return false;
-          SmallVector<Operation *> prologue = getConvPrologue(consumerAnchor);
-          BlockArgument argument = consumer.getBodyBlock().getArgument(use.getOperandNumber());
-          return llvm::all_of(argument.getUses(), [&](OpOperand &inner) {
-            Operation *user = inner.getOwner();
-            if (user == consumerAnchor && inner.getOperandNumber() == 0 &&
-                isa<ConvOp>(user) && prologue.empty()) {
-              std::optional<ConvSchedule> schedule = scheduleOf(consumer);
-              if (!schedule || !schedule->isTensorOp() || !schedule->inputConversionGrid[0] ||
-                  schedule->paddedInChannels != convType.getDimSize(1))
-                return false;
-              inputOf.push_back(consumer);
-              return true;
-            }
-            // An epilogue op reading it at the conv output's own element.
-            return getFusionRole(user) == FusionRole::pointwise &&
-                   !llvm::is_contained(prologue, user) &&
-                   consumerAnchor->getResult(0).getType() == convType &&
-                   user->getResult(0).getType() == convType;
-          });
-        });
-        if (!everyReader)
+        if (result.getType() != convType || doubleStatistics.contains(result) ||
+            !readChannelsLast(result, convType, inputOf))
           continue;
         channelsLast.push_back(index);
+        storedChannelsLast.insert(result);
         for (FusionOp consumer : inputOf)
-          channelsLastInputs[consumer] = producer;
+          channelsLastInputs[consumer] = result;
       }
       if (!channelsLast.empty())
         producer->setAttr(SolderDialect::kChannelsLastAttrName,
                           DenseI64ArrayAttr::get(context, channelsLast));
     }
+
+    for (auto [index, returned] : llvm::enumerate(returnOp.getOperands())) {
+      if (!returnedChannelsLast(index))
+        continue;
+      if (storedChannelsLast.contains(returned)) {
+        notes.push_back(
+            llvm::formatv("output #{0}: channels-last, as the caller wants it", index).str());
+        continue;
+      }
+      function.removeResultAttr(index, StringAttr::get(context,
+                                                       SolderDialect::kChannelsLastAttrName));
+      notes.push_back(llvm::formatv("output #{0}: NCDHW (the caller wants it channels-last, "
+                                    "but it is not a conv region's result that every reader "
+                                    "takes so)",
+                                    index)
+                          .str());
+    }
+    return notes;
   }
 
   /// A region's bytes and FLOPs (with a conv's layout conversions) and its
@@ -709,7 +770,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
   MainLoopChoice mainLoopValue = MainLoopChoice::automatic;
   std::optional<ConvTile> tileValue;
   /// Conv regions whose input a producer stores channels-last, and that
-  /// producer (decideChannelsLast).
-  DenseMap<FusionOp, FusionOp> channelsLastInputs;
+  /// producer or the caller (decideChannelsLast): the value it reads.
+  DenseMap<FusionOp, Value> channelsLastInputs;
 };
 } // namespace

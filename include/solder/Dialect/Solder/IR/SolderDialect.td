@@ -37,19 +37,32 @@ def Solder_Dialect : Dialect {
     what the bundle computes from such arguments alone (the conv weights in
     the main loop's layout or TF32 fragments) is prepared once and again
     only when they change, not on every call.
+
+    A function argument or result may carry `solder.channels_last` (a unit
+    attribute on a tensor of rank 3 or more): the caller stores it with the
+    channels last, `(N, *spatial, C)` in memory (PyTorch's channels_last
+    memory format), its type still `(N, C, *spatial)`. On the importer's IR
+    it is the caller's layout; the plan keeps it where every reader takes
+    the tensor so (or the producer stores it so) and drops it elsewhere, and
+    a bundle's manifest gives each input's and output's layout from what
+    remains.
   }];
   let useDefaultAttributePrinterParser = 1;
   // solder.schedule, solder.finalize, solder.estimate, solder.channels_last:
   // the plan's attributes.
   let hasOperationAttrVerify = 1;
-  // solder.parameter on a function argument.
+  // solder.parameter and solder.channels_last on a function argument,
+  // solder.channels_last on a function result.
   let hasRegionArgAttrVerify = 1;
+  let hasRegionResultAttrVerify = 1;
   let extraClassDeclaration = [{
     static constexpr ::llvm::StringLiteral kScheduleAttrName = "solder.schedule";
     static constexpr ::llvm::StringLiteral kFinalizeAttrName = "solder.finalize";
     static constexpr ::llvm::StringLiteral kEstimateAttrName = "solder.estimate";
     /// On a conv region: the results it stores channels-last (NDHWC), by
-    /// result number, for readers that take them so.
+    /// result number, for readers that take them so. On a function
+    /// argument or result (a unit attribute): the caller's tensor is
+    /// stored channels-last.
     static constexpr ::llvm::StringLiteral kChannelsLastAttrName = "solder.channels_last";
     /// On a function argument: a parameter, the same contents call after
     /// call (its preparations run once).
