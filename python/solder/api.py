@@ -15,7 +15,7 @@ import numpy as np
 import torch
 
 from .errors import SolderError, SolderWarning
-from .importer import import_module
+from .importer import channels_last_format, import_module
 from .tools import compiler_fingerprint, file_digest, find_tool, run_tool
 
 PRECISIONS = ("ieee", "tf32")
@@ -211,6 +211,18 @@ class CompiledModule:
                 self._version_sources[position] = index
             self._arguments_are_inputs = [index for index, _ in self.input_arguments] == \
                 list(range(len(self.input_shapes)))
+            # Each input in the layout the bundle takes it (the manifest's
+            # "layout": the plan kept the caller's channels-last where its
+            # readers take it so), each output in the layout it stores; None:
+            # contiguous (NCDHW).
+            self._input_formats = [None] * len(self.input_shapes)
+            for (index, _), spec in zip(self.input_arguments, manifest["inputs"]):
+                if spec.get("layout") == "channels_last":
+                    self._input_formats[index] = channels_last_format(len(spec["shape"]))
+            self._output_formats = [
+                channels_last_format(len(spec["shape"]))
+                if spec.get("layout") == "channels_last" else None
+                for spec in manifest["outputs"]]
             # An inference tensor has no version counter: a captured one is
             # the module's own copy, 1 from call to call.
             self._inference_parameters = [p.is_inference() for p in self.parameters]
@@ -221,6 +233,16 @@ class CompiledModule:
         else:
             self.device = torch.device("cpu")
             self.parameters = [p.detach().cpu().float().contiguous() for p in parameters]
+            self._input_formats = [None] * len(self.input_shapes)
+            self._output_formats = [None] * len(self.output_shapes)
+        # Inputs the caller passes unchanged from call to call (a module's
+        # weights) in another layout than the bundle takes (a channels-last
+        # model's conv weights): the last conversion, reused while the
+        # caller's tensor and its version are the same, so that a
+        # preparation from it still runs once. input -> (tensor, version, copy)
+        self._parameter_inputs = set(parameter_inputs)
+        self._converted = {}
+        self._relayout = []  # call_unchecked's (set_relayout)
 
     @property
     def kernels_source(self):
@@ -228,25 +250,39 @@ class CompiledModule:
         return self.bundle / "kernels.cu" if self.bundle else None
 
     def _check_inputs(self, inputs):
-        """The inputs, contiguous and 16-byte aligned (copied where not).
-        Cheap per tensor: through the backend a ResNet-50 passes ~320 (its
-        parameters), and the checks run before the first kernel launches."""
+        """The inputs, dense in the layouts the bundle takes and 16-byte
+        aligned (copied where not). Cheap per tensor: through the backend a
+        ResNet-50 passes ~320 (its parameters), and the checks run before
+        the first kernel launches."""
         if len(inputs) != len(self.input_shapes):
             raise SolderError(f"the compiled module takes {len(self.input_shapes)} "
                               f"inputs ({', '.join(self.input_names)}), got {len(inputs)}")
         checked = []
         float32, on_gpu, device = torch.float32, self.backend == "cuda", self.device
-        for index, (tensor, size) in enumerate(zip(inputs, self._input_sizes)):
+        contiguous = torch.contiguous_format
+        for index, (tensor, size, layout) in enumerate(zip(inputs, self._input_sizes,
+                                                           self._input_formats)):
             if (not isinstance(tensor, torch.Tensor) or tensor.shape != size
                     or tensor.dtype is not float32
                     or (on_gpu and tensor.get_device() != device.index)):
                 self._refuse_input(index, tensor)
-            if not tensor.is_contiguous():
-                tensor = tensor.contiguous()
+            if not tensor.is_contiguous(memory_format=layout or contiguous):
+                tensor = self._converted_input(index, tensor, layout or contiguous)
             if tensor.data_ptr() % 16:  # a view at an odd offset: kernels load float4
-                tensor = tensor.clone()
+                tensor = tensor.clone(memory_format=layout or contiguous)
             checked.append(tensor)
         return checked
+
+    def _converted_input(self, index, tensor, layout):
+        """Input ``index`` in ``layout``: a copy, kept for a parameter input
+        while the caller's tensor and its version stay the same."""
+        if index not in self._parameter_inputs or tensor.is_inference():
+            return tensor.contiguous(memory_format=layout)
+        source, version, copy = self._converted.get(index, (None, None, None))
+        if source is not tensor or version != tensor._version:
+            copy = tensor.contiguous(memory_format=layout)
+            self._converted[index] = (tensor, tensor._version, copy)
+        return copy
 
     def _check_gradients(self, inputs):
         """In grad mode: an input that requires grad is refused (its
@@ -310,37 +346,65 @@ class CompiledModule:
     def call_unchecked(self, *inputs):
         """__call__ on a CUDA module without its Python checks of each input,
         for a caller that guarantees what they check (shapes, float32, the
-        module's device, dense): torch.compile's guards do on the backend's
-        path, where a ResNet-50 passes 268 tensors a call (the checks took
-        most of its host time). The runtime still refuses a pointer off 16
-        bytes, with a SolderError."""
-        return self._returned(self._launch(inputs, None, inputs))
+        module's device, dense in the compiled layouts but for the parameter
+        inputs set_relayout named): torch.compile's guards do on the
+        backend's path, where a ResNet-50 passes 268 tensors a call (the
+        checks took most of its host time). The runtime still refuses a
+        pointer off 16 bytes, with a SolderError."""
+        given = inputs
+        if self._relayout:
+            inputs = list(inputs)
+            for index in self._relayout:
+                inputs[index] = self._converted_input(
+                    index, inputs[index], self._input_formats[index] or torch.contiguous_format)
+        return self._returned(self._launch(inputs, None, given, unchecked=True))
+
+    def layout_mismatches(self, inputs):
+        """The indices of ``inputs`` that are not dense in the layouts the
+        bundle takes (what __call__ copies)."""
+        contiguous = torch.contiguous_format
+        return [index for index, (tensor, layout) in enumerate(zip(inputs, self._input_formats))
+                if not tensor.is_contiguous(memory_format=layout or contiguous)]
+
+    def set_relayout(self, indices):
+        """Parameter inputs that call_unchecked converts to the compiled
+        layout (a channels-last model's conv weights, through the backend):
+        the copy is kept while the caller's tensor and version hold. Whether
+        all of ``indices`` are parameter inputs (the others can't be kept)."""
+        if not set(indices) <= self._parameter_inputs:
+            return False
+        self._relayout = list(indices)
+        return True
 
     def _returned(self, outputs):
         """The outputs as the compiled forward returned them."""
         return tuple(outputs) if self.output_is_sequence else outputs[0]
 
-    def _launch(self, inputs, outputs, given):
+    def _launch(self, inputs, outputs, given, unchecked=False):
         """Launches the bundle on checked ``inputs`` into ``outputs`` (fresh
         tensors where None) on the current stream; returns the outputs.
         ``given``: the caller's inputs (an input the checks copied has no
-        version of its own)."""
+        version of its own). ``unchecked``: ``inputs`` are ``given`` but for
+        kept conversions of parameter inputs (call_unchecked), each as new as
+        its source."""
         # The bundle takes pointers: an argument that views an input, or a
         # result an output views, is that tensor (contiguous).
         arguments = list(inputs) if self._arguments_are_inputs else \
             [inputs[index] for index, _ in self.input_arguments]
         if outputs is None:
-            outputs = [torch.empty(shape, device=self.device, dtype=torch.float32)
-                       for shape in self.output_shapes]
+            contiguous = torch.contiguous_format
+            outputs = [torch.empty(shape, device=self.device, dtype=torch.float32,
+                                   memory_format=layout or contiguous)
+                       for shape, layout in zip(self.output_shapes, self._output_formats)]
         # The Python around the launches shows in short chains (W2 small: 35
         # of 66 us a call went to the checks, torch.cuda.device and the Stream
         # object): switch devices only when needed, and take the raw stream
         # as Inductor's launchers do.
         index = self.device.index
         versions = None
-        if inputs is given:  # the caller's own tensors (call_unchecked): one pass
+        if unchecked:  # the caller's own tensors (call_unchecked): one pass
             try:
-                versions = array.array("Q", [0 if i is None else inputs[i]._version + 1
+                versions = array.array("Q", [0 if i is None else given[i]._version + 1
                                              for i in self._version_sources])
                 held = [inputs[i] for _, i in self._versioned_inputs]
             except RuntimeError:  # an inference tensor has no version counter
@@ -349,9 +413,12 @@ class CompiledModule:
             versions = array.array("Q", self._argument_versions)
             held = []
             for position, input_index in self._versioned_inputs:
-                tensor = inputs[input_index]
-                if tensor is given[input_index] and not tensor.is_inference():
-                    versions[position] = tensor._version + 1
+                tensor, source = inputs[input_index], given[input_index]
+                converted = self._converted.get(input_index)
+                if (tensor is source or (converted and converted[2] is tensor)) \
+                        and not source.is_inference():
+                    # A kept conversion is as new as its source.
+                    versions[position] = source._version + 1
                     held.append(tensor)
         versions.extend(1 if inference else p._version + 1
                         for p, inference in zip(self.parameters, self._inference_parameters))
@@ -370,13 +437,15 @@ class CompiledModule:
         if len(outputs) != len(self.output_shapes):
             raise SolderError(f"out= holds {len(outputs)} tensors; the module "
                               f"returns {len(self.output_shapes)}")
-        for index, (tensor, shape) in enumerate(zip(outputs, self.output_shapes)):
+        for index, (tensor, shape, layout) in enumerate(zip(outputs, self.output_shapes,
+                                                            self._output_formats)):
             if (not isinstance(tensor, torch.Tensor) or tuple(tensor.shape) != shape
-                    or tensor.dtype != torch.float32 or not tensor.is_contiguous()
+                    or tensor.dtype != torch.float32
+                    or not tensor.is_contiguous(memory_format=layout or torch.contiguous_format)
                     or (self.backend == "cuda" and tensor.device != self.device)):
                 raise SolderError(
-                    f"out[{index}] must be a contiguous torch.float32 tensor of shape "
-                    f"{shape} on {self.device}")
+                    f"out[{index}] must be a {'channels-last' if layout else 'contiguous'} "
+                    f"torch.float32 tensor of shape {shape} on {self.device}")
             if self.backend == "cuda" and tensor.data_ptr() % 16:
                 raise SolderError(f"out[{index}] must start on 16 bytes (Solder's "
                                   "kernels store float4); it is a view at an odd offset")

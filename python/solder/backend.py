@@ -457,8 +457,10 @@ class _CompiledSubgraph(nn.Module):
         # Whether dynamo's guards hold the graph's inputs (compile_graph sets
         # it); then, from the first call, whether the calls skip the
         # per-input checks (call_unchecked): on CUDA, when that call's
-        # inputs were dense. Its other inputs are what eager ops computed
-        # from guarded ones, alike from call to call.
+        # inputs were dense in the layouts the bundle takes, but for
+        # parameters in another (a channels-last model's conv weights, whose
+        # kept copies call_unchecked passes). Its other inputs are what
+        # eager ops computed from guarded ones, alike from call to call.
         self.guarded = False
         self.unchecked = None
 
@@ -481,7 +483,8 @@ class _CompiledSubgraph(nn.Module):
                 self.unchecked = False  # a view off 16 bytes: checked (and copied) from now on
         elif self.unchecked is None:
             self.unchecked = self.guarded and self.compiled.backend == "cuda" and all(
-                isinstance(a, torch.Tensor) and a.is_contiguous() for a in args)
+                isinstance(a, torch.Tensor) for a in args) and self.compiled.set_relayout(
+                    self.compiled.layout_mismatches(args))
         return self.compiled(*args)
 
     # The partitioned module calls its subgraphs straight to forward: no

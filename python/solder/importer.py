@@ -25,6 +25,7 @@ that line is also each op's MLIR location, so compiler errors point at the
 user's code.
 """
 
+import collections
 import json
 import math
 import operator
@@ -277,6 +278,21 @@ def import_graph(graph_module, function_name, class_name, captured=None, outputs
     caller passes unchanged from call to call (solder.parameter)."""
     return _Importer(graph_module, function_name, class_name, captured or {},
                      parameter_inputs).run(outputs, returns_sequence)
+
+
+def is_channels_last(value):
+    """Whether ``value`` (a tensor or fake tensor) is stored channels-last
+    (PyTorch's channels_last or channels_last_3d) and not also contiguous
+    (one channel, or one pixel a sample, is both)."""
+    if not isinstance(value, torch.Tensor) or value.dim() not in (4, 5) \
+            or value.is_contiguous():
+        return False
+    return value.is_contiguous(memory_format=channels_last_format(value.dim()))
+
+
+def channels_last_format(rank):
+    """PyTorch's channels-last memory format of a rank-4 or rank-5 tensor."""
+    return torch.channels_last if rank == 4 else torch.channels_last_3d
 
 
 def is_supported_node(node):
@@ -532,7 +548,7 @@ class _Importer:
                 raise self.unsupported(f"'{node.op}' node '{node.name}' is not supported")
             self.values[node] = self.call(node)
         self.node = output_node
-        results, output_shapes = [], []
+        results, output_shapes, channels_last_results = [], [], []
         for result in returned:
             if not isinstance(result, torch.fx.Node):
                 raise self.unsupported(f"the module returns a {type(result).__name__}; "
@@ -549,6 +565,8 @@ class _Importer:
                     f"{list(value.perm)}; Solder returns tensors in the order it computes "
                     "them (permute back inside the module)")
             output_shapes.append(value.shape)
+            channels_last_results.append(not isinstance(value, View)
+                                         and is_channels_last(result.meta.get("val")))
             base = value.base if isinstance(value, View) else value
             if base.argument is not None:
                 raise self.unsupported(
@@ -558,16 +576,31 @@ class _Importer:
         self.arguments.sort(key=lambda argument: argument[1])  # in the caller's order
         # The captured parameters are the same call after call
         # (solder.parameter): what the bundle computes from them alone is
-        # prepared once.
-        arguments = [f"%{value.name}: {value.type}"
-                     + (" {solder.parameter}" if index in self.parameter_inputs else "")
-                     for value, index, _ in self.arguments]
+        # prepared once. An input the caller stores channels-last, taken as
+        # it is (not viewed), is solder.channels_last: the plan keeps that
+        # where its readers take it so, and the caller converts it where not.
+        arguments_of = collections.Counter(index for _, index, _ in self.arguments)
+        arguments = []
+        for value, index, shape in self.arguments:
+            attributes = []
+            if index in self.parameter_inputs:
+                attributes.append("solder.parameter")
+            if arguments_of[index] == 1 and shape == self.shape_of(self.inputs[index]) \
+                    and is_channels_last(self.inputs[index].meta.get("val")):
+                attributes.append("solder.channels_last")
+            arguments.append(f"%{value.name}: {value.type}"
+                             + (" {" + ", ".join(attributes) + "}" if attributes else ""))
         arguments += [f"%{value.name}: {value.type} {{solder.parameter}}"
                       for value, _ in self.parameters]
+        # A result the traced graph returns channels-last (its fake tensor's
+        # strides: on the CPU, a conv of a channels-last input) is asked for
+        # so; the graph's later ops, and the caller, expect those strides.
+        result_types = [value.type + (" {solder.channels_last}" if returned_layout else "")
+                        for value, returned_layout in zip(results, channels_last_results)]
         header = (f"func.func @{self.function_name}("
                   + ", ".join(arguments)
                   + ") -> ("
-                  + ", ".join(v.type for v in results) + ") {")
+                  + ", ".join(result_types) + ") {")
         body = ["  " + line for line in self.lines]
         body.append("  return " + ", ".join(f"%{v.name}" for v in results)
                     + " : " + ", ".join(v.type for v in results))

@@ -6,6 +6,7 @@ bitwise equal. Run by run_gpu_suite.sh on the device (SOLDER_BIN_DIR set).
 """
 
 import copy
+import json
 import os
 import re
 import subprocess
@@ -664,3 +665,124 @@ def test_inference_tensors_have_no_versions():
             assert torch.allclose(got, module(x), atol=EAGER_TOL, rtol=EAGER_TOL)
         later = _kernels_of_call(lambda: compiled(x))
     assert not any(name.endswith("_weight_ktrsc") for name in later), later
+
+
+class BasicBlock(nn.Module):
+    """A ResNet basic block: two 3x3 convs with BatchNorm, the input added."""
+
+    def __init__(self, channels=64):
+        super().__init__()
+        self.conv1 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn1 = nn.BatchNorm2d(channels)
+        self.conv2 = nn.Conv2d(channels, channels, 3, padding=1, bias=False)
+        self.bn2 = nn.BatchNorm2d(channels)
+
+    def forward(self, x):
+        y = torch.relu(self.bn1(self.conv1(x)))
+        return torch.relu(self.bn2(self.conv2(y)) + x)
+
+
+def _assert_close_to_float64(got, module, x):
+    with torch.no_grad():
+        eager = module(x)
+        reference = copy.deepcopy(module).double()(x.double())
+    rel = ((got.double() - reference).norm() / reference.norm()).item()
+    assert rel <= REL_L2, f"rel L2 error {rel:.2e} against float64"
+    assert torch.allclose(got, eager, atol=EAGER_TOL, rtol=EAGER_TOL), \
+        f"max |solder - eager| = {(got - eager).abs().max().item():.2e}"
+
+
+def _layout(spec):
+    """A manifest entry's layout as a PyTorch memory format."""
+    return torch.channels_last if spec.get("layout") == "channels_last" \
+        else torch.contiguous_format
+
+
+def test_channels_last_input_taken_as_it_is():
+    """A channels-last input (torch.channels_last) is read as it is by the
+    first conv and by the second conv's epilogue (the residual): a call runs
+    the two conv kernels and no layout conversion. The output comes back in
+    the layout the traced graph gives it (torch.export's fake CUDA conv says
+    NCHW where cuDNN would return channels-last; the bundle suite's
+    basic_block_channels_last_io returns one channels-last). An NCHW input
+    to the same module is converted by the call, with the same result."""
+    module = workloads.randomize_norms(BasicBlock()).cuda().eval()
+    x = torch.rand(3, 64, 14, 14, device="cuda").contiguous(memory_format=torch.channels_last)
+    compiled = solder.compile(module, (x,), quiet=True)
+    manifest = json.loads((compiled.bundle / "manifest.json").read_text())
+    assert [spec.get("layout") for spec in manifest["inputs"]] == \
+        ["channels_last"] + [None] * (len(manifest["inputs"]) - 1)
+    layout = _layout(manifest["outputs"][0])
+    compiled(x)  # the weights' preparations
+    later = _kernels_of_call(lambda: compiled(x))
+    assert len(later) == 2 and all(name.endswith("_conv") for name in later), later
+    out = torch.full(x.shape, float("nan"), device="cuda").contiguous(memory_format=layout)
+    compiled(x, out=out)
+    torch.cuda.synchronize()
+    assert torch.isfinite(out).all(), "an output element was not written"
+    _assert_close_to_float64(out, module, x)
+    got = compiled(x)
+    assert got.is_contiguous(memory_format=layout)
+    assert torch.equal(got, out), "two runs differ"
+    assert torch.equal(compiled(x.contiguous()), out), "an NCHW input gives another result"
+    other = torch.channels_last if layout == torch.contiguous_format \
+        else torch.contiguous_format
+    with pytest.raises(solder.SolderError, match=r"out\[0\] must be a (contiguous|channels-last) "
+                       r"torch.float32 tensor of shape \(3, 64, 14, 14\)"):
+        compiled(x, out=out.contiguous(memory_format=other))
+
+
+def test_channels_last_output_returned_so():
+    """Where the traced graph returns a conv block's output channels-last
+    (a compiled module's result on the CPU export, here forced through the
+    function's solder.channels_last), the epilogue stores it so and the
+    call allocates it so; out= must be channels-last then."""
+    module = workloads.randomize_norms(BasicBlock()).eval()
+    x = torch.rand(3, 64, 14, 14).contiguous(memory_format=torch.channels_last)
+    imported = solder.import_module(module, (x,))  # on the CPU: the export says channels-last
+    assert imported.mlir.splitlines()[1].endswith("{solder.channels_last}) {")
+    compiled = solder.api.compile_imported(imported, "ieee", "cuda", "auto", True,
+                                           torch.device("cuda"), False)
+    manifest = json.loads((compiled.bundle / "manifest.json").read_text())
+    assert [spec.get("layout") for spec in manifest["outputs"]] == ["channels_last"]
+    module, x = module.cuda(), x.cuda()
+    out = torch.full(x.shape, float("nan"), device="cuda") \
+        .contiguous(memory_format=torch.channels_last)
+    compiled(x, out=out)
+    torch.cuda.synchronize()
+    assert torch.isfinite(out).all(), "an output element was not written"
+    _assert_close_to_float64(out, module, x)
+    got = compiled(x)
+    assert got.is_contiguous(memory_format=torch.channels_last) and not got.is_contiguous()
+    assert torch.equal(got, out), "two runs differ"
+    with pytest.raises(solder.SolderError, match=r"out\[0\] must be a channels-last "
+                       r"torch.float32 tensor of shape \(3, 64, 14, 14\)"):
+        compiled(x, out=torch.empty(x.shape, device="cuda"))
+
+
+def test_channels_last_model_through_the_backend():
+    """A channels-last model (module.to(memory_format=torch.channels_last),
+    as convnets are run for speed) through torch.compile(backend="solder"):
+    the input is read as it is and the output returned in the traced
+    graph's layout; its weights, channels-last too, are converted once and
+    prepared once, so a later call runs the two conv kernels alone. An
+    in-place change to a weight is followed."""
+    torch._dynamo.reset()
+    module = workloads.randomize_norms(BasicBlock()).cuda().eval() \
+        .to(memory_format=torch.channels_last)
+    compiled = torch.compile(module, backend="solder")
+    x = torch.rand(3, 64, 14, 14, device="cuda").contiguous(memory_format=torch.channels_last)
+
+    def call():
+        with torch.no_grad():
+            return compiled(x)
+
+    first = _kernels_of_call(call)
+    later = _kernels_of_call(call)
+    assert len(later) == 2 and all(name.endswith("_conv") for name in later), (first, later)
+    _assert_close_to_float64(call(), module, x)
+    with torch.no_grad():
+        module.conv1.weight.mul_(-1.0)
+    again = _kernels_of_call(call)
+    assert any(name.endswith("_weight_ktrsc") for name in again), again
+    _assert_close_to_float64(call(), module, x)

@@ -534,6 +534,19 @@ case("train_batch_norm_with_running_stats", lambda r: nn.Sequential(
 case("eval_instance_norm_running_stats", lambda r: nn.InstanceNorm2d(
     3, affine=True, track_running_stats=True).eval(), (2, 3, 4, 4), domain="shifted")
 
+
+def test_channels_last_input_on_the_cpu_backend():
+    """A channels-last input (and a result eager returns channels-last)
+    runs on the reference interpreter like any other: the layout is the
+    GPU bundle's concern."""
+    rng = np.random.default_rng(41)
+    module = randomize(nn.Sequential(nn.Conv2d(4, 8, 3, padding=1), nn.BatchNorm2d(8),
+                                     nn.ReLU()).eval(), rng)
+    x = torch.randn(2, 4, 6, 7).contiguous(memory_format=torch.channels_last)
+    compiled = check(module, (x,))
+    assert "{solder.channels_last}" in compiled.mlir
+
+
 @pytest.mark.parametrize("factory,shapes,domain", CASES)
 def test_matches_torch(rng, factory, shapes, domain):
     seed_torch(rng)

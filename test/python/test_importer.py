@@ -108,6 +108,41 @@ def test_w1_structure(tmp_path):
     assert_parses(tmp_path, imported)
 
 
+class ChannelsLastBlock(nn.Module):
+    """A ResNet basic block, and the input's mean over its channels."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv1 = nn.Conv2d(8, 8, 3, padding=1, bias=False)
+        self.conv2 = nn.Conv2d(8, 8, 3, padding=1, bias=False)
+
+    def forward(self, x):
+        y = torch.relu(self.conv2(torch.relu(self.conv1(x))) + x)
+        return y, x.mean(dim=1, keepdim=True), y.flatten(2)
+
+
+def test_channels_last_inputs_and_results_are_marked(tmp_path):
+    """An input the caller stores channels-last, and a result eager returns
+    channels-last, carry solder.channels_last (the plan decides what stays);
+    a contiguous input, a result computed contiguous (the mean) and a viewed
+    result do not."""
+    module = ChannelsLastBlock().eval()
+    x = torch.randn(2, 8, 5, 6)
+    imported = solder.import_module(module, (x.contiguous(memory_format=torch.channels_last),))
+    assert header(imported) == (
+        "func.func @channels_last_block(%x: tensor<2x8x5x6xf32> {solder.channels_last}, "
+        "%conv1_weight: tensor<8x8x3x3xf32> {solder.parameter}, "
+        "%conv2_weight: tensor<8x8x3x3xf32> {solder.parameter}) "
+        "-> (tensor<2x8x5x6xf32> {solder.channels_last}, tensor<2x1x5x6xf32>, "
+        "tensor<2x8x5x6xf32>) {")
+    assert_parses(tmp_path, imported)
+    assert "solder.channels_last" not in header(solder.import_module(module, (x,)))
+    # One channel, or one pixel, is both layouts: contiguous is what counts.
+    one_pixel = torch.randn(2, 8, 1, 1).contiguous(memory_format=torch.channels_last)
+    assert "solder.channels_last" not in header(solder.import_module(
+        nn.Sequential(nn.Conv2d(8, 8, 1), nn.ReLU()).eval(), (one_pixel,)))
+
+
 def test_w2_structure(tmp_path):
     module, inputs = workloads.make("w2", small=True)
     imported = solder.import_module(module, inputs)
