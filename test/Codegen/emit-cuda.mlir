@@ -467,6 +467,14 @@ func.func @unfused(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CALLERCL: const float v2 = v1 + in4[(i0 * 196L + (i2 * 14 + i3)) * 64L + i1];  // solder.add
 // CALLERCL: out0[(i0 * 196L + pixel) * 64L + i1] = v3;  // channels-last
 // CALLERCL-NOT: _input_ndhwc(
+// A depthwise conv stages the caller's channels-last input as it is; a
+// conv's result it reads is stored NCDHW for it.
+// RUN: solder-opt %solder_src/test/gpu/cases/depthwise2d_channels_last_input_multiplier_gelu.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=DWCL
+// DWCL: using depthwise2d_channels_last_input_multiplier_gelu_k0_conv_mainloop = solder::DepthwiseConv<
+// DWCL-NEXT: depthwise2d_channels_last_input_multiplier_gelu_k0_conv_geometry, /*TileRows=*/6, /*TileColumns=*/7, /*ThreadRows=*/6, /*BN=*/32, /*InputChannelsLast=*/true>;
+// RUN: solder-opt %solder_src/test/gpu/cases/inverted_residual_channels_last.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=DWNCDHW
+// DWNCDHW: using inverted_residual_channels_last_k1_conv_mainloop = solder::DepthwiseConv<
+// DWNCDHW-NEXT: /*BN=*/8>;
 // A hand-written plan that stores a tensor channels-last for a reader that
 // cannot take it is refused.
 // RUN: not solder-translate --emit-cuda %S/Inputs/channels-last-misread.mlir 2>&1 | FileCheck %s --check-prefix=CLBAD

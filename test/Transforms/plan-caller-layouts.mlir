@@ -14,6 +14,19 @@
 // KEPTREPORT-NEXT: output #0: channels-last, as the caller wants it
 // KEPTREPORT: basic_block_channels_last_io_k0_conv: {{.*}}; layout conversions (weights -> KTRSC): 0.3 MB; its input read as it is (stored channels-last by the caller, input #0); stores result #0 channels-last (NDHWC)
 
+// An inverted residual: the caller's input kept (a 1x1 conv and the
+// project's residual read it); the expand's result stays NCDHW for the
+// depthwise conv, which stages a caller's channels-last input as it is
+// (the other way is the caller's copy) but a conv's NCDHW one faster.
+// RUN: solder-opt %solder_src/test/gpu/cases/inverted_residual_channels_last.mlir --solder-pipeline=report=true -o /dev/null | FileCheck %s --check-prefix=INVRES
+// INVRES: input #0: channels-last, as the caller stores it
+// INVRES-NEXT: output #0: channels-last, as the caller wants it
+// INVRES: inverted_residual_channels_last_k0_conv: {{.*}}; its input read as it is (stored channels-last by the caller, input #0); its weights read as they are (1x1, no channel padded){{$}}
+// INVRES: inverted_residual_channels_last_k1_conv: depthwise {{.*}}; stores result #0 channels-last (NDHWC){{$}}
+// RUN: solder-opt %solder_src/test/gpu/cases/depthwise2d_channels_last_input_multiplier_gelu.mlir --solder-pipeline=report=true -o /dev/null | FileCheck %s --check-prefix=DWINPUT
+// DWINPUT: input #0: channels-last, as the caller stores it
+// DWINPUT: depthwise2d_channels_last_input_multiplier_gelu_k0_conv: depthwise {{.*}}; its input read as it is (stored channels-last by the caller, input #0){{$}}
+
 // RUN: solder-opt %s --solder-pipeline | FileCheck %s --check-prefix=DROPPED
 // RUN: solder-opt %s --solder-pipeline=report=true -o /dev/null | FileCheck %s --check-prefix=DROPPEDREPORT
 

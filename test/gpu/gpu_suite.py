@@ -102,6 +102,12 @@ def basic_block_ref(x, w1, s1, b1, w2, s2, b2):
     return F.relu(F.conv2d(y, w2, padding=1) * s2 + b2 + x)
 
 
+def inverted_residual_ref(x, w1, s1, b1, wd, s2, b2, w3, s3, b3):
+    e = F.relu6(F.conv2d(x, w1) * s1 + b1)
+    d = F.relu6(F.conv2d(e, wd, padding=1, groups=wd.shape[0]) * s2 + b2)
+    return F.conv2d(d, w3) * s3 + b3 + x
+
+
 CASES = {
     "w1_conv3d_groupnorm_mean": (w1_ref, "x conv_w conv_b gn_w gn_b"),
     "w2_convtranspose3d_relu_groupnorm": (w2_ref, "x convt_w gn_w gn_b"),
@@ -190,6 +196,11 @@ CASES = {
         "x conv_w scale scale conv_w scale scale conv_w scale scale conv_w conv_w conv_b"),
     "basic_block_channels_last_io": (
         basic_block_ref, "x conv_w scale scale conv_w scale scale"),
+    "inverted_residual_channels_last": (
+        inverted_residual_ref, "x conv_w scale shift conv_w scale shift conv_w scale shift"),
+    "depthwise2d_channels_last_input_multiplier_gelu": (
+        lambda x, w, s, b: F.gelu(F.conv2d(x, w, stride=2, padding=1, groups=24) * s + b),
+        "x conv_w scale shift"),
     "squeeze_excitation_rows_head": (
         squeeze_excitation_head_ref, "x conv_w scale scale conv_w conv_b conv_w conv_b conv_w conv_b"),
     "conv2d_grouped_tensorop_groupnorm_silu": (
@@ -220,7 +231,8 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "groupnorm_silu_conv_prologues", "channels_last_layernorm_mlp",
              "gemm_layernorm_mlp_groupnorm_residual", "reductions_warp_per_row",
              "squeeze_excitation_rows_head", "bottleneck_channels_last",
-             "basic_block_channels_last_io",
+             "basic_block_channels_last_io", "inverted_residual_channels_last",
+             "depthwise2d_channels_last_input_multiplier_gelu",
              "convtranspose2d_phases_tensorop_groupnorm_silu",
              "convtranspose3d_phases_tensorop_shifted_mean",
              "depthwise2d_multiplier_stride_scale_relu6", "depthwise3d_dilated_groupnorm_mean",

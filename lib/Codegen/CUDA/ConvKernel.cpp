@@ -189,14 +189,18 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     mainLoopInput = workspace(buffer);
     inputArg = {KernelArgRef::Kind::buffer, buffer};
   }
-  // A channels-last input is read as it is, by the tensor-core main loop
-  // only; a channels-last capture elsewhere only by the epilogue.
+  // A channels-last input is read as it is, by the tensor-core and the
+  // depthwise main loops only; a channels-last capture elsewhere only by
+  // the epilogue.
+  bool inputChannelsLast = false;
   for (auto [index, channelsLast] : llvm::enumerate(getChannelsLastCaptures(fusion))) {
     if (!channelsLast)
       continue;
     BlockArgument argument = fusion.getBodyBlock().getArgument(index);
     bool isInput = argument == input && !prologue;
+    inputChannelsLast |= isInput;
     auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig());
+    bool depthwise = isa<DepthwiseTileAttr>(schedule.getConfig());
     bool readByPrologue = llvm::any_of(argument.getUsers(), [&](Operation *user) {
       return llvm::is_contained(prologueOps, user);
     });
@@ -207,11 +211,11 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     bool broadcast = llvm::any_of(argument.getUsers(), [&](Operation *user) {
       return user != anchor && argument.getType() != anchor->getResult(0).getType();
     });
-    if ((isInput && (!tile || !tile.getInputGrid().empty())) || readByPrologue ||
+    if ((isInput && !depthwise && (!tile || !tile.getInputGrid().empty())) || readByPrologue ||
         (argument == input && prologue) || readByAnchor || broadcast)
       return fusion.emitError("the CUDA code generator reads a tensor stored channels-last as "
-                              "a tensor-core conv's input with no input_grid, or in its "
-                              "epilogue");
+                              "a tensor-core conv's input with no input_grid, a depthwise "
+                              "conv's input, or in its epilogue");
   }
   if (auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig())) {
     if (prologue && tile.getInputGrid().empty())
@@ -276,9 +280,10 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   } else if (auto depthwiseTile = dyn_cast<DepthwiseTileAttr>(schedule.getConfig())) {
     os << llvm::formatv("using {0}_mainloop = solder::DepthwiseConv<\n"
                         "    {0}_geometry, /*TileRows=*/{1}, /*TileColumns=*/{2}, "
-                        "/*ThreadRows=*/{3}, /*BN=*/{4}>;\n",
+                        "/*ThreadRows=*/{3}, /*BN=*/{4}{5}>;\n",
                         name, depthwiseTile.getRows(), depthwiseTile.getColumns(),
-                        depthwiseTile.getThreadRows(), depthwiseTile.getChannels());
+                        depthwiseTile.getThreadRows(), depthwiseTile.getChannels(),
+                        inputChannelsLast ? ", /*InputChannelsLast=*/true" : "");
   } else {
     ArrayRef<int64_t> tile = cast<DirectFmaTileAttr>(schedule.getConfig()).getTile();
     os << llvm::formatv("using {0}_mainloop = solder::DirectConv<{0}_geometry, {1}, {2}>;\n",

@@ -73,6 +73,26 @@ def elements(spec):
     return math.prod(spec["shape"])
 
 
+def permute_channels(values, spec, to_channels_last):
+    """A tensor's values from (N, C, *spatial) order to the memory of its
+    channels-last layout, or back: what the kernels take and store where
+    the manifest says "layout": "channels_last"."""
+    if spec.get("layout") != "channels_last":
+        return values
+    shape = spec["shape"]
+    channels, volume = shape[1], elements(spec) // (shape[0] * shape[1])
+    permuted = [0.0] * len(values)
+    for n in range(shape[0]):
+        for c in range(channels):
+            for p in range(volume):
+                first, last = (n * channels + c) * volume + p, (n * volume + p) * channels + c
+                if to_channels_last:
+                    permuted[last] = values[first]
+                else:
+                    permuted[first] = values[last]
+    return permuted
+
+
 def driver(manifest):
     """main(): reads the inputs, poisons outputs and buffers, runs each
     launch thread by thread, writes the outputs (raw float32)."""
@@ -156,8 +176,9 @@ def main():
         path = os.path.join(args.workdir, f"input{i}.npy")
         write_npy(path, spec["shape"], values)
         input_paths.append(path)
+        stored = permute_channels(values, spec, True)
         with open(os.path.join(args.workdir, f"input{i}.bin"), "wb") as f:
-            f.write(struct.pack(f"<{len(values)}f", *values))
+            f.write(struct.pack(f"<{len(stored)}f", *stored))
 
     kernels = open(os.path.join(args.bundle, "kernels.cu")).read()
     # Dynamic shared memory is the shim's `shared` array.
@@ -193,7 +214,8 @@ def main():
                    check=True, stdout=subprocess.DEVNULL)
     failures = 0
     for i, spec in enumerate(manifest["outputs"]):
-        got = read_floats(os.path.join(args.workdir, f"output{i}.bin"), elements(spec))
+        got = permute_channels(
+            read_floats(os.path.join(args.workdir, f"output{i}.bin"), elements(spec)), spec, False)
         want = read_npy(os.path.join(reference, f"output{i}.npy"))
         nans = sum(math.isnan(g) != math.isnan(w) for g, w in zip(got, want))
         pairs = [(g, w) for g, w in zip(got, want) if not math.isnan(w)]

@@ -15,7 +15,8 @@
 // a tile of whole output rows as a run of pixels, else through the tile's
 // positions (rows(): a position outside the output reads -1 and is
 // skipped). fp32 FMAs, exact in both precisions; reads PyTorch's NCDHW
-// input and weights as they are.
+// input and weights as they are, or an NDHWC input (InputChannelsLast: its
+// producer or the caller stored it channels-last) as it is too.
 //
 //===----------------------------------------------------------------------===//
 
@@ -31,7 +32,8 @@
 
 namespace solder {
 
-template <class G, int TileRows, int TileColumns, int ThreadRows, int BN_>
+template <class G, int TileRows, int TileColumns, int ThreadRows, int BN_,
+          bool InputChannelsLast = false>
 struct DepthwiseConv {
   static_assert(!G::kTransposed && G::kInChannels == G::kGroups,
                 "a depthwise conv: one input channel a group");
@@ -121,7 +123,37 @@ struct DepthwiseConv {
     const int d0 = at.z * G::kStride[0] - G::kPad[0], h0 = at.y0 * strideH - G::kPad[1],
               w0 = at.x0 * strideW - G::kPad[2];
     const float *sample = input + long(work.n) * G::kInChannels * ConvShape<G>::kInVolume;
-    {
+    if constexpr (InputChannelsLast) {
+      // NDHWC: consecutive threads copy consecutive channels of a window
+      // position, so a warp reads each position's run of the tile's
+      // channels whole. A thread keeps its channel and steps through the
+      // positions, its row and column advanced rather than divided out.
+      static_assert(kThreads % BN == 0, "threads a position");
+      constexpr int kPositions = kChannelRows * kInColumns, kStep = kThreads / BN;
+      const int c = threadIdx.x % BN, channel = channelBase + c;
+      const bool channelInside = channel < G::kOutChannels;
+      const float *channelSource = sample + channel / kMultiplier;
+      float *channelTarget = windows + c * kLayout.channelPitch;
+      int position = threadIdx.x / BN, row = position / kInColumns,
+          column = position % kInColumns;
+#pragma unroll 4
+      for (; position < kPositions; position += kStep) {
+        const int d = d0 + row / kLayout.inRows, h = h0 + row % kLayout.inRows,
+                  w = w0 + column;
+        const bool copied = channelInside && d >= 0 && d < inD && h >= 0 && h < inH &&
+                            w >= 0 && w < inW;
+        arch::copyAsync<4>(channelTarget + position,
+                           copied ? channelSource + long((d * inH + h) * inW + w) *
+                                                        G::kInChannels
+                                  : sample,
+                           copied);
+        column += kStep;
+        while (column >= kInColumns) {
+          column -= kInColumns;
+          ++row;
+        }
+      }
+    } else {
       const int lane = threadIdx.x % 32;
       bool columnInside[kColumnSteps];
 #pragma unroll
