@@ -6,7 +6,11 @@ TF32 on). CUDA events after warm-up, L2 flushed, median of --runs
 ops, kernels (launches) and the ops left to eager.
 
     python3 bench/scripts/bench_models.py [--runs 20] [--precisions ieee,tf32]
-        [--json out.json] resnet18 resnet50 ...
+        [--channels-last] [--json out.json] resnet18 resnet50 ...
+
+--channels-last runs every peer on the model and input in PyTorch's
+channels_last memory format (module.to(memory_format=...)), as convnets
+are run for speed.
 """
 
 import argparse
@@ -24,11 +28,15 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "models"))
 import catalog  # noqa: E402
 
 
-def run(name, precision, runs, peers):
+def run(name, precision, runs, peers, channels_last=False):
     set_precision(precision)
     model, x = catalog.make(name, "full", seed=1)
     model, x = model.cuda(), x.cuda()
-    row = {"model": name, "precision": precision, "shape": list(x.shape)}
+    if channels_last:
+        layout = torch.channels_last if x.dim() == 4 else torch.channels_last_3d
+        model, x = model.to(memory_format=layout), x.contiguous(memory_format=layout)
+    row = {"model": name, "precision": precision, "shape": list(x.shape),
+           "layout": "channels_last" if channels_last else "contiguous"}
     with torch.no_grad():
         if "eager" in peers:
             row["eager_ms"] = time_cuda(lambda: model(x), runs, 3)
@@ -61,17 +69,19 @@ def main():
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--precisions", default="ieee,tf32")
     parser.add_argument("--peers", default="eager,inductor")
+    parser.add_argument("--channels-last", action="store_true")
     parser.add_argument("--json")
     args = parser.parse_args()
     print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}", flush=True)
     rows = []
     for name in args.models:
         for precision in args.precisions.split(","):
-            row = run(name, precision, args.runs, args.peers.split(","))
+            row = run(name, precision, args.runs, args.peers.split(","), args.channels_last)
             rows.append(row)
             peers = ", ".join(f"{peer} {row[peer + '_ms']:.3f}" for peer in ("eager", "inductor")
                               if peer + "_ms" in row)
-            print(f"{name} {precision}: solder {row['solder_ms']:.3f} ms ({peers}; "
+            layout = " channels-last" if args.channels_last else ""
+            print(f"{name}{layout} {precision}: solder {row['solder_ms']:.3f} ms ({peers}; "
                   f"{row['speedup_vs_best']:.2f}x the best) -- {row['solder_ops']} ops in "
                   f"{row['solder_kernels']} kernels, eager: {sorted(row['eager_ops']) or 'none'}"
                   f"; compile solder {row['solder_compile_s']:.0f} s"
