@@ -346,8 +346,8 @@ class CompiledModule:
     def call_unchecked(self, *inputs):
         """__call__ on a CUDA module without its Python checks of each input,
         for a caller that guarantees what they check (shapes, float32, the
-        module's device, dense in the compiled layouts but for the parameter
-        inputs set_relayout named): torch.compile's guards do on the
+        module's device, dense in the compiled layouts but for the inputs
+        set_relayout named): torch.compile's guards do on the
         backend's path, where a ResNet-50 passes 268 tensors a call (the
         checks took most of its host time). The runtime still refuses a
         pointer off 16 bytes, with a SolderError."""
@@ -367,14 +367,12 @@ class CompiledModule:
                 if not tensor.is_contiguous(memory_format=layout or contiguous)]
 
     def set_relayout(self, indices):
-        """Parameter inputs that call_unchecked converts to the compiled
-        layout (a channels-last model's conv weights, through the backend):
-        the copy is kept while the caller's tensor and version hold. Whether
-        all of ``indices`` are parameter inputs (the others can't be kept)."""
-        if not set(indices) <= self._parameter_inputs:
-            return False
+        """Inputs that call_unchecked converts to the compiled layout, each
+        call in the layout it had (through the backend: a channels-last
+        model's input where its first conv takes NCDHW, and its conv
+        weights, whose copies are kept while the caller's tensor and
+        version hold)."""
         self._relayout = list(indices)
-        return True
 
     def _returned(self, outputs):
         """The outputs as the compiled forward returned them."""

@@ -457,10 +457,11 @@ class _CompiledSubgraph(nn.Module):
         # Whether dynamo's guards hold the graph's inputs (compile_graph sets
         # it); then, from the first call, whether the calls skip the
         # per-input checks (call_unchecked): on CUDA, when that call's
-        # inputs were dense in the layouts the bundle takes, but for
-        # parameters in another (a channels-last model's conv weights, whose
-        # kept copies call_unchecked passes). Its other inputs are what
-        # eager ops computed from guarded ones, alike from call to call.
+        # inputs were tensors; those in another layout than the bundle
+        # takes (a channels-last model's input where its stem takes NCDHW,
+        # its conv weights, whose copies are kept) call_unchecked converts.
+        # Its other inputs are what eager ops computed from guarded ones,
+        # alike from call to call.
         self.guarded = False
         self.unchecked = None
 
@@ -483,8 +484,9 @@ class _CompiledSubgraph(nn.Module):
                 self.unchecked = False  # a view off 16 bytes: checked (and copied) from now on
         elif self.unchecked is None:
             self.unchecked = self.guarded and self.compiled.backend == "cuda" and all(
-                isinstance(a, torch.Tensor) for a in args) and self.compiled.set_relayout(
-                    self.compiled.layout_mismatches(args))
+                isinstance(a, torch.Tensor) for a in args)
+            if self.unchecked:
+                self.compiled.set_relayout(self.compiled.layout_mismatches(args))
         return self.compiled(*args)
 
     # The partitioned module calls its subgraphs straight to forward: no
