@@ -275,13 +275,15 @@ class CompiledModule:
 
     def _converted_input(self, index, tensor, layout):
         """Input ``index`` in ``layout``: a copy, kept for a parameter input
-        while the caller's tensor and its version stay the same."""
+        while the caller's tensor, its storage (``p.data = ...`` keeps the
+        tensor and its version) and its version stay the same."""
         if index not in self._parameter_inputs or tensor.is_inference():
             return tensor.contiguous(memory_format=layout)
-        source, version, copy = self._converted.get(index, (None, None, None))
-        if source is not tensor or version != tensor._version:
+        key = (tensor._version, tensor.data_ptr(), tensor.stride())
+        source, kept, copy = self._converted.get(index, (None, None, None))
+        if source is not tensor or kept != key:
             copy = tensor.contiguous(memory_format=layout)
-            self._converted[index] = (tensor, tensor._version, copy)
+            self._converted[index] = (tensor, key, copy)
         return copy
 
     def _check_gradients(self, inputs):

@@ -786,3 +786,9 @@ def test_channels_last_model_through_the_backend():
     again = _kernels_of_call(call)
     assert any(name.endswith("_weight_ktrsc") for name in again), again
     _assert_close_to_float64(call(), module, x)
+    # Replaced through .data (the same tensor, the same version): the kept
+    # copy follows its storage.
+    with torch.no_grad():
+        module.conv2.weight.data = (module.conv2.weight * 0.5).contiguous(
+            memory_format=torch.channels_last)
+    _assert_close_to_float64(call(), module, x)

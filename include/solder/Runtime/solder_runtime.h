@@ -42,8 +42,9 @@ SolderStatus solderLoadBundle(const char *path, SolderBundle **bundle);
 void solderFreeBundle(SolderBundle *bundle);
 
 /* Runs the bundle. `inputs` and `outputs` hold device pointers, in the order
- * of the manifest, each to a dense row-major f32 tensor of the manifest's
- * shape starting on 16 bytes (kernels load and store float4). Asynchronous
+ * of the manifest, each to a dense f32 tensor of the manifest's shape in its
+ * layout (row-major NCDHW; (N, *spatial, C) where the entry's "layout" is
+ * "channels_last") starting on 16 bytes (kernels load and store float4). Asynchronous
  * on `stream`. The launches go out as one CUDA graph, built at the first call
  * and updated where a pointer differs from the last call's; a call on a stream
  * being captured launches them one by one into the capture, as does every
