@@ -19,6 +19,14 @@ from .importer import channels_last_format, import_module
 from .tools import compiler_fingerprint, file_digest, find_tool, run_tool
 
 PRECISIONS = ("ieee", "tf32")
+
+
+def memory_format(spec):
+    """The PyTorch memory format of a manifest's input or output entry: its
+    "layout" (channels_last), else contiguous (NCDHW)."""
+    if spec.get("layout") == "channels_last":
+        return channels_last_format(len(spec["shape"]))
+    return torch.contiguous_format
 BACKENDS = ("cuda", "cpu")
 FORCE = ("auto", "materialize", "recompute")
 FRONTEND_FILE = "frontend.json"  # what solder.export adds to a bundle
@@ -213,16 +221,11 @@ class CompiledModule:
                 list(range(len(self.input_shapes)))
             # Each input in the layout the bundle takes it (the manifest's
             # "layout": the plan kept the caller's channels-last where its
-            # readers take it so), each output in the layout it stores; None:
-            # contiguous (NCDHW).
-            self._input_formats = [None] * len(self.input_shapes)
+            # readers take it so), each output in the layout it stores.
+            self._input_formats = [torch.contiguous_format] * len(self.input_shapes)
             for (index, _), spec in zip(self.input_arguments, manifest["inputs"]):
-                if spec.get("layout") == "channels_last":
-                    self._input_formats[index] = channels_last_format(len(spec["shape"]))
-            self._output_formats = [
-                channels_last_format(len(spec["shape"]))
-                if spec.get("layout") == "channels_last" else None
-                for spec in manifest["outputs"]]
+                self._input_formats[index] = memory_format(spec)
+            self._output_formats = [memory_format(spec) for spec in manifest["outputs"]]
             # An inference tensor has no version counter: a captured one is
             # the module's own copy, 1 from call to call.
             self._inference_parameters = [p.is_inference() for p in self.parameters]
@@ -233,13 +236,14 @@ class CompiledModule:
         else:
             self.device = torch.device("cpu")
             self.parameters = [p.detach().cpu().float().contiguous() for p in parameters]
-            self._input_formats = [None] * len(self.input_shapes)
-            self._output_formats = [None] * len(self.output_shapes)
+            self._input_formats = [torch.contiguous_format] * len(self.input_shapes)
+            self._output_formats = [torch.contiguous_format] * len(self.output_shapes)
         # Inputs the caller passes unchanged from call to call (a module's
         # weights) in another layout than the bundle takes (a channels-last
         # model's conv weights): the last conversion, reused while the
-        # caller's tensor and its version are the same, so that a
-        # preparation from it still runs once. input -> (tensor, version, copy)
+        # caller's tensor, its storage and its version are the same, so that
+        # a preparation from it still runs once.
+        # input -> (tensor, (version, data_ptr, strides), copy)
         self._parameter_inputs = set(parameter_inputs)
         self._converted = {}
         self._relayout = []  # call_unchecked's (set_relayout)
@@ -259,17 +263,16 @@ class CompiledModule:
                               f"inputs ({', '.join(self.input_names)}), got {len(inputs)}")
         checked = []
         float32, on_gpu, device = torch.float32, self.backend == "cuda", self.device
-        contiguous = torch.contiguous_format
         for index, (tensor, size, layout) in enumerate(zip(inputs, self._input_sizes,
                                                            self._input_formats)):
             if (not isinstance(tensor, torch.Tensor) or tensor.shape != size
                     or tensor.dtype is not float32
                     or (on_gpu and tensor.get_device() != device.index)):
                 self._refuse_input(index, tensor)
-            if not tensor.is_contiguous(memory_format=layout or contiguous):
-                tensor = self._converted_input(index, tensor, layout or contiguous)
+            if not tensor.is_contiguous(memory_format=layout):
+                tensor = self._converted_input(index, tensor, layout)
             if tensor.data_ptr() % 16:  # a view at an odd offset: kernels load float4
-                tensor = tensor.clone(memory_format=layout or contiguous)
+                tensor = tensor.clone(memory_format=layout)
             checked.append(tensor)
         return checked
 
@@ -357,16 +360,15 @@ class CompiledModule:
         if self._relayout:
             inputs = list(inputs)
             for index in self._relayout:
-                inputs[index] = self._converted_input(
-                    index, inputs[index], self._input_formats[index] or torch.contiguous_format)
+                inputs[index] = self._converted_input(index, inputs[index],
+                                                      self._input_formats[index])
         return self._returned(self._launch(inputs, None, given, unchecked=True))
 
     def layout_mismatches(self, inputs):
         """The indices of ``inputs`` that are not dense in the layouts the
         bundle takes (what __call__ copies)."""
-        contiguous = torch.contiguous_format
         return [index for index, (tensor, layout) in enumerate(zip(inputs, self._input_formats))
-                if not tensor.is_contiguous(memory_format=layout or contiguous)]
+                if not tensor.is_contiguous(memory_format=layout)]
 
     def set_relayout(self, indices):
         """Inputs that call_unchecked converts to the compiled layout, each
@@ -385,16 +387,15 @@ class CompiledModule:
         tensors where None) on the current stream; returns the outputs.
         ``given``: the caller's inputs (an input the checks copied has no
         version of its own). ``unchecked``: ``inputs`` are ``given`` but for
-        kept conversions of parameter inputs (call_unchecked), each as new as
-        its source."""
+        the conversions set_relayout asked for (call_unchecked); a kept copy
+        of a parameter input is as new as its source."""
         # The bundle takes pointers: an argument that views an input, or a
         # result an output views, is that tensor (contiguous).
         arguments = list(inputs) if self._arguments_are_inputs else \
             [inputs[index] for index, _ in self.input_arguments]
         if outputs is None:
-            contiguous = torch.contiguous_format
             outputs = [torch.empty(shape, device=self.device, dtype=torch.float32,
-                                   memory_format=layout or contiguous)
+                                   memory_format=layout)
                        for shape, layout in zip(self.output_shapes, self._output_formats)]
         # The Python around the launches shows in short chains (W2 small: 35
         # of 66 us a call went to the checks, torch.cuda.device and the Stream
@@ -441,10 +442,11 @@ class CompiledModule:
                                                             self._output_formats)):
             if (not isinstance(tensor, torch.Tensor) or tuple(tensor.shape) != shape
                     or tensor.dtype != torch.float32
-                    or not tensor.is_contiguous(memory_format=layout or torch.contiguous_format)
+                    or not tensor.is_contiguous(memory_format=layout)
                     or (self.backend == "cuda" and tensor.device != self.device)):
                 raise SolderError(
-                    f"out[{index}] must be a {'channels-last' if layout else 'contiguous'} "
+                    f"out[{index}] must be a "
+                    f"{'contiguous' if layout == torch.contiguous_format else 'channels-last'} "
                     f"torch.float32 tensor of shape {shape} on {self.device}")
             if self.backend == "cuda" and tensor.data_ptr() % 16:
                 raise SolderError(f"out[{index}] must start on 16 bytes (Solder's "

@@ -23,6 +23,7 @@ import torch.nn.functional as F
 sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)),
                                 "..", "..", "python"))
 from solder.bench import time_cuda  # noqa: E402
+from solder.api import memory_format  # noqa: E402
 from solder.runtime import LoadedBundle  # noqa: E402
 
 
@@ -266,12 +267,6 @@ def draw_inputs(manifest, kinds, generator, offset=0.0):
         inputs.append(tensor.float().contiguous(memory_format=memory_format(spec)))
     return inputs
 
-
-def memory_format(spec):
-    """The layout a bundle takes or returns a tensor in (its manifest's)."""
-    if spec.get("layout") != "channels_last":
-        return torch.contiguous_format
-    return torch.channels_last if len(spec["shape"]) == 4 else torch.channels_last_3d
 
 
 def bench(fn, runs):

@@ -692,12 +692,6 @@ def _assert_close_to_float64(got, module, x):
         f"max |solder - eager| = {(got - eager).abs().max().item():.2e}"
 
 
-def _layout(spec):
-    """A manifest entry's layout as a PyTorch memory format."""
-    return torch.channels_last if spec.get("layout") == "channels_last" \
-        else torch.contiguous_format
-
-
 def test_channels_last_input_taken_as_it_is():
     """A channels-last input (torch.channels_last) is read as it is by the
     first conv and by the second conv's epilogue (the residual): a call runs
@@ -712,7 +706,7 @@ def test_channels_last_input_taken_as_it_is():
     manifest = json.loads((compiled.bundle / "manifest.json").read_text())
     assert [spec.get("layout") for spec in manifest["inputs"]] == \
         ["channels_last"] + [None] * (len(manifest["inputs"]) - 1)
-    layout = _layout(manifest["outputs"][0])
+    layout = solder.api.memory_format(manifest["outputs"][0])
     compiled(x)  # the weights' preparations
     later = _kernels_of_call(lambda: compiled(x))
     assert len(later) == 2 and all(name.endswith("_conv") for name in later), later

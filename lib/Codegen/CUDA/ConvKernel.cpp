@@ -193,14 +193,14 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   // depthwise main loops only; a channels-last capture elsewhere only by
   // the epilogue.
   bool inputChannelsLast = false;
+  auto implicitGemmTile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig());
+  bool depthwise = isa<DepthwiseTileAttr>(schedule.getConfig());
   for (auto [index, channelsLast] : llvm::enumerate(getChannelsLastCaptures(fusion))) {
     if (!channelsLast)
       continue;
     BlockArgument argument = fusion.getBodyBlock().getArgument(index);
     bool isInput = argument == input && !prologue;
     inputChannelsLast |= isInput;
-    auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig());
-    bool depthwise = isa<DepthwiseTileAttr>(schedule.getConfig());
     bool readByPrologue = llvm::any_of(argument.getUsers(), [&](Operation *user) {
       return llvm::is_contained(prologueOps, user);
     });
@@ -211,7 +211,9 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     bool broadcast = llvm::any_of(argument.getUsers(), [&](Operation *user) {
       return user != anchor && argument.getType() != anchor->getResult(0).getType();
     });
-    if ((isInput && !depthwise && (!tile || !tile.getInputGrid().empty())) || readByPrologue ||
+    if ((isInput && !depthwise &&
+         (!implicitGemmTile || !implicitGemmTile.getInputGrid().empty())) ||
+        readByPrologue ||
         (argument == input && prologue) || readByAnchor || broadcast)
       return fusion.emitError("the CUDA code generator reads a tensor stored channels-last as "
                               "a tensor-core conv's input with no input_grid, a depthwise "

@@ -348,14 +348,15 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                                 conv->isDirect() ? "split TF32 fragments" : "KTRSC",
                                 onceBytes / 1e6)
                       .str();
-        if (Value source = channelsLastInputs.lookup(fusion))
-          note += llvm::formatv("; its input read as it is (stored channels-last by {0})",
-                                source.getDefiningOp<FusionOp>()
-                                    ? source.getDefiningOp<FusionOp>().getName().str()
-                                    : llvm::formatv("the caller, input #{0}",
-                                                    cast<BlockArgument>(source).getArgNumber())
-                                          .str())
-                      .str();
+        if (Value source = channelsLastInputs.lookup(fusion)) {
+          auto producer = source.getDefiningOp<FusionOp>();
+          note += "; its input read as it is (stored channels-last by " +
+                  (producer ? producer.getName().str()
+                            : llvm::formatv("the caller, input #{0}",
+                                            cast<BlockArgument>(source).getArgNumber())
+                                  .str()) +
+                  ")";
+        }
         else if (conv->isTensorOp() && !conv->inputConversionGrid[0])
           note += "; its input read as it is (rows of one pixel, no channel padded)";
         if (conv->isTensorOp() && !conv->weightConversionGrid[0])

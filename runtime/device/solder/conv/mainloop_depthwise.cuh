@@ -128,7 +128,6 @@ struct DepthwiseConv {
       // position, so a warp reads each position's run of the tile's
       // channels whole. A thread keeps its channel and steps through the
       // positions, its row and column advanced rather than divided out.
-      static_assert(kThreads % BN == 0, "threads a position");
       constexpr int kPositions = kChannelRows * kInColumns, kStep = kThreads / BN;
       const int c = threadIdx.x % BN, channel = channelBase + c;
       const bool channelInside = channel < G::kOutChannels;
