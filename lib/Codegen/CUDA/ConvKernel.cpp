@@ -219,12 +219,12 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                               "a tensor-core conv's input with no input_grid, a depthwise "
                               "conv's input, or in its epilogue");
   }
-  if (auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig())) {
-    if (prologue && tile.getInputGrid().empty())
+  if (implicitGemmTile) {
+    if (prologue && implicitGemmTile.getInputGrid().empty())
       return fusion.emitError("the CUDA code generator applies a tensor-core conv's prologue "
                               "in its input conversion: the plan gives it no input_grid");
     auto [convertedInput, convertedWeight] =
-        emitLayoutConversions(fusion, anchor, tile, prologue);
+        emitLayoutConversions(fusion, anchor, implicitGemmTile, prologue);
     if (convertedInput)
       mainLoopInput = workspace(*convertedInput);
     if (convertedWeight)
@@ -258,13 +258,13 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     os << llvm::formatv("using {0}_mainloop = solder::ImplicitGemmFmaConv<{0}_geometry, {1}, "
                         "{2}, {3}>;\n",
                         name, block[0], block[1], block[2]);
-  } else if (auto tile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig())) {
-    ArrayRef<int64_t> block = tile.getTile(), warp = tile.getWarp();
+  } else if (implicitGemmTile) {
+    ArrayRef<int64_t> block = implicitGemmTile.getTile(), warp = implicitGemmTile.getWarp();
     os << llvm::formatv(
         "using {0}_mainloop = solder::TensorOpConv<\n"
         "    {8}, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
         "solder::TensorMath::{7}>>;\n",
-        name, block[0], block[1], block[2], warp[0], warp[1], tile.getStages(), math,
+        name, block[0], block[1], block[2], warp[0], warp[1], implicitGemmTile.getStages(), math,
         samplesAsPixels ? "solder::SamplesAsPixels<" + name + "_geometry>"
                         : name + "_geometry");
   } else if (directTile) {
