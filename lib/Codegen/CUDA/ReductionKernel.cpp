@@ -78,12 +78,32 @@ void ProgramEmitter::emitCoefficientTables(FusionOp fusion, ElementEmitter &elem
 }
 
 LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *reduction) {
-  YieldOp yield = fusion.getYield();
-  if (yield.getNumOperands() != 1 || yield.getOperand(0) != reduction->getResult(0))
-    return fusion.emitError("the CUDA code generator needs a reduction region "
-                            "to yield only its reduction");
   auto inType = cast<RankedTensorType>(reduction->getOperand(0).getType());
   ArrayRef<int64_t> shape = inType.getShape();
+  // Besides its reduction, the region may yield values of the reduced
+  // tensor's shape (softmax's exponentials, a pool that its statistics
+  // read): each reduced element is visited once, so element() stores them
+  // where it computes them.
+  YieldOp yield = fusion.getYield();
+  std::optional<unsigned> reductionResult;
+  SmallVector<std::pair<unsigned, Value>> elementResults;
+  for (auto [index, value] : llvm::enumerate(yield.getOperands())) {
+    if (value == reduction->getResult(0) && !reductionResult) {
+      reductionResult = index;
+      continue;
+    }
+    auto type = cast<RankedTensorType>(value.getType());
+    if (!value.getDefiningOp() || value.getDefiningOp() == reduction ||
+        type.getShape() != shape)
+      return fusion.emitError("the CUDA code generator needs a reduction region to yield "
+                              "its reduction and values of the reduced tensor's shape (")
+             << inType << "), not " << type;
+    elementResults.push_back({unsigned(index), value});
+  }
+  if (!reductionResult)
+    return fusion.emitError("the CUDA code generator needs a reduction region to yield "
+                            "its reduction");
+  std::string reductionOut = "out" + std::to_string(*reductionResult);
   auto stats = dyn_cast<GroupStatsOp>(reduction);
   auto reduce = dyn_cast<ReduceOp>(reduction);
   FailureOr<RegionLaunchAttr> planned = getPlannedRegionLaunch(fusion);
@@ -224,14 +244,19 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
   for (Operation &op : fusion.getBodyBlock().without_terminator())
     if (&op != reduction && failed(element.emit(&op, os, "    ")))
       return failure();
+  for (auto [index, value] : elementResults)
+    os << "    out" << index << "[" << element.getOffset(shape) << "] = "
+       << (element.isDouble(value) ? "float(" + element.get(value) + ")" : element.get(value))
+       << ";\n";
   os << "    return " << element.get(reduction->getOperand(0)) << ";\n  }\n\n";
 
   os << "  __device__ void store(const " << outputType << " o, const Accumulator &acc) const {\n";
   if (stats)
-    os << "    out0[o * 2] = acc.mean;\n    out0[o * 2 + 1] = acc.rstd("
-       << formatFloat(stats.getEpsilon().convertToDouble()) << ");\n";
+    os << "    " << reductionOut << "[o * 2] = acc.mean;\n    " << reductionOut
+       << "[o * 2 + 1] = acc.rstd(" << formatFloat(stats.getEpsilon().convertToDouble())
+       << ");\n";
   else
-    os << "    out0[o] = acc.result(" << length << ".0f);\n";
+    os << "    " << reductionOut << "[o] = acc.result(" << length << ".0f);\n";
   os << "  }\n};\n\n";
 
   beginKernel(fusion, name, summary, {planned->getGrid()[0], 1, 1}, {}, threads);
