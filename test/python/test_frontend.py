@@ -949,18 +949,17 @@ def test_cpu_backend_needs_no_solder_compile(tmp_path, monkeypatch):
     assert_matches(compiled(*inputs), reference(module, inputs))
 
 
-class LayerNormOverWidth(nn.Module):
-    """conv -> LayerNorm over the last dim, which the code generator refuses
-    for now (no fusion region takes it)."""
+class HugeBatchConv(nn.Module):
+    """A conv on 70000 samples, which the code generator refuses (its grid's
+    z dim, the samples, holds at most 65535)."""
 
     def __init__(self):
         super().__init__()
-        self.conv = nn.Conv2d(4, 4, 3)
-        self.norm = nn.LayerNorm(4)
+        self.conv = nn.Conv2d(8, 8, 3)
 
     def forward(self, x):
         y = self.conv(x)
-        return self.norm(y)
+        return torch.tanh(y)
 
 
 def test_compiler_errors_point_at_the_user_line(tmp_path):
@@ -969,15 +968,15 @@ def test_compiler_errors_point_at_the_user_line(tmp_path):
     reason and this file's line, then the line's code, then what
     solder-compile printed; it names the ATen nodes (no nvcc, no GPU)."""
     import inspect
-    lines, start = inspect.getsourcelines(LayerNormOverWidth.forward)
-    number = start + next(i for i, line in enumerate(lines) if "self.norm(y)" in line)
+    lines, start = inspect.getsourcelines(HugeBatchConv.forward)
+    number = start + next(i for i, line in enumerate(lines) if "self.conv(x)" in line)
     with pytest.raises(solder.UnsupportedOperation) as error:
-        solder.export(LayerNormOverWidth(), (torch.rand(2, 4, 6, 6),), tmp_path / "bundle",
+        solder.export(HugeBatchConv(), (torch.rand(70000, 8, 4, 4),), tmp_path / "bundle",
                       quiet=True)
     message = str(error.value).splitlines()
-    assert message[0] == ("the CUDA code generator runs fusion regions only; "
-                          "'solder.layer_norm' is outside any (run solder-pipeline first, or "
-                          f"this op is not supported yet) ({Path(__file__).name}:{number})")
-    assert message[1] == f"  at {Path(__file__).resolve()}:{number}: return self.norm(y)"
+    assert message[0] == ("the CUDA code generator launches a conv's channel tiles and "
+                          "samples on grid y and z, at most 65535 each; this one needs "
+                          f"1 x 70000 ({Path(__file__).name}:{number})")
+    assert message[1] == f"  at {Path(__file__).resolve()}:{number}: y = self.conv(x)"
     assert message[2] == "  solder-compile printed:"
-    assert error.value.node_names == ["layer_norm"]
+    assert error.value.node_names == ["conv2d"]

@@ -1,5 +1,6 @@
 //===- Decompose.cpp - Norms and softmax into reductions + pointwise ------===//
 
+#include "solder/Dialect/Solder/Transforms/FusionUtils.h"
 #include "solder/Dialect/Solder/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -52,21 +53,38 @@ struct DecomposePerChannelNorm : OpRewritePattern<NormOpT> {
 };
 
 /// A layer_norm over every dim but the batch is one group per sample; its
-/// elementwise weight and bias follow as broadcast mul and add.
+/// elementwise weight and bias follow as broadcast mul and add. Over fewer
+/// trailing dims (LayerNorm(W) on an (N, C, D, H, W) conv output) it is two
+/// reductions over those dims, the variance of the centered values:
+///   d = x - mean(x), y = d * rsqrt(mean(d * d) + epsilon) * weight + bias.
 struct DecomposeLayerNorm : OpRewritePattern<LayerNormOp> {
   using OpRewritePattern::OpRewritePattern;
   LogicalResult matchAndRewrite(LayerNormOp op,
                                 PatternRewriter &rewriter) const override {
     RankedTensorType type = op.getInput().getType();
-    if (type.getRank() < 2 ||
-        static_cast<int64_t>(op.getNormalizedShape().size()) !=
-            type.getRank() - 1)
-      return rewriter.notifyMatchFailure(
-          op, "normalizes fewer dims than all but the batch");
+    int64_t normalized = static_cast<int64_t>(op.getNormalizedShape().size());
     Location loc = op.getLoc();
-    Value result = buildGroupNorm(rewriter, loc, op.getInput(), Value(),
-                                  Value(), /*numGroups=*/1, op.getEpsilon(),
-                                  /*acrossBatch=*/false);
+    Value result;
+    if (type.getRank() >= 2 && normalized == type.getRank() - 1) {
+      result = buildGroupNorm(rewriter, loc, op.getInput(), Value(), Value(),
+                              /*numGroups=*/1, op.getEpsilon(),
+                              /*acrossBatch=*/false);
+    } else {
+      SmallVector<int64_t> dims = llvm::to_vector(
+          llvm::seq<int64_t>(type.getRank() - normalized, type.getRank()));
+      Value mean = ReduceOp::create(rewriter, loc, ReduceKind::mean,
+                                    op.getInput(), dims, /*keepdim=*/true);
+      Value centered = SubOp::create(rewriter, loc, op.getInput(), mean);
+      Value squared = MulOp::create(rewriter, loc, centered, centered);
+      Value variance = ReduceOp::create(rewriter, loc, ReduceKind::mean,
+                                        squared, dims, /*keepdim=*/true);
+      Value epsilon =
+          createScalar(rewriter, loc, type.getElementType(),
+                       op.getEpsilon().convertToDouble());
+      Value rstd = RsqrtOp::create(
+          rewriter, loc, AddOp::create(rewriter, loc, variance, epsilon));
+      result = MulOp::create(rewriter, loc, centered, rstd);
+    }
     if (op.getWeight())
       result = MulOp::create(rewriter, loc, result, op.getWeight());
     if (op.getBias())

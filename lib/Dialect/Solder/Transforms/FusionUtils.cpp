@@ -211,3 +211,11 @@ FusionOp mlir::solder::dropFusionResults(RewriterBase &rewriter,
   eraseDeadOps(rewriter, replacement);
   return replacement;
 }
+
+Value mlir::solder::createScalar(OpBuilder &builder, Location loc, Type elementType,
+                                 double value) {
+  auto type = RankedTensorType::get({}, elementType);
+  return arith::ConstantOp::create(
+      builder, loc, type,
+      DenseElementsAttr::get(type, builder.getFloatAttr(elementType, value).getValue()));
+}

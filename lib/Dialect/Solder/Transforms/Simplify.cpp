@@ -7,6 +7,7 @@
 //===----------------------------------------------------------------------===//
 
 #include "solder/Analysis/ValueRange.h"
+#include "solder/Dialect/Solder/Transforms/FusionUtils.h"
 #include "solder/Dialect/Solder/Transforms/Passes.h"
 
 #include "mlir/IR/PatternMatch.h"
@@ -21,16 +22,6 @@ using namespace mlir;
 using namespace mlir::solder;
 
 namespace {
-/// A rank-0 constant of `value`, typed like `like`'s elements.
-Value createScalar(PatternRewriter &rewriter, Location loc, Type elementType,
-                   double value) {
-  auto type = RankedTensorType::get({}, elementType);
-  return arith::ConstantOp::create(
-      rewriter, loc, type,
-      DenseElementsAttr::get(type, rewriter.getFloatAttr(elementType, value)
-                                       .getValue()));
-}
-
 /// reduce_{sum|mean, D}(group_normalize(x, s, w, b))
 ///   = reduce_{same, D}(group_normalize(mean_{D ∩ spatial, keepdim}(x), s, w, b))
 ///     [* count(D ∩ spatial) for sum]

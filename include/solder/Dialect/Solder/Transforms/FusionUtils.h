@@ -77,6 +77,10 @@ FusionOp dropFusionResults(RewriterBase &rewriter, FusionOp fusion,
 /// Erases ops in `fusion`'s body whose results are unused (side-effect free).
 void eraseDeadOps(RewriterBase &rewriter, FusionOp fusion);
 
+/// A rank-0 arith.constant of `value` with element type `elementType`: the
+/// scalar operand of a broadcast pointwise op that a rewrite introduces.
+Value createScalar(OpBuilder &builder, Location loc, Type elementType, double value);
+
 } // namespace mlir::solder
 
 #endif // SOLDER_DIALECT_SOLDER_TRANSFORMS_FUSIONUTILS_H

@@ -12,8 +12,10 @@ def SolderDecompose : Pass<"solder-decompose", "func::FuncOp"> {
     pointwise op (`solder.group_normalize`), so that fusion needs no special
     cases: group_norm with G groups, instance_norm as G = C, batch_norm as
     G = C with statistics across the batch, and layer_norm over all but the
-    batch dim as G = 1 followed by its elementwise affine map (a layer_norm
-    over fewer trailing dims stays as it is). softmax becomes max, sub, exp,
+    batch dim as G = 1 followed by its elementwise affine map; over fewer
+    trailing dims, the mean and the variance of the centered values as two
+    reductions over those dims (`solder.reduce mean`), then
+    `(x - mean) * rsqrt(var + epsilon)` and the affine map. softmax becomes max, sub, exp,
     sum and div; log_softmax becomes `x - logsumexp(x)`. logsumexp stays a
     reduction kind: its one-pass stable form is what the fuser wants.
 
@@ -31,7 +33,8 @@ def SolderDecompose : Pass<"solder-decompose", "func::FuncOp"> {
            -> tensor<2x16x4x4xf32>
     ```
   }];
-  let dependentDialects = ["mlir::solder::SolderDialect"];
+  let dependentDialects = ["mlir::solder::SolderDialect",
+                           "mlir::arith::ArithDialect"];
 }
 
 def SolderSimplify : Pass<"solder-simplify", "func::FuncOp"> {
