@@ -433,8 +433,19 @@ def _leave_eager(subgraph, name, error, report):
 def _compile_subgraph(subgraph, name, precision, force, parameters=()):
     from .api import compile_imported
     placeholders = [n for n in subgraph.graph.nodes if n.op == "placeholder"]
-    devices = {n.meta["val"].device for n in placeholders
-               if isinstance(n.meta.get("val"), torch.Tensor)}
+    values = [n.meta.get("val") for n in placeholders]
+    # A 0-dim CPU tensor beside CUDA ones (torch.tensor(0.0) in a forward,
+    # which torch.export lifts to an input) is a scalar PyTorch moves itself;
+    # the compiled subgraph moves it to the GPU.
+    cpu_scalars = [index for index, value in enumerate(values)
+                   if isinstance(value, torch.Tensor) and value.device.type == "cpu"
+                   and value.dim() == 0]
+    devices = {value.device for index, value in enumerate(values)
+               if isinstance(value, torch.Tensor) and index not in cpu_scalars}
+    if not devices and cpu_scalars:
+        devices = {torch.device("cpu")}
+    if devices == {torch.device("cpu")}:
+        cpu_scalars = []
     if len(devices) != 1:
         raise SolderError(f"inputs on {sorted(map(str, devices)) or 'no device'}; "
                           "Solder compiles a subgraph for one device")
@@ -443,15 +454,19 @@ def _compile_subgraph(subgraph, name, precision, force, parameters=()):
         raise SolderError(f"tensors on {device}; Solder runs CUDA and CPU tensors")
     imported = import_graph(subgraph, name, name, parameter_inputs=parameters)
     compiled = compile_imported(imported, precision, device.type, force, True, device)
-    return _CompiledSubgraph(compiled)
+    return _CompiledSubgraph(compiled, cpu_scalars)
 
 
 class _CompiledSubgraph(nn.Module):
     """A fused subgraph replaced by its compiled chain."""
 
-    def __init__(self, compiled):
+    def __init__(self, compiled, cpu_scalars=()):
         super().__init__()
         self.compiled = compiled
+        # Inputs that arrive as 0-dim CPU tensors: each call passes a GPU copy,
+        # made again only when the tensor or its version changes.
+        self.cpu_scalars = list(cpu_scalars)
+        self._moved = {}
         self.target = f"bundle {compiled.bundle}" if compiled.backend == "cuda" else \
             "reference interpreter"
         # Whether dynamo's guards hold the graph's inputs (compile_graph sets
@@ -474,7 +489,20 @@ class _CompiledSubgraph(nn.Module):
             return len(manifest["launches"])
         return compiled.pipelined.read_text().count("solder.fusion")
 
+    def _with_scalars_moved(self, args):
+        args = list(args)
+        for index in self.cpu_scalars:
+            tensor = args[index]
+            source, version, moved = self._moved.get(index, (None, None, None))
+            if source is not tensor or version != tensor._version:
+                moved = tensor.to(self.compiled.device, torch.float32)
+                self._moved[index] = (tensor, tensor._version, moved)
+            args[index] = moved
+        return args
+
     def forward(self, *args):
+        if self.cpu_scalars:
+            args = self._with_scalars_moved(args)
         if self.unchecked:
             try:
                 return self.compiled.call_unchecked(*args)
