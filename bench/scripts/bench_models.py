@@ -1,4 +1,5 @@
-"""Whole models of the catalog (test/models/catalog.py) at full size: eager
+"""Whole models of the catalog (test/models/catalog.py) and KernelBench-style
+chains (test/models/kernelbench.py) at full size: eager
 PyTorch, torch.compile (inductor) and torch.compile(backend="solder") in the
 same run and the same precision mode (ieee: TF32 off for the peers; tf32:
 TF32 on). CUDA events after warm-up, L2 flushed, median of --runs
@@ -26,34 +27,45 @@ from solder.bench import set_precision, time_cuda
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "models"))
 import catalog  # noqa: E402
+import kernelbench  # noqa: E402
+
+
+def make(name):
+    """(model, inputs) of a catalog model or a KernelBench-style chain."""
+    if name in kernelbench.CHAINS:
+        return kernelbench.make(name, "full", seed=1)
+    model, x = catalog.make(name, "full", seed=1)
+    return model, (x,)
 
 
 def run(name, precision, runs, peers, channels_last=False):
     set_precision(precision)
-    model, x = catalog.make(name, "full", seed=1)
-    model, x = model.cuda(), x.cuda()
+    model, xs = make(name)
+    model, xs = model.cuda(), tuple(x.cuda() for x in xs)
     if channels_last:
-        layout = torch.channels_last if x.dim() == 4 else torch.channels_last_3d
-        model, x = model.to(memory_format=layout), x.contiguous(memory_format=layout)
-    row = {"model": name, "precision": precision, "shape": list(x.shape),
+        layout = torch.channels_last if xs[0].dim() == 4 else torch.channels_last_3d
+        model = model.to(memory_format=layout)
+        xs = tuple(x.contiguous(memory_format=layout) if x.dim() == xs[0].dim() else x
+                   for x in xs)
+    row = {"model": name, "precision": precision, "shape": list(xs[0].shape),
            "layout": "channels_last" if channels_last else "contiguous"}
     with torch.no_grad():
         if "eager" in peers:
-            row["eager_ms"] = time_cuda(lambda: model(x), runs, 3)
+            row["eager_ms"] = time_cuda(lambda: model(*xs), runs, 3)
         if "inductor" in peers:
             torch._dynamo.reset()
             inductor = torch.compile(model)
             start = time.time()
-            inductor(x)
+            inductor(*xs)
             row["inductor_compile_s"] = time.time() - start
-            row["inductor_ms"] = time_cuda(lambda: inductor(x), runs, 3)
+            row["inductor_ms"] = time_cuda(lambda: inductor(*xs), runs, 3)
         torch._dynamo.reset()
         backend.reports.clear()
         solder_model = torch.compile(model, backend="solder", options={"precision": precision})
         start = time.time()
-        solder_model(x)
+        solder_model(*xs)
         row["solder_compile_s"] = time.time() - start
-        row["solder_ms"] = time_cuda(lambda: solder_model(x), runs, 3)
+        row["solder_ms"] = time_cuda(lambda: solder_model(*xs), runs, 3)
     row["solder_ops"] = sum(len(r.compiled_ops) for _, r in backend.reports)
     row["solder_kernels"] = sum(r.kernels for _, r in backend.reports)
     row["eager_ops"] = {op: reason for _, r in backend.reports

@@ -103,6 +103,12 @@ def basic_block_ref(x, w1, s1, b1, w2, s2, b2):
     return F.relu(F.conv2d(y, w2, padding=1) * s2 + b2 + x)
 
 
+def two_pass_ref(x, w, b, ln_w, ln_b, gn_w, gn_b):
+    y = F.conv3d(x, w, b)
+    return (torch.softmax(y, dim=1) * 2.0, F.layer_norm(y, (y.shape[-1],), ln_w, ln_b, 1e-5),
+            F.group_norm(F.max_pool3d(torch.tanh(y), 2), 1, gn_w, gn_b, 1e-5))
+
+
 def inverted_residual_ref(x, w1, s1, b1, wd, s2, b2, w3, s3, b3):
     e = F.relu6(F.conv2d(x, w1) * s1 + b1)
     d = F.relu6(F.conv2d(e, wd, padding=1, groups=wd.shape[0]) * s2 + b2)
@@ -216,6 +222,12 @@ CASES = {
         lambda x, w, b, s: torch.clamp(F.leaky_relu(
             F.conv3d(x, w, b, padding=1) * s, 0.2), -1.0, 1.0),
         "x conv_w conv_b scale"),
+    "conv3d_softmax_layernorm_pool_groupnorm": (
+        two_pass_ref, "x conv_w conv_b gn_w gn_b gn_w gn_b"),
+    "convtranspose2d_unpadded_min_gelu": (
+        lambda x, w, b, floor: F.gelu(torch.minimum(
+            F.conv_transpose2d(x, w, b, stride=2) + 0.5, floor)) * 2.0,
+        "x convt_w conv_b scale"),
 }
 WORKLOADS = ["w1_conv3d_groupnorm_mean", "w2_convtranspose3d_relu_groupnorm",
              "w2_small_convtranspose3d_relu_groupnorm",
@@ -240,7 +252,8 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "depthwise2d_rows_multiplier_bn_relu6", "depthwise2d_7x7_split_rows_gelu",
              "depthwise2d_split_rows_channels_last_project",
              "conv2d_grouped_tensorop_groupnorm_silu",
-             "convtranspose3d_grouped_phases_tensorop_mean"]
+             "convtranspose3d_grouped_phases_tensorop_mean",
+             "conv3d_softmax_layernorm_pool_groupnorm", "convtranspose2d_unpadded_min_gelu"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):
@@ -413,6 +426,12 @@ def main():
         ("small_w3", 1000.0, "small_w3 (x + 1000)"),
         ("w2_small_convtranspose3d_relu_groupnorm", 1000.0, "w2_small (x + 1000)")]
     plan = [case for case in plan if only is None or case[0] in only]
+    # A bundle (or a named case) without a reference here would pass unseen.
+    present = {entry for entry in os.listdir(args.bundles)
+               if os.path.isfile(os.path.join(args.bundles, entry, "manifest.json"))}
+    unknown = sorted(((only or set()) | present) - set(CASES))
+    for name in unknown:
+        print(f"{name}: no reference in gpu_suite.py's CASES: FAILED")
     for name, offset, label in plan:
         print(f"running {label or name} ...", flush=True)
         try:
@@ -452,7 +471,8 @@ def main():
                    "torch": torch.__version__, "cases": rows,
                    "sanitizer": sanitizer_rows}, f, indent=2)
     failed = [r["case"] for r in rows if not r.get("pass")] + [
-        f"{r['tool']}:{r['case']}" for r in sanitizer_rows if r["exit"] != 0]
+        f"{r['tool']}:{r['case']}" for r in sanitizer_rows if r["exit"] != 0] + [
+        f"{name} (no reference)" for name in unknown]
     print(f"\n{len(rows) - len([r for r in rows if not r.get('pass')])} passed, "
           f"{len(failed)} failed" + (f": {', '.join(failed)}" if failed else ""))
     return 1 if failed else 0
