@@ -439,7 +439,7 @@ def _compile_subgraph(subgraph, name, precision, force, parameters=()):
     # the compiled subgraph moves it to the GPU.
     cpu_scalars = [index for index, value in enumerate(values)
                    if isinstance(value, torch.Tensor) and value.device.type == "cpu"
-                   and value.dim() == 0]
+                   and value.dim() == 0 and value.dtype == torch.float32]
     devices = {value.device for index, value in enumerate(values)
                if isinstance(value, torch.Tensor) and index not in cpu_scalars}
     if not devices and cpu_scalars:
@@ -464,7 +464,8 @@ class _CompiledSubgraph(nn.Module):
         super().__init__()
         self.compiled = compiled
         # Inputs that arrive as 0-dim CPU tensors: each call passes a GPU copy,
-        # made again only when the tensor or its version changes.
+        # made again only when the value changes (read on the host: a write
+        # through .data or .numpy() leaves the version as it was).
         self.cpu_scalars = list(cpu_scalars)
         self._moved = {}
         self.target = f"bundle {compiled.bundle}" if compiled.backend == "cuda" else \
@@ -492,11 +493,11 @@ class _CompiledSubgraph(nn.Module):
     def _with_scalars_moved(self, args):
         args = list(args)
         for index in self.cpu_scalars:
-            tensor = args[index]
-            source, version, moved = self._moved.get(index, (None, None, None))
-            if source is not tensor or version != tensor._version:
-                moved = tensor.to(self.compiled.device, torch.float32)
-                self._moved[index] = (tensor, tensor._version, moved)
+            value = args[index].item()
+            cached, moved = self._moved.get(index, (None, None))
+            if cached != value:  # NaN never equals: copied each call
+                moved = args[index].to(self.compiled.device)
+                self._moved[index] = (value, moved)
             args[index] = moved
         return args
 

@@ -42,13 +42,15 @@ def rel_l2(got, reference):
 @pytest.mark.parametrize("name", CHAINS)
 @pytest.mark.filterwarnings("ignore::solder.SolderWarning")
 @pytest.mark.filterwarnings("ignore::UserWarning")
-def test_chain(name, precision):
+def test_chain(name, precision, monkeypatch):
     torch._dynamo.reset()
     backend.reports.clear()
     tf32 = precision == "tf32"
-    torch.backends.cudnn.allow_tf32 = tf32
-    torch.backends.cuda.matmul.allow_tf32 = tf32
-    model, inputs = kernelbench.make(name, "full", seed=int.from_bytes(os.urandom(2), "little"))
+    monkeypatch.setattr(torch.backends.cudnn, "allow_tf32", tf32)
+    monkeypatch.setattr(torch.backends.cuda.matmul, "allow_tf32", tf32)
+    seed = int.from_bytes(os.urandom(2), "little")
+    print(f"{name} {precision}: seed {seed}")
+    model, inputs = kernelbench.make(name, "full", seed=seed)
     model, inputs = model.cuda(), tuple(x.cuda() for x in inputs)
     with torch.no_grad():
         reference = copy.deepcopy(model).double()(*(x.double() for x in inputs))
@@ -71,4 +73,6 @@ def test_chain(name, precision):
                   if what.startswith("subgraph")]
     assert not whole, f"subgraphs left to eager: {whole}"
     assert set(eager_ops) == set(kernelbench.EAGER.get(name, {})), eager_ops
+    for op, reason in kernelbench.EAGER.get(name, {}).items():
+        assert eager_ops[op].startswith(reason), eager_ops[op]
     assert HEADS & compiled, sorted(compiled)

@@ -103,6 +103,11 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
   if (!reductionResult)
     return fusion.emitError("the CUDA code generator needs a reduction region to yield "
                             "its reduction");
+  // element() runs before the reduction is done: nothing in it may read it.
+  for (Operation *user : reduction->getResult(0).getUsers())
+    if (user != yield.getOperation())
+      return user->emitError("the CUDA code generator needs a reduction region whose ops "
+                             "do not read its reduction");
   std::string reductionOut = "out" + std::to_string(*reductionResult);
   auto stats = dyn_cast<GroupStatsOp>(reduction);
   auto reduce = dyn_cast<ReduceOp>(reduction);
