@@ -130,3 +130,16 @@ def codegen_on_cpu(monkeypatch):
         return compile_subgraph(subgraph, name, precision, force, parameters)
 
     monkeypatch.setattr(backend, "_compile_subgraph", through_codegen)
+
+
+@pytest.fixture
+def fresh_dynamo(tmp_path, monkeypatch):
+    """torch.compile from scratch: dynamo's caches reset, the backend's
+    reports cleared, and Solder's compile cache in the test's tmp_path."""
+    import torch
+    import solder.backend as backend
+    monkeypatch.setenv("SOLDER_CACHE_DIR", str(tmp_path / "cache"))
+    torch._dynamo.reset()
+    backend.reports.clear()
+    yield
+    torch._dynamo.reset()

@@ -26,12 +26,7 @@ from test_frontend import assert_matches, randomize
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.fixture(autouse=True)
-def fresh_dynamo(tmp_path, monkeypatch):
-    monkeypatch.setenv("SOLDER_CACHE_DIR", str(tmp_path / "cache"))
-    torch._dynamo.reset()
-    yield
-    torch._dynamo.reset()
+pytestmark = pytest.mark.usefixtures("fresh_dynamo")
 
 
 @pytest.fixture

@@ -20,13 +20,7 @@ import kernelbench  # noqa: E402
 from test_frontend import assert_matches  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def fresh_dynamo(tmp_path, monkeypatch):
-    monkeypatch.setenv("SOLDER_CACHE_DIR", str(tmp_path / "cache"))
-    torch._dynamo.reset()
-    backend.reports.clear()
-    yield
-    torch._dynamo.reset()
+pytestmark = pytest.mark.usefixtures("fresh_dynamo")
 
 
 HEADS = {"conv1d", "conv2d", "conv3d", "conv_transpose2d", "conv_transpose3d", "linear"}

@@ -21,13 +21,7 @@ import catalog  # noqa: E402
 from test_frontend import assert_matches  # noqa: E402
 
 
-@pytest.fixture(autouse=True)
-def fresh_dynamo(tmp_path, monkeypatch):
-    monkeypatch.setenv("SOLDER_CACHE_DIR", str(tmp_path / "cache"))
-    torch._dynamo.reset()
-    backend.reports.clear()
-    yield
-    torch._dynamo.reset()
+pytestmark = pytest.mark.usefixtures("fresh_dynamo")
 
 
 SMALL = [name for name, (_, _, small) in catalog.MODELS.items() if small is not None]
