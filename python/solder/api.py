@@ -19,6 +19,9 @@ from .importer import channels_last_format, import_module
 from .tools import compiler_fingerprint, file_digest, find_tool, run_tool
 
 PRECISIONS = ("ieee", "tf32")
+BACKENDS = ("cuda", "cpu")
+FORCE = ("auto", "materialize", "recompute")
+FRONTEND_FILE = "frontend.json"  # what solder.export adds to a bundle
 
 
 def memory_format(spec):
@@ -27,9 +30,6 @@ def memory_format(spec):
     if spec.get("layout") == "channels_last":
         return channels_last_format(len(spec["shape"]))
     return torch.contiguous_format
-BACKENDS = ("cuda", "cpu")
-FORCE = ("auto", "materialize", "recompute")
-FRONTEND_FILE = "frontend.json"  # what solder.export adds to a bundle
 CACHE_ENV_VAR = "SOLDER_CACHE_DIR"
 
 

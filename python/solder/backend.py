@@ -433,19 +433,18 @@ def _leave_eager(subgraph, name, error, report):
 def _compile_subgraph(subgraph, name, precision, force, parameters=()):
     from .api import compile_imported
     placeholders = [n for n in subgraph.graph.nodes if n.op == "placeholder"]
-    values = [n.meta.get("val") for n in placeholders]
+    tensors = {index: n.meta["val"] for index, n in enumerate(placeholders)
+               if isinstance(n.meta.get("val"), torch.Tensor)}
     # A 0-dim CPU tensor beside CUDA ones (torch.tensor(0.0) in a forward,
     # which torch.export lifts to an input) is a scalar PyTorch moves itself;
-    # the compiled subgraph moves it to the GPU.
-    cpu_scalars = [index for index, value in enumerate(values)
-                   if isinstance(value, torch.Tensor) and value.device.type == "cpu"
-                   and value.dim() == 0 and value.dtype == torch.float32]
-    devices = {value.device for index, value in enumerate(values)
-               if isinstance(value, torch.Tensor) and index not in cpu_scalars}
-    if not devices and cpu_scalars:
-        devices = {torch.device("cpu")}
-    if devices == {torch.device("cpu")}:
-        cpu_scalars = []
+    # the compiled subgraph moves it to the GPU. In a CPU subgraph it is an
+    # input like the others.
+    cpu_scalars = [index for index, value in tensors.items()
+                   if value.device.type == "cpu" and value.dim() == 0
+                   and value.dtype == torch.float32]
+    devices = {value.device for index, value in tensors.items() if index not in cpu_scalars}
+    if devices <= {torch.device("cpu")}:
+        cpu_scalars, devices = [], {value.device for value in tensors.values()}
     if len(devices) != 1:
         raise SolderError(f"inputs on {sorted(map(str, devices)) or 'no device'}; "
                           "Solder compiles a subgraph for one device")

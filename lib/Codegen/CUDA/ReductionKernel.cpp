@@ -250,8 +250,7 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
     if (&op != reduction && failed(element.emit(&op, os, "    ")))
       return failure();
   for (auto [index, value] : elementResults)
-    os << "    out" << index << "[" << element.getOffset(shape) << "] = "
-       << (element.isDouble(value) ? "float(" + element.get(value) + ")" : element.get(value))
+    os << "    out" << index << "[" << element.getOffset(shape) << "] = " << element.get(value)
        << ";\n";
   os << "    return " << element.get(reduction->getOperand(0)) << ";\n  }\n\n";
 

@@ -356,8 +356,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                                             cast<BlockArgument>(source).getArgNumber())
                                   .str()) +
                   ")";
-        }
-        else if (conv->isTensorOp() && !conv->inputConversionGrid[0])
+        } else if (conv->isTensorOp() && !conv->inputConversionGrid[0])
           note += "; its input read as it is (rows of one pixel, no channel padded)";
         if (conv->isTensorOp() && !conv->weightConversionGrid[0])
           note += "; its weights read as they are (1x1, no channel padded)";
@@ -491,10 +490,12 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
             // but slower than an NCDHW one (H200: 3x3 1.7x, 7x7 1.3x), so
             // only the caller's: the other way is the caller's copy.
             std::optional<ConvSchedule> schedule = scheduleOf(consumer);
-            if (!schedule ||
-                (!(schedule->kind == MainLoopKind::depthwise && isa<BlockArgument>(value)) &&
-                 (!schedule->isTensorOp() || !schedule->inputConversionGrid[0] ||
-                  schedule->paddedInChannels != type.getDimSize(1))))
+            bool takesItAsItIs =
+                schedule &&
+                ((schedule->kind == MainLoopKind::depthwise && isa<BlockArgument>(value)) ||
+                 (schedule->isTensorOp() && schedule->inputConversionGrid[0] &&
+                  schedule->paddedInChannels == type.getDimSize(1)));
+            if (!takesItAsItIs)
               return false;
             inputOf.push_back(consumer);
             return true;
