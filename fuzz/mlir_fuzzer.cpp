@@ -1,15 +1,21 @@
-//===- mlir_fuzzer.cpp - libFuzzer target: parse, verify, --solder-pipeline ===//
+//===- mlir_fuzzer.cpp - libFuzzer target: parse, verify, pipeline, emit --===//
 //
 // Any text as solder IR: the parser and the verifiers must reject it with
-// diagnostics, and what verifies must go through the whole pipeline
-// (decompose, simplify, form-fusions, plan) and verify again, never crash.
+// diagnostics; what verifies must go through the whole pipeline (decompose,
+// simplify, form-fusions, plan) and verify again, and what is planned must
+// be emitted as CUDA or refused by the code generator with a diagnostic,
+// as solder-compile does, never crash. Each input runs twice: ieee with the
+// main loops the planner picks, and tf32 with the FMA loop, so that both
+// kinds of conv kernel and both precisions' epilogues are emitted.
 // Diagnostics are swallowed: failing is fine, aborting is not.
 //
 //===----------------------------------------------------------------------===//
 
+#include "solder/Codegen/CUDA/EmitCUDA.h"
 #include "solder/Dialect/Solder/Transforms/Passes.h"
 #include "solder/InitAllDialects.h"
 
+#include "mlir/Dialect/Func/IR/FuncOps.h"
 #include "mlir/IR/BuiltinOps.h"
 #include "mlir/IR/MLIRContext.h"
 #include "mlir/IR/Verifier.h"
@@ -19,27 +25,41 @@
 
 #include <cstdint>
 
+using namespace mlir;
+
+static void compile(ModuleOp module, const solder::PipelineOptions &options) {
+  PassManager pm(module.getContext());
+  solder::buildSolderPipeline(pm, options);
+  if (failed(pm.run(module)))
+    return;
+  if (failed(verify(module)))
+    __builtin_trap(); // the pipeline succeeded with invalid IR
+  // solder-compile emits a module of one function.
+  auto functions = llvm::to_vector(module.getOps<func::FuncOp>());
+  if (functions.size() == 1)
+    (void)solder::emitCuda(functions.front());
+}
+
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  static mlir::DialectRegistry *registry = [] {
-    auto *registry = new mlir::DialectRegistry();
-    mlir::solder::registerAllDialects(*registry);
+  static DialectRegistry *registry = [] {
+    auto *registry = new DialectRegistry();
+    solder::registerAllDialects(*registry);
     return registry;
   }();
-  mlir::MLIRContext context(*registry, mlir::MLIRContext::Threading::DISABLED);
+  MLIRContext context(*registry, MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
-  mlir::ScopedDiagnosticHandler quiet(&context, [](mlir::Diagnostic &) {
-    return mlir::success();
-  });
+  ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) { return success(); });
   // MLIR's lexer reads up to a NUL terminator, as every file buffer has:
   // the fuzzer's bytes are not terminated, a std::string's are.
   std::string text(reinterpret_cast<const char *>(data), size);
-  mlir::OwningOpRef<mlir::ModuleOp> module =
-      mlir::parseSourceString<mlir::ModuleOp>(text, &context);
+  OwningOpRef<ModuleOp> module = parseSourceString<ModuleOp>(text, &context);
   if (!module)
     return 0;
-  mlir::PassManager pm(&context);
-  mlir::solder::buildSolderPipeline(pm, mlir::solder::PipelineOptions{});
-  if (mlir::succeeded(pm.run(*module)) && mlir::failed(mlir::verify(*module)))
-    __builtin_trap(); // the pipeline succeeded with invalid IR
+  OwningOpRef<ModuleOp> copy = module->clone();
+  solder::PipelineOptions tf32Fma;
+  tf32Fma.precision = "tf32";
+  tf32Fma.mainLoop = "fma";
+  compile(*module, solder::PipelineOptions{});
+  compile(*copy, tf32Fma);
   return 0;
 }
