@@ -25,6 +25,7 @@
 // RUN: solder-interp %s --function=squeeze_excitation_rows --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=15 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=rows_after_reduction --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=17 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=rows_past_shared_memory --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=16 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=sibling_reductions_of_a_pool --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=18 | FileCheck %s --check-prefix=NUM
 // form-fusions alone (no cse, nothing decomposed) on the same chains.
 // RUN: solder-interp %s --function=w3 --check-pipeline='func.func(solder-decompose,solder-form-fusions)' --seed=11 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=softmax_barrier --check-pipeline='func.func(solder-decompose,solder-form-fusions)' --seed=12 | FileCheck %s --check-prefix=NUM
@@ -221,6 +222,26 @@ func.func @multi_reduction(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>)
   %a = solder.reduce mean %y dims = [2, 3] keepdim : tensor<1x4x3x3xf32> -> tensor<1x4x1x1xf32>
   %b = solder.reduce sum %y dims = [2, 3] : tensor<1x4x3x3xf32> -> tensor<1x4xf32>
   return %s, %a, %b : tensor<1x2x2xf32>, tensor<1x4x1x1xf32>, tensor<1x4xf32>
+}
+
+// Without a conv, a region computes one reduction: two of one pooled tensor
+// (an InstanceNorm's statistics and a mean beside them) take a region each,
+// the second reading the pool's output.
+// CHECK-LABEL: func.func @sibling_reductions_of_a_pool(
+// CHECK-NEXT: %[[K0:.*]]:2 = solder.fusion "sibling_reductions_of_a_pool_k0_pool" ({{.*}}) -> (tensor<1x4x3x3xf32>, tensor<1x4x2xf32>) {
+// CHECK-NEXT:   %[[P:.*]] = solder.pool avg
+// CHECK-NEXT:   %[[S:.*]] = solder.group_stats %[[P]] num_groups = 4
+// CHECK-NEXT:   solder.yield %[[P]], %[[S]] :
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "sibling_reductions_of_a_pool_k1_reduction" (%[[A:.*]] = %[[K0]]#0) : (tensor<1x4x3x3xf32>) -> tensor<1x4x1x1xf32> {
+// CHECK-NEXT:   solder.reduce mean %[[A]] dims = [2, 3] keepdim
+func.func @sibling_reductions_of_a_pool(%x: tensor<1x4x6x6xf32>)
+    -> (tensor<1x4x2xf32>, tensor<1x4x1x1xf32>) {
+  %p = solder.pool avg %x kernel = [2, 2] strides = [2, 2] padding = [0, 0] dilations = [1, 1]
+       : tensor<1x4x6x6xf32> -> tensor<1x4x3x3xf32>
+  %s = solder.group_stats %p num_groups = 4 epsilon = 1.0e-05 : tensor<1x4x3x3xf32> -> tensor<1x4x2xf32>
+  %m = solder.reduce mean %p dims = [2, 3] keepdim : tensor<1x4x3x3xf32> -> tensor<1x4x1x1xf32>
+  return %s, %m : tensor<1x4x2xf32>, tensor<1x4x1x1xf32>
 }
 
 // A conv kernel tiles the channels across blocks: a reduction across channels

@@ -148,6 +148,11 @@ private:
       if (getFusionRole(op) == FusionRole::reduction || !fitsInShared(target, op))
         return false;
     }
+    // Without a conv, a kernel walks its region for one reduction (two over
+    // one input, such as a mean beside a norm's statistics, take two walks).
+    if (getFusionRole(op) == FusionRole::reduction &&
+        regions[target].kind != FusionRole::anchor && !regions[target].reductions.empty())
+      return false;
     for (Value operand : op->getOperands()) {
       std::optional<unsigned> region = getRegionOf(operand);
       if (!region)
