@@ -437,6 +437,11 @@ def _arg(node, index, name, default=None):
     return node.kwargs.get(name, default)
 
 
+def _spatial_rank(node):
+    """1, 2 or 3: a pool's spatial dims, from its name (max_pool2d, ...)."""
+    return int(re.search(r"(\d)d", node.target.overloadpacket.__name__).group(1))
+
+
 def _reshape_groups(base, view):
     """The contiguous groups a row-major reshape maps onto each other: a list
     of (base dims, view dims) with equal products; unit dims alone."""
@@ -946,7 +951,11 @@ class _Importer:
             (isinstance(v, View) and (v.shape, v.base.shape) ==
              (views[0].shape, views[0].base.shape)) or
             (isinstance(v, Value) and v.is_constant) for v in values)
-        reference = computed[0] if computed else views[0] if alike else None
+        result_shape = self.result_shape()
+        # The view the result takes its shape from (a smaller one, such as a
+        # keepdim reduction of it, broadcasts onto its base).
+        widest = [v for v in computed if v.shape == result_shape] or computed
+        reference = widest[0] if computed else views[0] if alike else None
         if reference is None:
             values = [self.value(v) for v in values]
         else:
@@ -962,13 +971,16 @@ class _Importer:
                     mapped.append(v.base)
                 elif isinstance(v, Value) and v.shape == ():
                     mapped.append(v)
+                elif isinstance(v, View) and v.base.argument is None and \
+                        self.broadcasts_onto_base(v, view_shape, base_shape):
+                    mapped.append(v.base)
                 else:
                     raise self.unsupported(
                         f"{_describe(self.node)} mixes a view of '{reference.base.name}' "
                         f"as {view_shape} with '{v.name if isinstance(v, Value) else v.base.name}'"
                         f" of shape {v.shape}; Solder cannot fuse that view")
             result = self.emit_elementwise(op, mapped, attrs, name)
-            return View(result, self.result_shape())
+            return View(result, result_shape)
         return self.emit_elementwise(op, values, attrs, name)
 
     def elementwise_permuted(self, op, values, perm, attrs, name):
@@ -1107,6 +1119,15 @@ class _Importer:
             for d in base_dims:
                 result[d] = base_shape[d]
         return tuple(result)
+
+    def broadcasts_onto_base(self, view, view_shape, base_shape):
+        """Whether ``view`` (of a computed value) is, in its base's layout,
+        what broadcasting it against ``view_shape`` reads of a tensor of
+        ``base_shape``: a keepdim reduction of that view, say."""
+        try:
+            return view.base.shape == self.broadcast_onto(view.shape, view_shape, base_shape)
+        except UnsupportedOperation:
+            return False
 
     def emit_elementwise(self, op, values, attrs="", name=None):
         """solder.OP on Values (one, or two broadcasting); ``attrs`` is the
@@ -1303,15 +1324,41 @@ class _Importer:
         if isinstance(x, View):
             dim = self.dims(dim, len(x.shape))[0]
             group = next(g for g in _reshape_groups(x.base.shape, x.shape) if dim in g[1])
-            if len(group[0]) != 1 or len(group[1]) != 1:
-                raise self.unsupported(f"{op} over dim {dim} of a view that merges or "
-                                       "splits it")
+            if len(group[1]) != 1:
+                raise self.unsupported(f"{op} over dim {dim} of a view that splits it out "
+                                       f"of dims {group[0]} of '{x.base.name}'")
             base = self.base_of(x)
+            if len(group[0]) != 1:
+                return View(self.softmax_over(op, base, group[0]), x.shape)
             result = self.emit(f"solder.{op} %{base.name} dim = {group[0][0]} : "
                                f"{base.type}", base.shape)
             return View(result, x.shape)
         dim = self.dims(dim, len(x.shape))[0]
         return self.emit(f"solder.{op} %{x.name} dim = {dim} : {x.type}", x.shape)
+
+    def softmax_over(self, op, x, dims):
+        """softmax or log_softmax of ``x`` over several dims (those a view
+        merges into the one it normalizes; none for a unit dim the view
+        adds): the max, then the sum of the
+        exponentials of the shifted values, as reductions over ``dims``."""
+        stem = self.value_name(self.node)
+        stats_shape = tuple(1 if d in dims else s for d, s in enumerate(x.shape))
+
+        def reduce(kind, value, name):
+            if not dims:  # over a unit dim of the view: each value alone
+                return value
+            return self.emit(f"solder.reduce {kind} %{value.name} dims = {format_list(dims)}"
+                             f" keepdim : {value.type} -> {tensor_type(stats_shape)}",
+                             stats_shape, f"{stem}_{name}")
+
+        shifted = self.emit_elementwise("sub", [x, reduce("max", x, "max")],
+                                        name=f"{stem}_shifted")
+        exps = self.emit_elementwise("exp", [shifted], name=f"{stem}_exp")
+        total = reduce("sum", exps, "sum")
+        if op == "log_softmax":
+            return self.emit_elementwise(
+                "sub", [shifted, self.emit_elementwise("log", [total], name=f"{stem}_log_sum")])
+        return self.emit_elementwise("div", [exps, total])
 
     def dropout(self, node):
         training = node.target.overloadpacket is aten.native_dropout or \
@@ -1322,10 +1369,40 @@ class _Importer:
                 "before compiling (Solder compiles inference)")
         return self.operand(node.args[0])
 
+    def batched(self, operand, spatial):
+        """The input of a conv, conv_transpose or pool with ``spatial``
+        spatial dims, with its batch dim: PyTorch takes an unbatched input
+        (C, spatial...) as a batch of one. An unbatched argument is viewed
+        with the batch dim (free); a computed one is the view of a batched
+        result (an earlier unbatched conv's or pool's), whose base it takes.
+        Returns (value, whether the input was unbatched)."""
+        x = self.operand(operand)
+        if len(x.shape) != spatial + 1:
+            return self.value(operand), False
+        shape = (1,) + tuple(x.shape)
+        if isinstance(x, (Value, View)) and \
+                (x.argument if isinstance(x, Value) else x.base.argument) is not None:
+            placeholder = x.argument if isinstance(x, Value) else x.base.argument
+            return self.argument(placeholder, shape), True
+        if isinstance(x, View) and x.base.shape == shape:
+            return self.base_of(x), True
+        name = x.name if isinstance(x, Value) else x.base.name
+        raise self.unsupported(
+            f"{_describe(self.node)} of the unbatched tensor '{name}' of shape "
+            f"{tuple(x.shape)}; Solder adds the batch dim to inputs and to the results "
+            "of unbatched convs and pools only")
+
+    def unbatched(self, emit):
+        """``emit(result shape)`` with the batch dim of an unbatched op
+        added, viewed as the op's result."""
+        shape = self.result_shape()
+        return View(emit((1,) + tuple(shape)), shape)
+
     def conv(self, node):
-        x, weight = self.value(node.args[0]), self.value(node.args[1])
+        weight = self.value(node.args[1])
+        spatial = len(weight.shape) - 2
+        x, unbatched = self.batched(node.args[0], spatial)
         bias = self.optional_value(_arg(node, 2, "bias"))
-        spatial = len(x.shape) - 2
         stride = _arg(node, 3, "stride", 1)
         padding = _arg(node, 4, "padding", 0)
         dilation = _tuple(_arg(node, 5, "dilation", 1), spatial)
@@ -1339,19 +1416,27 @@ class _Importer:
                     raise self.unsupported("padding='same' with an even kernel pads "
                                            "unevenly, which solder.conv cannot express")
                 padding = tuple(t // 2 for t in totals)
-        return self.emit_convolution("conv", x, weight, bias, [
-            ("strides", stride), ("padding", padding), ("dilations", dilation)], groups)
+        window = [("strides", stride), ("padding", padding), ("dilations", dilation)]
+        if unbatched:
+            return self.unbatched(lambda shape: self.emit_convolution(
+                "conv", x, weight, bias, window, groups, shape))
+        return self.emit_convolution("conv", x, weight, bias, window, groups)
 
     def conv_transpose(self, node):
-        x, weight = self.value(node.args[0]), self.value(node.args[1])
+        weight = self.value(node.args[1])
+        x, unbatched = self.batched(node.args[0], len(weight.shape) - 2)
         bias = self.optional_value(_arg(node, 2, "bias"))
         padding = _arg(node, 4, "padding", 0)
         if isinstance(padding, str):
             raise self.unsupported(f"conv_transpose with padding='{padding}'")
-        return self.emit_convolution("conv_transpose", x, weight, bias, [
-            ("strides", _arg(node, 3, "stride", 1)), ("padding", padding),
-            ("output_padding", _arg(node, 5, "output_padding", 0)),
-            ("dilations", _arg(node, 7, "dilation", 1))], _arg(node, 6, "groups", 1))
+        window = [("strides", _arg(node, 3, "stride", 1)), ("padding", padding),
+                  ("output_padding", _arg(node, 5, "output_padding", 0)),
+                  ("dilations", _arg(node, 7, "dilation", 1))]
+        groups = _arg(node, 6, "groups", 1)
+        if unbatched:
+            return self.unbatched(lambda shape: self.emit_convolution(
+                "conv_transpose", x, weight, bias, window, groups, shape))
+        return self.emit_convolution("conv_transpose", x, weight, bias, window, groups)
 
     def convolution(self, node):
         """aten.convolution: (input, weight, bias, stride, padding, dilation,
@@ -1545,8 +1630,8 @@ class _Importer:
         return self.argument(operand, spread)
 
     def pool(self, kind, node):
-        x = self.value(node.args[0])
-        spatial = len(x.shape) - 2
+        spatial = _spatial_rank(node)
+        x, unbatched = self.batched(node.args[0], spatial)
         kernel = _tuple(_arg(node, 1, "kernel_size"), spatial)
         stride = _arg(node, 2, "stride", [])
         stride = kernel if stride is None or list(stride) == [] else _tuple(stride, spatial)
@@ -1558,7 +1643,7 @@ class _Importer:
             dilation = (1,) * spatial
             ceil_mode = _arg(node, 4, "ceil_mode", False)
             divisor = _arg(node, 6, "divisor_override")
-        shape = self.result_shape()
+        shape = (1,) * unbatched + self.result_shape()
         text = (f"solder.pool {kind} %{x.name} kernel = {format_list(kernel)}"
                 f" strides = {format_list(stride)}"
                 f" padding = {format_list(padding)}"
@@ -1569,18 +1654,24 @@ class _Importer:
             include = "true" if _arg(node, 5, "count_include_pad", True) else "false"
             override = f", divisor_override = {int(divisor)} : i64" if divisor else ""
             text += f" {{count_include_pad = {include}{override}}}"
-        return self.emit(f"{text} : {x.type} -> {tensor_type(shape)}", shape)
+        result = self.emit(f"{text} : {x.type} -> {tensor_type(shape)}", shape)
+        return View(result, shape[1:]) if unbatched else result
 
     def adaptive_pool(self, kind, node):
         """adaptive_{avg,max}_pool: to size 1 everywhere, a mean or max over
         the spatial dims (the classifier head's and squeeze-excitation's
         global pool, which a conv epilogue sums); to sizes that divide the
         input, a pool of windows input / output wide."""
-        x = self.value(node.args[0])
+        x, unbatched = self.batched(node.args[0], _spatial_rank(node))
         inputs = x.shape[2:]
         outputs = tuple(i if o is None else int(o)
                         for o, i in zip(_tuple(node.args[1], len(inputs)), inputs))
-        shape = self.result_shape()
+        if unbatched:
+            return self.unbatched(lambda shape: self.emit_adaptive_pool(
+                kind, node, x, inputs, outputs, shape))
+        return self.emit_adaptive_pool(kind, node, x, inputs, outputs, self.result_shape())
+
+    def emit_adaptive_pool(self, kind, node, x, inputs, outputs, shape):
         if all(o == 1 for o in outputs):
             dims = list(range(2, len(x.shape)))
             return self.emit(f"solder.reduce {'mean' if kind == 'avg' else 'max'} %{x.name} "

@@ -437,10 +437,7 @@ CHAINS = {
 
 # name -> {ATen op left to eager: the start of the reason}; chains not listed
 # run entirely in Solder.
-EAGER = {
-    "gemm_subtract_rowmean_gelu": {
-        "sub": "'aten.sub.Tensor' mixes a view of 'head' as "},
-}
+EAGER = {}
 
 
 def make(name, size="full", seed=0):

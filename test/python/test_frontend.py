@@ -529,6 +529,32 @@ case("view_through_elementwise_softmax", lambda r: Fn(
 case("max_dim_values_and_pool_indices_item", lambda r: Fn(
     lambda m, x: torch.max(x, dim=1)[0].sum() + F.max_pool2d(x, 2, return_indices=True)[0]),
     (2, 3, 4, 4))
+# Unbatched inputs (C, spatial...): PyTorch's batch of one; Solder views the
+# input with the batch dim and the results without it.
+case("unbatched_conv_relu_maxpool_conv", lambda r: nn.Sequential(
+    nn.Conv2d(3, 4, 3), nn.ReLU(), nn.MaxPool2d(2), nn.Conv2d(4, 2, 1)), (3, 8, 8))
+case("unbatched_conv_transpose1d_adaptive_pool", lambda r: Fn(
+    lambda m, x: F.adaptive_avg_pool1d(torch.tanh(m.up(x)), 3) * 2, up=nn.ConvTranspose1d(
+        3, 4, 4, stride=2)), (3, 5))
+case("unbatched_avg_pool3d_and_global_pool", lambda r: Fn(
+    lambda m, x: F.avg_pool3d(x, 2) + F.adaptive_avg_pool3d(x, 1)), (2, 4, 4, 4))
+# Views of computed tensors mixed with their keepdim reductions; softmax over
+# the dims a view merges (and over a unit dim it adds).
+case("flattened_conv_minus_its_mean", lambda r: Fn(
+    lambda m, x: (lambda v: v - v.mean(1, keepdim=True))(torch.relu(m.conv(x)).flatten(1)),
+    conv=nn.Conv1d(3, 4, 3)), (2, 3, 10))
+case("flattened_conv_over_its_abs_sum", lambda r: Fn(
+    lambda m, x: (lambda v: v / v.abs().sum(1, keepdim=True).clamp(min=1e-3))(
+        m.conv(x).flatten(1)), conv=nn.Conv2d(3, 4, 3)), (2, 3, 6, 6))
+case("softmax_over_merged_spatial_dims", lambda r: Fn(
+    lambda m, x: (lambda v: torch.softmax(v.view(2, 4, -1), -1).view(v.shape) + v)(m.conv(x)),
+    conv=nn.Conv3d(3, 4, 3)), (2, 3, 5, 5, 5))
+case("log_softmax_over_merged_spatial_dims", lambda r: Fn(
+    lambda m, x: (lambda v: torch.log_softmax(v.view(2, 4, -1), 2).view(v.shape) * 2)(
+        m.conv(x)), conv=nn.Conv2d(3, 4, 3)), (2, 3, 6, 7), domain="wide")
+case("softmax_over_a_unit_dim_of_a_view", lambda r: Fn(
+    lambda m, x: torch.softmax(F.adaptive_avg_pool2d(x, 1).view(2, 3, -1), -1) + 1),
+    (2, 3, 4, 4))
 case("train_batch_norm_with_running_stats", lambda r: nn.Sequential(
     nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4).train(), nn.SiLU()), (4, 3, 6, 6))
 case("eval_instance_norm_running_stats", lambda r: nn.InstanceNorm2d(

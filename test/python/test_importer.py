@@ -738,6 +738,21 @@ class MaxPoolIndices(nn.Module):
         return F.max_pool2d(x, 2, return_indices=True)[0]
 
 
+class ConvOfUnbatchedLinear(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.fc, self.conv = nn.Linear(3, 8), nn.Conv1d(4, 2, 3)
+
+    def forward(self, x):
+        return self.conv(self.fc(x))
+
+
+class SoftmaxOverSplitDim(nn.Module):
+    def forward(self, x):
+        y = torch.relu(x)
+        return torch.softmax(y.view(2, 3, 2, 8), dim=3)
+
+
 UNSUPPORTED = [
     # module, input shape, message regex (before the 'at'), snippet of the line
     (AdaptivePool, (2, 3, 4, 4), r"'aten\.adaptive_avg_pool2d' from \(4, 4\) to \(3, 3\): "
@@ -790,6 +805,11 @@ UNSUPPORTED = [
     (ViewMixedWithValue, (2, 4, 6), r"'aten\.add\.Tensor' mixes a view of 'norm' as "
      r"\(2, 4, 6\) with 'tanh' of shape \(2, 4, 6\); Solder cannot fuse that view",
      "y.view(2, 4, 6)"),
+    (ConvOfUnbatchedLinear, (4, 3), r"'aten\.conv1d' of the unbatched tensor 'fc' of "
+     r"shape \(4, 8\); Solder adds the batch dim to inputs and to the results of "
+     r"unbatched convs and pools only", "self.conv(self.fc(x))"),
+    (SoftmaxOverSplitDim, (2, 3, 4, 4), r"softmax over dim 3 of a view that splits it out of "
+     r"dims \[2, 3\] of 'relu'", "torch.softmax(y.view"),
     (PartialReduceOfView, (2, 3, 4, 4), r"'aten\.sum\.dim_IntList' reduces part of the "
      r"dims \[2, 3\] that the view of 'relu' as \(2, 3, 2, 8\) regroups", "z.sum"),
 ]
