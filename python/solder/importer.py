@@ -773,7 +773,15 @@ class _Importer:
                                        f"{value.dtype}; Solder compiles float32 models")
             raise self.unsupported(f"'{node.name}' is {value.dtype}; Solder compiles "
                                    "float32 chains")
-        return tuple(int(d) for d in value.shape)
+        return self.nonempty(tuple(int(d) for d in value.shape), f"takes '{node.name}'")
+
+    def nonempty(self, shape, what):
+        """``shape``, or the refusal of a tensor with no element (the
+        kernels are launched over elements)."""
+        if 0 in shape:
+            raise self.unsupported(f"{_describe(self.node)} {what} of shape {shape}, which is "
+                                   "empty; Solder compiles tensors that hold elements")
+        return shape
 
     def result_shape(self):
         value = self.node.meta.get("val")
@@ -785,7 +793,7 @@ class _Importer:
             raise self.unsupported(f"{_describe(self.node)} produces {value.dtype}; "
                                    "Solder compiles float32 chains")
         try:
-            return tuple(int(d) for d in value.shape)
+            return self.nonempty(tuple(int(d) for d in value.shape), "gives a tensor")
         except TypeError as error:  # a symbolic size
             raise self.unsupported(f"{_describe(self.node)} has a dynamic shape "
                                    f"{tuple(value.shape)}; Solder compiles static "
@@ -1231,6 +1239,8 @@ class _Importer:
             self.value(x)  # the refusal of a permuted operand
         if isinstance(x, View):
             return self.reduce_view(kind, x, dim, result_shape)
+        if x.shape == ():  # over a 0-dim tensor's one value: the value
+            return self.value(x)
         dims = self.dims(dim, len(x.shape))
         keep = " keepdim" if keepdim else ""
         return self.emit(f"solder.reduce {kind} %{x.name} dims = {format_list(dims)}{keep}"
@@ -1333,6 +1343,8 @@ class _Importer:
             result = self.emit(f"solder.{op} %{base.name} dim = {group[0][0]} : "
                                f"{base.type}", base.shape)
             return View(result, x.shape)
+        if x.shape == ():
+            return self.softmax_over(op, self.value(x), [])
         dim = self.dims(dim, len(x.shape))[0]
         return self.emit(f"solder.{op} %{x.name} dim = {dim} : {x.type}", x.shape)
 

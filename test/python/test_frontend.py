@@ -555,6 +555,11 @@ case("log_softmax_over_merged_spatial_dims", lambda r: Fn(
 case("softmax_over_a_unit_dim_of_a_view", lambda r: Fn(
     lambda m, x: torch.softmax(F.adaptive_avg_pool2d(x, 1).view(2, 3, -1), -1) + 1),
     (2, 3, 4, 4))
+# Over a 0-dim tensor: the value itself (softmax: 1, log_softmax: 0).
+case("reductions_and_softmax_of_a_scalar", lambda r: Fn(
+    lambda m, x: (lambda s: s.sum(0) + torch.amax(s, dim=0) + torch.softmax(s, 0)
+                  + torch.log_softmax(s, 0) + torch.logsumexp(s, 0))(torch.tanh(x).mean()) * x),
+    (2, 3))
 case("train_batch_norm_with_running_stats", lambda r: nn.Sequential(
     nn.Conv2d(3, 4, 3), nn.BatchNorm2d(4).train(), nn.SiLU()), (4, 3, 6, 6))
 case("eval_instance_norm_running_stats", lambda r: nn.InstanceNorm2d(

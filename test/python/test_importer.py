@@ -747,6 +747,11 @@ class ConvOfUnbatchedLinear(nn.Module):
         return self.conv(self.fc(x))
 
 
+class ReluOfEmpty(nn.Module):
+    def forward(self, x):
+        return torch.relu(x) * 2
+
+
 class SoftmaxOverSplitDim(nn.Module):
     def forward(self, x):
         y = torch.relu(x)
@@ -808,6 +813,8 @@ UNSUPPORTED = [
     (ConvOfUnbatchedLinear, (4, 3), r"'aten\.conv1d' of the unbatched tensor 'fc' of "
      r"shape \(4, 8\); Solder adds the batch dim to inputs and to the results of "
      r"unbatched convs and pools only", "self.conv(self.fc(x))"),
+    (ReluOfEmpty, (2, 0, 3), r"'aten\.relu' takes 'x' of shape \(2, 0, 3\), which is empty; "
+     r"Solder compiles tensors that hold elements", "torch.relu(x)"),
     (SoftmaxOverSplitDim, (2, 3, 4, 4), r"softmax over dim 3 of a view that splits it out of "
      r"dims \[2, 3\] of 'relu'", "torch.softmax(y.view"),
     (PartialReduceOfView, (2, 3, 4, 4), r"'aten\.sum\.dim_IntList' reduces part of the "
