@@ -1,4 +1,4 @@
-"""Where a catalog model's time goes under torch.compile(backend="solder"):
+"""Where a catalog model's or KernelBench-style chain's time goes under torch.compile(backend="solder"):
 the GPU time of one call (torch.profiler, after warm-up) summed by kind of
 kernel: conv main loops, input layout conversions (NCDHW -> NDHWC), weight
 conversions (KTRSC), finalize kernels, pooling, other pointwise or reduction
@@ -20,8 +20,8 @@ from torch.profiler import ProfilerActivity, profile
 
 from solder.bench import set_precision
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "models"))
-import catalog  # noqa: E402
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from bench_models import make  # noqa: E402  (catalog models and KernelBench chains)
 
 KINDS = [("input layout", r"_input_ndhwc$"), ("weight layout", r"_weight_(ktrsc|prepare)"),
          ("finalize", r"_finalize$"), ("conv", r"_conv$"), ("pool", r"_pool$"),
@@ -43,16 +43,16 @@ def main():
     args = parser.parse_args()
     for name in args.models:
         set_precision(args.precision)
-        model, x = catalog.make(name, "full", seed=1)
-        model, x = model.cuda(), x.cuda()
+        model, xs = make(name)
+        model, xs = model.cuda(), tuple(x.cuda() for x in xs)
         torch._dynamo.reset()
         compiled = torch.compile(model, backend="solder", options={"precision": args.precision})
         with torch.no_grad():
             for _ in range(3):
-                compiled(x)
+                compiled(*xs)
             torch.cuda.synchronize()
             with profile(activities=[ProfilerActivity.CUDA]) as prof:
-                compiled(x)
+                compiled(*xs)
                 torch.cuda.synchronize()
         totals, counts = defaultdict(float), defaultdict(int)
         kernels = []
