@@ -1576,16 +1576,32 @@ class _Importer:
         computed once here where all four are captured (parameters and
         buffers, which the compiled module keeps at their compile-time
         values); else (x - mean) * scale + bias computed in the chain. The
-        per-channel tensors are arguments viewed as (C, 1, ...)."""
-        x, view_shape = self.per_channel_operand(x)
+        per-channel tensors are arguments viewed as (C, 1, ...). A view
+        that regroups a computed tensor's channels (BatchNorm1d after a
+        flatten) takes the folded scale and shift as elementwise operands,
+        which are viewed onto its base."""
         if mean is None or var is None:
             raise self.unsupported(f"{_describe(self.node)}: running statistics must be "
                                    "tensors")
-        spread = (x.shape[1],) + (1,) * (len(x.shape) - 2)
         prefix = self.value_name(self.node)
+        operand = self.operand(x)
+        if isinstance(operand, View) and operand.base.argument is None and \
+                len(operand.shape) >= 2 and operand.shape[:2] != operand.base.shape[:2]:
+            spread = (operand.shape[1],) + (1,) * (len(operand.shape) - 2)
+            folded = self.folded_scale_shift(weight, bias, mean, var, eps, spread, prefix)
+            if folded:
+                # Undeclared: the elementwise ops declare them viewed onto the base.
+                scale, shift = (Value(f.name, spread, f) for f in folded)
+                self.notes.append(f"{prefix}: eval-mode normalization of a view with running "
+                                  "statistics as a scale and shift, computed at import")
+                return self.elementwise("add", [
+                    self.elementwise("mul", [operand, scale], name=prefix + "_scaled"), shift],
+                    name=prefix)
+        x, view_shape = self.per_channel_operand(x)
+        spread = (x.shape[1],) + (1,) * (len(x.shape) - 2)
         folded = self.folded_scale_shift(weight, bias, mean, var, eps, spread, prefix)
         if folded:
-            scale, shift = folded
+            scale, shift = (self.argument(f, spread) for f in folded)
             scaled = self.emit(f"solder.mul %{x.name}, %{scale.name} : {x.type}, "
                                f"{scale.type} -> {x.type}", x.shape, name=prefix + "_scaled")
             result = self.emit(f"solder.add %{scaled.name}, %{shift.name} : {x.type}, "
@@ -1618,8 +1634,9 @@ class _Importer:
 
     def folded_scale_shift(self, weight, bias, mean, var, eps, spread, prefix):
         """(scale, shift) of an eval-mode norm as new parameters of shape
-        ``spread``, computed in float64 from the captured tensors; None
-        where any of them is not captured (a caller's input)."""
+        ``spread`` (not yet arguments), computed in float64 from the
+        captured tensors; None where any of them is not captured (a
+        caller's input)."""
         nodes = [mean, var] + [n for n in (weight, bias) if n is not None]
         if not all(isinstance(n, torch.fx.Node) and n.op == "placeholder" and
                    n.name in self.captured for n in nodes):
@@ -1632,7 +1649,7 @@ class _Importer:
         shift = -tensor(mean) * scale
         if bias is not None:
             shift = shift + tensor(bias)
-        return [self.argument(_Folded(self, f"{prefix}_{what}", value.reshape(spread)), spread)
+        return [_Folded(self, f"{prefix}_{what}", value.reshape(spread))
                 for what, value in (("scale", scale), ("shift", shift))]
 
     def channel_argument(self, operand, spread):

@@ -555,6 +555,11 @@ case("log_softmax_over_merged_spatial_dims", lambda r: Fn(
 case("softmax_over_a_unit_dim_of_a_view", lambda r: Fn(
     lambda m, x: torch.softmax(F.adaptive_avg_pool2d(x, 1).view(2, 3, -1), -1) + 1),
     (2, 3, 4, 4))
+# Eval-mode BatchNorm1d over a conv's flattened features: its folded scale
+# and shift viewed onto the conv's tensor.
+case("batchnorm1d_of_flattened_conv_features", lambda r: Fn(
+    lambda m, x: torch.relu(m.bn(torch.tanh(m.conv(x)).flatten(1))),
+    conv=nn.Conv2d(3, 4, 3), bn=nn.BatchNorm1d(80).eval()), (2, 3, 6, 7))
 # Over a 0-dim tensor: the value itself (softmax: 1, log_softmax: 0).
 case("reductions_and_softmax_of_a_scalar", lambda r: Fn(
     lambda m, x: (lambda s: s.sum(0) + torch.amax(s, dim=0) + torch.softmax(s, 0)

@@ -747,6 +747,12 @@ class ConvOfUnbatchedLinear(nn.Module):
         return self.conv(self.fc(x))
 
 
+class MaxIndicesUsed(nn.Module):
+    def forward(self, x):
+        values, indices = torch.max(x, dim=1)
+        return values * indices.float()
+
+
 class ReluOfEmpty(nn.Module):
     def forward(self, x):
         return torch.relu(x) * 2
@@ -813,6 +819,8 @@ UNSUPPORTED = [
     (ConvOfUnbatchedLinear, (4, 3), r"'aten\.conv1d' of the unbatched tensor 'fc' of "
      r"shape \(4, 8\); Solder adds the batch dim to inputs and to the results of "
      r"unbatched convs and pools only", "self.conv(self.fc(x))"),
+    (MaxIndicesUsed, (2, 3, 4), r"'aten\.max\.dim' returns indices; Solder computes the "
+     r"values only", "torch.max(x, dim=1)"),
     (ReluOfEmpty, (2, 0, 3), r"'aten\.relu' takes 'x' of shape \(2, 0, 3\), which is empty; "
      r"Solder compiles tensors that hold elements", "torch.relu(x)"),
     (SoftmaxOverSplitDim, (2, 3, 4, 4), r"softmax over dim 3 of a view that splits it out of "
