@@ -1479,6 +1479,9 @@ class _Importer:
     def emit_norm(self, op, x, weight, bias, eps, extra, base=None):
         """solder.OP of ``x`` (per sample and channel, or over ``base``: a
         view's base and the view's shape, as layer_norm_of_view gives)."""
+        if eps < 0:
+            raise self.unsupported(f"{_describe(self.node)} with eps={eps}: Solder normalizes "
+                                   "with an epsilon of 0 or more")
         x, view_shape = base or self.per_channel_operand(x)
         weight, bias = self.optional_value(weight), self.optional_value(bias)
         operands = [x] + [v for v in (weight, bias) if v is not None]
@@ -1672,6 +1675,9 @@ class _Importer:
             dilation = (1,) * spatial
             ceil_mode = _arg(node, 4, "ceil_mode", False)
             divisor = _arg(node, 6, "divisor_override")
+            if divisor is not None and divisor <= 0:
+                raise self.unsupported(f"{_describe(node)} with divisor_override={divisor}: "
+                                       "Solder divides a window's sum by a positive count")
         shape = (1,) * unbatched + self.result_shape()
         text = (f"solder.pool {kind} %{x.name} kernel = {format_list(kernel)}"
                 f" strides = {format_list(stride)}"

@@ -58,8 +58,10 @@ KNOWN_REFUSALS = [
     r"'aten\.adaptive_(avg|max)_pool\dd' from \([\d, ]+\) to \([\d, ]+\): Solder pools "
     r"adaptively to output sizes that divide the input \(windows of one size\)$",
     # Values PyTorch takes without complaint but that mean nothing.
-    r"'solder\.pool' op divisor_override must be positive, got -\d+$",
-    r"'solder\.(group|layer)_norm' op epsilon must be non-negative, got -[\d.e+-]+$",
+    r"'aten\.avg_pool\dd' with divisor_override=-\d+: Solder divides a window's sum by a "
+    r"positive count$",
+    r"'aten\.(group|layer)_norm' with eps=-[\d.e+-]+: Solder normalizes with an epsilon of 0 "
+    r"or more$",
     # Linear runs as a GEMM by a parameter over a 2-D or larger input.
     r"'aten\.linear' on a 1-D or permuted operand; Solder multiplies over the last dim of "
     r"a 2-D or larger tensor$",
