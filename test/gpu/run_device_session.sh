@@ -11,6 +11,8 @@
 #                                                 # .gpu-bundles-old vs .gpu-bundles, every
 #                                                 # seed kernel's duration, the harness
 #   bash test/gpu/run_device_session.sh frontend  # the Python front end on the device
+#   bash test/gpu/run_device_session.sh chains    # the KernelBench-style catalog and the
+#                                                 # random chain generator's draws (run_chains.sh)
 #   bash test/gpu/run_device_session.sh models [MODELS]        # the model catalog through
 #                                                 # the backend, both precisions, vs float64
 #   bash test/gpu/run_device_session.sh models-bench [MODELS]  # its timings against eager
@@ -19,7 +21,7 @@
 # models and models-bench: catalog names, comma-separated (default all).
 set -uo pipefail
 OUT=${OUT:-/tmp/solder-gpu}
-stage=${1:?usage: run_device_session.sh suite|bench|frontend|models|models-bench [NAMES]}
+stage=${1:?usage: run_device_session.sh suite|bench|frontend|chains|models|models-bench [NAMES]}
 workloads=${2:-w1,w3,w2}
 mkdir -p "$OUT/session"
 export PYTHONUNBUFFERED=1
@@ -50,10 +52,10 @@ bench)
     > "$OUT/session/bench.log" 2>&1 || status=1
   tail -25 "$OUT/session/bench.log"
   ;;
-frontend)
-  SOLDER_GPU_STAGES="frontend" bash test/gpu/run_gpu_suite.sh \
-    > "$OUT/session/frontend.log" 2>&1 || status=1
-  tail -5 "$OUT/session/frontend.log"
+frontend|chains)
+  SOLDER_GPU_STAGES=$stage bash test/gpu/run_gpu_suite.sh \
+    > "$OUT/session/$stage.log" 2>&1 || status=1
+  tail -5 "$OUT/session/$stage.log"
   ;;
 models|models-bench)
   # The backend compiles on the device: the carried solder-compile beside the
@@ -77,7 +79,7 @@ models|models-bench)
   fi
   ;;
 *)
-  echo "run_device_session.sh: unknown stage '$stage' (suite, bench, frontend, models or models-bench)"
+  echo "run_device_session.sh: unknown stage '$stage' (suite, bench, frontend, chains, models or models-bench)"
   exit 2
   ;;
 esac

@@ -10,11 +10,12 @@
 # JSON to $OUT. SOLDER_GPU_STAGES picks some of them (default: all):
 # templates (the device templates' unit test), suite (the bundles in both
 # precisions), mainloop (the GPU's ceilings and the main-loop benchmark),
-# frontend (the Python front end).
+# frontend (the Python front end), chains (the KernelBench-style catalog and
+# the random chain generator's draws: run_chains.sh).
 set -euo pipefail
 OUT=${OUT:-/tmp/solder-gpu}
 mkdir -p "$OUT"
-stages=" ${SOLDER_GPU_STAGES:-templates suite mainloop frontend} "
+stages=" ${SOLDER_GPU_STAGES:-templates suite mainloop frontend chains} "
 stage() { [[ $stages == *" $1 "* ]]; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
 cmake -S . -B build-gpu -DSOLDER_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release > "$OUT/cmake.log" 2>&1 ||
@@ -72,4 +73,14 @@ else
   echo "build-static/bin/solder-compile not carried: Python front-end tests skipped"
   frontend=1
 fi
-exit $((templates | suite | frontend))
+chains=0
+if ! stage chains; then
+  :
+elif [[ -x build-static/bin/solder-compile ]]; then
+  cp build-static/bin/solder-compile build-gpu/bin/
+  SOLDER_BIN_DIR=$PWD/build-gpu/bin OUT=$OUT test/gpu/run_chains.sh || chains=1
+else
+  echo "build-static/bin/solder-compile not carried: the chains stage skipped"
+  chains=1
+fi
+exit $((templates | suite | frontend | chains))
