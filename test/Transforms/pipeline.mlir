@@ -9,6 +9,10 @@
 // The pipeline's force option is validated by solder-plan.
 // RUN: not solder-opt %s --solder-pipeline=force=banana -o /dev/null 2>&1 | FileCheck %s --check-prefix=BANANA
 // BANANA: error: solder-plan: force must be auto, materialize or recompute, got 'banana'
+// A declaration beside the functions goes through every pass untouched.
+// RUN: solder-opt %s --solder-pipeline | FileCheck %s --check-prefix=DECLARATION
+// DECLARATION: func.func private @declared(tensor<2x3xf32>) -> tensor<2x3xf32>
+func.func private @declared(%x: tensor<2x3xf32>) -> tensor<2x3xf32>
 
 // The seed workloads (full size): two kernels each, never the group_norm.
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline | FileCheck %s --check-prefix=EX1

@@ -251,7 +251,7 @@ int main(int argc, char **argv) {
     return fail(Twine("expected one func.func in ") + inputFile + ", found " +
                 Twine(functions.size()));
   for (Type type : functions.front().getFunctionType().getInputs())
-    if (!cast<RankedTensorType>(type).getElementType().isF32())
+    if (auto tensor = dyn_cast<RankedTensorType>(type); !tensor || !tensor.getElementType().isF32())
       return fail("only f32 tensors are compiled for now, the function takes " +
                   Twine(llvm::formatv("{0}", type).str()));
 

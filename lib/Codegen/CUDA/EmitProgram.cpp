@@ -202,6 +202,9 @@ LogicalResult ProgramEmitter::emitFusion(FusionOp fusion) {
 }
 
 FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
+  if (function.isDeclaration())
+    return function.emitError("the CUDA code generator needs a function with a body; '")
+           << function.getName() << "' is a declaration";
   // Kernels and bundles assume every tensor holds an element (a reduction
   // over none has no chunk to load, an empty launch no grid).
   auto refuseEmpty = [](Type type, function_ref<InFlightDiagnostic()> emitError) {

@@ -292,6 +292,8 @@ struct SolderFormFusionsPass
 
   void runOnOperation() override {
     func::FuncOp function = getOperation();
+    if (function.isDeclaration())
+      return; // nothing to fuse
     RegionBuilder builder;
     builder.run(function);
 
