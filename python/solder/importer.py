@@ -773,7 +773,7 @@ class _Importer:
                                        f"{value.dtype}; Solder compiles float32 models")
             raise self.unsupported(f"'{node.name}' is {value.dtype}; Solder compiles "
                                    "float32 chains")
-        return self.nonempty(tuple(int(d) for d in value.shape), f"takes '{node.name}'")
+        return tuple(int(d) for d in value.shape)
 
     def nonempty(self, shape, what):
         """``shape``, or the refusal of a tensor with no element (the
@@ -866,7 +866,7 @@ class _Importer:
         """The placeholder as a function argument of ``shape`` (the caller
         views its tensor): a captured parameter, or a caller's input. A 2-D
         parameter may be ``transposed`` (a copy, made once here)."""
-        shape = tuple(shape)
+        shape = self.nonempty(tuple(shape), f"takes '{placeholder.name}'")
         if placeholder.name in self.captured:
             key = (placeholder, shape, transposed)
             if key not in self.parameter_values:
@@ -974,13 +974,9 @@ class _Importer:
                 if argument is not None:
                     mapped.append(self.argument(
                         argument, self.broadcast_onto(v.shape, view_shape, base_shape)))
-                elif isinstance(v, View) and v.shape == view_shape and \
-                        v.base.shape == base_shape:
-                    mapped.append(v.base)
                 elif isinstance(v, Value) and v.shape == ():
                     mapped.append(v)
-                elif isinstance(v, View) and v.base.argument is None and \
-                        self.broadcasts_onto_base(v, view_shape, base_shape):
+                elif isinstance(v, View) and self.broadcasts_onto_base(v, view_shape, base_shape):
                     mapped.append(v.base)
                 else:
                     raise self.unsupported(
@@ -1327,6 +1323,10 @@ class _Importer:
         if dtype not in (None, torch.float32):
             raise self.unsupported(f"{op} with dtype={dtype}")
         x = self.operand(node.args[0])
+        if x.shape == ():  # over a 0-dim tensor's one value
+            if isinstance(x, View):
+                return View(self.softmax_over(op, self.base_of(x), []), ())
+            return self.softmax_over(op, x, [])
         if isinstance(x, Permuted):
             base_dim = x.perm[self.dims(dim, len(x.shape))[0]]
             return Permuted(self.emit(f"solder.{op} %{x.base.name} dim = {base_dim} : "
@@ -1343,8 +1343,6 @@ class _Importer:
             result = self.emit(f"solder.{op} %{base.name} dim = {group[0][0]} : "
                                f"{base.type}", base.shape)
             return View(result, x.shape)
-        if x.shape == ():
-            return self.softmax_over(op, self.value(x), [])
         dim = self.dims(dim, len(x.shape))[0]
         return self.emit(f"solder.{op} %{x.name} dim = {dim} : {x.type}", x.shape)
 
@@ -1388,7 +1386,7 @@ class _Importer:
         with the batch dim (free); a computed one is the view of a batched
         result (an earlier unbatched conv's or pool's), whose base it takes.
         Returns (value, whether the input was unbatched)."""
-        x = self.operand(operand)
+        x = self.undeclared_operand(operand)
         if len(x.shape) != spatial + 1:
             return self.value(operand), False
         shape = (1,) + tuple(x.shape)

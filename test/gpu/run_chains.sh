@@ -10,13 +10,16 @@
 set -uo pipefail
 OUT=${OUT:-/tmp/solder-gpu}/chains
 mkdir -p "$OUT"
+rm -f "$OUT"/*.log "$OUT"/summary.txt "$OUT"/draws.txt  # an earlier run's
 procs=${SOLDER_CHAIN_PROCS:-8}
 draws=${SOLDER_DRAWS:-1000:160}
+[[ $draws =~ ^[0-9]+:[0-9]+$ ]] || { echo "SOLDER_DRAWS must be FIRST:COUNT, got '$draws'"; exit 2; }
 first=${draws%:*} count=${draws#*:}
 per=$(((count + procs - 1) / procs))
 if [[ -z ${SOLDER_CHAINS:-} ]]; then
   SOLDER_CHAINS=$(PYTHONPATH=test/models python3 -c \
-    "import kernelbench; print(','.join(kernelbench.CHAINS))")
+    "import kernelbench; print(','.join(kernelbench.CHAINS))") ||
+    { echo "cannot list the KernelBench-style chains"; exit 1; }
 fi
 IFS=, read -ra chains <<< "$SOLDER_CHAINS"
 export PYTHONPATH=$PWD/python PYTHONUNBUFFERED=1

@@ -58,8 +58,8 @@ KNOWN_REFUSALS = [
     # A view that regroups dims of a computed tensor feeds only elementwise
     # ops, reductions and softmax: norms, pools and convs would need the
     # view as a tensor of its own (no reshape op in the dialect yet).
-    r"'aten\.[\w.]+' takes a view of '\w+' as shape \([\d, ]+\); Solder fuses views only "
-    r"into elementwise ops, reductions and outputs$",
+    r"'aten\.(\w*norm\w*|\w*pool\dd|conv\w*|linear)(\.\w+)?' takes a view of '\w+' as "
+    r"shape \([\d, ]+\); Solder fuses views only into elementwise ops, reductions and outputs$",
     r"'aten\.[\w.]+' mixes a view of '\w+' as \([\d, ]+\) with '\w+' of shape \([\d, ]*\); "
     r"Solder cannot fuse that view$",
     # A pooled window of one size: PyTorch's adaptive windows overlap or vary.
@@ -438,8 +438,11 @@ def check(drawn, device="cpu", precision="ieee", bound=None):
         return "refused", check_refusal(error, drawn)
     assert tuple(got.shape) == tuple(reference.shape), (tuple(got.shape), reference.shape)
     error = rel_l2(got, reference)
-    limit = bound if bound is not None else max(
-        1e-5 if precision == "ieee" else 1e-3, 3 * rel_l2(eager, reference))
+    # 3x eager's own error where it is above the floor (an ill-conditioned
+    # draw), but never past 1e-2: a bound eager's error lifts that far would
+    # pass a wrong answer.
+    limit = bound if bound is not None else min(max(
+        1e-5 if precision == "ieee" else 1e-3, 3 * rel_l2(eager, reference)), 1e-2)
     assert error <= limit, f"rel L2 {error:.3g} > {limit:.3g}"
     return "correct", error
 

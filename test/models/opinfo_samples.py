@@ -14,6 +14,7 @@ inputs for everything else.
 import copy
 import re
 import tempfile
+import zlib
 from pathlib import Path
 
 import torch
@@ -49,7 +50,8 @@ KNOWN_REFUSALS = [
     # Kernels are launched over elements; PyTorch's samples include empty tensors.
     r"'aten\.[\w.]+' (takes '\w+'|gives a tensor) of shape \([\d, ]*\), which is empty; "
     r"Solder compiles tensors that hold elements$",
-    # A reduction over a 0-dim tensor, as a module on its own, returns its input.
+    # A reduction over a 0-dim tensor, as a module on its own, returns its
+    # input (the test takes this one for reductions only).
     r"the module returns its input or parameter '\w+' unchanged; there is nothing to "
     r"compile for it$",
     # Integer tensors as clamp's bounds.
@@ -66,8 +68,10 @@ KNOWN_REFUSALS = [
     r"'aten\.linear' on a 1-D or permuted operand; Solder multiplies over the last dim of "
     r"a 2-D or larger tensor$",
     r"'aten\.linear' whose weight is not a 2-D parameter: Solder runs Linear and matmul as "
-    r"a GEMM by a parameter",
+    r"a GEMM by a parameter \(a product of two computed tensors or inputs is not supported\)$",
 ]
+# The ops for which a refusal may say the module returns its input unchanged.
+REDUCTIONS = re.compile(r"(sum|mean|amax|amin|prod|logsumexp|max|min)(\.|$)")
 
 
 def op_infos():
@@ -78,6 +82,9 @@ def op_infos():
 
 
 def samples(info):
+    """The op's float32 samples, drawn from a generator seeded by the op's
+    name: the same values whatever other tests ran first."""
+    torch.manual_seed(zlib.crc32(info.name.encode() + info.variant_test_name.encode()))
     return list(info.sample_inputs("cpu", torch.float32, requires_grad=False))
 
 
@@ -150,7 +157,8 @@ def check(name, info, sample):
     finite = torch.isfinite(reference)
     assert torch.equal(got[~finite & ~nan], reference[~finite & ~nan]), "infinities differ"
     error = rel_l2(got[finite], reference[finite])
-    bound = max(RELATIVE_L2, 3 * rel_l2(eager.double()[finite], reference[finite]))
+    # 3x eager's own error where it is larger, but never past 1e-2.
+    bound = min(max(RELATIVE_L2, 3 * rel_l2(eager.double()[finite], reference[finite])), 1e-2)
     assert error <= bound, f"rel L2 {error:.3g} > {bound:.3g}"
     return "correct", error
 
