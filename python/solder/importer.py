@@ -1077,13 +1077,10 @@ class _Importer:
         base = self.channels_of_permuted(
             x, list(range(rank - len(normalized_shape), rank)), "LayerNorm")
         channels = base.shape[1]
-        stats_shape = (base.shape[0], 1) + tuple(base.shape[2:])
         stem = self.value_name(self.node)
 
         def reduce_mean(value, name):
-            return self.emit(f"solder.reduce mean %{value.name} dims = [1] keepdim : "
-                             f"{value.type} -> {tensor_type(stats_shape)}", stats_shape,
-                             f"{stem}_{name}")
+            return self.emit_keepdim_reduce("mean", value, [1], f"{stem}_{name}")
 
         mean = reduce_mean(base, "mean")
         deviation = self.emit_elementwise("sub", [mean, base], name=f"{stem}_deviation")
@@ -1132,6 +1129,12 @@ class _Importer:
             return view.base.shape == self.broadcast_onto(view.shape, view_shape, base_shape)
         except UnsupportedOperation:
             return False
+
+    def emit_keepdim_reduce(self, kind, value, dims, name=None):
+        """solder.reduce KIND of ``value`` over ``dims``, keeping them (size 1)."""
+        shape = tuple(1 if d in dims else s for d, s in enumerate(value.shape))
+        return self.emit(f"solder.reduce {kind} %{value.name} dims = {format_list(sorted(dims))}"
+                         f" keepdim : {value.type} -> {tensor_type(shape)}", shape, name)
 
     def emit_elementwise(self, op, values, attrs="", name=None):
         """solder.OP on Values (one, or two broadcasting); ``attrs`` is the
@@ -1257,10 +1260,7 @@ class _Importer:
                 base_dims += group_base
         base = self.base_of(view)
         if base_dims:
-            shape = tuple(1 if d in base_dims else s for d, s in enumerate(base.shape))
-            base = self.emit(f"solder.reduce {kind} %{base.name} dims = "
-                             f"{format_list(sorted(base_dims))} keepdim : {base.type} -> "
-                             f"{tensor_type(shape)}", shape)
+            base = self.emit_keepdim_reduce(kind, base, base_dims)
         return base if base.shape == result_shape else View(base, result_shape)
 
     def getitem(self, node):
@@ -1352,14 +1352,11 @@ class _Importer:
         adds): the max, then the sum of the
         exponentials of the shifted values, as reductions over ``dims``."""
         stem = self.value_name(self.node)
-        stats_shape = tuple(1 if d in dims else s for d, s in enumerate(x.shape))
 
         def reduce(kind, value, name):
             if not dims:  # over a unit dim of the view: each value alone
                 return value
-            return self.emit(f"solder.reduce {kind} %{value.name} dims = {format_list(dims)}"
-                             f" keepdim : {value.type} -> {tensor_type(stats_shape)}",
-                             stats_shape, f"{stem}_{name}")
+            return self.emit_keepdim_reduce(kind, value, dims, f"{stem}_{name}")
 
         shifted = self.emit_elementwise("sub", [x, reduce("max", x, "max")],
                                         name=f"{stem}_shifted")
@@ -1402,11 +1399,14 @@ class _Importer:
             f"{tuple(x.shape)}; Solder adds the batch dim to inputs and to the results "
             "of unbatched convs and pools only")
 
-    def unbatched(self, emit):
-        """``emit(result shape)`` with the batch dim of an unbatched op
-        added, viewed as the op's result."""
-        shape = self.result_shape()
-        return View(emit((1,) + tuple(shape)), shape)
+    def batched_result_shape(self, unbatched):
+        """The node's result shape, with the batch dim an unbatched op adds."""
+        return (1,) * unbatched + self.result_shape()
+
+    @staticmethod
+    def unbatched_result(result, unbatched):
+        """An unbatched op's result seen without the batch dim it added."""
+        return View(result, result.shape[1:]) if unbatched else result
 
     def conv(self, node):
         weight = self.value(node.args[1])
@@ -1427,10 +1427,9 @@ class _Importer:
                                            "unevenly, which solder.conv cannot express")
                 padding = tuple(t // 2 for t in totals)
         window = [("strides", stride), ("padding", padding), ("dilations", dilation)]
-        if unbatched:
-            return self.unbatched(lambda shape: self.emit_convolution(
-                "conv", x, weight, bias, window, groups, shape))
-        return self.emit_convolution("conv", x, weight, bias, window, groups)
+        return self.unbatched_result(self.emit_convolution(
+            "conv", x, weight, bias, window, groups, self.batched_result_shape(unbatched)),
+            unbatched)
 
     def conv_transpose(self, node):
         weight = self.value(node.args[1])
@@ -1442,11 +1441,9 @@ class _Importer:
         window = [("strides", _arg(node, 3, "stride", 1)), ("padding", padding),
                   ("output_padding", _arg(node, 5, "output_padding", 0)),
                   ("dilations", _arg(node, 7, "dilation", 1))]
-        groups = _arg(node, 6, "groups", 1)
-        if unbatched:
-            return self.unbatched(lambda shape: self.emit_convolution(
-                "conv_transpose", x, weight, bias, window, groups, shape))
-        return self.emit_convolution("conv_transpose", x, weight, bias, window, groups)
+        return self.unbatched_result(self.emit_convolution(
+            "conv_transpose", x, weight, bias, window, _arg(node, 6, "groups", 1),
+            self.batched_result_shape(unbatched)), unbatched)
 
     def convolution(self, node):
         """aten.convolution: (input, weight, bias, stride, padding, dilation,
@@ -1676,7 +1673,7 @@ class _Importer:
             if divisor is not None and divisor <= 0:
                 raise self.unsupported(f"{_describe(node)} with divisor_override={divisor}: "
                                        "Solder divides a window's sum by a positive count")
-        shape = (1,) * unbatched + self.result_shape()
+        shape = self.batched_result_shape(unbatched)
         text = (f"solder.pool {kind} %{x.name} kernel = {format_list(kernel)}"
                 f" strides = {format_list(stride)}"
                 f" padding = {format_list(padding)}"
@@ -1687,8 +1684,8 @@ class _Importer:
             include = "true" if _arg(node, 5, "count_include_pad", True) else "false"
             override = f", divisor_override = {int(divisor)} : i64" if divisor else ""
             text += f" {{count_include_pad = {include}{override}}}"
-        result = self.emit(f"{text} : {x.type} -> {tensor_type(shape)}", shape)
-        return View(result, shape[1:]) if unbatched else result
+        return self.unbatched_result(
+            self.emit(f"{text} : {x.type} -> {tensor_type(shape)}", shape), unbatched)
 
     def adaptive_pool(self, kind, node):
         """adaptive_{avg,max}_pool: to size 1 everywhere, a mean or max over
@@ -1699,17 +1696,13 @@ class _Importer:
         inputs = x.shape[2:]
         outputs = tuple(i if o is None else int(o)
                         for o, i in zip(_tuple(node.args[1], len(inputs)), inputs))
-        if unbatched:
-            return self.unbatched(lambda shape: self.emit_adaptive_pool(
-                kind, node, x, inputs, outputs, shape))
-        return self.emit_adaptive_pool(kind, node, x, inputs, outputs, self.result_shape())
+        return self.unbatched_result(self.emit_adaptive_pool(
+            kind, node, x, inputs, outputs, self.batched_result_shape(unbatched)), unbatched)
 
     def emit_adaptive_pool(self, kind, node, x, inputs, outputs, shape):
         if all(o == 1 for o in outputs):
-            dims = list(range(2, len(x.shape)))
-            return self.emit(f"solder.reduce {'mean' if kind == 'avg' else 'max'} %{x.name} "
-                             f"dims = {format_list(dims)} keepdim : {x.type} -> "
-                             f"{tensor_type(shape)}", shape)
+            return self.emit_keepdim_reduce("mean" if kind == "avg" else "max", x,
+                                            list(range(2, len(x.shape))))
         if any(i % o for i, o in zip(inputs, outputs)):
             raise self.unsupported(
                 f"{_describe(node)} from {tuple(inputs)} to {tuple(outputs)}: Solder pools "
