@@ -22,6 +22,7 @@ import solder.backend as backend
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
 import kernelbench  # noqa: E402
+from compare import rel_l2  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a GPU")
 
@@ -29,13 +30,6 @@ FLOOR = {"ieee": 1e-5, "tf32": 1e-3}
 HEADS = {"conv1d", "conv2d", "conv3d", "conv_transpose2d", "conv_transpose3d", "linear"}
 CHAINS = [name for name in os.environ.get("SOLDER_CHAINS", ",".join(kernelbench.CHAINS))
           .split(",") if name]
-
-
-def rel_l2(got, reference):
-    """Relative L2 error; absolute where the reference is all zeros (a
-    chain such as clamp(min(x, 0), 0, 1) is zero everywhere)."""
-    norm = reference.norm()
-    return ((got.double() - reference).norm() / (norm if norm > 0 else 1.0)).item()
 
 
 @pytest.mark.parametrize("precision", ["ieee", "tf32"])

@@ -36,6 +36,7 @@ import numpy as np
 import torch
 
 from catalog import randomize
+from compare import error_bound, rel_l2, through_cuda_codegen
 
 ACTIVATIONS = [
     "torch.relu({x})", "F.gelu({x})", "F.gelu({x}, approximate='tanh')", "torch.sigmoid({x})",
@@ -379,11 +380,6 @@ def draw(seed, directory):
 
 # -- checking a draw ------------------------------------------------------------
 
-def rel_l2(got, reference):
-    norm = reference.norm()
-    return ((got.double().cpu() - reference).norm() / (norm if norm > 0 else 1.0)).item()
-
-
 def check_refusal(error, drawn):
     """A refusal's first line names the op and ends with the draw's line."""
     import solder
@@ -406,7 +402,7 @@ def check(drawn, device="cpu", precision="ieee", bound=None):
     AssertionError on a wrong answer or a refusal not pinned to the user's
     line; any other exception is a finding too."""
     import solder
-    from solder.api import _run_on_ir, compile_imported
+    from solder.api import compile_imported
     from solder.importer import import_module
 
     module, inputs = drawn.module, [x.to(device) for x in drawn.inputs]
@@ -417,11 +413,7 @@ def check(drawn, device="cpu", precision="ieee", bound=None):
     try:
         imported = import_module(module, inputs)
         if device == "cpu":
-            with tempfile.TemporaryDirectory() as directory:
-                for mode in ("ieee", "tf32"):
-                    _run_on_ir(imported.mlir, Path(directory), "solder-compile",
-                               ["-o", directory, "--emit-cuda-only", f"--precision={mode}"],
-                               "solder-compile")
+            through_cuda_codegen(imported.mlir, ("ieee", "tf32"))
             compiled = compile_imported(imported, precision, "cpu", "auto", True, None)
         else:
             compiled = compile_imported(imported, precision, "cuda", "auto", True,
@@ -438,11 +430,8 @@ def check(drawn, device="cpu", precision="ieee", bound=None):
         return "refused", check_refusal(error, drawn)
     assert tuple(got.shape) == tuple(reference.shape), (tuple(got.shape), reference.shape)
     error = rel_l2(got, reference)
-    # 3x eager's own error where it is above the floor (an ill-conditioned
-    # draw), but never past 1e-2: a bound eager's error lifts that far would
-    # pass a wrong answer.
-    limit = bound if bound is not None else min(max(
-        1e-5 if precision == "ieee" else 1e-3, 3 * rel_l2(eager, reference)), 1e-2)
+    limit = bound if bound is not None else error_bound(
+        1e-5 if precision == "ieee" else 1e-3, rel_l2(eager, reference))
     assert error <= limit, f"rel L2 {error:.3g} > {limit:.3g}"
     return "correct", error
 

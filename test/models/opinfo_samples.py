@@ -13,12 +13,12 @@ inputs for everything else.
 
 import copy
 import re
-import tempfile
 import zlib
-from pathlib import Path
 
 import torch
 import torch.nn as nn
+
+from compare import error_bound, rel_l2, through_cuda_codegen
 
 # OpInfo names of what the importer claims (docs/USER_GUIDE.md's table).
 CLAIMED = """
@@ -123,7 +123,7 @@ def check(name, info, sample):
     """('correct', error) or ('refused', first line without the location);
     raises AssertionError on a wrong answer or a refusal off the op's line."""
     import solder
-    from solder.api import _run_on_ir, compile_imported
+    from solder.api import compile_imported
     from solder.importer import import_module
 
     module = OneOp(info.op, sample, bool(LAYERS.match(name))).eval()
@@ -133,9 +133,7 @@ def check(name, info, sample):
         eager = module(*inputs)
     try:
         imported = import_module(module, inputs)
-        with tempfile.TemporaryDirectory() as directory:
-            _run_on_ir(imported.mlir, Path(directory), "solder-compile",
-                       ["-o", directory, "--emit-cuda-only"], "solder-compile")
+        through_cuda_codegen(imported.mlir)
         compiled = compile_imported(imported, "ieee", "cpu", "auto", True, None)
         with torch.no_grad():
             got = compiled(*inputs)
@@ -157,14 +155,6 @@ def check(name, info, sample):
     finite = torch.isfinite(reference)
     assert torch.equal(got[~finite & ~nan], reference[~finite & ~nan]), "infinities differ"
     error = rel_l2(got[finite], reference[finite])
-    # 3x eager's own error where it is larger, but never past 1e-2.
-    bound = min(max(RELATIVE_L2, 3 * rel_l2(eager.double()[finite], reference[finite])), 1e-2)
+    bound = error_bound(RELATIVE_L2, rel_l2(eager[finite], reference[finite]))
     assert error <= bound, f"rel L2 {error:.3g} > {bound:.3g}"
     return "correct", error
-
-
-def rel_l2(got, reference):
-    if reference.numel() == 0:
-        return 0.0
-    norm = reference.norm()
-    return ((got - reference).norm() / (norm if norm > 0 else 1.0)).item()

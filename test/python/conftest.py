@@ -10,8 +10,10 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-# The solder Python package of this source tree (python/solder).
+# The solder Python package of this source tree (python/solder), and the
+# models and checks the tests share (test/models).
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent.parent / "python"))
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "models"))
 
 # ctest sets SOLDER_BIN_DIR; otherwise the binaries of the in-tree build.
 BIN_DIR = Path(
@@ -116,17 +118,13 @@ def codegen_on_cpu(monkeypatch):
     the reference interpreter; with this fixture each subgraph first goes
     through solder-compile --emit-cuda-only, as a CUDA one would, so the CUDA
     code generator's refusals send their ops to eager here too."""
-    import tempfile
-
     import solder.backend as backend
-    from solder.api import _run_on_ir
+    from compare import through_cuda_codegen
     compile_subgraph = backend._compile_subgraph
 
     def through_codegen(subgraph, name, precision, force, parameters=()):
-        imported = backend.import_graph(subgraph, name, name, parameter_inputs=parameters)
-        with tempfile.TemporaryDirectory() as directory:
-            _run_on_ir(imported.mlir, Path(directory), "solder-compile",
-                       ["-o", directory, "--emit-cuda-only"], "solder-compile")
+        through_cuda_codegen(
+            backend.import_graph(subgraph, name, name, parameter_inputs=parameters).mlir)
         return compile_subgraph(subgraph, name, precision, force, parameters)
 
     monkeypatch.setattr(backend, "_compile_subgraph", through_codegen)
