@@ -141,6 +141,12 @@ FailureOr<SmallVector<Tensor>> Interpreter::evaluate(Operation *op) {
                                   /*log=*/true));
       })
       .Case([&](PoolOp pool) { return single(evalPool(pool, get(pool.getX()))); })
+      .Case([&](ReshapeOp reshape) {
+        Tensor tensor = get(reshape.getInput());
+        tensor.shape.assign(reshape.getType().getShape().begin(),
+                            reshape.getType().getShape().end());
+        return single(std::move(tensor));
+      })
       .Case([&](FusionOp fusion) -> FailureOr<SmallVector<Tensor>> {
         SmallVector<Tensor> captures;
         for (Value capture : fusion.getCaptures())

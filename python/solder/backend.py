@@ -359,6 +359,9 @@ class _Supported(torch.fx.passes.operator_support.OperatorSupportBase):
 _NON_COMPUTE = {"view", "_unsafe_view", "reshape", "flatten", "squeeze", "unsqueeze",
                 "clone", "detach", "alias", "contiguous", "getitem", "_to_copy", "to",
                 "dropout", "lift_fresh_copy", "copy_"}
+# Layout bookkeeping in Solder: a subgraph of only these and the ops above
+# computes nothing, so it is not compiled.
+_PERMUTES = {"permute", "transpose", "t", "numpy_T"}
 
 
 def _partition(module, refused, precision, force, report, guarded=False, parameters=()):
@@ -366,7 +369,7 @@ def _partition(module, refused, precision, force, report, guarded=False, paramet
     partitioner = CapabilityBasedPartitioner(module, _Supported(refused),
                                              allows_single_node_partition=True)
     partitions = [p for p in partitioner.propose_partitions()
-                  if any(_op_name(n) not in _NON_COMPUTE for n in p.nodes)]
+                  if any(_op_name(n) not in _NON_COMPUTE | _PERMUTES for n in p.nodes)]
     for node in module.graph.nodes:
         value = node.meta.get("val")
         if node.op == "call_function" and not any(node in p.nodes for p in partitions) \

@@ -317,14 +317,11 @@ def static_refusal(node):
     a node out at once instead of finding it subgraph by subgraph."""
     packet = getattr(node.target, "overloadpacket", None)
     if packet is aten.linear:
-        value = node.args[0].meta.get("val") if isinstance(node.args[0], torch.fx.Node) \
-            else None
-        rank = value.dim() if isinstance(value, torch.Tensor) else None
-        if rank is not None and rank > 2 and not _permuted_channels_last(node.args[0]) \
-                and not _gemm_rows(node.args[0]):
-            return (f"{_describe(node)} on a computed rank-{rank} tensor: Solder runs Linear "
-                    "over the last dim of an input, of a Linear's output, or of a permute "
-                    "that put the channels there")
+        perm = _permutation(node.args[0])
+        if perm is not None and perm != list(range(len(perm))) and \
+                (len(perm) < 3 or perm[-1] != 1):
+            return (f"{_describe(node)} over dim {perm[-1]} of a tensor permuted by {perm}: "
+                    "Solder multiplies permuted tensors over their channels only")
     if packet in (aten.mm, aten.addmm, aten.matmul):
         second = node.args[2] if packet is aten.addmm else node.args[1]
         value = second.meta.get("val") if isinstance(second, torch.fx.Node) else None
@@ -334,42 +331,40 @@ def static_refusal(node):
     return None
 
 
-def _gemm_rows(node):
-    """Whether ``node`` is (through pointwise ops and views) an input or a
-    Linear's or matmul's output: rows a Linear over its last dim takes as
-    they are stored."""
-    seen = set()
-    while isinstance(node, torch.fx.Node) and node not in seen:
-        seen.add(node)
-        if node.op == "placeholder":
-            return True
-        packet = getattr(node.target, "overloadpacket", node.target)
-        if packet in (aten.linear, aten.mm, aten.addmm, aten.matmul):
-            return True
-        if packet not in _PERMUTED_PASSES and packet not in _VIEWS:
-            return False
-        node = next((a for a in node.args if isinstance(a, torch.fx.Node)
-                     and a.op != "placeholder"), node.args[0])
-    return False
+def _transposed_dims(node, rank):
+    """The permutation aten.transpose (two dims swapped), aten.t and .T
+    (aten.numpy_T: every dim reversed) apply to a rank-``rank`` tensor."""
+    packet = node.target.overloadpacket
+    if packet is not aten.transpose:
+        return list(reversed(range(rank)))
+    first, second = (d % rank for d in (_arg(node, 1, "dim0"), _arg(node, 2, "dim1")))
+    dims = list(range(rank))
+    dims[first], dims[second] = dims[second], dims[first]
+    return dims
 
 
-def _permuted_channels_last(node):
-    """Whether ``node`` is (through pointwise ops, LayerNorm and Linear) a
-    permute that puts dim 1 last: a Linear over it is a 1x1 conv."""
+def _permutation(node):
+    """The permutation ``node`` is seen through (through pointwise ops,
+    LayerNorm and Linear), or None where it is not a permute's."""
     perm, seen = None, set()
     while isinstance(node, torch.fx.Node) and node not in seen:
         seen.add(node)
         packet = getattr(node.target, "overloadpacket", node.target)
+        dims = None
         if packet is aten.permute:
             dims = [d % len(_arg(node, 1, "dims")) for d in _arg(node, 1, "dims")]
-            perm = dims if perm is None else [dims[p] for p in perm]
+        elif packet in (aten.transpose, aten.t, aten.numpy_T):
+            value = node.meta.get("val")
+            dims = _transposed_dims(node, value.dim() if isinstance(value, torch.Tensor) else 2)
         elif packet not in _PERMUTED_PASSES:
             break
+        if dims is not None:
+            perm = dims if perm is None else [dims[p] for p in perm]
         # The first computed tensor argument carries the layout (a binary
         # op's other operand is permuted alike, or a parameter).
         node = next((a for a in node.args if isinstance(a, torch.fx.Node)
                      and a.op != "placeholder"), None)
-    return perm is not None and len(perm) > 2 and perm[-1] == 1
+    return perm
 
 
 _SUPPORTED = []
@@ -520,6 +515,7 @@ class _Importer:
         self.argument_values = {}  # (placeholder, shape) -> Value
         self.parameters = []  # (Value, CPU tensor), in argument order
         self.parameter_values = {}  # (placeholder, shape) -> Value
+        self.reshapes = {}  # (base name, shape) -> the solder.reshape's Value
         self.constants = {}
         self.notes = []
         self.node = None
@@ -834,8 +830,8 @@ class _Importer:
 
     def value(self, operand):
         """A materialized tensor operand: a view of an argument becomes an
-        argument of the viewed shape; a view in the middle of the chain
-        cannot feed this op."""
+        argument of the viewed shape; a view in the middle of the chain a
+        solder.reshape (no kernel, no copy)."""
         value = self.operand(operand)
         if isinstance(value, Permuted):
             raise self.unsupported(
@@ -846,11 +842,19 @@ class _Importer:
         if isinstance(value, View) and value.base.argument is not None:
             return self.argument(value.base.argument, value.shape)
         if isinstance(value, View):
-            raise self.unsupported(
-                f"{_describe(self.node)} takes a view of '{value.base.name}' as shape "
-                f"{value.shape}; Solder fuses views only into elementwise ops, "
-                "reductions and outputs")
+            return self.reshaped(value.base, value.shape)
         return value
+
+    def reshaped(self, base, shape):
+        """``base``, a computed value, seen with ``shape``: a solder.reshape,
+        emitted once per shape. Its result shares the base's storage; the op
+        that needs it is where it is located."""
+        key = (base.name, tuple(shape))
+        if key not in self.reshapes:
+            self.reshapes[key] = self.emit(
+                f"solder.reshape %{base.name} : {base.type} -> {tensor_type(shape)}",
+                shape, name=f"{base.name}_view")
+        return self.reshapes[key]
 
     def undeclared_operand(self, operand):
         """operand(), but a placeholder is not declared as an argument of
@@ -944,7 +948,8 @@ class _Importer:
         arguments of the viewed shape. Views of computed values pass through
         when every other tensor operand is a view of the same shape over a
         base of the same shape, a scalar, or an argument (viewed onto the
-        bases' shape)."""
+        bases' shape); otherwise the op runs on the views' shapes, each view
+        a solder.reshape."""
         permuted = [v for v in operands if isinstance(v, Permuted) or (
             isinstance(v, torch.fx.Node) and isinstance(self.values.get(v), Permuted))]
         if permuted:
@@ -964,28 +969,32 @@ class _Importer:
         # keepdim reduction of it, broadcasts onto its base).
         widest = [v for v in computed if v.shape == result_shape] or computed
         reference = widest[0] if computed else views[0] if alike else None
-        if reference is None:
-            values = [self.value(v) for v in values]
-        else:
-            view_shape, base_shape = reference.shape, reference.base.shape
-            mapped = []
-            for v in values:
-                argument = v.argument if isinstance(v, Value) else v.base.argument
-                if argument is not None:
-                    mapped.append(self.argument(
-                        argument, self.broadcast_onto(v.shape, view_shape, base_shape)))
-                elif isinstance(v, Value) and v.shape == ():
-                    mapped.append(v)
-                elif isinstance(v, View) and self.broadcasts_onto_base(v, view_shape, base_shape):
-                    mapped.append(v.base)
-                else:
-                    raise self.unsupported(
-                        f"{_describe(self.node)} mixes a view of '{reference.base.name}' "
-                        f"as {view_shape} with '{v.name if isinstance(v, Value) else v.base.name}'"
-                        f" of shape {v.shape}; Solder cannot fuse that view")
-            result = self.emit_elementwise(op, mapped, attrs, name)
-            return View(result, result_shape)
-        return self.emit_elementwise(op, values, attrs, name)
+        if reference is not None:
+            mapped = self.onto_base(values, reference)
+            if mapped is not None:
+                return View(self.emit_elementwise(op, mapped, attrs, name), result_shape)
+        return self.emit_elementwise(op, [self.value(v) for v in values], attrs, name)
+
+    def onto_base(self, values, reference):
+        """The operands of an elementwise op on the base of the view
+        ``reference``: arguments viewed onto it, scalars, views whose base is
+        what broadcasting them reads of it; None where one is not."""
+        view_shape, base_shape = reference.shape, reference.base.shape
+        mapped = []
+        for v in values:
+            argument = v.argument if isinstance(v, Value) else v.base.argument
+            if argument is not None:
+                onto = self.broadcast_onto(v.shape, view_shape, base_shape)
+                if onto is None:
+                    return None
+                mapped.append(self.argument(argument, onto))
+            elif isinstance(v, Value) and v.shape == ():
+                mapped.append(v)
+            elif isinstance(v, View) and self.broadcasts_onto_base(v, view_shape, base_shape):
+                mapped.append(v.base)
+            else:
+                return None
+        return mapped
 
     def elementwise_permuted(self, op, values, perm, attrs, name):
         """An elementwise op on permuted tensors, on their bases: every other
@@ -1025,15 +1034,9 @@ class _Importer:
         return Permuted(self.emit_elementwise(op, mapped, attrs, name), perm)
 
     def transpose(self, node):
-        """aten.t, aten.transpose, .T: a permute swapping two dims."""
-        rank = len(self.undeclared_operand(node.args[0]).shape)
-        if node.target.overloadpacket is aten.transpose:
-            first, second = (d % rank for d in (_arg(node, 1, "dim0"), _arg(node, 2, "dim1")))
-        else:
-            first, second = 0, rank - 1
-        dims = list(range(rank))
-        dims[first], dims[second] = dims[second], dims[first]
-        return self.permute(node, dims)
+        """aten.t, aten.transpose, .T: a permute."""
+        return self.permute(node, _transposed_dims(
+            node, len(self.undeclared_operand(node.args[0]).shape)))
 
     def permute(self, node, dims=None):
         """aten.permute: layout bookkeeping (Permuted); a permute back to the
@@ -1048,8 +1051,7 @@ class _Importer:
         x = self.operand(source)
         dims = [d % len(x.shape) for d in dims]
         if isinstance(x, View):
-            raise self.unsupported(f"{_describe(node)} of a view of '{x.base.name}'; "
-                                   "Solder permutes computed tensors and inputs")
+            x = self.value(x)
         base, perm = (x.base, [x.perm[d] for d in dims]) if isinstance(x, Permuted) \
             else (x, dims)
         if perm == list(range(len(perm))):
@@ -1101,22 +1103,21 @@ class _Importer:
                                           name=f"{stem}_{'weight' if op == 'mul' else 'bias'}")
         return Permuted(y, x.perm)
 
-    def broadcast_onto(self, shape, view_shape, base_shape):
+    @staticmethod
+    def broadcast_onto(shape, view_shape, base_shape):
         """The shape in the bases' layout of an operand that broadcasts as
-        ``shape`` against ``view_shape``."""
+        ``shape`` against ``view_shape``, or None where it broadcasts beyond
+        the view or within a group of dims that the view merges."""
         padded = (1,) * (len(view_shape) - len(shape)) + tuple(shape)
         if len(padded) != len(view_shape):
-            raise self.unsupported(f"{_describe(self.node)}: an operand of shape {shape} "
-                                   f"broadcasts beyond the view {view_shape}")
+            return None
         result = [1] * len(base_shape)
         for base_dims, view_dims in _reshape_groups(base_shape, view_shape):
             sizes = [padded[d] for d in view_dims]
             if all(s == 1 for s in sizes):
                 continue
             if sizes != [view_shape[d] for d in view_dims]:
-                raise self.unsupported(
-                    f"{_describe(self.node)}: an operand of shape {shape} broadcasts "
-                    f"within a group of dims that the view {view_shape} merges")
+                return None
             for d in base_dims:
                 result[d] = base_shape[d]
         return tuple(result)
@@ -1125,10 +1126,7 @@ class _Importer:
         """Whether ``view`` (of a computed value) is, in its base's layout,
         what broadcasting it against ``view_shape`` reads of a tensor of
         ``base_shape``: a keepdim reduction of that view, say."""
-        try:
-            return view.base.shape == self.broadcast_onto(view.shape, view_shape, base_shape)
-        except UnsupportedOperation:
-            return False
+        return view.base.shape == self.broadcast_onto(view.shape, view_shape, base_shape)
 
     def emit_keepdim_reduce(self, kind, value, dims, name=None):
         """solder.reduce KIND of ``value`` over ``dims``, keeping them (size 1)."""
@@ -1237,7 +1235,10 @@ class _Importer:
         if isinstance(x, Permuted):
             self.value(x)  # the refusal of a permuted operand
         if isinstance(x, View):
-            return self.reduce_view(kind, x, dim, result_shape)
+            through_base = self.reduce_view(kind, x, dim, result_shape)
+            if through_base is not None:
+                return through_base
+            x = self.value(x)
         if x.shape == ():  # over a 0-dim tensor's one value: the value
             return self.value(x)
         dims = self.dims(dim, len(x.shape))
@@ -1247,15 +1248,15 @@ class _Importer:
 
     def reduce_view(self, kind, view, dim, result_shape):
         """A reduction of a view: over the base dims of the reduced view dims
-        (whole groups), keeping them; the result views that."""
+        (whole groups), keeping them; the result views that. None where it
+        reduces part of a group of dims the view regroups (the reduction then
+        takes the view as a solder.reshape)."""
         reduced = set(self.dims(dim, len(view.shape)))
         base_dims = []
         for group_base, group_view in _reshape_groups(view.base.shape, view.shape):
             hit = reduced & set(group_view)
             if hit and hit != set(group_view):
-                raise self.unsupported(
-                    f"{_describe(self.node)} reduces part of the dims {group_view} that "
-                    f"the view of '{view.base.name}' as {view.shape} regroups")
+                return None
             if hit:
                 base_dims += group_base
         base = self.base_of(view)
@@ -1334,15 +1335,14 @@ class _Importer:
         if isinstance(x, View):
             dim = self.dims(dim, len(x.shape))[0]
             group = next(g for g in _reshape_groups(x.base.shape, x.shape) if dim in g[1])
-            if len(group[1]) != 1:
-                raise self.unsupported(f"{op} over dim {dim} of a view that splits it out "
-                                       f"of dims {group[0]} of '{x.base.name}'")
-            base = self.base_of(x)
-            if len(group[0]) != 1:
-                return View(self.softmax_over(op, base, group[0]), x.shape)
-            result = self.emit(f"solder.{op} %{base.name} dim = {group[0][0]} : "
-                               f"{base.type}", base.shape)
-            return View(result, x.shape)
+            if len(group[1]) == 1:
+                base = self.base_of(x)
+                if len(group[0]) != 1:
+                    return View(self.softmax_over(op, base, group[0]), x.shape)
+                result = self.emit(f"solder.{op} %{base.name} dim = {group[0][0]} : "
+                                   f"{base.type}", base.shape)
+                return View(result, x.shape)
+            x = self.value(x)  # over a dim split out of the base's: over the view
         dim = self.dims(dim, len(x.shape))[0]
         return self.emit(f"solder.{op} %{x.name} dim = {dim} : {x.type}", x.shape)
 
@@ -1381,8 +1381,9 @@ class _Importer:
         spatial dims, with its batch dim: PyTorch takes an unbatched input
         (C, spatial...) as a batch of one. An unbatched argument is viewed
         with the batch dim (free); a computed one is the view of a batched
-        result (an earlier unbatched conv's or pool's), whose base it takes.
-        Returns (value, whether the input was unbatched)."""
+        result (an earlier unbatched conv's or pool's), whose base it takes,
+        or is seen with it through a solder.reshape. Returns (value, whether
+        the input was unbatched)."""
         x = self.undeclared_operand(operand)
         if len(x.shape) != spatial + 1:
             return self.value(operand), False
@@ -1393,11 +1394,9 @@ class _Importer:
             return self.argument(placeholder, shape), True
         if isinstance(x, View) and x.base.shape == shape:
             return self.base_of(x), True
-        name = x.name if isinstance(x, Value) else x.base.name
-        raise self.unsupported(
-            f"{_describe(self.node)} of the unbatched tensor '{name}' of shape "
-            f"{tuple(x.shape)}; Solder adds the batch dim to inputs and to the results "
-            "of unbatched convs and pools only")
+        if isinstance(x, Permuted):
+            return self.value(x), True  # its refusal
+        return self.reshaped(x.base if isinstance(x, View) else x, shape), True
 
     def batched_result_shape(self, unbatched):
         """The node's result shape, with the batch dim an unbatched op adds."""
@@ -1501,15 +1500,15 @@ class _Importer:
     def layer_norm_of_view(self, x, shape, weight, bias, eps):
         """LayerNorm over the last dims of a view of a computed tensor (a
         Linear's output over its features): over the base's last dims that
-        hold the same elements, the weight and bias viewed alike."""
+        hold the same elements, the weight and bias viewed alike; where no
+        last dims of the base do, over the view as a solder.reshape."""
         size = math.prod(shape)
         suffix = next((m for m in range(1, len(x.base.shape))
                        if math.prod(x.base.shape[m:]) == size), None)
         if suffix is None:
-            raise self.unsupported(
-                f"{_describe(self.node)} over the last {len(shape)} dims of a view of "
-                f"'{x.base.name}' {x.base.shape} as {x.shape}: no last dims of it hold "
-                "the same elements")
+            return self.emit_norm("layer_norm", None, weight, bias, eps,
+                                  f"normalized_shape = {format_list(shape)} ",
+                                  base=(self.value(x), None))
         normalized = x.base.shape[suffix:]
         affine = []
         for parameter in (weight, bias):
@@ -1747,17 +1746,18 @@ class _Importer:
         tensor x views, M the product of its leading dims (the plan runs such
         a conv as a GEMM over the samples). x is an input, or a view of a
         computed (M, C, 1, ...) tensor (a Linear's output, a keepdim global
-        pool). The result is the conv's (M, K, 1, ...) viewed as x's shape
-        with K last."""
+        pool), or a computed tensor seen so through a solder.reshape. The
+        result is the conv's (M, K, 1, ...) viewed as x's shape with K
+        last."""
         refusal = static_refusal(node)
         if refusal:
             raise self.unsupported(refusal)
         self.check_linear_weight(node, weight, transposed)
         shape = self.result_shape()
-        if isinstance(x, Permuted) or len(x.shape) < 2:
-            raise self.unsupported(f"{_describe(node)} on a {len(x.shape)}-D or permuted "
-                                   "operand; Solder multiplies over the last dim of a 2-D "
-                                   "or larger tensor")
+        if isinstance(x, Permuted):
+            raise self.unsupported(f"{_describe(node)} over dim {x.perm[-1]} of a permuted "
+                                   "operand; Solder multiplies permuted tensors over their "
+                                   "channels only")
         rows, channels = math.prod(x.shape[:-1]), x.shape[-1]
         base = x.base if isinstance(x, View) else x
         if len(base.shape) > 2 and base.shape[:2] == (rows, channels) and \
@@ -1766,10 +1766,7 @@ class _Importer:
         elif base.argument is not None:
             base = self.argument(base.argument, (rows, channels, 1))
         else:
-            raise self.unsupported(
-                f"{_describe(node)} on a computed {tuple(x.shape)} tensor: Solder runs Linear "
-                f"and matmul as a 1x1 conv over the ({rows}, {channels}, 1) tensor they view "
-                "(an input, a Linear's output or a keepdim global pool)")
+            base = self.reshaped(base, (rows, channels, 1))
         conv = self.conv_1x1(base, weight, bias, transposed)
         return conv if conv.shape == shape else View(conv, shape)
 

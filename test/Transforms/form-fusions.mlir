@@ -26,6 +26,7 @@
 // RUN: solder-interp %s --function=rows_after_reduction --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=17 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=rows_past_shared_memory --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=16 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=sibling_reductions_of_a_pool --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=18 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=reshape_between --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=19 | FileCheck %s --check-prefix=NUM
 // form-fusions alone (no cse, nothing decomposed) on the same chains.
 // RUN: solder-interp %s --function=w3 --check-pipeline='func.func(solder-decompose,solder-form-fusions)' --seed=11 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=softmax_barrier --check-pipeline='func.func(solder-decompose,solder-form-fusions)' --seed=12 | FileCheck %s --check-prefix=NUM
@@ -313,6 +314,40 @@ func.func @opaque_between(%x: tensor<1x2x6x6xf32>, %w: tensor<3x2x3x3xf32>)
        : tensor<1x3x4x4xf32> -> tensor<1x3x2x2xf32>
   %e = solder.exp %p : tensor<1x3x2x2xf32>
   return %t, %e : tensor<1x3x4x4xf32>, tensor<1x3x2x2xf32>
+}
+
+//===----------------------------------------------------------------------===//
+// A reshape joins no region: the conv region yields its input, and the
+// GroupNorm over the regrouped channels reads the reshape's result (its
+// statistics in a reduction region, the apply step in a pointwise one).
+//===----------------------------------------------------------------------===//
+
+// CHECK-LABEL: func.func @reshape_between(
+// CHECK-NEXT: %[[K0:.*]] = solder.fusion "reshape_between_k0_conv" ({{.*}}) : ({{.*}}) -> tensor<2x4x4x4xf32> {
+// CHECK-NEXT:   %[[Y:.*]] = solder.conv
+// CHECK-NEXT:   %[[R:.*]] = solder.relu %[[Y]]
+// CHECK-NEXT:   solder.yield %[[R]] : tensor<2x4x4x4xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[V:.*]] = solder.reshape %[[K0]] : tensor<2x4x4x4xf32> -> tensor<2x8x2x4xf32>
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "reshape_between_k1_reduction" (%[[B0:.*]] = %[[V]]) : (tensor<2x8x2x4xf32>) -> tensor<2x2x2xf32> {
+// CHECK-NEXT:   %[[S:.*]] = solder.group_stats %[[B0]] num_groups = 2
+// CHECK-NEXT:   solder.yield %[[S]]
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K2:.*]] = solder.fusion "reshape_between_k2_pointwise" (%[[C0:.*]] = %[[V]], %[[C1:.*]] = %[[K1]]) : (tensor<2x8x2x4xf32>, tensor<2x2x2xf32>) -> tensor<2x8x2x4xf32> {
+// CHECK-NEXT:   %[[N:.*]] = solder.group_normalize %[[C0]], %[[C1]]
+// CHECK-NEXT:   %[[T:.*]] = solder.tanh %[[N]]
+// CHECK-NEXT:   solder.yield %[[T]]
+// CHECK-NEXT: }
+// CHECK-NEXT: return %[[K2]] :
+func.func @reshape_between(%x: tensor<2x3x6x6xf32>, %w: tensor<4x3x3x3xf32>)
+    -> tensor<2x8x2x4xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<2x3x6x6xf32>, tensor<4x3x3x3xf32>) -> tensor<2x4x4x4xf32>
+  %r = solder.relu %y : tensor<2x4x4x4xf32>
+  %v = solder.reshape %r : tensor<2x4x4x4xf32> -> tensor<2x8x2x4xf32>
+  %g = solder.group_norm %v num_groups = 2 epsilon = 1.0e-05 : (tensor<2x8x2x4xf32>) -> tensor<2x8x2x4xf32>
+  %t = solder.tanh %g : tensor<2x8x2x4xf32>
+  return %t : tensor<2x8x2x4xf32>
 }
 
 //===----------------------------------------------------------------------===//

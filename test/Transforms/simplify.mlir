@@ -15,6 +15,7 @@
 // RUN: solder-interp %s --function=unbounded_clamps --check-pipeline='func.func(solder-simplify)' --seed=11 --input-low=-8 --input-high=8 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=folds --check-pipeline='func.func(solder-simplify)' --seed=12 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=no_folds --check-pipeline='func.func(solder-simplify)' --seed=13 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=reshape_folds --check-pipeline='func.func(solder-simplify)' --seed=21 | FileCheck %s --check-prefix=NUM
 // Large-mean statistics through the mean rewrite.
 // RUN: solder-interp %s --function=mean_through_normalize --check-pipeline='func.func(solder-simplify)' --seed=14 --input-low=1000 --input-high=1001 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=sum_through_normalize --check-pipeline='func.func(solder-simplify)' --seed=15 --input-low=1000 --input-high=1001 | FileCheck %s --check-prefix=NUM
@@ -256,6 +257,19 @@ func.func @folds(%x: tensor<2x3xf32>)
   return %rr, %nn, %aa, %add_r, %add_l, %sub, %mul_r, %mul_l, %div, %c2
       : tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>,
         tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>, tensor<2x3xf32>
+}
+
+// A reshape to its own type is its input; a reshape of a reshape reads the
+// first input.
+// CHECK-LABEL: func.func @reshape_folds
+// CHECK-SAME: (%[[X:.*]]: tensor<2x3x4xf32>)
+// CHECK-NEXT: %[[R:.*]] = solder.reshape %[[X]] : tensor<2x3x4xf32> -> tensor<4x6xf32>
+// CHECK-NEXT: return %[[X]], %[[R]]
+func.func @reshape_folds(%x: tensor<2x3x4xf32>) -> (tensor<2x3x4xf32>, tensor<4x6xf32>) {
+  %same = solder.reshape %x : tensor<2x3x4xf32> -> tensor<2x3x4xf32>
+  %flat = solder.reshape %x : tensor<2x3x4xf32> -> tensor<24xf32>
+  %back = solder.reshape %flat : tensor<24xf32> -> tensor<4x6xf32>
+  return %same, %back : tensor<2x3x4xf32>, tensor<4x6xf32>
 }
 
 // Negative: the identity constant broadcasts x to a larger shape (each side),

@@ -56,13 +56,6 @@ PER_CHANNEL_OPS = ["{x} + self.{p}", "{x} * self.{p}", "{x} - self.{p}", "{x} / 
 KNOWN_REFUSALS = [
     # solder.conv pads symmetrically; PyTorch pads the odd one on the right.
     r"padding='same' with an even kernel pads unevenly, which solder\.conv cannot express$",
-    # A view that regroups dims of a computed tensor feeds only elementwise
-    # ops, reductions and softmax: norms, pools and convs would need the
-    # view as a tensor of its own (no reshape op in the dialect yet).
-    r"'aten\.(\w*norm\w*|\w*pool\dd|conv\w*|linear)(\.\w+)?' takes a view of '\w+' as "
-    r"shape \([\d, ]+\); Solder fuses views only into elementwise ops, reductions and outputs$",
-    r"'aten\.[\w.]+' mixes a view of '\w+' as \([\d, ]+\) with '\w+' of shape \([\d, ]*\); "
-    r"Solder cannot fuse that view$",
     # A pooled window of one size: PyTorch's adaptive windows overlap or vary.
     r"'aten\.adaptive_avg_pool\dd' from \([\d, ]+\) to \([\d, ]+\): Solder pools "
     r"adaptively to output sizes that divide the input \(windows of one size\)$",
@@ -335,11 +328,17 @@ class _Builder:
         shape = self.shape()
         if len(shape) < 3:
             return False
-        text = self.pick([
+        choices = [
             "{x}.flatten(1)",
             "{x}.view({x}.shape[0], {x}.shape[1], -1).softmax(-1).view({x}.shape)",
             "{x}.unsqueeze(1).squeeze(1)",
-        ])
+        ]
+        if len(shape) >= 4 and shape[2] % 2 == 0:
+            # Each channel's rows split in two channels (a solder.reshape
+            # where a conv, pool or norm takes it).
+            choices.append("{x}.view({x}.shape[0], {x}.shape[1] * 2, {x}.shape[2] // 2, "
+                           "*{x}.shape[3:])")
+        text = self.pick(choices)
         return self.attempt("view", text.format(x=self.last))
 
     def _reduce(self):

@@ -584,3 +584,11 @@ func.func @pool_avg_divisor_override(%x: tensor<1x2x4x4xf32>) -> tensor<1x2x2x2x
        : tensor<1x2x4x4xf32> -> tensor<1x2x2x2xf32>
   return %0 : tensor<1x2x2x2xf32>
 }
+
+// A view that regroups a conv output's channels (x.view(8, 4, 64)).
+// CHECK-LABEL: func.func @reshape
+// CHECK: solder.reshape %{{.*}} : tensor<8x16x4x4xf32> -> tensor<8x4x64xf32>
+func.func @reshape(%x: tensor<8x16x4x4xf32>) -> tensor<8x4x64xf32> {
+  %0 = solder.reshape %x : tensor<8x16x4x4xf32> -> tensor<8x4x64xf32>
+  return %0 : tensor<8x4x64xf32>
+}

@@ -419,6 +419,30 @@ def Solder_PoolOp : Solder_Op<"pool", [Pure]> {
 }
 
 //===----------------------------------------------------------------------===//
+// Shape
+//===----------------------------------------------------------------------===//
+
+def Solder_ReshapeOp : Solder_Op<"reshape", [Pure]> {
+  let summary = "the same elements seen with another shape (torch view, reshape, flatten)";
+  let description = [{
+    `input`'s elements in row-major order, seen with the result's shape (the
+    same element count and type). Solder's tensors are contiguous, so a
+    reshape is no kernel and no copy: its result shares its input's storage.
+    A reshape is never fused; its input is stored by the kernel that computes
+    it, and the ops that read the result read that storage.
+
+    ```mlir
+    %v = solder.reshape %x : tensor<8x16x4x4xf32> -> tensor<8x4x64xf32>
+    ```
+  }];
+  let arguments = (ins Solder_Tensor:$input);
+  let results = (outs Solder_Tensor:$result);
+  let assemblyFormat = "$input attr-dict `:` type($input) `->` type($result)";
+  let hasVerifier = 1;
+  let hasFolder = 1;
+}
+
+//===----------------------------------------------------------------------===//
 // Internal ops: produced by the passes, never by importers
 //===----------------------------------------------------------------------===//
 
