@@ -419,7 +419,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   // it ran 0.466 ms against 0.418.
   auto conv = dyn_cast<ConvOp>(anchor);
   bool centered = precision == Precision::tf32 && cancellingSum && conv &&
-                  llvm::all_of(conv.getPadding(), [](int64_t p) { return p == 0; });
+                  conv.isUnpadded();
   bool threeTF32 = precision == Precision::ieee ||
                    (choice != MainLoopChoice::direct && cancellingSum && !centered);
   int64_t directMaxSharedBytes =

@@ -1416,16 +1416,18 @@ class _Importer:
         padding = _arg(node, 4, "padding", 0)
         dilation = _tuple(_arg(node, 5, "dilation", 1), spatial)
         groups = _arg(node, 6, "groups", 1)
+        padding_high = None
         if isinstance(padding, str):
             if padding == "valid":
                 padding = (0,) * spatial
-            else:  # 'same'
+            else:  # 'same': an odd total puts the extra zero after, as PyTorch does
                 totals = [d * (k - 1) for d, k in zip(dilation, weight.shape[2:])]
-                if any(t % 2 for t in totals):
-                    raise self.unsupported("padding='same' with an even kernel pads "
-                                           "unevenly, which solder.conv cannot express")
                 padding = tuple(t // 2 for t in totals)
-        window = [("strides", stride), ("padding", padding), ("dilations", dilation)]
+                if any(t % 2 for t in totals):
+                    padding_high = tuple(t - t // 2 for t in totals)
+        window = [("strides", stride), ("padding", padding)] + \
+            ([("padding_high", padding_high)] if padding_high else []) + \
+            [("dilations", dilation)]
         return self.unbatched_result(self.emit_convolution(
             "conv", x, weight, bias, window, groups, self.batched_result_shape(unbatched)),
             unbatched)

@@ -302,6 +302,20 @@ CHAINS = {
     "conv2d_linear_over_width_gelu": (
         lambda: Chain(nn.Conv2d(8, 16, 3), nn.Linear(10, 6), nn.GELU()), (8, 8, 12, 12)),
     "conv2d_view_groupnorm_maxpool": (RegroupedGroupNormPool, (8, 8, 16, 16)),
+    # padding='same' with even kernels (one zero more after each dim) on
+    # each main loop: CUTLASS's implicit GEMM, the direct conv, depthwise,
+    # and a dilated 1-D conv.
+    "conv2d_same_k4_groupnorm_relu": (
+        lambda: Chain(nn.Conv2d(16, 32, 4, padding="same"), nn.GroupNorm(4, 32), nn.ReLU()),
+        (8, 16, 20, 18)),
+    "conv2d_3ch_same_k2_tanh": (
+        lambda: Chain(nn.Conv2d(3, 16, 2, padding="same"), nn.Tanh()), (8, 3, 33, 31)),
+    "depthwise_same_k4_gelu": (
+        lambda: Chain(nn.Conv2d(32, 32, 4, padding="same", groups=32), nn.GELU()),
+        (8, 32, 24, 24)),
+    "conv1d_same_k2_dilated_sigmoid": (
+        lambda: Chain(nn.Conv1d(8, 16, 2, padding="same", dilation=3), nn.Sigmoid()),
+        (8, 8, 45)),
     "token_mlp_layernorm_linear_gelu_matmul_batchnorm": (TokenMlp, (4, 50, 38)),
     # torch.export idioms: flatten of the output (a view the caller takes).
     "conv2d_groupnorm_relu_flatten": (

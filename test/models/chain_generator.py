@@ -54,8 +54,6 @@ PER_CHANNEL_OPS = ["{x} + self.{p}", "{x} * self.{p}", "{x} - self.{p}", "{x} / 
 # the refusal, before the user's line, must match one of these; a new kind of
 # refusal fails the tests until it is fixed or listed here).
 KNOWN_REFUSALS = [
-    # solder.conv pads symmetrically; PyTorch pads the odd one on the right.
-    r"padding='same' with an even kernel pads unevenly, which solder\.conv cannot express$",
     # A pooled window of one size: PyTorch's adaptive windows overlap or vary.
     r"'aten\.adaptive_avg_pool\dd' from \([\d, ]+\) to \([\d, ]+\): Solder pools "
     r"adaptively to output sizes that divide the input \(windows of one size\)$",

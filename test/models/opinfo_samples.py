@@ -56,7 +56,6 @@ KNOWN_REFUSALS = [
     r"compile for it$",
     # Integer tensors as clamp's bounds.
     r"example input \d is torch\.int\d+; Solder compiles float32 models for now$",
-    r"padding='same' with an even kernel pads unevenly, which solder\.conv cannot express$",
     r"'aten\.adaptive_(avg|max)_pool\dd' from \([\d, ]+\) to \([\d, ]+\): Solder pools "
     r"adaptively to output sizes that divide the input \(windows of one size\)$",
     # Values PyTorch takes without complaint but that mean nothing.
@@ -64,9 +63,7 @@ KNOWN_REFUSALS = [
     r"positive count$",
     r"'aten\.(group|layer)_norm' with eps=-[\d.e+-]+: Solder normalizes with an epsilon of 0 "
     r"or more$",
-    # Linear runs as a GEMM by a parameter over a 2-D or larger input.
-    r"'aten\.linear' on a 1-D or permuted operand; Solder multiplies over the last dim of "
-    r"a 2-D or larger tensor$",
+    # Linear runs as a GEMM by a parameter.
     r"'aten\.linear' whose weight is not a 2-D parameter: Solder runs Linear and matmul as "
     r"a GEMM by a parameter \(a product of two computed tensors or inputs is not supported\)$",
 ]

@@ -528,6 +528,33 @@ def test_same_padding_is_resolved(tmp_path):
     assert_parses(tmp_path, imported)
 
 
+class EvenSamePadding(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(3, 4, (2, 4), padding="same", dilation=(3, 1))
+
+    def forward(self, x):
+        return self.conv(x)
+
+
+def test_same_padding_with_an_even_kernel_pads_more_after(tmp_path):
+    """padding='same' with an odd total (an even kernel, an odd dilation):
+    the extra zero after each dim, as PyTorch puts it; matches float64."""
+    torch.manual_seed(0)
+    x = torch.randn(2, 3, 7, 6)
+    imported = solder.import_module(EvenSamePadding(), (x,))
+    assert body(imported) == [
+        "%conv = solder.conv %x, %conv_weight, %conv_bias strides = [1, 1] padding = [1, 1] "
+        "padding_high = [2, 2] dilations = [3, 1] groups = 1 : (tensor<2x3x7x6xf32>, "
+        "tensor<4x3x2x4xf32>, tensor<4xf32>) -> tensor<2x4x7x6xf32>"]
+    assert_parses(tmp_path, imported)
+    module = EvenSamePadding()
+    compiled = solder.compile(module, (x,), backend="cpu", quiet=True)
+    with torch.no_grad():
+        got, want = compiled(x).double(), copy.deepcopy(module).double()(x.double())
+    assert ((got - want).norm() / want.norm()).item() < 1e-6
+
+
 class Infinity(nn.Module):
     def forward(self, x):
         return torch.maximum(x, x * float("-inf")) + float("inf")
@@ -647,15 +674,6 @@ class ReflectConv(nn.Module):
     def __init__(self):
         super().__init__()
         self.conv = nn.Conv2d(3, 4, 3, padding=1, padding_mode="reflect")
-
-    def forward(self, x):
-        return self.conv(x)
-
-
-class EvenSamePadding(nn.Module):
-    def __init__(self):
-        super().__init__()
-        self.conv = nn.Conv2d(3, 4, 2, padding="same")
 
     def forward(self, x):
         return self.conv(x)
@@ -784,8 +802,6 @@ UNSUPPORTED = [
      r"'aten\.native_dropout' with training=True is random; call module\.eval\(\) "
      r"before compiling", "self.drop"),
     (ReflectConv, (1, 3, 5, 5), r"'aten\.pad' is not supported", "self.conv(x)"),
-    (EvenSamePadding, (1, 3, 5, 5),
-     r"padding='same' with an even kernel pads unevenly", "self.conv(x)"),
     (DoubleParameter, (2, 3), r"parameter 'scale' is torch\.float64; Solder "
      r"compiles float32 models", "x * self.scale"),
     (ToDouble, (2, 3), r"'aten\._to_copy' produces torch\.float64", "x.to"),

@@ -67,6 +67,31 @@ func.func @conv_padding_min(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
 
 // -----
 
+func.func @conv_padding_high_count(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x4x4xf32>) {
+  // expected-error @+1 {{'solder.conv' op 'padding_high' must have 2 entries (one per spatial dim), got 1}}
+  %0 = solder.conv %x, %w strides = [1, 1] padding = [1, 1] padding_high = [2] dilations = [1, 1] groups = 1 : (tensor<1x3x8x8xf32>, tensor<4x3x4x4xf32>) -> tensor<1x4x8x8xf32>
+  return
+}
+
+// -----
+
+func.func @conv_padding_high_min(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x4x4xf32>) {
+  // expected-error @+1 {{'solder.conv' op 'padding_high' entries must be at least 0, got (2, -1)}}
+  %0 = solder.conv %x, %w strides = [1, 1] padding = [1, 1] padding_high = [2, -1] dilations = [1, 1] groups = 1 : (tensor<1x3x8x8xf32>, tensor<4x3x4x4xf32>) -> tensor<1x4x8x5xf32>
+  return
+}
+
+// -----
+
+// The output size counts the zeros before and after: 8 + 1 + 2 - 3 - 1 + 1.
+func.func @conv_padding_high_result(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x4x4xf32>) {
+  // expected-error @+1 {{'solder.conv' op result type 'tensor<1x4x7x7xf32>' does not match the inferred type 'tensor<1x4x8x8xf32>'}}
+  %0 = solder.conv %x, %w strides = [1, 1] padding = [1, 1] padding_high = [2, 2] dilations = [1, 1] groups = 1 : (tensor<1x3x8x8xf32>, tensor<4x3x4x4xf32>) -> tensor<1x4x7x7xf32>
+  return
+}
+
+// -----
+
 func.func @conv_dilations_count(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x3x3xf32>) {
   // expected-error @+1 {{'solder.conv' op 'dilations' must have 2 entries (one per spatial dim), got 0}}
   %0 = solder.conv %x, %w strides = [1, 1] padding = [0, 0] dilations = [] groups = 1 : (tensor<1x3x8x8xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x6x6xf32>
@@ -222,6 +247,9 @@ func.func @conv_transpose_result_type(%x: tensor<1x4x5xf32>, %w: tensor<4x2x3xf3
 //    5. checkConvCommon -> checkSpatialArray 'strides': entries >= 1
 //    6. checkConvCommon -> checkSpatialArray 'padding': entry count
 //    7. checkConvCommon -> checkSpatialArray 'padding': entries >= 0
+//    7a. ConvOp::inferResultType -> checkSpatialArray 'padding_high': entry count
+//    7b. ConvOp::inferResultType -> checkSpatialArray 'padding_high': entries >= 0,
+//        and the output size counts it (its result-type case)
 //    8. checkConvCommon -> checkSpatialArray 'dilations': entry count
 //    9. checkConvCommon -> checkSpatialArray 'dilations': entries >= 1
 //   10. checkConvCommon: groups >= 1

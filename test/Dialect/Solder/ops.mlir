@@ -592,3 +592,13 @@ func.func @reshape(%x: tensor<8x16x4x4xf32>) -> tensor<8x4x64xf32> {
   %0 = solder.reshape %x : tensor<8x16x4x4xf32> -> tensor<8x4x64xf32>
   return %0 : tensor<8x4x64xf32>
 }
+
+// padding='same' with an even kernel (PyTorch puts the odd zero after):
+// (8 + 1 + 2 - 3) / 1 + 1 = 8 rows and columns.
+// CHECK-LABEL: func.func @conv_padding_high
+// CHECK: solder.conv %{{.*}}, %{{.*}} strides = [1, 1] padding = [1, 1] padding_high = [2, 2] dilations = [1, 1] groups = 1 : (tensor<1x3x8x8xf32>, tensor<4x3x4x4xf32>) -> tensor<1x4x8x8xf32>
+func.func @conv_padding_high(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x4x4xf32>) -> tensor<1x4x8x8xf32> {
+  %0 = solder.conv %x, %w strides = [1, 1] padding = [1, 1] padding_high = [2, 2] dilations = [1, 1] groups = 1
+       : (tensor<1x3x8x8xf32>, tensor<4x3x4x4xf32>) -> tensor<1x4x8x8xf32>
+  return %0 : tensor<1x4x8x8xf32>
+}

@@ -73,10 +73,16 @@ static LogicalResult verifyConvLike(OpT op, InferFn infer) {
 FailureOr<RankedTensorType> ConvOp::inferResultType(
     RankedTensorType input, RankedTensorType weight, RankedTensorType bias,
     ArrayRef<int64_t> strides, ArrayRef<int64_t> padding,
-    ArrayRef<int64_t> dilations, int64_t groups, EmitErrorFn emitError) {
+    ArrayRef<int64_t> paddingHigh, ArrayRef<int64_t> dilations, int64_t groups,
+    EmitErrorFn emitError) {
   Diag diag(emitError);
   if (failed(checkConvCommon(diag, input, weight, strides, padding, dilations,
                              groups)))
+    return failure();
+  if (paddingHigh.empty())
+    paddingHigh = padding;
+  else if (failed(checkSpatialArray(diag, "padding_high", paddingHigh,
+                                    input.getRank() - 2, 0)))
     return failure();
   int64_t outChannels = weight.getDimSize(0);
   if (outChannels % groups != 0)
@@ -93,10 +99,10 @@ FailureOr<RankedTensorType> ConvOp::inferResultType(
   SmallVector<int64_t> shape = {input.getDimSize(0), outChannels};
   for (int64_t i = 0, e = input.getRank() - 2; i < e; ++i) {
     int64_t kernel = weight.getDimSize(i + 2);
-    // in + 2 * padding - dilation * (kernel - 1) - 1, in checked arithmetic:
-    // attributes and sizes come from the user.
+    // in + padding + padding_high - dilation * (kernel - 1) - 1, in checked
+    // arithmetic: attributes and sizes come from the user.
     std::optional<int64_t> extent = checkedSum(
-        {{1, input.getDimSize(i + 2)}, {2, padding[i]},
+        {{1, input.getDimSize(i + 2)}, {1, padding[i]}, {1, paddingHigh[i]},
          {-dilations[i], kernel - 1}, {-1, 1}});
     if (!extent)
       return diag.fail("the size of spatial dim ", i,
@@ -117,18 +123,19 @@ void ConvOp::build(OpBuilder &builder, OperationState &state, Value input,
   RankedTensorType resultType =
       inferResultType(cast<RankedTensorType>(input.getType()),
                       cast<RankedTensorType>(weight.getType()),
-                      getTensorTypeOrNull(bias), strides, padding, dilations,
+                      getTensorTypeOrNull(bias), strides, padding, {}, dilations,
                       groups, nullptr)
           .value();
   build(builder, state, resultType, input, weight, bias, strides, padding,
-        dilations, groups);
+        /*padding_high=*/nullptr, dilations, groups);
 }
 
 LogicalResult ConvOp::verify() {
   return verifyConvLike(*this, [&](RankedTensorType bias, EmitErrorFn emitError) {
     return inferResultType(getInput().getType(), getWeight().getType(), bias,
-                           getStrides(), getPadding(), getDilations(),
-                           getGroups(), emitError);
+                           getStrides(), getPadding(),
+                           getPaddingHigh().value_or(ArrayRef<int64_t>()),
+                           getDilations(), getGroups(), emitError);
   });
 }
 

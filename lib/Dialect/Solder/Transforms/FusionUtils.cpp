@@ -36,7 +36,7 @@ bool mlir::solder::isRowConv(Operation *op) {
   auto isOne = [](int64_t extent) { return extent == 1; };
   if (input.getRank() < 3 || !llvm::all_of(input.getShape().drop_front(2), isOne) ||
       !llvm::all_of(weight.getShape().drop_front(2), isOne) ||
-      llvm::any_of(conv.getPadding(), [](int64_t pad) { return pad != 0; }))
+      !conv.isUnpadded())
     return false;
   int64_t rows = input.getDimSize(0), in = weight.getDimSize(1), out = weight.getDimSize(0);
   return in <= kMaxRowWidth && out <= kMaxRowWidth && rows * in * out <= kMaxRowTraffic;

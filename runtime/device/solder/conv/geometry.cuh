@@ -17,7 +17,10 @@
 namespace solder {
 
 /// Geometry of a conv with its spatial dims padded to 3 (D, H, W); a missing
-/// dim has size 1, kernel 1, stride 1, no padding.
+/// dim has size 1, kernel 1, stride 1, no padding. kPad is the zeros before
+/// each dim; those after it follow from kOut (PyTorch's padding='same' with
+/// an even kernel pads one more after), and every main loop reads a
+/// position past the input as zero.
 ///   struct G {
 ///     static constexpr bool kTransposed;
 ///     static constexpr int kBatch, kInChannels, kOutChannels, kGroups;

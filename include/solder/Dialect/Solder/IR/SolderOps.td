@@ -24,12 +24,14 @@ def Solder_ConvOp : Solder_Op<"conv", [Pure]> {
     Cross-correlation of `input` `(N, Cin, *in)` with `weight`
     `(Cout, Cin/groups, *kernel)`, plus `bias` `(Cout)` when given. The number
     of spatial dims (1 to 3) is the rank of `input` minus 2; `strides`,
-    `padding` (symmetric: `padding[i]` zeros on both sides of spatial dim i)
-    and `dilations` have one entry per spatial dim. The output size of each
-    spatial dim is PyTorch's:
+    `padding` (`padding[i]` zeros before spatial dim i, and as many after it
+    unless `padding_high` says otherwise) and `dilations` have one entry per
+    spatial dim, as has `padding_high` where given (the zeros after each
+    spatial dim: PyTorch's `padding='same'` with an even kernel puts the odd
+    one there). The output size of each spatial dim is PyTorch's:
 
     ```
-    out = floor((in + 2 * padding - dilation * (kernel - 1) - 1) / stride) + 1
+    out = floor((in + padding + padding_high - dilation * (kernel - 1) - 1) / stride) + 1
     ```
 
     Example (the conv of workload W1):
@@ -44,28 +46,42 @@ def Solder_ConvOp : Solder_Op<"conv", [Pure]> {
   let arguments = (ins Solder_Tensor:$input, Solder_Tensor:$weight,
                        Optional<Solder_Tensor>:$bias,
                        DenseI64ArrayAttr:$strides, DenseI64ArrayAttr:$padding,
+                       OptionalAttr<DenseI64ArrayAttr>:$padding_high,
                        DenseI64ArrayAttr:$dilations, I64Attr:$groups);
   let results = (outs Solder_Tensor:$result);
   let assemblyFormat = [{
     $input `,` $weight (`,` $bias^)? `strides` `=` $strides `padding` `=` $padding
+    (`padding_high` `=` $padding_high^)?
     `dilations` `=` $dilations `groups` `=` $groups attr-dict
     `:` functional-type(operands, results)
   }];
   let builders = [
-    // Infers the result type; the operands and attributes must be valid.
+    // Symmetric padding; infers the result type; the operands and
+    // attributes must be valid.
     OpBuilder<(ins "Value":$input, "Value":$weight, "Value":$bias,
                    "ArrayRef<int64_t>":$strides, "ArrayRef<int64_t>":$padding,
                    "ArrayRef<int64_t>":$dilations, "int64_t":$groups)>
   ];
   let extraClassDeclaration = [{
     /// The result type PyTorch gives these operands and attributes, or a
-    /// diagnostic through `emitError` (null: fail silently).
+    /// diagnostic through `emitError` (null: fail silently). `paddingHigh`
+    /// empty: `padding` on both sides.
     static FailureOr<RankedTensorType> inferResultType(
         RankedTensorType input, RankedTensorType weight,
         RankedTensorType bias, ArrayRef<int64_t> strides,
-        ArrayRef<int64_t> padding, ArrayRef<int64_t> dilations, int64_t groups,
+        ArrayRef<int64_t> padding, ArrayRef<int64_t> paddingHigh,
+        ArrayRef<int64_t> dilations, int64_t groups,
         function_ref<InFlightDiagnostic()> emitError);
     int64_t getNumSpatialDims() { return getInput().getType().getRank() - 2; }
+    /// The zeros after each spatial dim: `padding_high`, or `padding`.
+    ArrayRef<int64_t> getPaddingAfter() {
+      return getPaddingHigh() ? *getPaddingHigh() : getPadding();
+    }
+    /// Whether the conv pads nothing on either side.
+    bool isUnpadded() {
+      auto zero = [](int64_t pad) { return pad == 0; };
+      return llvm::all_of(getPadding(), zero) && llvm::all_of(getPaddingAfter(), zero);
+    }
   }];
   let hasVerifier = 1;
 }
