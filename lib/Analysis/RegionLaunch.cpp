@@ -29,7 +29,7 @@ bool mlir::solder::isReadPerElement(BlockArgument argument) {
   // group_normalize reads its statistics and affine parameters per channel,
   // a pool its input per window.
   return llvm::any_of(argument.getUses(), [](OpOperand &use) {
-    return !isa<PoolOp>(use.getOwner()) &&
+    return !isa<PoolOp, AdaptivePoolOp>(use.getOwner()) &&
            (!isa<GroupNormalizeOp>(use.getOwner()) || use.getOperandNumber() == 0);
   });
 }

@@ -141,6 +141,9 @@ FailureOr<SmallVector<Tensor>> Interpreter::evaluate(Operation *op) {
                                   /*log=*/true));
       })
       .Case([&](PoolOp pool) { return single(evalPool(pool, get(pool.getX()))); })
+      .Case([&](AdaptivePoolOp pool) {
+        return single(evalAdaptivePool(pool, get(pool.getX())));
+      })
       .Case([&](ReshapeOp reshape) {
         Tensor tensor = get(reshape.getInput());
         tensor.shape.assign(reshape.getType().getShape().begin(),

@@ -39,6 +39,7 @@ FailureOr<Tensor> evalBinary(Operation *op, const Tensor &lhs,
 Tensor evalReduce(ReduceOp op, const Tensor &x);
 Tensor evalSoftmax(const Tensor &x, int64_t dim, bool log);
 Tensor evalPool(PoolOp op, const Tensor &x);
+Tensor evalAdaptivePool(AdaptivePoolOp op, const Tensor &x);
 
 } // namespace mlir::solder::reference
 

@@ -189,3 +189,47 @@ Tensor mlir::solder::reference::evalPool(PoolOp op, const Tensor &x) {
   }
   return result;
 }
+
+Tensor mlir::solder::reference::evalAdaptivePool(AdaptivePoolOp op, const Tensor &x) {
+  Tensor result(op.getResult().getType().getShape());
+  int64_t numSpatialDims = x.getRank() - 2;
+  bool isMax = op.getKind() == PoolKind::max;
+  int64_t planes = x.shape[0] * x.shape[1];
+  ArrayRef<int64_t> inShape = ArrayRef(x.shape).drop_front(2);
+  ArrayRef<int64_t> outShape = ArrayRef(result.shape).drop_front(2);
+  SmallVector<int64_t> inStrides = getStrides(inShape);
+  int64_t inVolume = x.getNumElements() / planes;
+  int64_t outVolume = result.getNumElements() / planes;
+
+  SmallVector<int64_t> outIndex(numSpatialDims, 0);
+  for (int64_t o = 0; o < outVolume; ++o) {
+    // PyTorch's window: [floor(i * in / out), ceil((i + 1) * in / out)).
+    SmallVector<int64_t> start(numSpatialDims), end(numSpatialDims);
+    int64_t window = 1;
+    for (int64_t d = 0; d < numSpatialDims; ++d) {
+      start[d] = outIndex[d] * inShape[d] / outShape[d];
+      end[d] = llvm::divideCeil((outIndex[d] + 1) * inShape[d], outShape[d]);
+      window *= end[d] - start[d];
+    }
+    for (int64_t plane = 0; plane < planes; ++plane) {
+      const double *in = &x.data[plane * inVolume];
+      double accumulator = isMax ? -INFINITY : 0.0;
+      SmallVector<int64_t> i(start);
+      while (true) {
+        int64_t offset = 0;
+        for (int64_t d = 0; d < numSpatialDims; ++d)
+          offset += i[d] * inStrides[d];
+        accumulator = isMax ? maxNaN(accumulator, in[offset]) : accumulator + in[offset];
+        int64_t d = numSpatialDims - 1;
+        while (d >= 0 && ++i[d] == end[d])
+          i[d] = start[d], --d;
+        if (d < 0)
+          break;
+      }
+      result.data[plane * outVolume + o] = isMax ? accumulator : accumulator / window;
+    }
+    for (int64_t d = numSpatialDims - 1; d >= 0 && ++outIndex[d] == outShape[d]; --d)
+      outIndex[d] = 0;
+  }
+  return result;
+}

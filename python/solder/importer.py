@@ -1692,22 +1692,22 @@ class _Importer:
         """adaptive_{avg,max}_pool: to size 1 everywhere, a mean or max over
         the spatial dims (the classifier head's and squeeze-excitation's
         global pool, which a conv epilogue sums); to sizes that divide the
-        input, a pool of windows input / output wide."""
+        input, a pool of windows input / output wide; otherwise a
+        solder.adaptive_pool (PyTorch's windows of varying size)."""
         x, unbatched = self.batched(node.args[0], _spatial_rank(node))
         inputs = x.shape[2:]
         outputs = tuple(i if o is None else int(o)
                         for o, i in zip(_tuple(node.args[1], len(inputs)), inputs))
         return self.unbatched_result(self.emit_adaptive_pool(
-            kind, node, x, inputs, outputs, self.batched_result_shape(unbatched)), unbatched)
+            kind, x, inputs, outputs, self.batched_result_shape(unbatched)), unbatched)
 
-    def emit_adaptive_pool(self, kind, node, x, inputs, outputs, shape):
+    def emit_adaptive_pool(self, kind, x, inputs, outputs, shape):
         if all(o == 1 for o in outputs):
             return self.emit_keepdim_reduce("mean" if kind == "avg" else "max", x,
                                             list(range(2, len(x.shape))))
         if any(i % o for i, o in zip(inputs, outputs)):
-            raise self.unsupported(
-                f"{_describe(node)} from {tuple(inputs)} to {tuple(outputs)}: Solder pools "
-                "adaptively to output sizes that divide the input (windows of one size)")
+            return self.emit(f"solder.adaptive_pool {kind} %{x.name} : {x.type} -> "
+                             f"{tensor_type(shape)}", shape)
         window = format_list([i // o for i, o in zip(inputs, outputs)])
         zeros, ones = format_list([0] * len(inputs)), format_list([1] * len(inputs))
         return self.emit(f"solder.pool {kind} %{x.name} kernel = {window} strides = {window}"

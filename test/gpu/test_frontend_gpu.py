@@ -313,6 +313,14 @@ CHAINS = {
     "depthwise_same_k4_gelu": (
         lambda: Chain(nn.Conv2d(32, 32, 4, padding="same", groups=32), nn.GELU()),
         (8, 32, 24, 24)),
+    # Adaptive pools to sizes that do not divide the input (windows of
+    # varying size that overlap): solder.adaptive_pool.
+    "conv2d_relu_adaptive_avg_5x3": (
+        lambda: Chain(nn.Conv2d(8, 16, 3), nn.ReLU(), nn.AdaptiveAvgPool2d((5, 3))),
+        (8, 8, 20, 14)),
+    "conv3d_adaptive_max_tanh": (
+        lambda: Chain(nn.Conv3d(4, 8, 3), nn.AdaptiveMaxPool3d((3, 4, 7)), nn.Tanh()),
+        (2, 4, 9, 12, 8)),
     "conv1d_same_k2_dilated_sigmoid": (
         lambda: Chain(nn.Conv1d(8, 16, 2, padding="same", dilation=3), nn.Sigmoid()),
         (8, 8, 45)),
@@ -343,22 +351,26 @@ def test_unsupported_module_names_the_op():
                        quiet=True)
 
 
-class SoftmaxThenScale(nn.Module):
+class HugeBatchConv(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv2d(8, 8, 3, padding=1)
+
     def forward(self, x):
-        return torch.softmax(x, dim=1) * 2
+        return torch.tanh(self.conv(x / 2))
 
 
 def test_op_without_kernel_is_refused_by_codegen():
-    """A softmax over the channels followed by more work (a reduction region
-    that yields more than its reduction) has no generated kernel yet: the
-    compile fails with solder-compile's reason and the user's line first,
-    naming the softmax's ATen node."""
-    model = Chain(nn.Conv2d(3, 8, 3), SoftmaxThenScale()).cuda()
+    """A conv over 70000 samples has no generated kernel (the grid's z dim,
+    the samples, holds at most 65535): the compile fails with
+    solder-compile's reason and the user's line first, naming the conv's
+    ATen node."""
+    model = HugeBatchConv().cuda()
     with pytest.raises(solder.UnsupportedOperation,
-                       match=r"^the CUDA code generator needs a reduction region to yield "
-                             r"only its reduction") as error:
-        solder.compile(model, (torch.rand(2, 3, 10, 10, device="cuda"),), quiet=True)
-    assert error.value.node_names == ["softmax"]
+                       match=r"^the CUDA code generator launches a conv's channel tiles and "
+                             r"samples on grid y and z, at most 65535 each") as error:
+        solder.compile(model, (torch.rand(70000, 8, 2, 2, device="cuda"),), quiet=True)
+    assert error.value.node_names == ["conv2d"]
 
 
 def test_out_of_memory_names_the_buffer_and_frees_it():

@@ -7,7 +7,7 @@ random kernel, stride, padding, dilation and groups, or a Linear), then one to
 six ops drawn from the grammar of what Solder claims: norms (BatchNorm in eval
 mode, GroupNorm, InstanceNorm, LayerNorm over trailing dims), activations,
 scalar and per-channel arithmetic, residuals from any earlier value or from a
-second input, pools (max, avg, adaptive avg), views, reductions (sum, mean,
+second input, pools (max, avg, adaptive avg and max to any size), views, reductions (sum, mean,
 amax, amin, max/min over a dim, logsumexp) and softmax. Each op is kept only
 if eager PyTorch runs it on the shapes at hand, so every draw is a valid
 module. Norm parameters and running statistics are random.
@@ -50,14 +50,11 @@ SCALAR_OPS = ["{x} * {c}", "{x} + {c}", "{x} - {c}", "{x} / {c}", "{c} - {x}"]
 PER_CHANNEL_OPS = ["{x} + self.{p}", "{x} * self.{p}", "{x} - self.{p}", "{x} / self.{p}"]
 
 
-# What Solder refuses of the grammar today, each with why (the first line of
-# the refusal, before the user's line, must match one of these; a new kind of
-# refusal fails the tests until it is fixed or listed here).
-KNOWN_REFUSALS = [
-    # A pooled window of one size: PyTorch's adaptive windows overlap or vary.
-    r"'aten\.adaptive_avg_pool\dd' from \([\d, ]+\) to \([\d, ]+\): Solder pools "
-    r"adaptively to output sizes that divide the input \(windows of one size\)$",
-]
+# What Solder refuses of the grammar, each with why (the first line of the
+# refusal, before the user's line, must match one of these; a new kind of
+# refusal fails the tests until it is fixed or listed here). None today: every
+# draw must compile and match.
+KNOWN_REFUSALS = []
 
 
 @dataclass
@@ -306,10 +303,13 @@ class _Builder:
         rank = len(shape) - 2
         if rank < 1:
             return False
-        kind = self.pick(["max", "avg", "adaptive_avg"])
-        if kind == "adaptive_avg":
-            size = self.pick([1, tuple(max(1, s // 2) for s in shape[2:])])
-            text = f"F.adaptive_avg_pool{rank}d({self.last}, {size})"
+        kind = self.pick(["max", "avg", "adaptive_avg", "adaptive_max"])
+        if kind.startswith("adaptive"):
+            # Global, halving, or any size up to the input's plus one (windows
+            # of varying size that overlap where it does not divide).
+            size = self.pick([1, tuple(max(1, s // 2) for s in shape[2:]),
+                              tuple(int(self.rng.integers(1, s + 2)) for s in shape[2:])])
+            text = f"F.{kind}_pool{rank}d({self.last}, {size})"
         else:
             kernel = int(self.rng.integers(1, 4))
             stride = self.pick([None, 1, 2])

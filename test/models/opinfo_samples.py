@@ -56,8 +56,6 @@ KNOWN_REFUSALS = [
     r"compile for it$",
     # Integer tensors as clamp's bounds.
     r"example input \d is torch\.int\d+; Solder compiles float32 models for now$",
-    r"'aten\.adaptive_(avg|max)_pool\dd' from \([\d, ]+\) to \([\d, ]+\): Solder pools "
-    r"adaptively to output sizes that divide the input \(windows of one size\)$",
     # Values PyTorch takes without complaint but that mean nothing.
     r"'aten\.avg_pool\dd' with divisor_override=-\d+: Solder divides a window's sum by a "
     r"positive count$",

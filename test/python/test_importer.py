@@ -784,8 +784,6 @@ class SoftmaxOverSplitDim(nn.Module):
 
 UNSUPPORTED = [
     # module, input shape, message regex (before the 'at'), snippet of the line
-    (AdaptivePool, (2, 3, 4, 4), r"'aten\.adaptive_avg_pool2d' from \(4, 4\) to \(3, 3\): "
-     r"Solder pools adaptively to output sizes that divide the input", "self.pool(x)"),
     (FloorDiv, (2, 3), r"division with rounding_mode='floor'", "torch.div"),
     (InPlaceMethodOnInput, (2, 3),
      r"InPlaceMethodOnInput changes its input 'x' in place, which Solder does not "
@@ -1280,6 +1278,33 @@ RESHAPED = [
                                             "tensor<2x3x4x4xf32> -> tensor<2x3x16xf32>"]),
     (LinearOfOneDim, (3,), []),
 ]
+
+
+class AdaptiveMaxPool(nn.Module):
+    def __init__(self):
+        super().__init__()
+        self.pool = nn.AdaptiveMaxPool3d((3, 5, 2))
+
+    def forward(self, x):
+        return self.pool(torch.tanh(x))
+
+
+@pytest.mark.parametrize("cls,shape,line", [
+    (AdaptivePool, (2, 3, 4, 4), "%pool = solder.adaptive_pool avg %mul : tensor<2x3x4x4xf32> "
+                                 "-> tensor<2x3x3x3xf32>"),
+    (AdaptiveMaxPool, (2, 3, 7, 4, 5), "%pool = solder.adaptive_pool max %tanh : "
+                                       "tensor<2x3x7x4x5xf32> -> tensor<2x3x3x5x2xf32>"),
+])
+def test_adaptive_pools_to_any_size(cls, shape, line):
+    """An adaptive pool to sizes that do not divide the input (PyTorch's
+    windows of varying size, overlapping; larger than the input along a dim)
+    is a solder.adaptive_pool; matches float64."""
+    x = torch.randn(shape)
+    imported = solder.import_module(cls(), (x,))
+    assert line in body(imported), body(imported)
+    compiled = solder.compile(cls(), (x,), backend="cpu", quiet=True)
+    want = cls().double()(x.double())
+    assert ((compiled(x).double() - want).norm() / want.norm()).item() < 1e-6
 
 
 @pytest.mark.parametrize("cls,shape,reshapes", RESHAPED, ids=[c[0].__name__ for c in RESHAPED])

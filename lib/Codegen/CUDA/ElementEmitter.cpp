@@ -175,17 +175,23 @@ LogicalResult ElementEmitter::emitCoefficients(GroupNormalizeOp normalize,
   return success();
 }
 
-/// The name of `pool`'s Window struct: <fusion>_window<k>, k its place
-/// among its region's pools.
-static std::string getWindowName(PoolOp pool) {
+/// The name of `pool`'s Window struct (a solder.pool or solder.adaptive_pool):
+/// <fusion>_window<k>, k its place among its region's pools.
+static std::string getWindowName(Operation *pool) {
   auto fusion = pool->getParentOfType<FusionOp>();
   unsigned index = 0;
   for (Operation &op : fusion.getBodyBlock()) {
-    if (&op == pool.getOperation())
+    if (&op == pool)
       break;
-    index += isa<PoolOp>(op);
+    index += isa<PoolOp, AdaptivePoolOp>(op);
   }
   return (fusion.getName() + "_window" + Twine(index)).str();
+}
+
+/// "avg to 3x2": an adaptive pool as its comment says it.
+static std::string describeWindow(AdaptivePoolOp pool) {
+  return stringifyPoolKind(pool.getKind()).str() + " to " +
+         joinIntegers(pool.getType().getShape().drop_front(2), "x");
 }
 
 /// "max 3x3, stride 2, padding 1": a pool's window as its comment says it.
@@ -205,6 +211,17 @@ static std::string describeWindow(PoolOp pool) {
 std::string mlir::solder::getPoolWindows(FusionOp fusion) {
   std::string text;
   llvm::raw_string_ostream os(text);
+  for (auto pool : fusion.getBodyBlock().getOps<AdaptivePoolOp>()) {
+    ArrayRef<int64_t> input = pool.getX().getType().getShape().drop_front(2);
+    os << "// " << fusion.getName() << "'s pool: " << describeWindow(pool) << " from "
+       << joinIntegers(input, "x") << " (PyTorch's adaptive windows).\n"
+       << "struct " << getWindowName(pool) << " {\n"
+       << "  static constexpr solder::PoolKind kKind = solder::PoolKind::"
+       << stringifyPoolKind(pool.getKind()) << ";\n"
+       << "  static constexpr int kIn[3] = " << formatSpatial3(input, 1)
+       << ", kOut[3] = " << formatSpatial3(pool.getType().getShape().drop_front(2), 1)
+       << ";\n};\n\n";
+  }
   for (auto pool : fusion.getBodyBlock().getOps<PoolOp>()) {
     // 1-D and 2-D pools as 3-D ones with leading dims of size 1.
     ArrayRef<int64_t> input = pool.getX().getType().getShape().drop_front(2);
@@ -235,21 +252,25 @@ LogicalResult ElementEmitter::emit(Operation *op, raw_ostream &os,
   auto operand = [&](unsigned i) { return get(op->getOperand(i)); };
   std::string name = "v" + std::to_string(nextId++);
 
-  if (auto pool = dyn_cast<PoolOp>(op)) {
-    auto input = dyn_cast<BlockArgument>(pool.getX());
-    if (!input || iterationShape != pool.getType().getShape())
-      return pool.emitError("the CUDA code generator needs a pool to read its "
-                            "input from an earlier kernel, at the region's shape");
+  if (isa<PoolOp, AdaptivePoolOp>(op)) {
+    auto input = dyn_cast<BlockArgument>(op->getOperand(0));
+    if (!input || iterationShape != cast<RankedTensorType>(op->getResult(0).getType()).getShape())
+      return op->emitError("the CUDA code generator needs a pool to read its "
+                           "input from an earlier kernel, at the region's shape");
     // The plane (n, c), then the output's spatial coordinates, as 3-D.
     int64_t spatial = iterationShape.size() - 2;
     SmallVector<std::string> coordinates(3 - spatial, "0");
     for (int64_t d = 0; d < spatial; ++d)
       coordinates.push_back("i" + std::to_string(d + 2));
-    os << indent << "const float " << name << " = solder::poolWindow<"
-       << getWindowName(pool) << ">(" << captureNames[input.getArgNumber()] << ", i0 * "
-       << iterationShape[1] << "L + i1, " << llvm::join(coordinates, ", ")
-       << ");  // solder.pool " << describeWindow(pool) << "\n";
-    bind(pool.getResult(), name);
+    auto adaptive = dyn_cast<AdaptivePoolOp>(op);
+    os << indent << "const float " << name << " = solder::"
+       << (adaptive ? "adaptivePoolWindow<" : "poolWindow<") << getWindowName(op) << ">("
+       << captureNames[input.getArgNumber()] << ", i0 * " << iterationShape[1] << "L + i1, "
+       << llvm::join(coordinates, ", ") << ");  // solder."
+       << (adaptive ? "adaptive_pool " + describeWindow(adaptive)
+                    : "pool " + describeWindow(cast<PoolOp>(op)))
+       << "\n";
+    bind(op->getResult(0), name);
     return success();
   }
 

@@ -181,7 +181,7 @@ LogicalResult ProgramEmitter::emitFusion(FusionOp fusion) {
       anchor = &op;
     } else if (isa<ReduceOp, GroupStatsOp>(op)) {
       reductions.push_back(&op);
-    } else if (isa<PoolOp>(op)) {
+    } else if (isa<PoolOp, AdaptivePoolOp>(op)) {
       pools.push_back(&op);
     } else if (!isElementwise(&op)) {
       return op.emitError("the CUDA code generator cannot compute '")
@@ -307,7 +307,8 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
   function.walk([&](FusionOp fusion) {
     if (fusion->getAttr(SolderDialect::kFinalizeAttrName))
       headers.insert("solder/epilogue/finalize.cuh");
-    if (!fusion.getBodyBlock().getOps<PoolOp>().empty())
+    if (!fusion.getBodyBlock().getOps<PoolOp>().empty() ||
+        !fusion.getBodyBlock().getOps<AdaptivePoolOp>().empty())
       headers.insert("solder/pool.cuh");
     if (auto launch =
             fusion->getAttrOfType<RegionLaunchAttr>(SolderDialect::kScheduleAttrName))

@@ -138,7 +138,7 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
     }
   }
   for (Operation &op : fusion.getBodyBlock().without_terminator())
-    if (&op != reduction && !isElementwise(&op) && !isa<PoolOp>(op))
+    if (&op != reduction && !isElementwise(&op) && !isa<PoolOp, AdaptivePoolOp>(op))
       return op.emitError("the CUDA code generator needs a reduction region to "
                           "hold pools, pointwise ops and one reduction, not '")
              << op.getName() << "'";

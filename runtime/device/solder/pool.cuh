@@ -9,6 +9,10 @@
 //   static constexpr int kIn[3], kKernel[3], kStride[3], kPadding[3], kDilation[3];
 //   static constexpr bool kCountIncludePad;   avg: divide by the padded window
 //   static constexpr int kDivisor;            avg: divisor_override, 0 if none
+// solder.adaptive_pool (adaptive_avg_pool*d, adaptive_max_pool*d to sizes
+// that do not divide the input) has its own Window:
+//   static constexpr PoolKind kKind;
+//   static constexpr int kIn[3], kOut[3];
 //
 //===----------------------------------------------------------------------===//
 
@@ -76,6 +80,35 @@ __device__ __forceinline__ float poolWindow(const float *__restrict__ x, long pl
   const int padded = (min(d0 + kKD, kD + kPD) - d0) * (min(h0 + kKH, kH + kPH) - h0) *
                      (min(w0 + kKW, kW + kPW) - w0);
   return result / float(padded);
+}
+
+/// The adaptively pooled value at output (od, oh, ow) of `plane`: PyTorch's
+/// window [floor(o * in / out), ceil((o + 1) * in / out)) along each dim,
+/// windows of varying size that may overlap. max lets NaN win; avg divides
+/// the fp32 sum by the window's size.
+template <class Window>
+__device__ __forceinline__ float adaptivePoolWindow(const float *__restrict__ x, long plane,
+                                                    int od, int oh, int ow) {
+  constexpr int kD = Window::kIn[0], kH = Window::kIn[1], kW = Window::kIn[2];
+  constexpr int kOD = Window::kOut[0], kOH = Window::kOut[1], kOW = Window::kOut[2];
+  constexpr bool kMax = Window::kKind == PoolKind::max;
+  const float *in = x + plane * (long(kD) * kH * kW);
+  const int d0 = od * kD / kOD, d1 = ((od + 1) * kD + kOD - 1) / kOD;
+  const int h0 = oh * kH / kOH, h1 = ((oh + 1) * kH + kOH - 1) / kOH;
+  const int w0 = ow * kW / kOW, w1 = ((ow + 1) * kW + kOW - 1) / kOW;
+  float result = kMax ? -CUDART_INF_F : 0.0f;
+  for (int d = d0; d < d1; ++d)
+    for (int h = h0; h < h1; ++h)
+      for (int w = w0; w < w1; ++w) {
+        const float value = __ldg(in + (long(d) * kH + h) * kW + w);
+        if constexpr (kMax)
+          result = (value > result || isnan(value)) ? value : result;
+        else
+          result += value;
+      }
+  if constexpr (kMax)
+    return result;
+  return result / float((d1 - d0) * (h1 - h0) * (w1 - w0));
 }
 
 } // namespace solder

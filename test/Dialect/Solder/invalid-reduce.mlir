@@ -1,7 +1,7 @@
 // RUN: solder-opt %s -split-input-file -verify-diagnostics
 
 // One case per verifier rule of solder.reduce, solder.softmax,
-// solder.log_softmax and solder.pool (lib/Dialect/Solder/IR/ReductionOps.cpp
+// solder.log_softmax, solder.pool and solder.adaptive_pool (lib/Dialect/Solder/IR/ReductionOps.cpp
 // and the helpers it calls in Verification.cpp). Every case but the
 // result-type ones gives the result the type it would have, so that it trips
 // exactly one rule. The list of rules is at the end of the file.
@@ -216,6 +216,11 @@ func.func @pool_result_type(%x: tensor<1x2x9x9xf32>) {
 //   19. PoolOp::inferResultType: 2 * padding <= dilated window
 //   20. PoolOp::inferResultType: dilated window fits the padded input
 //   21. PoolOp::verify checkResultType: result == inferred type
+//   adaptive_pool (the cases at the end of the file):
+//   22. AdaptivePoolOp::verify checkSameElementType (Verification.cpp)
+//   23. AdaptivePoolOp::verify -> checkBatchChannelSpatialRank: rank 3 to 5
+//   24. AdaptivePoolOp::verify: the result keeps N, C and the rank
+//   25. AdaptivePoolOp::verify: every output size >= 1
 
 // -----
 
@@ -251,5 +256,41 @@ func.func @pool_max_divisor(%x: tensor<1x2x8x8xf32>) {
 func.func @pool_zero_divisor(%x: tensor<1x2x8x8xf32>) {
   // expected-error @+1 {{'solder.pool' op divisor_override must be positive, got 0}}
   %0 = solder.pool avg %x kernel = [2, 2] strides = [2, 2] padding = [0, 0] dilations = [1, 1] {divisor_override = 0 : i64} : tensor<1x2x8x8xf32> -> tensor<1x2x4x4xf32>
+  return
+}
+
+//===----------------------------------------------------------------------===//
+// solder.adaptive_pool
+//===----------------------------------------------------------------------===//
+
+// -----
+
+func.func @adaptive_pool_element_type(%x: tensor<1x2x7xf32>) {
+  // expected-error @+1 {{'solder.adaptive_pool' op operands and result must have one element type, got 'f32' and 'f16'}}
+  %0 = solder.adaptive_pool avg %x : tensor<1x2x7xf32> -> tensor<1x2x3xf16>
+  return
+}
+
+// -----
+
+func.func @adaptive_pool_rank(%x: tensor<2x7xf32>) {
+  // expected-error @+1 {{'solder.adaptive_pool' op x must have rank 3 to 5 (N, C and 1 to 3 spatial dims), got rank 2}}
+  %0 = solder.adaptive_pool max %x : tensor<2x7xf32> -> tensor<2x3xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_pool_channels(%x: tensor<1x2x7xf32>) {
+  // expected-error @+1 {{'solder.adaptive_pool' op result must keep the input's batch and channels and have its rank, got 'tensor<1x3x3xf32>' for 'tensor<1x2x7xf32>'}}
+  %0 = solder.adaptive_pool max %x : tensor<1x2x7xf32> -> tensor<1x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_pool_empty(%x: tensor<1x2x7x4xf32>) {
+  // expected-error @+1 {{'solder.adaptive_pool' op output sizes must be at least 1, got (3, 0)}}
+  %0 = solder.adaptive_pool avg %x : tensor<1x2x7x4xf32> -> tensor<1x2x3x0xf32>
   return
 }

@@ -602,3 +602,11 @@ func.func @conv_padding_high(%x: tensor<1x3x8x8xf32>, %w: tensor<4x3x4x4xf32>) -
        : (tensor<1x3x8x8xf32>, tensor<4x3x4x4xf32>) -> tensor<1x4x8x8xf32>
   return %0 : tensor<1x4x8x8xf32>
 }
+
+// An adaptive pool to sizes that do not divide the input.
+// CHECK-LABEL: func.func @adaptive_pool
+// CHECK: solder.adaptive_pool avg %{{.*}} : tensor<8x16x7x5xf32> -> tensor<8x16x3x2xf32>
+func.func @adaptive_pool(%x: tensor<8x16x7x5xf32>) -> tensor<8x16x3x2xf32> {
+  %0 = solder.adaptive_pool avg %x : tensor<8x16x7x5xf32> -> tensor<8x16x3x2xf32>
+  return %0 : tensor<8x16x3x2xf32>
+}

@@ -131,3 +131,19 @@ LogicalResult PoolOp::verify() {
   }
   return checkResultType(*this, *inferred);
 }
+
+LogicalResult AdaptivePoolOp::verify() {
+  auto emitError = [&] { return emitOpError(); };
+  Diag diag(emitError);
+  RankedTensorType x = getX().getType(), result = getType();
+  if (failed(checkSameElementType(diag, {x, result})) ||
+      failed(checkBatchChannelSpatialRank(diag, "x", x)))
+    return failure();
+  if (result.getRank() != x.getRank() || result.getShape().take_front(2) != x.getShape().take_front(2))
+    return emitOpError("result must keep the input's batch and channels and have its rank, got ")
+           << result << " for " << x;
+  if (llvm::is_contained(result.getShape().drop_front(2), 0))
+    return emitOpError("output sizes must be at least 1, got ")
+           << formatList(result.getShape().drop_front(2));
+  return success();
+}

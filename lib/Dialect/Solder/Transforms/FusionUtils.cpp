@@ -16,7 +16,7 @@ FusionRole mlir::solder::getFusionRole(Operation *op) {
     return FusionRole::anchor;
   if (isa<ReduceOp, GroupStatsOp>(op))
     return FusionRole::reduction;
-  if (isa<PoolOp>(op))
+  if (isa<PoolOp, AdaptivePoolOp>(op))
     return FusionRole::window;
   if (isa<arith::ConstantOp>(op))
     return FusionRole::constant;

@@ -434,6 +434,28 @@ def Solder_PoolOp : Solder_Op<"pool", [Pure]> {
   let hasVerifier = 1;
 }
 
+def Solder_AdaptivePoolOp : Solder_Op<"adaptive_pool", [Pure]> {
+  let summary = "max or average pooling to an output size (torch.nn.AdaptiveAvgPool*d, AdaptiveMaxPool*d)";
+  let description = [{
+    Pools `x` `(N, C, *in)` to the result's spatial sizes `out` as PyTorch's
+    adaptive pools do: output `i` of a spatial dim reads the input positions
+    `[floor(i * in / out), ceil((i + 1) * in / out))`, windows that differ
+    in size and may overlap where `out` does not divide `in` (where it
+    does, the importer writes a `solder.pool`). `avg` divides by the
+    window's size; a NaN in the window wins a `max`.
+
+    ```mlir
+    %p = solder.adaptive_pool avg %x : tensor<8x16x7x5xf32> -> tensor<8x16x3x2xf32>
+    ```
+  }];
+  let arguments = (ins Solder_Tensor:$x, Solder_PoolKindAttr:$kind);
+  let results = (outs Solder_Tensor:$result);
+  let assemblyFormat = [{
+    custom<EnumKeyword>($kind) $x attr-dict `:` type($x) `->` type($result)
+  }];
+  let hasVerifier = 1;
+}
+
 //===----------------------------------------------------------------------===//
 // Shape
 //===----------------------------------------------------------------------===//
