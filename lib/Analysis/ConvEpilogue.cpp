@@ -107,10 +107,16 @@ DenseSet<Value> mlir::solder::findCancellingStatistics(func::FuncOp function) {
       return;
     Value means = fusion.getCaptures()[input.getArgNumber()];
     Value statistics = fusion.getCaptures()[stats.getArgNumber()];
+    // Kernels read double storage; a reshape (or another op outside a
+    // kernel) would see float.
+    auto readByKernelsOnly = [](Value value) {
+      return llvm::all_of(value.getUsers(), llvm::IsaPred<FusionOp>);
+    };
     if (isa_and_present<ReduceOp>(getEpilogueOp(means)) &&
         isa_and_present<GroupStatsOp>(getEpilogueOp(statistics)) &&
         !llvm::is_contained(terminator->getOperands(), means) &&
-        !llvm::is_contained(terminator->getOperands(), statistics)) {
+        !llvm::is_contained(terminator->getOperands(), statistics) &&
+        readByKernelsOnly(means) && readByKernelsOnly(statistics)) {
       result.insert(means);
       result.insert(statistics);
     }

@@ -603,7 +603,8 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                              .str();
     // One pixel a sample and a 1x1 kernel: a GEMM, whose tiles would hold
     // one row of BM a sample; they run over the samples instead.
-    if (conv && groups == 1 && batch > 1 && volume == 1 && inVolume == 1 && taps == 1) {
+    if (conv && groups == 1 && batch > 1 && volume == 1 && inVolume == 1 && taps == 1 &&
+        conv.isUnpadded()) {
       schedule.samplesAsPixels = true;
       schedule.grid = {static_cast<int64_t>(llvm::divideCeil(batch, tile.bm)),
                        schedule.grid[1], 1};

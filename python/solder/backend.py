@@ -374,6 +374,7 @@ def _partition(module, refused, precision, force, report, guarded=False, paramet
         value = node.meta.get("val")
         if node.op == "call_function" and not any(node in p.nodes for p in partitions) \
                 and _op_name(node) not in _NON_COMPUTE and \
+                (_op_name(node) not in _PERMUTES or node.name in refused) and \
                 (getattr(value, "dtype", None) == torch.float32 or node.name in refused):
             reason = refused.get(node.name) or "not supported"
             where = source_location(node)

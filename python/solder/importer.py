@@ -980,6 +980,8 @@ class _Importer:
         ``reference``: arguments viewed onto it, scalars, views whose base is
         what broadcasting them reads of it; None where one is not."""
         view_shape, base_shape = reference.shape, reference.base.shape
+        # Every operand is mapped before any argument is declared: a
+        # declaration the fallback does not use would stay in the signature.
         mapped = []
         for v in values:
             argument = v.argument if isinstance(v, Value) else v.base.argument
@@ -987,14 +989,14 @@ class _Importer:
                 onto = self.broadcast_onto(v.shape, view_shape, base_shape)
                 if onto is None:
                     return None
-                mapped.append(self.argument(argument, onto))
+                mapped.append((argument, onto))
             elif isinstance(v, Value) and v.shape == ():
                 mapped.append(v)
             elif isinstance(v, View) and self.broadcasts_onto_base(v, view_shape, base_shape):
                 mapped.append(v.base)
             else:
                 return None
-        return mapped
+        return [self.argument(*m) if isinstance(m, tuple) else m for m in mapped]
 
     def elementwise_permuted(self, op, values, perm, attrs, name):
         """An elementwise op on permuted tensors, on their bases: every other
@@ -1051,6 +1053,8 @@ class _Importer:
         x = self.operand(source)
         dims = [d % len(x.shape) for d in dims]
         if isinstance(x, View):
+            if dims == list(range(len(dims))):
+                return x
             x = self.value(x)
         base, perm = (x.base, [x.perm[d] for d in dims]) if isinstance(x, Permuted) \
             else (x, dims)

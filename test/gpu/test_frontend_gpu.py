@@ -321,6 +321,10 @@ CHAINS = {
     "conv3d_adaptive_max_tanh": (
         lambda: Chain(nn.Conv3d(4, 8, 3), nn.AdaptiveMaxPool3d((3, 4, 7)), nn.Tanh()),
         (2, 4, 9, 12, 8)),
+    # A 1x1 conv over one pixel a sample that reads only padding: the bias
+    # (no GEMM over the samples).
+    "conv2d_1x1_one_pixel_padded_stride3": (
+        lambda: Chain(nn.Conv2d(32, 16, 1, stride=3, padding=1), nn.Tanh()), (64, 32, 1, 1)),
     "conv1d_same_k2_dilated_sigmoid": (
         lambda: Chain(nn.Conv1d(8, 16, 2, padding="same", dilation=3), nn.Sigmoid()),
         (8, 8, 45)),

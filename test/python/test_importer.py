@@ -1243,6 +1243,11 @@ class LinearOverPermutedView(nn.Module):
         return self.fc(torch.relu(x).view(2, 3, 16).permute(0, 2, 1)).permute(0, 2, 1)
 
 
+class IdentityPermuteOfView(nn.Module):
+    def forward(self, x):
+        return torch.relu(x).view(2, 3, 16).permute(0, 1, 2)
+
+
 class LinearOfOneDim(nn.Module):
     def __init__(self):
         super().__init__()
@@ -1277,6 +1282,8 @@ RESHAPED = [
     (LinearOverPermutedView, (2, 3, 4, 4), ["%relu_view = solder.reshape %relu : "
                                             "tensor<2x3x4x4xf32> -> tensor<2x3x16xf32>"]),
     (LinearOfOneDim, (3,), []),
+    # A permute to the same order is the view itself: the caller's to take.
+    (IdentityPermuteOfView, (2, 3, 4, 4), []),
 ]
 
 

@@ -93,9 +93,10 @@ __device__ __forceinline__ float adaptivePoolWindow(const float *__restrict__ x,
   constexpr int kOD = Window::kOut[0], kOH = Window::kOut[1], kOW = Window::kOut[2];
   constexpr bool kMax = Window::kKind == PoolKind::max;
   const float *in = x + plane * (long(kD) * kH * kW);
-  const int d0 = od * kD / kOD, d1 = ((od + 1) * kD + kOD - 1) / kOD;
-  const int h0 = oh * kH / kOH, h1 = ((oh + 1) * kH + kOH - 1) / kOH;
-  const int w0 = ow * kW / kOW, w1 = ((ow + 1) * kW + kOW - 1) / kOW;
+  // In 64 bits: out * in may pass 2^31 where each fits an int.
+  const int d0 = int(long(od) * kD / kOD), d1 = int(((od + 1L) * kD + kOD - 1) / kOD);
+  const int h0 = int(long(oh) * kH / kOH), h1 = int(((oh + 1L) * kH + kOH - 1) / kOH);
+  const int w0 = int(long(ow) * kW / kOW), w1 = int(((ow + 1L) * kW + kOW - 1) / kOW);
   float result = kMax ? -CUDART_INF_F : 0.0f;
   for (int d = d0; d < d1; ++d)
     for (int h = h0; h < h1; ++h)

@@ -220,7 +220,8 @@ func.func @pool_result_type(%x: tensor<1x2x9x9xf32>) {
 //   22. AdaptivePoolOp::verify checkSameElementType (Verification.cpp)
 //   23. AdaptivePoolOp::verify -> checkBatchChannelSpatialRank: rank 3 to 5
 //   24. AdaptivePoolOp::verify: the result keeps N, C and the rank
-//   25. AdaptivePoolOp::verify: every output size >= 1
+//   25. AdaptivePoolOp::verify: every input spatial size >= 1
+//   26. AdaptivePoolOp::verify: every output size >= 1
 
 // -----
 
@@ -284,6 +285,14 @@ func.func @adaptive_pool_rank(%x: tensor<2x7xf32>) {
 func.func @adaptive_pool_channels(%x: tensor<1x2x7xf32>) {
   // expected-error @+1 {{'solder.adaptive_pool' op result must keep the input's batch and channels and have its rank, got 'tensor<1x3x3xf32>' for 'tensor<1x2x7xf32>'}}
   %0 = solder.adaptive_pool max %x : tensor<1x2x7xf32> -> tensor<1x3x3xf32>
+  return
+}
+
+// -----
+
+func.func @adaptive_pool_empty_input(%x: tensor<1x2x0x4xf32>) {
+  // expected-error @+1 {{'solder.adaptive_pool' op input spatial sizes must be at least 1, got (0, 4)}}
+  %0 = solder.adaptive_pool avg %x : tensor<1x2x0x4xf32> -> tensor<1x2x3x2xf32>
   return
 }
 

@@ -142,6 +142,9 @@ LogicalResult AdaptivePoolOp::verify() {
   if (result.getRank() != x.getRank() || result.getShape().take_front(2) != x.getShape().take_front(2))
     return emitOpError("result must keep the input's batch and channels and have its rank, got ")
            << result << " for " << x;
+  if (llvm::is_contained(x.getShape().drop_front(2), 0))
+    return emitOpError("input spatial sizes must be at least 1, got ")
+           << formatList(x.getShape().drop_front(2));
   if (llvm::is_contained(result.getShape().drop_front(2), 0))
     return emitOpError("output sizes must be at least 1, got ")
            << formatList(result.getShape().drop_front(2));

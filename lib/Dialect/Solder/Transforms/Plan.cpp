@@ -394,17 +394,22 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
           return failure();
         // A pool of a conv's output costs that output's store and load: say
         // so (ResNet's stem is two kernels).
-        for (auto pool : fusion.getBodyBlock().getOps<PoolOp>())
-          if (auto argument = dyn_cast<BlockArgument>(pool.getX()))
+        for (Operation &pool : fusion.getBodyBlock()) {
+          if (getFusionRole(&pool) != FusionRole::window)
+            continue;
+          PoolKind kind = isa<PoolOp>(pool) ? cast<PoolOp>(pool).getKind()
+                                            : cast<AdaptivePoolOp>(pool).getKind();
+          if (auto argument = dyn_cast<BlockArgument>(pool.getOperand(0)))
             if (auto producer =
                     fusion.getCaptures()[argument.getArgNumber()].getDefiningOp<FusionOp>())
               if (getAnchor(producer))
                 scheduleNotes.push_back(
                     llvm::formatv("{0}: the {1} pool of {2}'s output runs in a kernel of its "
                                   "own (pools in a conv's epilogue are not generated yet)",
-                                  fusion.getName(), stringifyPoolKind(pool.getKind()),
+                                  fusion.getName(), stringifyPoolKind(kind),
                                   producer.getName())
                         .str());
+        }
       }
       std::string attributeText;
       if (launch) {

@@ -46,8 +46,12 @@ struct DirectTensorOpTraits {
   static_assert(!kStepSums || Math == TensorMath::k3xTF32, "step sums are for 3xTF32");
   // Padding reads zeros, which a shift would move: the identity holds
   // where every tap reads the input.
-  static_assert(!kCentered || (G::kPad[0] == 0 && G::kPad[1] == 0 && G::kPad[2] == 0),
-                "a centered input needs an unpadded conv");
+  template <int D>
+  static constexpr bool kWindowInside =
+      (G::kOut[D] - 1) * G::kStride[D] + G::kDilation[D] * (G::kKernel[D] - 1) < G::kIn[D];
+  static_assert(!kCentered || (G::kPad[0] == 0 && G::kPad[1] == 0 && G::kPad[2] == 0 &&
+                               kWindowInside<0> && kWindowInside<1> && kWindowInside<2>),
+                "a centered input needs an unpadded conv (no zeros before or after)");
   static_assert(BN_ % 8 == 0 && Rows >= 1 && Warps >= 1, "the plan's tile");
   using Geometry = G;
   static constexpr bool kThreeTF32 = Math == TensorMath::k3xTF32;
