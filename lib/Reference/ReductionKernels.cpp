@@ -125,18 +125,29 @@ Tensor mlir::solder::reference::evalSoftmax(const Tensor &x, int64_t dim,
   return result;
 }
 
+namespace {
+/// What pool and adaptive_pool walk: (N * C) planes of `x` pooled into those
+/// of `result`, one output position at a time.
+struct PooledPlanes {
+  int64_t numSpatialDims, planes, inVolume, outVolume;
+  ArrayRef<int64_t> inShape, outShape;
+  SmallVector<int64_t> inStrides;
+
+  PooledPlanes(const Tensor &x, const Tensor &result)
+      : numSpatialDims(x.getRank() - 2), planes(x.shape[0] * x.shape[1]),
+        inVolume(x.getNumElements() / planes), outVolume(result.getNumElements() / planes),
+        inShape(ArrayRef(x.shape).drop_front(2)),
+        outShape(ArrayRef(result.shape).drop_front(2)), inStrides(getStrides(inShape)) {}
+};
+} // namespace
+
 Tensor mlir::solder::reference::evalPool(PoolOp op, const Tensor &x) {
   Tensor result(op.getResult().getType().getShape());
-  int64_t numSpatialDims = x.getRank() - 2;
+  PooledPlanes p(x, result);
+  auto [numSpatialDims, planes, inVolume, outVolume, inShape, outShape, inStrides] = p;
   ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
                     padding = op.getPadding(), dilations = op.getDilations();
   bool isMax = op.getKind() == PoolKind::max;
-  int64_t planes = x.shape[0] * x.shape[1];
-  ArrayRef<int64_t> inShape = ArrayRef(x.shape).drop_front(2);
-  ArrayRef<int64_t> outShape = ArrayRef(result.shape).drop_front(2);
-  SmallVector<int64_t> inStrides = getStrides(inShape);
-  int64_t inVolume = x.getNumElements() / planes;
-  int64_t outVolume = result.getNumElements() / planes;
 
   SmallVector<int64_t> outIndex(numSpatialDims, 0);
   for (int64_t o = 0; o < outVolume; ++o) {
@@ -192,14 +203,9 @@ Tensor mlir::solder::reference::evalPool(PoolOp op, const Tensor &x) {
 
 Tensor mlir::solder::reference::evalAdaptivePool(AdaptivePoolOp op, const Tensor &x) {
   Tensor result(op.getResult().getType().getShape());
-  int64_t numSpatialDims = x.getRank() - 2;
+  PooledPlanes p(x, result);
+  auto [numSpatialDims, planes, inVolume, outVolume, inShape, outShape, inStrides] = p;
   bool isMax = op.getKind() == PoolKind::max;
-  int64_t planes = x.shape[0] * x.shape[1];
-  ArrayRef<int64_t> inShape = ArrayRef(x.shape).drop_front(2);
-  ArrayRef<int64_t> outShape = ArrayRef(result.shape).drop_front(2);
-  SmallVector<int64_t> inStrides = getStrides(inShape);
-  int64_t inVolume = x.getNumElements() / planes;
-  int64_t outVolume = result.getNumElements() / planes;
 
   SmallVector<int64_t> outIndex(numSpatialDims, 0);
   for (int64_t o = 0; o < outVolume; ++o) {
