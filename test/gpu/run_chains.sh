@@ -22,6 +22,10 @@ if [[ -z ${SOLDER_CHAINS:-} ]]; then
     { echo "cannot list the KernelBench-style chains"; exit 1; }
 fi
 IFS=, read -ra chains <<< "$SOLDER_CHAINS"
+unknown=$(PYTHONPATH=test/models python3 -c "import kernelbench, sys
+print(' '.join(n for n in sys.argv[1:] if n not in kernelbench.CHAINS))" "${chains[@]}") ||
+  { echo "cannot list the KernelBench-style chains"; exit 1; }
+[[ -z $unknown ]] || { echo "SOLDER_CHAINS names no catalog chain: $unknown"; exit 2; }
 export PYTHONPATH=$PWD/python PYTHONUNBUFFERED=1
 start=$(date +%s)
 for ((i = 0; i < procs; i++)); do
