@@ -143,8 +143,8 @@ struct PooledPlanes {
 
 Tensor mlir::solder::reference::evalPool(PoolOp op, const Tensor &x) {
   Tensor result(op.getResult().getType().getShape());
-  PooledPlanes p(x, result);
-  auto [numSpatialDims, planes, inVolume, outVolume, inShape, outShape, inStrides] = p;
+  auto [numSpatialDims, planes, inVolume, outVolume, inShape, outShape, inStrides] =
+      PooledPlanes(x, result);
   ArrayRef<int64_t> kernel = op.getKernel(), strides = op.getStrides(),
                     padding = op.getPadding(), dilations = op.getDilations();
   bool isMax = op.getKind() == PoolKind::max;
@@ -203,8 +203,8 @@ Tensor mlir::solder::reference::evalPool(PoolOp op, const Tensor &x) {
 
 Tensor mlir::solder::reference::evalAdaptivePool(AdaptivePoolOp op, const Tensor &x) {
   Tensor result(op.getResult().getType().getShape());
-  PooledPlanes p(x, result);
-  auto [numSpatialDims, planes, inVolume, outVolume, inShape, outShape, inStrides] = p;
+  auto [numSpatialDims, planes, inVolume, outVolume, inShape, outShape, inStrides] =
+      PooledPlanes(x, result);
   bool isMax = op.getKind() == PoolKind::max;
 
   SmallVector<int64_t> outIndex(numSpatialDims, 0);

@@ -25,6 +25,15 @@ namespace solder {
 
 enum class PoolKind { max, avg };
 
+/// One tap into a pool's running value: max lets NaN win (and keeps it, as
+/// PyTorch does), avg sums in fp32.
+template <PoolKind Kind> __device__ __forceinline__ void poolTap(float &result, float value) {
+  if constexpr (Kind == PoolKind::max)
+    result = (value > result || isnan(value)) ? value : result;
+  else
+    result += value;
+}
+
 /// The pooled value at output (od, oh, ow) of `plane` (n * C + c) of `x`,
 /// taps in PyTorch's order (depth, then rows, then columns). max lets NaN
 /// win, as PyTorch does; padding never wins. avg sums in fp32 and divides by
@@ -61,11 +70,7 @@ __device__ __forceinline__ float poolWindow(const float *__restrict__ x, long pl
         const int w = w0 + kw * kDW;
         if (w < 0 || w >= kW)
           continue;
-        const float value = __ldg(in + (long(d) * kH + h) * kW + w);
-        if constexpr (kMax)
-          result = (value > result || isnan(value)) ? value : result;
-        else
-          result += value;
+        poolTap<Window::kKind>(result, __ldg(in + (long(d) * kH + h) * kW + w));
         ++inside;
       }
     }
@@ -82,34 +87,35 @@ __device__ __forceinline__ float poolWindow(const float *__restrict__ x, long pl
   return result / float(padded);
 }
 
-/// The adaptively pooled value at output (od, oh, ow) of `plane`: PyTorch's
-/// window [floor(o * in / out), ceil((o + 1) * in / out)) along each dim,
-/// windows of varying size that may overlap. max lets NaN win; avg divides
-/// the fp32 sum by the window's size.
+/// PyTorch's adaptive window of output `o` along a dim of In inputs and Out
+/// outputs: [floor(o * In / Out), ceil((o + 1) * In / Out)), in 64 bits
+/// (o * In may pass 2^31 where each fits an int).
+template <int In, int Out> struct AdaptiveSpan {
+  int begin, end;
+  __device__ __forceinline__ explicit AdaptiveSpan(int o)
+      : begin(int(long(o) * In / Out)), end(int(((o + 1L) * In + Out - 1) / Out)) {}
+};
+
+/// The adaptively pooled value at output (od, oh, ow) of `plane`: windows of
+/// varying size that may overlap (AdaptiveSpan along each dim). max lets NaN
+/// win; avg divides the fp32 sum by the window's size.
 template <class Window>
 __device__ __forceinline__ float adaptivePoolWindow(const float *__restrict__ x, long plane,
                                                     int od, int oh, int ow) {
   constexpr int kD = Window::kIn[0], kH = Window::kIn[1], kW = Window::kIn[2];
-  constexpr int kOD = Window::kOut[0], kOH = Window::kOut[1], kOW = Window::kOut[2];
-  constexpr bool kMax = Window::kKind == PoolKind::max;
+  const AdaptiveSpan<kD, Window::kOut[0]> depth(od);
+  const AdaptiveSpan<kH, Window::kOut[1]> rows(oh);
+  const AdaptiveSpan<kW, Window::kOut[2]> columns(ow);
   const float *in = x + plane * (long(kD) * kH * kW);
-  // In 64 bits: out * in may pass 2^31 where each fits an int.
-  const int d0 = int(long(od) * kD / kOD), d1 = int(((od + 1L) * kD + kOD - 1) / kOD);
-  const int h0 = int(long(oh) * kH / kOH), h1 = int(((oh + 1L) * kH + kOH - 1) / kOH);
-  const int w0 = int(long(ow) * kW / kOW), w1 = int(((ow + 1L) * kW + kOW - 1) / kOW);
-  float result = kMax ? -CUDART_INF_F : 0.0f;
-  for (int d = d0; d < d1; ++d)
-    for (int h = h0; h < h1; ++h)
-      for (int w = w0; w < w1; ++w) {
-        const float value = __ldg(in + (long(d) * kH + h) * kW + w);
-        if constexpr (kMax)
-          result = (value > result || isnan(value)) ? value : result;
-        else
-          result += value;
-      }
-  if constexpr (kMax)
+  float result = Window::kKind == PoolKind::max ? -CUDART_INF_F : 0.0f;
+  for (int d = depth.begin; d < depth.end; ++d)
+    for (int h = rows.begin; h < rows.end; ++h)
+      for (int w = columns.begin; w < columns.end; ++w)
+        poolTap<Window::kKind>(result, __ldg(in + (long(d) * kH + h) * kW + w));
+  if constexpr (Window::kKind == PoolKind::max)
     return result;
-  return result / float((d1 - d0) * (h1 - h0) * (w1 - w0));
+  return result / float((depth.end - depth.begin) * (rows.end - rows.begin) *
+                        (columns.end - columns.begin));
 }
 
 } // namespace solder
