@@ -43,6 +43,11 @@ def _current_raw_stream(index):
 if hasattr(torch._C, "_cuda_getCurrentRawStream"):
     _current_raw_stream = torch._C._cuda_getCurrentRawStream  # noqa: F811
 
+# The current CUDA device's index; torch.cuda.current_device() first checks
+# its lazy initialization (a call's microsecond). A module's call comes after
+# torch's CUDA initialization (its parameters are on the device).
+_current_device = getattr(torch._C, "_cuda_getDevice", torch.cuda.current_device)
+
 
 def cache_dir():
     """Where compiled bundles are kept: $SOLDER_CACHE_DIR, else
@@ -396,6 +401,8 @@ class CompiledModule:
         if outputs is None:
             outputs = [torch.empty(shape, device=self.device, dtype=torch.float32,
                                    memory_format=layout)
+                       if layout is not torch.contiguous_format else
+                       torch.empty(shape, device=self.device, dtype=torch.float32)
                        for shape, layout in zip(self.output_shapes, self._output_formats)]
         # The Python around the launches shows in short chains (W2 small: 35
         # of 66 us a call went to the checks, torch.cuda.device and the Stream
@@ -421,9 +428,11 @@ class CompiledModule:
                     # A kept conversion is as new as its source.
                     versions[position] = source._version + 1
                     held.append(tensor)
-        versions.extend(1 if inference else p._version + 1
-                        for p, inference in zip(self.parameters, self._inference_parameters))
-        if torch.cuda.current_device() == index:
+        if self.parameters:
+            versions.extend(1 if inference else p._version + 1
+                            for p, inference in zip(self.parameters,
+                                                    self._inference_parameters))
+        if _current_device() == index:
             self._loaded.run(arguments + self.parameters, outputs,
                              _current_raw_stream(index), versions)
         else:

@@ -212,6 +212,41 @@ def test_parameters_and_buffers_are_solder_parameters(monkeypatch, prepare_once)
     assert len(imported[0].parameter_inputs) == len(marked)
 
 
+def compiled_runners(monkeypatch):
+    """The runners compile_graph returns from here on, in order."""
+    import solder.backend as backend
+    runners = []
+    compile_graph = backend.compile_graph
+
+    def recording(*args, **kwargs):
+        runners.append(compile_graph(*args, **kwargs))
+        return runners[-1]
+
+    monkeypatch.setattr(backend, "compile_graph", recording)
+    return runners
+
+
+def test_a_graph_fused_whole_is_called_straight(monkeypatch):
+    """A graph that is one compiled subgraph returning the one output is
+    called without the partitioned module around it (host time); a graph
+    split around an eager op keeps it. Both give the right numbers."""
+    import solder.backend as backend
+    runners = compiled_runners(monkeypatch)
+    whole = randomize(nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8), nn.ReLU()).eval(),
+                      np.random.default_rng(2))
+    split = randomize(CumsumInTheMiddle(), np.random.default_rng(3))
+    x = torch.randn(2, 3, 8, 8)
+    for module in (whole, split):
+        with torch.no_grad():
+            compiled = torch.compile(module, backend="solder")
+            for _ in range(2):  # the first call compiles, the second runs it
+                assert_matches(compiled(x), float64_reference(module, x))
+    assert len(runners) == 2
+    assert isinstance(runners[0].subgraph, backend._CompiledSubgraph)
+    assert isinstance(runners[1], backend._FlatRunner)
+    assert runners[1].direct_call() is None
+
+
 def test_what_ran_eagerly_is_one_warning_per_graph():
     """The first compile of a graph warns once (SolderWarning, at the user's
     line): ops and kernels Solder compiled, each op left to eager with its
