@@ -66,12 +66,25 @@ def run(name, precision, runs, peers, channels_last=False):
         solder_model(*xs)
         row["solder_compile_s"] = time.time() - start
         row["solder_ms"] = time_cuda(lambda: solder_model(*xs), runs, 3)
+        if "solder.compile" in peers:
+            # The same chain compiled ahead of time and called as the
+            # module it replaces (what a hand-fused kernel's caller does):
+            # no dynamo frame or guards around the call.
+            import solder
+            try:
+                compiled = solder.compile(model, xs, precision=precision, quiet=True)
+                compiled(*xs)
+                row["solder_compile_ms"] = time_cuda(lambda: compiled(*xs), runs, 3)
+            except solder.SolderError as error:
+                row["solder_compile_refused"] = str(error).splitlines()[0]
     row["solder_ops"] = sum(len(r.compiled_ops) for _, r in backend.reports)
     row["solder_kernels"] = sum(r.kernels for _, r in backend.reports)
     row["eager_ops"] = {op: reason for _, r in backend.reports
                         for op, reason in r.eager_ops.items()}
     best = min(row.get("eager_ms", float("inf")), row.get("inductor_ms", float("inf")))
     row["speedup_vs_best"] = best / row["solder_ms"]
+    if "solder_compile_ms" in row:
+        row["solder_compile_speedup_vs_best"] = best / row["solder_compile_ms"]
     return row
 
 
@@ -80,7 +93,9 @@ def main():
     parser.add_argument("models", nargs="*", default=["resnet18", "resnet50"])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--precisions", default="ieee,tf32")
-    parser.add_argument("--peers", default="eager,inductor")
+    parser.add_argument("--peers", default="eager,inductor",
+                        help="eager, inductor, and solder.compile (the chain compiled "
+                        "ahead of time, called without torch.compile)")
     parser.add_argument("--channels-last", action="store_true")
     parser.add_argument("--json")
     args = parser.parse_args()
@@ -92,6 +107,9 @@ def main():
             rows.append(row)
             peers = ", ".join(f"{peer} {row[peer + '_ms']:.3f}" for peer in ("eager", "inductor")
                               if peer + "_ms" in row)
+            if "solder_compile_ms" in row:
+                peers += (f"; solder.compile {row['solder_compile_ms']:.3f}, "
+                          f"{row['solder_compile_speedup_vs_best']:.2f}x")
             layout = " channels-last" if args.channels_last else ""
             print(f"{name}{layout} {precision}: solder {row['solder_ms']:.3f} ms ({peers}; "
                   f"{row['speedup_vs_best']:.2f}x the best) -- {row['solder_ops']} ops in "

@@ -62,6 +62,14 @@ constexpr TensorOpTile kTF32Large = {128, 128, 32, 64, 64, 3, 190.0};
 constexpr TensorOpTile kTF32Wide = {64, 128, 16, 32, 64, 4, 147.0};
 constexpr TensorOpTile kTF32Mid = {128, 64, 16, 64, 32, 4, 120.0};
 constexpr TensorOpTile kTF32Narrow = {128, 32, 16, 32, 32, 4, 35.0};
+// A grid that would leave most SMs idle: 64 x 64 tiles. At full occupancy
+// they trail the tiles above; on a Linear of 1024 rows x 1024 -> 512 (the
+// KernelBench GEMMs: 64 CTAs of 64 x 128 in ieee, 32 of 128 x 128 in tf32 on
+// 132 SMs), 128 CTAs of 64 x 64 took the chain 0.046 -> 0.029 ms in ieee
+// and 0.042 -> 0.019 in tf32 (H200, 2026-11-27, bench/history/2026-11-27/
+// tiles-h200-gemm.log; their rates there: 37 and 56 TFLOP/s).
+constexpr TensorOpTile kThreeTF32Small = {64, 64, 32, 32, 32, 3, 37.0};
+constexpr TensorOpTile kTF32Small = {64, 64, 32, 32, 32, 4, 56.0};
 /// The FMA fallback (conv/mainloop_implicit_gemm_fma.cuh): 7-16 TFLOP/s measured.
 constexpr double kFmaTeraFlops = 10.0;
 /// The direct conv on FMAs (conv/mainloop_direct_fma.cuh): 17
@@ -558,6 +566,31 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   std::string obstacle =
       getTensorOpObstacle(anchor, precision, groupInChannels, taps);
   TensorOpTile tile = chooseTile(precision, outPerGroup, groupInChannels);
+  // One pixel a sample and a 1x1 kernel: a GEMM, whose tiles would hold
+  // one row of BM a sample; they run over the samples instead.
+  bool samplesAsPixels = conv && groups == 1 && batch > 1 && volume == 1 &&
+                         inVolume == 1 && taps == 1 && conv.isUnpadded();
+  int64_t phaseCount = phases, phasePixels = phaseVolume; // a lambda's captures
+  auto gridOf = [&](const TensorOpTile &t) -> std::array<int64_t, 3> {
+    int64_t columns = groups * static_cast<int64_t>(llvm::divideCeil(outPerGroup, t.bn));
+    if (samplesAsPixels)
+      return {static_cast<int64_t>(llvm::divideCeil(batch, t.bm)), columns, 1};
+    return {phaseCount * static_cast<int64_t>(llvm::divideCeil(phasePixels, t.bm)), columns,
+            batch};
+  };
+  auto ctas = [](std::array<int64_t, 3> grid) { return grid[0] * grid[1] * grid[2]; };
+  // A GEMM of fewer CTAs than half the SMs: the small tile, whose more
+  // CTAs fill them (at most 4x as many, two of which an SM holds at once).
+  // Convs keep their measured tiles: the same holds for them, but no conv
+  // of the catalogs has been timed on it yet.
+  bool smallGrid = false;
+  if (!tileOverride && samplesAsPixels && tile.bm * tile.bn > 64 * 64 &&
+      2 * ctas(gridOf(tile)) <= target.multiprocessors) {
+    TensorOpTile small = precision == Precision::ieee ? kThreeTF32Small : kTF32Small;
+    smallGrid = ctas(gridOf(small)) > ctas(gridOf(tile));
+    if (smallGrid)
+      tile = small;
+  }
   if (tileOverride)
     tile = {tileOverride->bm, tileOverride->bn, tileOverride->bk,
             tileOverride->wm, tileOverride->wn, tileOverride->stages,
@@ -588,9 +621,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     schedule.warp = {tile.wm, tile.wn};
     schedule.stages = tile.stages;
     schedule.threads = 32 * (tile.bm / tile.wm) * (tile.bn / tile.wn);
-    schedule.grid = {phases * static_cast<int64_t>(llvm::divideCeil(phaseVolume, tile.bm)),
-                     groups * static_cast<int64_t>(llvm::divideCeil(outPerGroup, tile.bn)),
-                     batch};
+    schedule.grid = gridOf(tile);
     if (groups > 1)
       schedule.reason += llvm::formatv("; {0} groups of {1} -> {2} channels, each a GEMM of "
                                        "its own",
@@ -601,15 +632,14 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                                        "over its taps",
                                        phases)
                              .str();
-    // One pixel a sample and a 1x1 kernel: a GEMM, whose tiles would hold
-    // one row of BM a sample; they run over the samples instead.
-    if (conv && groups == 1 && batch > 1 && volume == 1 && inVolume == 1 && taps == 1 &&
-        conv.isUnpadded()) {
+    if (samplesAsPixels) {
       schedule.samplesAsPixels = true;
-      schedule.grid = {static_cast<int64_t>(llvm::divideCeil(batch, tile.bm)),
-                       schedule.grid[1], 1};
       schedule.reason += "; a GEMM (one pixel a sample): tiles of BM samples";
     }
+    if (smallGrid)
+      schedule.reason += llvm::formatv("; 64 x 64 tiles: {0} CTAs for {1} SMs",
+                                       ctas(schedule.grid), target.multiprocessors)
+                             .str();
     schedule.sharedBytes = ::solder::implicitGemmSharedBytes(
         static_cast<int>(tile.bm), static_cast<int>(tile.bn), static_cast<int>(tile.bk),
         static_cast<int>(tile.stages));

@@ -407,9 +407,9 @@ func.func @unfused(%x: tensor<4xf32>) -> tensor<4xf32> {
 // GEMM: // gemm_layernorm_mlp_groupnorm_residual_k1_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 94 channels zero-padded to 96, through its prologue: group_normalize -> mul -> add
 // GEMM: solder::rowsToChannelsLast<94, 96, 2100L>(input, inputNdhwc, gemm_layernorm_mlp_groupnorm_residual_k1_conv_prologue{
 // GEMM: using gemm_layernorm_mlp_groupnorm_residual_k1_conv_mainloop = solder::TensorOpConv<
-// GEMM-NEXT: solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry>, solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::k3xTF32>>;
+// GEMM-NEXT: solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry>, solder::TensorOpTile<64, 64, 32, 32, 32, 3, solder::TensorMath::k3xTF32>>;
 // GEMM-NEXT: using gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k1_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue>,
-// GEMM-NEXT: solder::GridTileScheduler<33, 2, 1>>;
+// GEMM-NEXT: solder::GridTileScheduler<33, 3, 1>>;
 // GEMM: // gemm_layernorm_mlp_groupnorm_residual_k1_conv: group_normalize -> mul -> add -> implicit-GEMM conv on tensor cores (tensorop_3xtf32), a GEMM: tiles of samples -> gelu
 // GEMM: gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel::run(ws0, ws1, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue>{gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue{in0, in1, in2, in3, in4, in5, out0}}, shared, gemm_layernorm_mlp_groupnorm_residual_k1_conv_context);
 // GEMM: solder::rowsToChannelsLast<94, 96, 2100L>(input, inputNdhwc);

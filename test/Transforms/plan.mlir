@@ -48,13 +48,15 @@
 // RUN: solder-opt %solder_src/test/gpu/cases/gemm_layernorm_mlp_groupnorm_residual.mlir --solder-pipeline | FileCheck %s --check-prefix=GEMM
 // GEMM: "gemm_layernorm_mlp_groupnorm_residual_k0_reduction"{{.*}}#solder.region_launch<warp_per_output, chunk = 2, vector = 1, threads = 256, grid = [263, 1, 1]>
 // GEMM: "gemm_layernorm_mlp_groupnorm_residual_k1_conv"
-// GEMM-SAME: #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 96, input_grid = [197, 1, 1], weight_grid = [60, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [33, 2, 1]
-// GEMM-SAME: reason = "tensor cores; a GEMM (one pixel a sample): tiles of BM samples"
+// A GEMM whose grid would leave most of the 132 SMs idle (66 CTAs of 64 x
+// 128, 17 of 128 x 64) runs on 64 x 64 tiles.
+// GEMM-SAME: #solder.implicit_gemm<tile = [64, 64, 32], warp = [32, 32], stages = 3, padded_channels = 96, input_grid = [197, 1, 1], weight_grid = [60, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [33, 3, 1]
+// GEMM-SAME: reason = "tensor cores; a GEMM (one pixel a sample): tiles of BM samples; 64 x 64 tiles: 99 CTAs for 132 SMs"
 // GEMM: "gemm_layernorm_mlp_groupnorm_residual_k2_reduction"
 // GEMM: solder.group_stats {{.*}} num_groups = 4
 // A 1x1 conv's weights with no channel padded are KTRSC already: no
 // weight_grid, the main loop reads them as they are.
-// GEMM: "gemm_layernorm_mlp_groupnorm_residual_k3_conv"{{.*}}#solder.implicit_gemm<tile = [128, 64, 16], warp = [64, 32], stages = 4, padded_channels = 160, input_grid = [329, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [17, 1, 1]
+// GEMM: "gemm_layernorm_mlp_groupnorm_residual_k3_conv"{{.*}}#solder.implicit_gemm<tile = [64, 64, 32], warp = [32, 32], stages = 3, padded_channels = 160, input_grid = [329, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [33, 1, 1]
 // FMA-LABEL: func.func @w2(
 // FMA: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_fma, fma_f32, #solder.fma_tile<[128, 64, 16]>, scheduler = grid, tiles = [308, 2, 16], threads = 256, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = element_welford, reason = "forced">}
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32 mainloop=tensorop})' | FileCheck %s --check-prefix=TENSOROP

@@ -26,6 +26,10 @@ struct GpuTarget {
   /// Shared memory the driver keeps for each resident block.
   int64_t sharedBytesReservedPerBlock = 1024;
   int64_t registersPerSM = 64 * 1024;
+  /// The SMs of the arch's data-center part (H100 and H200 SXM: 132): what
+  /// a grid is sized against when it may leave SMs idle. A smaller part of
+  /// the arch has fewer, so a grid sized for this one still fills it.
+  int64_t multiprocessors = 0;
 };
 
 /// The target of `arch` (sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100,

@@ -131,9 +131,9 @@ struct gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue {
 };
 
 using gemm_layernorm_mlp_groupnorm_residual_k1_conv_mainloop = solder::TensorOpConv<
-    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry>, solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::k3xTF32>>;
+    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry>, solder::TensorOpTile<64, 64, 32, 32, 32, 3, solder::TensorMath::k3xTF32>>;
 using gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k1_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue>,
-    solder::GridTileScheduler<33, 2, 1>>;
+    solder::GridTileScheduler<33, 3, 1>>;
 static_assert(gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel::kSharedBytes == 49152,
               "the plan's threads and shared memory");
 
@@ -283,9 +283,9 @@ struct gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue {
 };
 
 using gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop = solder::TensorOpConv<
-    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k3_conv_geometry>, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::k3xTF32>>;
+    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k3_conv_geometry>, solder::TensorOpTile<64, 64, 32, 32, 32, 3, solder::TensorMath::k3xTF32>>;
 using gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue>,
-    solder::GridTileScheduler<17, 1, 1>>;
+    solder::GridTileScheduler<33, 1, 1>>;
 static_assert(gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::kSharedBytes == 49152,
               "the plan's threads and shared memory");
 
@@ -374,9 +374,9 @@ struct gemm_layernorm_mlp_groupnorm_residual_k4_conv_epilogue {
 };
 
 using gemm_layernorm_mlp_groupnorm_residual_k4_conv_mainloop = solder::TensorOpConv<
-    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry>, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::k3xTF32>>;
+    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry>, solder::TensorOpTile<64, 64, 32, 32, 32, 3, solder::TensorMath::k3xTF32>>;
 using gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k4_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k4_conv_epilogue>,
-    solder::GridTileScheduler<17, 1, 1>>;
+    solder::GridTileScheduler<33, 1, 1>>;
 static_assert(gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel::kSharedBytes == 49152,
               "the plan's threads and shared memory");
 

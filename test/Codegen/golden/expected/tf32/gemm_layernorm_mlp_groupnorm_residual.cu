@@ -131,10 +131,10 @@ struct gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue {
 };
 
 using gemm_layernorm_mlp_groupnorm_residual_k1_conv_mainloop = solder::TensorOpConv<
-    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry>, solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::kTF32>>;
+    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry>, solder::TensorOpTile<64, 64, 32, 32, 32, 4, solder::TensorMath::kTF32>>;
 using gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k1_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue>,
-    solder::GridTileScheduler<33, 2, 1>>;
-static_assert(gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel::kSharedBytes == 49152,
+    solder::GridTileScheduler<33, 3, 1>>;
+static_assert(gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel::kSharedBytes == 65536,
               "the plan's threads and shared memory");
 
 // gemm_layernorm_mlp_groupnorm_residual_k1_conv_context: CUTLASS's problem and iterator parameters, in the constant
@@ -283,10 +283,10 @@ struct gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue {
 };
 
 using gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop = solder::TensorOpConv<
-    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k3_conv_geometry>, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32>>;
+    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k3_conv_geometry>, solder::TensorOpTile<64, 64, 32, 32, 32, 4, solder::TensorMath::kTF32>>;
 using gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k3_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k3_conv_epilogue>,
-    solder::GridTileScheduler<17, 1, 1>>;
-static_assert(gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::kSharedBytes == 49152,
+    solder::GridTileScheduler<33, 1, 1>>;
+static_assert(gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k3_conv_kernel::kSharedBytes == 65536,
               "the plan's threads and shared memory");
 
 // gemm_layernorm_mlp_groupnorm_residual_k3_conv_context: CUTLASS's problem and iterator parameters, in the constant
@@ -374,10 +374,10 @@ struct gemm_layernorm_mlp_groupnorm_residual_k4_conv_epilogue {
 };
 
 using gemm_layernorm_mlp_groupnorm_residual_k4_conv_mainloop = solder::TensorOpConv<
-    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry>, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32>>;
+    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry>, solder::TensorOpTile<64, 64, 32, 32, 32, 4, solder::TensorMath::kTF32>>;
 using gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k4_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k4_conv_epilogue>,
-    solder::GridTileScheduler<17, 1, 1>>;
-static_assert(gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel::kSharedBytes == 49152,
+    solder::GridTileScheduler<33, 1, 1>>;
+static_assert(gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel::kSharedBytes == 65536,
               "the plan's threads and shared memory");
 
 // gemm_layernorm_mlp_groupnorm_residual_k4_conv_context: CUTLASS's problem and iterator parameters, in the constant
