@@ -567,9 +567,19 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
       getTensorOpObstacle(anchor, precision, groupInChannels, taps);
   TensorOpTile tile = chooseTile(precision, outPerGroup, groupInChannels);
   // One pixel a sample and a 1x1 kernel: a GEMM, whose tiles would hold
-  // one row of BM a sample; they run over the samples instead.
-  bool samplesAsPixels = conv && groups == 1 && batch > 1 && volume == 1 &&
-                         inVolume == 1 && taps == 1 && conv.isUnpadded();
+  // one row of BM a sample; they run over the samples instead. A
+  // conv_transpose of stride 1 so (a matmul by a caller's (C, K) tensor) is
+  // the conv by its converted weights.
+  auto transposed = dyn_cast<ConvTransposeOp>(anchor);
+  auto isZero = [](int64_t v) { return v == 0; };
+  auto isOne = [](int64_t v) { return v == 1; };
+  bool unpadded =
+      conv ? conv.isUnpadded()
+           : llvm::all_of(transposed.getStrides(), isOne) &&
+                 llvm::all_of(transposed.getPadding(), isZero) &&
+                 llvm::all_of(transposed.getOutputPadding(), isZero);
+  bool samplesAsPixels = groups == 1 && batch > 1 && volume == 1 && inVolume == 1 &&
+                         taps == 1 && unpadded;
   int64_t phaseCount = phases, phasePixels = phaseVolume; // a lambda's captures
   auto gridOf = [&](const TensorOpTile &t) -> std::array<int64_t, 3> {
     int64_t columns = groups * static_cast<int64_t>(llvm::divideCeil(outPerGroup, t.bn));

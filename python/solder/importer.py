@@ -1786,24 +1786,33 @@ class _Importer:
 
     def check_linear_weight(self, node, weight, transposed):
         """Refuses a Linear's or matmul's weight that is not a 2-D placeholder
-        (a parameter, or a caller's input where it needs no transpose)."""
+        (a parameter, or a caller's input)."""
         if not (isinstance(weight, torch.fx.Node) and weight.op == "placeholder" and
-                (weight.name in self.captured or not transposed) and
                 len(self.shape_of(weight)) == 2):
             raise self.unsupported(
-                f"{_describe(node)} whose weight is not a 2-D parameter: Solder runs Linear "
-                "and matmul as a GEMM by a parameter (a product of two computed tensors or "
-                "inputs is not supported)")
+                f"{_describe(node)} whose second operand is computed: Solder runs Linear "
+                "and matmul as a GEMM by a 2-D parameter or input (a product of two "
+                "computed tensors is not supported)")
 
     def conv_1x1(self, base, weight, bias, transposed=False):
         """The 1x1 conv over the channels of ``base`` (N, C, ...) that a
-        Linear or matmul computes: ``weight`` a 2-D parameter, (K, C) or
-        (C, K) where ``transposed``, viewed as (K, C, 1, ...)."""
+        Linear or matmul computes: ``weight`` a 2-D parameter or input, (K,
+        C) or (C, K) where ``transposed``, viewed as (K, C, 1, ...). A
+        caller's (C, K) tensor (a matmul's second input; through
+        torch.compile, a module's weight) is the weight of a 1x1
+        conv_transpose as it is: the bundle lays it out as the conv's, each
+        call (once for a parameter that keeps its version)."""
         out_channels = self.shape_of(weight)[1 if transposed else 0]
         spatial = tuple(base.shape[2:])
+        shape = (base.shape[0], out_channels) + spatial
+        if transposed and weight.name not in self.captured:
+            weight = self.argument(weight, (base.shape[1], out_channels) + (1,) * len(spatial))
+            return self.emit_convolution(
+                "conv_transpose", base, weight, self.optional_value(bias),
+                [("strides", 1), ("padding", 0), ("output_padding", 0), ("dilations", 1)], 1,
+                shape=shape)
         weight = self.argument(weight, (out_channels, base.shape[1]) + (1,) * len(spatial),
                                transposed=transposed)
         return self.emit_convolution(
             "conv", base, weight, self.optional_value(bias),
-            [("strides", 1), ("padding", 0), ("dilations", 1)], 1,
-            shape=(base.shape[0], out_channels) + spatial)
+            [("strides", 1), ("padding", 0), ("dilations", 1)], 1, shape=shape)

@@ -679,3 +679,22 @@ func.func @grouped_tensorop(%x: tensor<2x64x9x11xf32>, %w: tensor<96x32x3x3xf32>
   return %r, %s, %q, %p : tensor<2x96x9x11xf32>, tensor<2x48x14x14xf32>, tensor<2x64x9x11xf32>,
       tensor<2x32x9x11xf32>
 }
+
+// A matmul by a caller's (C, K) tensor: a 1x1 conv_transpose of stride 1
+// over one pixel a sample, a GEMM whose tiles run over the samples (the
+// weights converted to the conv's KTRSC); with a stride of 2 or output
+// padding it is no GEMM.
+// AUTO-LABEL: func.func @matmul_as_conv_transpose(
+// AUTO: solder.fusion "matmul_as_conv_transpose_k0_conv" {{.*}}#solder.implicit_gemm<tile = [128, 32, 16], {{.*}}weight_grid = [4, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [1, 1, 1]
+// AUTO: solder.fusion "matmul_as_conv_transpose_k1_conv" {{.*}}scheduler = grid, tiles = [2, 1, 96]
+func.func @matmul_as_conv_transpose(%x: tensor<96x40x1xf32>, %y: tensor<40x24x1xf32>,
+                                    %z: tensor<40x24x1xf32>)
+    -> (tensor<96x24x1xf32>, tensor<96x24x2xf32>) {
+  %m = solder.conv_transpose %x, %y strides = [1] padding = [0] output_padding = [0]
+       dilations = [1] groups = 1
+       : (tensor<96x40x1xf32>, tensor<40x24x1xf32>) -> tensor<96x24x1xf32>
+  %s = solder.conv_transpose %x, %z strides = [2] padding = [0] output_padding = [1]
+       dilations = [1] groups = 1
+       : (tensor<96x40x1xf32>, tensor<40x24x1xf32>) -> tensor<96x24x2xf32>
+  return %m, %s : tensor<96x24x1xf32>, tensor<96x24x2xf32>
+}

@@ -615,6 +615,36 @@ def test_backend_workload(name):
     assert not any("run eagerly" in line for line in records), records
 
 
+class MatmulOfInputs(nn.Module):
+    """x @ y of two inputs (a 1x1 conv_transpose whose weights the bundle
+    converts each call), then a Linear by an input weight."""
+
+    def forward(self, x, y, w):
+        return F.linear(torch.sigmoid(x @ y) * 2.0, w) + x.sum(dim=1, keepdim=True)
+
+
+class MatmulByWeight(nn.Module):
+    """x @ W of a (C, K) parameter: through the backend a graph input, the
+    weight of a 1x1 conv_transpose (converted once while its version holds)."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(96, 80) / 10)
+
+    def forward(self, x):
+        return F.gelu(x @ self.w) * 0.5
+
+
+def test_matmul_of_two_inputs():
+    x, y, w = torch.rand(300, 96) - 0.5, torch.rand(96, 80) - 0.5, torch.rand(40, 80) - 0.5
+    check(MatmulOfInputs(), (x, y, w))
+
+
+def test_backend_matmul_by_a_weight():
+    records = check_backend(MatmulByWeight(), (torch.rand(300, 96) - 0.5,))
+    assert not any("run eagerly" in line for line in records), records
+
+
 class CumsumInTheMiddle(nn.Module):
     def __init__(self):
         super().__init__()

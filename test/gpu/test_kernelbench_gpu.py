@@ -27,7 +27,7 @@ from compare import rel_l2  # noqa: E402
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a GPU")
 
 FLOOR = {"ieee": 1e-5, "tf32": 1e-3}
-HEADS = {"conv1d", "conv2d", "conv3d", "conv_transpose2d", "conv_transpose3d", "linear"}
+HEADS = {"conv1d", "conv2d", "conv3d", "conv_transpose2d", "conv_transpose3d", "linear", "matmul"}
 CHAINS = [name for name in os.environ.get("SOLDER_CHAINS", ",".join(kernelbench.CHAINS))
           .split(",") if name]
 

@@ -426,6 +426,16 @@ CHAINS = {
     "gemm_add_residual_input": (
         lambda: Chain(nn.Linear(1024, 512), lambda m, x, y: torch.relu(x + y) * y),
         [(1024, 1024), (1024, 512)], [(4, 1024), (4, 512)]),
+    # KernelBench's Matmul_*: the product of two inputs; a module's (C, K)
+    # weight multiplied on the right.
+    "matmul_of_inputs_sigmoid_sum": (
+        lambda: Chain(nn.Identity(),
+                      lambda m, x, y: torch.sum(torch.sigmoid(x @ y), dim=1, keepdim=True)),
+        [(1024, 1024), (1024, 512)], [(4, 1024), (1024, 512)]),
+    "matmul_by_weight_scale_gelu": (
+        lambda: Chain(nn.Identity(), lambda m, x: F.gelu((x @ m.w) * 0.5),
+                      w=p(1024, 512)),
+        [(1024, 1024)], [(4, 1024)]),
     "bmm_instancenorm_sum_residualadd_multiply": (
         lambda: Chain(nn.Linear(1024, 512),
                       lambda m, x, y: (m.norm(x.unsqueeze(1).unsqueeze(1)).squeeze(1).squeeze(1)

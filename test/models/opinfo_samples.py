@@ -61,9 +61,9 @@ KNOWN_REFUSALS = [
     r"positive count$",
     r"'aten\.(group|layer)_norm' with eps=-[\d.e+-]+: Solder normalizes with an epsilon of 0 "
     r"or more$",
-    # Linear runs as a GEMM by a parameter.
-    r"'aten\.linear' whose weight is not a 2-D parameter: Solder runs Linear and matmul as "
-    r"a GEMM by a parameter \(a product of two computed tensors or inputs is not supported\)$",
+    # Linear runs as a GEMM by a 2-D parameter or input.
+    r"'aten\.linear' whose second operand is computed: Solder runs Linear and matmul as a "
+    r"GEMM by a 2-D parameter or input \(a product of two computed tensors is not supported\)$",
 ]
 # The ops for which a refusal may say the module returns its input unchanged.
 REDUCTIONS = re.compile(r"(sum|mean|amax|amin|prod|logsumexp|max|min)(\.|$)")

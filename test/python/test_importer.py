@@ -805,8 +805,8 @@ UNSUPPORTED = [
     (ToDouble, (2, 3), r"'aten\._to_copy' produces torch\.float64", "x.to"),
     (SumAsDouble, (2, 3), r"'aten\.sum\.dim_IntList' with dtype=torch\.float64",
      "x.sum"),
-    (ProductOfComputed, (3, 3), r"'aten\.matmul' whose weight is not a 2-D parameter: Solder "
-     r"runs Linear and matmul as a GEMM by a parameter", "y @ y"),
+    (ProductOfComputed, (3, 3), r"'aten\.matmul' whose second operand is computed: Solder "
+     r"runs Linear and matmul as a GEMM by a 2-D parameter or input", "y @ y"),
     (BatchedProduct, (2, 3, 3), r"'aten\.bmm' is not supported", "torch.bmm"),
     (ReturnsPermuted, (2, 3, 4, 5), r"the module returns 'relu' permuted by \[0, 2, 3, 1\]; "
      r"Solder returns tensors in the order it computes them", "return"),
@@ -1153,6 +1153,38 @@ def test_linear_and_matmul_are_gemms(tmp_path):
     # The transposed parameter holds the values of compile time, transposed.
     index = imported.parameter_names.index("w_t_view")
     assert torch.equal(imported.parameters[index], module.w.detach().t().reshape(10, 8, 1))
+
+
+class MatmulOfInputs(nn.Module):
+    """KernelBench's Matmul_*: the product of two inputs, then more work,
+    and a Linear of the result by a weight the caller passes."""
+
+    def forward(self, x, y, w):
+        return F.linear(torch.sigmoid(x @ y) * 2.0, w) + x.sum(dim=1, keepdim=True)
+
+
+def test_a_matmul_of_two_inputs_is_a_gemm(tmp_path):
+    """x @ y with y a caller's (C, K) input is a 1x1 conv_transpose, whose
+    weight layout (in, out, taps) is y's as it is (the bundle converts it to
+    the conv's each call); F.linear by an input (K, C) a 1x1 conv. Correct
+    against float64 on the interpreter."""
+    generator = torch.Generator().manual_seed(7)
+    x, y, w = (torch.randn(s, generator=generator) for s in ((12, 10), (10, 6), (5, 6)))
+    imported = solder.import_module(MatmulOfInputs(), (x, y, w))
+    assert "%y_view: tensor<10x6x1xf32>, %w_view: tensor<5x6x1xf32>) -> (tensor<12x5xf32>)" \
+        in header(imported), header(imported)
+    lines = body(imported)
+    assert lines[0].startswith("%matmul = solder.conv_transpose %x_view, %y_view strides = [1] "
+                               "padding = [0] output_padding = [0] dilations = [1] groups = 1 "
+                               ": (tensor<12x10x1xf32>, tensor<10x6x1xf32>) -> "
+                               "tensor<12x6x1xf32>"), lines[0]
+    assert any(line.startswith("%linear = solder.conv %mul, %w_view strides = [1]")
+               for line in lines), lines
+    assert_parses(tmp_path, imported)
+    module = MatmulOfInputs()
+    want = module(x.double(), y.double(), w.double())
+    got = solder.compile(module, (x, y, w), backend="cpu", quiet=True)(x, y, w)
+    assert ((got.double() - want).norm() / want.norm()).item() < 1e-6
 
 
 class ChannelsLastMlp(nn.Module):

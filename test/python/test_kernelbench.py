@@ -23,7 +23,7 @@ from test_frontend import assert_matches  # noqa: E402
 pytestmark = pytest.mark.usefixtures("fresh_dynamo")
 
 
-HEADS = {"conv1d", "conv2d", "conv3d", "conv_transpose2d", "conv_transpose3d", "linear"}
+HEADS = {"conv1d", "conv2d", "conv3d", "conv_transpose2d", "conv_transpose3d", "linear", "matmul"}
 
 
 @pytest.mark.parametrize("name", list(kernelbench.CHAINS))
@@ -50,7 +50,7 @@ def test_catalog_covers_the_kernelbench_families():
     """At least 60 chains, over every head and the tails the issue names."""
     assert len(kernelbench.CHAINS) >= 60
     names = " ".join(kernelbench.CHAINS)
-    for family in ("conv1d", "conv2d", "conv3d", "convt2d", "convt3d", "gemm", "softmax",
+    for family in ("conv1d", "conv2d", "conv3d", "convt2d", "convt3d", "gemm", "matmul", "softmax",
                    "logsumexp", "groupnorm", "batchnorm", "instancenorm", "layernorm",
                    "maxpool", "avgpool", "globalavgpool", "residual", "min", "max"):
         assert family in names, family

@@ -44,8 +44,15 @@ template <class G> struct ConvShape {
 /// gives each pixel back its sample.
 template <class G> struct SamplesAsPixels {
   static_assert(ConvShape<G>::kInVolume == 1 && ConvShape<G>::kOutVolume == 1 &&
-                    ConvShape<G>::kTaps == 1 && G::kGroups == 1 && !G::kTransposed,
+                    ConvShape<G>::kTaps == 1 && G::kGroups == 1,
                 "a GEMM-shaped conv: one pixel a sample, a 1x1 kernel, one group");
+  // A 1x1 conv_transpose of stride 1 (a matmul by a caller's (C, K) tensor)
+  // is the conv by its weights transposed, which weightsToKtrsc<G> lays out
+  // as a conv's KTRSC.
+  static_assert(!G::kTransposed || (G::kStride[0] == 1 && G::kStride[1] == 1 &&
+                                    G::kStride[2] == 1 && G::kPad[0] == 0 &&
+                                    G::kPad[1] == 0 && G::kPad[2] == 0),
+                "a GEMM-shaped conv_transpose has a stride of 1 and no padding");
   static constexpr bool kTransposed = false;
   static constexpr int kBatch = 1, kInChannels = G::kInChannels,
                        kOutChannels = G::kOutChannels, kGroups = 1;
