@@ -16,7 +16,6 @@ torch.compile(backend="solder"); solder.compile's CompiledModule called
 import argparse
 import array
 import sys
-import time
 from pathlib import Path
 
 import torch
@@ -27,19 +26,7 @@ from solder.bench import set_precision, time_cuda
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "models"))
 import kernelbench  # noqa: E402
-
-
-def host_us(fn, calls):
-    best = float("inf")
-    for _ in range(5):
-        fn()
-        torch.cuda.synchronize()
-        start = time.perf_counter()
-        for _ in range(calls):
-            fn()
-        best = min(best, (time.perf_counter() - start) / calls * 1e6)
-        torch.cuda.synchronize()
-    return best
+from backend_overhead import host_us  # noqa: E402
 
 
 def layers(name, precision):
@@ -82,7 +69,7 @@ def main():
     with torch.no_grad():
         for name in args.names:
             for layer, fn in layers(name, args.precision):
-                host = host_us(fn, args.calls)
+                host = host_us(fn, args.calls, rounds=5)
                 timed = time_cuda(fn, args.runs, 3) * 1e3
                 print(f"{name} {layer:22s} host {host:6.1f} us a call, "
                       f"timed {timed:6.1f} us", flush=True)

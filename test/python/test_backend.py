@@ -182,20 +182,26 @@ def test_options_precision_and_force():
             torch.compile(module, backend="solder", options={"fast": True})(*inputs)
 
 
+def recorded_results(monkeypatch, name):
+    """What solder.backend's function ``name`` returns from here on, in
+    order (the function still runs)."""
+    import solder.backend as backend
+    results, function = [], getattr(backend, name)
+
+    def recording(*args, **kwargs):
+        results.append(function(*args, **kwargs))
+        return results[-1]
+
+    monkeypatch.setattr(backend, name, recording)
+    return results
+
+
 @pytest.mark.parametrize("prepare_once", [True, False])
 def test_parameters_and_buffers_are_solder_parameters(monkeypatch, prepare_once):
     """The module's parameters and buffers (dynamo's static inputs) are the
     subgraph's solder.parameter arguments, whose weight conversions the
     runtime prepares once; the input is not. prepare_once=False marks none."""
-    import solder.backend as backend
-    imported = []
-    import_graph = backend.import_graph
-
-    def recording(*args, **kwargs):
-        imported.append(import_graph(*args, **kwargs))
-        return imported[-1]
-
-    monkeypatch.setattr(backend, "import_graph", recording)
+    imported = recorded_results(monkeypatch, "import_graph")
     module = randomize(nn.Sequential(nn.Conv2d(4, 8, 3), nn.BatchNorm2d(8), nn.ReLU()).eval(),
                        np.random.default_rng(5))
     x = torch.randn(2, 4, 7, 6)
@@ -212,26 +218,12 @@ def test_parameters_and_buffers_are_solder_parameters(monkeypatch, prepare_once)
     assert len(imported[0].parameter_inputs) == len(marked)
 
 
-def compiled_runners(monkeypatch):
-    """The runners compile_graph returns from here on, in order."""
-    import solder.backend as backend
-    runners = []
-    compile_graph = backend.compile_graph
-
-    def recording(*args, **kwargs):
-        runners.append(compile_graph(*args, **kwargs))
-        return runners[-1]
-
-    monkeypatch.setattr(backend, "compile_graph", recording)
-    return runners
-
-
 def test_a_graph_fused_whole_is_called_straight(monkeypatch):
     """A graph that is one compiled subgraph returning the one output is
     called without the partitioned module around it (host time); a graph
     split around an eager op keeps it. Both give the right numbers."""
     import solder.backend as backend
-    runners = compiled_runners(monkeypatch)
+    runners = recorded_results(monkeypatch, "compile_graph")
     whole = randomize(nn.Sequential(nn.Conv2d(3, 8, 3), nn.BatchNorm2d(8), nn.ReLU()).eval(),
                       np.random.default_rng(2))
     split = randomize(CumsumInTheMiddle(), np.random.default_rng(3))
