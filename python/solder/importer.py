@@ -327,7 +327,7 @@ def static_refusal(node):
         value = second.meta.get("val") if isinstance(second, torch.fx.Node) else None
         if isinstance(value, torch.Tensor) and value.dim() != 2:
             return (f"{_describe(node)} with a {value.dim()}-D second operand: Solder runs a "
-                    "matmul as a Linear, whose second operand is a 2-D parameter")
+                    "matmul as a Linear, whose second operand is 2-D")
     return None
 
 
@@ -1787,6 +1787,11 @@ class _Importer:
     def check_linear_weight(self, node, weight, transposed):
         """Refuses a Linear's or matmul's weight that is not a 2-D placeholder
         (a parameter, or a caller's input)."""
+        if isinstance(weight, torch.fx.Node) and weight.op == "placeholder" and \
+                len(self.shape_of(weight)) == 1:
+            raise self.unsupported(f"{_describe(node)} by a 1-D weight (a dot product over "
+                                   "the last dim): Solder runs Linear and matmul by a 2-D "
+                                   "weight")
         if not (isinstance(weight, torch.fx.Node) and weight.op == "placeholder" and
                 len(self.shape_of(weight)) == 2):
             raise self.unsupported(

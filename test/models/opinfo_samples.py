@@ -25,7 +25,7 @@ CLAIMED = """
 nn.functional.conv1d nn.functional.conv2d nn.functional.conv3d
 nn.functional.conv_transpose1d nn.functional.conv_transpose2d nn.functional.conv_transpose3d
 nn.functional.group_norm nn.functional.layer_norm nn.functional.instance_norm
-nn.functional.batch_norm nn.functional.linear
+nn.functional.batch_norm nn.functional.linear mm matmul
 nn.functional.max_pool1d nn.functional.max_pool2d nn.functional.max_pool3d
 nn.functional.avg_pool1d nn.functional.avg_pool2d nn.functional.avg_pool3d
 nn.functional.adaptive_avg_pool1d nn.functional.adaptive_avg_pool2d nn.functional.adaptive_avg_pool3d
@@ -61,9 +61,11 @@ KNOWN_REFUSALS = [
     r"positive count$",
     r"'aten\.(group|layer)_norm' with eps=-[\d.e+-]+: Solder normalizes with an epsilon of 0 "
     r"or more$",
-    # Linear runs as a GEMM by a 2-D parameter or input.
-    r"'aten\.linear' whose second operand is computed: Solder runs Linear and matmul as a "
-    r"GEMM by a 2-D parameter or input \(a product of two computed tensors is not supported\)$",
+    # Linear and matmul run as a GEMM by a 2-D weight.
+    r"'aten\.matmul' with a \d-D second operand: Solder runs a matmul as a Linear, whose "
+    r"second operand is 2-D$",
+    r"'aten\.linear' by a 1-D weight \(a dot product over the last dim\): Solder runs Linear "
+    r"and matmul by a 2-D weight$",
 ]
 # The ops for which a refusal may say the module returns its input unchanged.
 REDUCTIONS = re.compile(r"(sum|mean|amax|amin|prod|logsumexp|max|min)(\.|$)")
