@@ -573,13 +573,13 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   auto transposed = dyn_cast<ConvTransposeOp>(anchor);
   auto isZero = [](int64_t v) { return v == 0; };
   auto isOne = [](int64_t v) { return v == 1; };
-  bool unpadded =
+  bool readsItsPixelAlone =
       conv ? conv.isUnpadded()
            : llvm::all_of(transposed.getStrides(), isOne) &&
                  llvm::all_of(transposed.getPadding(), isZero) &&
                  llvm::all_of(transposed.getOutputPadding(), isZero);
   bool samplesAsPixels = groups == 1 && batch > 1 && volume == 1 && inVolume == 1 &&
-                         taps == 1 && unpadded;
+                         taps == 1 && readsItsPixelAlone;
   int64_t phaseCount = phases, phasePixels = phaseVolume; // a lambda's captures
   auto gridOf = [&](const TensorOpTile &t) -> std::array<int64_t, 3> {
     int64_t columns = groups * static_cast<int64_t>(llvm::divideCeil(outPerGroup, t.bn));

@@ -227,7 +227,7 @@ def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True,
         _warn(graph_module, summary)
     reports.append((name, report))
     runner = _FlatRunner(partitioned, program, kept)
-    return runner.direct_call() or runner
+    return runner.direct_call(len(args)) or runner
 
 
 # (graph name, SubgraphReport) of every graph compiled in this process, in
@@ -270,17 +270,19 @@ class _FlatRunner:
         self.flat_outputs = self.out_spec is None or torch.utils._pytree.tree_unflatten(
             list(range(count)), self.out_spec) == tuple(range(count))
 
-    def direct_call(self):
+    def direct_call(self, arguments):
         """When the whole graph is one compiled subgraph that takes
         dynamo's arguments as they come and returns the graph's one output
         (a fused chain, most of KernelBench): a function that calls it
         straight, without this runner's and the partitioned module's
         Python around it (microseconds of a short chain's host time).
-        None otherwise."""
+        None otherwise. ``arguments``: how many dynamo passes (integers,
+        such as a dynamic graph's sizes, may follow the tensors)."""
         nodes = list(self.module.graph.nodes)
         placeholders = [n for n in nodes if n.op == "placeholder"]
         body = [n for n in nodes if n.op not in ("placeholder", "output")]
-        if (self.kept is not None or self.mutations or not self.flat_outputs
+        if (arguments != len(placeholders) or self.kept is not None or self.mutations
+                or not self.flat_outputs
                 or self.sources != list(range(len(placeholders)))
                 or len(body) != 1 or body[0].op != "call_module" or body[0].kwargs
                 or list(body[0].args) != placeholders

@@ -1792,6 +1792,13 @@ class _Importer:
             raise self.unsupported(f"{_describe(node)} by a 1-D weight (a dot product over "
                                    "the last dim): Solder runs Linear and matmul by a 2-D "
                                    "weight")
+        if isinstance(weight, torch.fx.Node) and \
+                getattr(weight.target, "overloadpacket", None) in (aten.t, aten.permute,
+                                                                   aten.transpose) and \
+                getattr(weight.args[0], "op", None) == "placeholder":
+            raise self.unsupported(
+                f"{_describe(node)} by '{weight.args[0].name}' through {_describe(weight)}: Solder "
+                "multiplies by a caller's tensor as it is, (C, K) or a Linear's (K, C)")
         if not (isinstance(weight, torch.fx.Node) and weight.op == "placeholder" and
                 len(self.shape_of(weight)) == 2):
             raise self.unsupported(

@@ -52,7 +52,7 @@ def solder_warnings(call):
 def float64_reference(module, *inputs):
     twin = copy.deepcopy(module).double()
     with torch.no_grad():
-        return twin(*[x.double() for x in inputs])
+        return twin(*[x.double() if isinstance(x, torch.Tensor) else x for x in inputs])
 
 
 class CumsumInTheMiddle(nn.Module):
@@ -236,7 +236,25 @@ def test_a_graph_fused_whole_is_called_straight(monkeypatch):
     assert len(runners) == 2
     assert isinstance(runners[0].subgraph, backend._CompiledSubgraph)
     assert isinstance(runners[1], backend._FlatRunner)
-    assert runners[1].direct_call() is None
+    assert runners[1].direct_call(1) is None
+
+
+class ScaledByAnInteger(nn.Module):
+    def forward(self, x, n):
+        return torch.relu(x) * n
+
+
+def test_a_graph_with_integer_arguments_after_its_tensors(monkeypatch):
+    """From the second value of n, dynamo passes it as a size after the
+    tensor: the graph (its ints folded in) is not called straight."""
+    import solder.backend as backend
+    runners = recorded_results(monkeypatch, "compile_graph")
+    module, x = ScaledByAnInteger(), torch.randn(2, 3, 4, 4)
+    compiled = torch.compile(module, backend="solder")
+    with torch.no_grad():
+        for n in (2, 3, 4):
+            assert_matches(compiled(x, n), float64_reference(module, x, n))
+    assert any(isinstance(r, backend._FlatRunner) for r in runners), runners
 
 
 def test_what_ran_eagerly_is_one_warning_per_graph():

@@ -714,6 +714,11 @@ class ProductOfComputed(nn.Module):
         return y @ y
 
 
+class ProductByTransposedInput(nn.Module):
+    def forward(self, x, y):
+        return x @ y.t()
+
+
 class BatchedProduct(nn.Module):
     def forward(self, x):
         return torch.bmm(x, x)
@@ -1185,6 +1190,14 @@ def test_a_matmul_of_two_inputs_is_a_gemm(tmp_path):
     want = module(x.double(), y.double(), w.double())
     got = solder.compile(module, (x, y, w), backend="cpu", quiet=True)(x, y, w)
     assert ((got.double() - want).norm() / want.norm()).item() < 1e-6
+
+
+def test_a_matmul_by_a_transposed_input_is_refused_on_its_line():
+    with pytest.raises(solder.UnsupportedOperation,
+                       match=r"^'aten\.matmul' by 'y' through 'aten\.t': Solder multiplies by a "
+                       r"caller's tensor as it is, \(C, K\) or a Linear's \(K, C\) "
+                       r"\(test_importer\.py:\d+\)"):
+        solder.import_module(ProductByTransposedInput(), (torch.rand(4, 6), torch.rand(5, 6)))
 
 
 class ChannelsLastMlp(nn.Module):
