@@ -592,9 +592,12 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   // A GEMM of fewer CTAs than half the SMs: the small tile, whose more
   // CTAs fill them (at most 4x as many, two of which an SM holds at once).
   // Convs keep their measured tiles: the same holds for them, but no conv
-  // of the catalogs has been timed on it yet.
+  // of the catalogs has been timed on it yet. Its 32-deep K steps run
+  // where they are whole (the GPU checks so far: 96, 160 and 1024
+  // channels); other channel counts keep the 16-deep tiles.
   bool smallGrid = false;
-  if (!tileOverride && samplesAsPixels && tile.bm * tile.bn > 64 * 64 &&
+  if (!tileOverride && samplesAsPixels && groupInChannels % 32 == 0 &&
+      tile.bm * tile.bn > 64 * 64 &&
       2 * ctas(gridOf(tile)) <= target.multiprocessors) {
     TensorOpTile small = precision == Precision::ieee ? kThreeTF32Small : kTF32Small;
     smallGrid = ctas(gridOf(small)) > ctas(gridOf(tile));

@@ -687,14 +687,20 @@ func.func @grouped_tensorop(%x: tensor<2x64x9x11xf32>, %w: tensor<96x32x3x3xf32>
 // AUTO-LABEL: func.func @matmul_as_conv_transpose(
 // AUTO: solder.fusion "matmul_as_conv_transpose_k0_conv" {{.*}}#solder.implicit_gemm<tile = [128, 32, 16], {{.*}}weight_grid = [4, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [1, 1, 1]
 // AUTO: solder.fusion "matmul_as_conv_transpose_k1_conv" {{.*}}scheduler = grid, tiles = [2, 1, 96]
+// A GEMM of 16 CTAs keeps its 64 x 128 tile where 64 x 64's 32-deep K
+// steps would not be whole (72 channels).
+// AUTO: solder.fusion "matmul_as_conv_transpose_k2_conv" {{.*}}#solder.implicit_gemm<tile = [64, 128, 16], {{.*}}pixels = across_samples>, scheduler = grid, tiles = [8, 2, 1]
 func.func @matmul_as_conv_transpose(%x: tensor<96x40x1xf32>, %y: tensor<40x24x1xf32>,
-                                    %z: tensor<40x24x1xf32>)
-    -> (tensor<96x24x1xf32>, tensor<96x24x2xf32>) {
+                                    %z: tensor<40x24x1xf32>, %x2: tensor<512x72x1xf32>,
+                                    %w: tensor<200x72x1xf32>)
+    -> (tensor<96x24x1xf32>, tensor<96x24x2xf32>, tensor<512x200x1xf32>) {
   %m = solder.conv_transpose %x, %y strides = [1] padding = [0] output_padding = [0]
        dilations = [1] groups = 1
        : (tensor<96x40x1xf32>, tensor<40x24x1xf32>) -> tensor<96x24x1xf32>
   %s = solder.conv_transpose %x, %z strides = [2] padding = [0] output_padding = [1]
        dilations = [1] groups = 1
        : (tensor<96x40x1xf32>, tensor<40x24x1xf32>) -> tensor<96x24x2xf32>
-  return %m, %s : tensor<96x24x1xf32>, tensor<96x24x2xf32>
+  %g = solder.conv %x2, %w strides = [1] padding = [0] dilations = [1] groups = 1
+       : (tensor<512x72x1xf32>, tensor<200x72x1xf32>) -> tensor<512x200x1xf32>
+  return %m, %s, %g : tensor<96x24x1xf32>, tensor<96x24x2xf32>, tensor<512x200x1xf32>
 }
