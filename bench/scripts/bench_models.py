@@ -22,6 +22,7 @@ from pathlib import Path
 
 import torch
 
+import solder
 import solder.backend as backend
 from solder.bench import set_precision, time_cuda
 
@@ -70,7 +71,6 @@ def run(name, precision, runs, peers, channels_last=False):
             # The same chain compiled ahead of time and called as the
             # module it replaces (what a hand-fused kernel's caller does):
             # no dynamo frame or guards around the call.
-            import solder
             try:
                 compiled = solder.compile(model, xs, precision=precision, quiet=True)
                 compiled(*xs)

@@ -48,9 +48,13 @@ def layers(name, precision):
     compiled = solder.compile(model, xs, precision=precision, quiet=True)
     yield "solder.compile call", lambda: compiled(*xs)
     yield "call_unchecked", lambda: compiled.call_unchecked(*xs)
-    outputs = [torch.empty(s, device="cuda") for s in compiled.output_shapes]
-    arguments = list(xs) + compiled.parameters
-    versions = array.array("Q", [0] * len(xs) + [1] * len(compiled.parameters))
+    # What _launch passes: the function's arguments (the inputs as the
+    # bundle views them), outputs in the layouts the bundle stores.
+    outputs = [torch.empty(shape, device="cuda", memory_format=layout)
+               for shape, layout in zip(compiled.output_shapes, compiled._output_formats)]
+    arguments = [xs[i] for i, _ in compiled.input_arguments] + compiled.parameters
+    versions = array.array("Q", [0] * len(compiled.input_arguments) +
+                           [1] * len(compiled.parameters))
     loaded = compiled._loaded
     yield "bundle run alone", lambda: loaded.run(arguments, outputs, _current_raw_stream(0),
                                                  versions)

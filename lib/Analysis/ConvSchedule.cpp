@@ -406,7 +406,8 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                  (weight.getDimSize(0) * weight.getDimSize(1));
   int64_t paddedInChannels = ::solder::paddedInputChannels(static_cast<int>(inChannels));
 
-  auto [phases, phaseVolume] = getOutputPhases(anchor);
+  OutputPhases outputPhases = getOutputPhases(anchor);
+  int64_t phases = outputPhases.count, phaseVolume = outputPhases.volume;
 
   ConvSchedule schedule;
   int64_t groups = cast<IntegerAttr>(anchor->getAttr("groups")).getInt();
@@ -580,12 +581,11 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                  llvm::all_of(transposed.getOutputPadding(), isZero);
   bool samplesAsPixels = groups == 1 && batch > 1 && volume == 1 && inVolume == 1 &&
                          taps == 1 && readsItsPixelAlone;
-  int64_t phaseCount = phases, phasePixels = phaseVolume; // a lambda's captures
   auto gridOf = [&](const TensorOpTile &t) -> std::array<int64_t, 3> {
     int64_t columns = groups * static_cast<int64_t>(llvm::divideCeil(outPerGroup, t.bn));
     if (samplesAsPixels)
       return {static_cast<int64_t>(llvm::divideCeil(batch, t.bm)), columns, 1};
-    return {phaseCount * static_cast<int64_t>(llvm::divideCeil(phasePixels, t.bm)), columns,
+    return {phases * static_cast<int64_t>(llvm::divideCeil(phaseVolume, t.bm)), columns,
             batch};
   };
   auto ctas = [](std::array<int64_t, 3> grid) { return grid[0] * grid[1] * grid[2]; };

@@ -401,8 +401,6 @@ class CompiledModule:
         if outputs is None:
             outputs = [torch.empty(shape, device=self.device, dtype=torch.float32,
                                    memory_format=layout)
-                       if layout is not torch.contiguous_format else
-                       torch.empty(shape, device=self.device, dtype=torch.float32)
                        for shape, layout in zip(self.output_shapes, self._output_formats)]
         # The Python around the launches shows in short chains (W2 small: 35
         # of 66 us a call went to the checks, torch.cuda.device and the Stream
@@ -428,10 +426,8 @@ class CompiledModule:
                     # A kept conversion is as new as its source.
                     versions[position] = source._version + 1
                     held.append(tensor)
-        if self.parameters:
-            versions.extend(1 if inference else p._version + 1
-                            for p, inference in zip(self.parameters,
-                                                    self._inference_parameters))
+        versions.extend(1 if inference else p._version + 1
+                        for p, inference in zip(self.parameters, self._inference_parameters))
         if _current_device() == index:
             self._loaded.run(arguments + self.parameters, outputs,
                              _current_raw_stream(index), versions)
