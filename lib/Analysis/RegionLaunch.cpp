@@ -129,6 +129,29 @@ RegionLaunch mlir::solder::getRowsLaunch(int64_t rows) {
   return launch;
 }
 
+int64_t mlir::solder::getReduceApplyLanes(int64_t rows, int64_t length) {
+  // Enough lanes that each holds at most kReductionChunk elements of its row
+  // (a warp a row of 64 left 256 bytes in flight a warp: 2.4 TB/s on an
+  // H200 for LayerNorm over a conv output's last dim), at least 4; a warp's
+  // rows all valid or all past the end.
+  int64_t lanes = std::clamp<int64_t>(
+      llvm::PowerOf2Ceil(llvm::divideCeil(length, kReductionChunk)), 4, 32);
+  while (rows % (32 / lanes) != 0)
+    lanes *= 2;
+  return lanes;
+}
+
+RegionLaunch mlir::solder::getReduceApplyLaunch(int64_t rows, int64_t length) {
+  // A segment of lanes a row: its passes after the first read the row from
+  // L1.
+  RegionLaunch launch;
+  launch.walk = RegionWalk::warp_per_row;
+  int64_t lanes = getReduceApplyLanes(rows, length);
+  launch.chunk = std::clamp<int64_t>(length / lanes, 1, kReductionChunk);
+  launch.blocks = llvm::divideCeil(rows, launch.threads / lanes);
+  return launch;
+}
+
 RegionLaunch mlir::solder::getRegionLaunch(FusionOp fusion) {
   RegionLaunch launch;
   RegionExtent extent = getRegionExtent(fusion);

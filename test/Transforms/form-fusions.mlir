@@ -27,6 +27,7 @@
 // RUN: solder-interp %s --function=rows_past_shared_memory --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=16 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=sibling_reductions_of_a_pool --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=18 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=reshape_between --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=19 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=reduce_apply_rows --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=20 | FileCheck %s --check-prefix=NUM
 // form-fusions alone (no cse, nothing decomposed) on the same chains.
 // RUN: solder-interp %s --function=w3 --check-pipeline='func.func(solder-decompose,solder-form-fusions)' --seed=11 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=softmax_barrier --check-pipeline='func.func(solder-decompose,solder-form-fusions)' --seed=12 | FileCheck %s --check-prefix=NUM
@@ -596,3 +597,43 @@ func.func @rows_after_reduction(%x: tensor<4x32x1x1xf32>, %w: tensor<16x32x1x1xf
 // GEMM: solder.fusion "gemm_layernorm_mlp_groupnorm_residual_k2_reduction"
 // GEMM-NEXT: solder.group_stats {{.*}} num_groups = 4
 // GEMM-NEXT: solder.yield
+
+// A reduce-and-apply row: LayerNorm over a conv output's last dim reads its
+// mean and variance back in the region that computes them (a warp a row in
+// the kernel), so the norm and the gelu after it are one region beside the
+// conv's. x - mean(x) over a row of 5000 elements (past a row's 4096) keeps
+// the reduction barrier: the subtraction is a region of its own.
+// CHECK-LABEL: func.func @reduce_apply_rows(
+// CHECK-NEXT: %[[K0:.*]] = solder.fusion "reduce_apply_rows_k0_conv"
+// CHECK-NEXT:   solder.conv
+// CHECK-NEXT:   solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "reduce_apply_rows_k1_reduction" (%[[Y:.*]] = %[[K0]]) : (tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32> {
+// CHECK-NEXT:   arith.constant
+// CHECK-NEXT:   %[[M:.*]] = solder.reduce mean %[[Y]] dims = [3] keepdim
+// CHECK-NEXT:   %[[D:.*]] = solder.sub %[[Y]], %[[M]]
+// CHECK-NEXT:   %[[SQ:.*]] = solder.mul %[[D]], %[[D]]
+// CHECK-NEXT:   %[[V:.*]] = solder.reduce mean %[[SQ]] dims = [3] keepdim
+// CHECK-NEXT:   %[[VE:.*]] = solder.add %[[V]]
+// CHECK-NEXT:   %[[R:.*]] = solder.rsqrt %[[VE]]
+// CHECK-NEXT:   %[[N:.*]] = solder.mul %[[D]], %[[R]]
+// CHECK-NEXT:   %[[G:.*]] = solder.gelu %[[N]]
+// CHECK-NEXT:   solder.yield %[[G]] :
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K2:.*]] = solder.fusion "reduce_apply_rows_k2_reduction"
+// CHECK-NEXT:   solder.reduce mean
+// CHECK-NEXT:   solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K3:.*]] = solder.fusion "reduce_apply_rows_k3_pointwise"
+// CHECK-NEXT:   solder.sub
+func.func @reduce_apply_rows(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>,
+    %long: tensor<2x5000xf32>) -> (tensor<1x4x3x3xf32>, tensor<2x5000xf32>) {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<1x2x5x5xf32>, tensor<4x2x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %n = solder.layer_norm %y normalized_shape = [3] epsilon = 1.0e-05
+       : (tensor<1x4x3x3xf32>) -> tensor<1x4x3x3xf32>
+  %g = solder.gelu %n : tensor<1x4x3x3xf32>
+  %m = solder.reduce mean %long dims = [1] keepdim : tensor<2x5000xf32> -> tensor<2x1xf32>
+  %c = solder.sub %long, %m : tensor<2x5000xf32>, tensor<2x1xf32> -> tensor<2x5000xf32>
+  return %g, %c : tensor<1x4x3x3xf32>, tensor<2x5000xf32>
+}

@@ -83,6 +83,14 @@ def warp_rows_ref(x, y, z):
             torch.logsumexp(y, (1, 2)), z.prod(1))
 
 
+def reduce_apply_rows_ref(x, w, b, y, z, u, v, long):
+    mean = u.mean(dim=(2, 3), keepdim=True)
+    e = v.exp()
+    return (F.layer_norm(x, [6, 10], w, b, 1e-5), torch.softmax(y, 2) * 3.0,
+            torch.log_softmax(z, 2), torch.tanh(u - mean), mean, e / e.sum(1, keepdim=True),
+            torch.softmax(long, 1))
+
+
 def squeeze_excitation_head_ref(x, w, scale, shift, w1, b1, w2, b2, wh, bh):
     bn = F.conv2d(x, w, padding=1) * scale + shift
     pooled = bn.mean(dim=(2, 3), keepdim=True)
@@ -198,6 +206,7 @@ CASES = {
     "gemm_layernorm_mlp_groupnorm_residual": (
         gemm_mlp_ref, "x gn_w gn_b conv_w conv_b gn_w gn_b conv_w conv_b conv_w"),
     "reductions_warp_per_row": (warp_rows_ref, "x x x"),
+    "reduce_apply_rows": (reduce_apply_rows_ref, "x gn_w gn_b x x x x x"),
     "bottleneck_channels_last": (
         bottleneck_ref,
         "x conv_w scale scale conv_w scale scale conv_w scale scale conv_w conv_w conv_b"),
@@ -253,7 +262,8 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "depthwise2d_split_rows_channels_last_project",
              "conv2d_grouped_tensorop_groupnorm_silu",
              "convtranspose3d_grouped_phases_tensorop_mean",
-             "conv3d_softmax_layernorm_pool_groupnorm", "convtranspose2d_unpadded_min_gelu"]
+             "conv3d_softmax_layernorm_pool_groupnorm", "convtranspose2d_unpadded_min_gelu",
+             "reduce_apply_rows"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):

@@ -40,7 +40,9 @@ struct RegionLaunch {
   /// elements are contiguous (2048 outputs or more of 64 elements or more:
   /// a thread's own row would leave its warp's loads strided);
   /// block_per_output: each block reduces one output through a fixed-order
-  /// tree; block_per_row: each block computes one row of a rows region.
+  /// tree; block_per_row: each block computes one row of a rows region;
+  /// warp_per_row: a segment of a warp's lanes reduces and then rewrites
+  /// one row of a reduce-and-apply region (getReduceApplyRow).
   RegionWalk walk = RegionWalk::elementwise;
   /// Elements a thread loads and computes before it stores or accumulates
   /// them, so that many loads are in flight (one at a time left W3's
@@ -64,6 +66,15 @@ RegionLaunch getRegionLaunch(FusionOp fusion);
 /// The launch of a rows region (isRowRegion) over `rows` rows: a block a
 /// row.
 RegionLaunch getRowsLaunch(int64_t rows);
+
+/// The lanes of a warp that walk one row of a reduce-and-apply region
+/// (getReduceApplyRow) of `rows` rows of `length` elements: a power of two
+/// from 4 to 32 that divides a warp's rows evenly into `rows`.
+int64_t getReduceApplyLanes(int64_t rows, int64_t length);
+
+/// The launch of a reduce-and-apply region over `rows` rows of `length`
+/// elements: getReduceApplyLanes lanes a row.
+RegionLaunch getReduceApplyLaunch(int64_t rows, int64_t length);
 
 /// For an elementwise region over `shape`: the first of the innermost dims
 /// along which it can load and store float4 vectors. Their flattened size

@@ -171,6 +171,8 @@ LogicalResult ProgramEmitter::emitFusion(FusionOp fusion) {
                             "in a conv region");
   if (isRowRegion(fusion))
     return emitRowsKernel(fusion);
+  if (std::optional<ReduceApplyRow> row = getReduceApplyRow(fusion))
+    return emitReduceApplyKernel(fusion, *row);
   Operation *anchor = nullptr;
   SmallVector<Operation *> reductions, pools;
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
@@ -316,6 +318,8 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
                          ? "solder/kernel/elementwise_kernel.cuh"
                      : launch.getWalk() == RegionWalk::block_per_row
                          ? "solder/kernel/rows_kernel.cuh"
+                     : launch.getWalk() == RegionWalk::warp_per_row
+                         ? "solder/kernel/reduce_apply_kernel.cuh"
                          : "solder/kernel/reduction_kernel.cuh");
     auto schedule =
         fusion->getAttrOfType<ConvScheduleAttr>(SolderDialect::kScheduleAttrName);

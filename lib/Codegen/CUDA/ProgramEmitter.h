@@ -17,6 +17,7 @@
 #include "ElementEmitter.h"
 #include "solder/Codegen/CUDA/EmitCUDA.h"
 #include "solder/Dialect/Solder/IR/SolderOps.h"
+#include "solder/Dialect/Solder/Transforms/FusionUtils.h"
 
 #include "llvm/ADT/DenseSet.h"
 #include "llvm/Support/raw_ostream.h"
@@ -41,6 +42,10 @@ inline bool isAbsentOrCapture(Value value) { return !value || isa<BlockArgument>
 
 /// Whether indices up to `bound` (plus a grid stride) fit 32-bit ints.
 inline bool fitsInt(int64_t bound) { return bound < (int64_t(1) << 30); }
+
+/// The device accumulator (runtime/device/solder/reduce.cuh) of a
+/// solder.reduce of `kind`.
+StringRef getReduceAccumulator(ReduceKind kind);
 
 /// The plan's launch of a region without a conv (#solder.region_launch).
 FailureOr<RegionLaunchAttr> getPlannedRegionLaunch(FusionOp fusion);
@@ -81,6 +86,8 @@ private:
   LogicalResult emitReductionKernel(FusionOp fusion, Operation *reduction);
   /// A rows region (RowsKernel.cpp): a block per row of its small GEMMs.
   LogicalResult emitRowsKernel(FusionOp fusion);
+  /// A reduce-and-apply region (ReduceApplyKernel.cpp): a warp per `row`.
+  LogicalResult emitReduceApplyKernel(FusionOp fusion, const ReduceApplyRow &row);
   /// The `_finalize` kernel of a conv region whose epilogue reduces: one
   /// device template call per reduction, on the plan's launch.
   void emitFinalizeKernel(FusionOp fusion, ArrayRef<EpilogueReduction> reductions,

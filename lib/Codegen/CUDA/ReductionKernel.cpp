@@ -77,6 +77,18 @@ void ProgramEmitter::emitCoefficientTables(FusionOp fusion, ElementEmitter &elem
   }
 }
 
+StringRef mlir::solder::getReduceAccumulator(ReduceKind kind) {
+  switch (kind) {
+  case ReduceKind::sum: return "SumAccumulator";
+  case ReduceKind::mean: return "MeanAccumulator";
+  case ReduceKind::max: return "MaxAccumulator";
+  case ReduceKind::min: return "MinAccumulator";
+  case ReduceKind::prod: return "ProdAccumulator";
+  case ReduceKind::logsumexp: return "LogSumExpAccumulator";
+  }
+  llvm_unreachable("every ReduceKind has an accumulator");
+}
+
 LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *reduction) {
   auto inType = cast<RankedTensorType>(reduction->getOperand(0).getType());
   ArrayRef<int64_t> shape = inType.getShape();
@@ -127,16 +139,8 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
   // group (BatchNorm over a large batch x volume) keep count, mean and M2
   // in double.
   std::string accumulator = length >= (int64_t(1) << 24) ? "WelfordDouble" : "Welford";
-  if (reduce) {
-    switch (reduce.getKind()) {
-    case ReduceKind::sum: accumulator = "SumAccumulator"; break;
-    case ReduceKind::mean: accumulator = "MeanAccumulator"; break;
-    case ReduceKind::max: accumulator = "MaxAccumulator"; break;
-    case ReduceKind::min: accumulator = "MinAccumulator"; break;
-    case ReduceKind::prod: accumulator = "ProdAccumulator"; break;
-    case ReduceKind::logsumexp: accumulator = "LogSumExpAccumulator"; break;
-    }
-  }
+  if (reduce)
+    accumulator = getReduceAccumulator(reduce.getKind()).str();
   for (Operation &op : fusion.getBodyBlock().without_terminator())
     if (&op != reduction && !isElementwise(&op) && !isa<PoolOp, AdaptivePoolOp>(op))
       return op.emitError("the CUDA code generator needs a reduction region to "

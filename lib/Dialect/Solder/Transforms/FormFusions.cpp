@@ -7,7 +7,11 @@
 // that a chain of them (squeeze-excitation's two convs) is one kernel. Two
 // rules keep the result executable as kernels:
 //  * reduction barrier: an op that reads a reduction computed in region R
-//    cannot join R (the reduction is complete only at the end of R's kernel);
+//    cannot join R (the reduction is complete only at the end of R's kernel),
+//    unless R is a reduce-and-apply row (ReduceApplyRow: a warp reduces a
+//    row and then rewrites it, so the reduction is complete within the
+//    warp): softmax, LayerNorm over trailing dims and x - mean(x) on rows of
+//    consecutive elements are then one kernel;
 //  * acyclicity: an op cannot join R if it reads from a region (or an opaque
 //    op) that depends on R.
 //
@@ -114,7 +118,8 @@ private:
   }
 
   /// Regions this op may join, latest first: for a reduction the region of
-  /// its input; for a pointwise op those of its full-size operands.
+  /// its input; for a pointwise op those of its full-size operands and of
+  /// the reductions it reads (a reduce-and-apply row).
   SmallVector<unsigned> getCandidates(Operation *op) {
     SmallVector<unsigned> candidates;
     auto resultType = cast<RankedTensorType>(op->getResult(0).getType());
@@ -122,8 +127,9 @@ private:
     for (Value operand : op->getOperands()) {
       if (isReduction && operand != op->getOperand(0))
         continue;
-      if (!isReduction && cast<RankedTensorType>(operand.getType()).getShape() !=
-                              resultType.getShape())
+      if (!isReduction &&
+          cast<RankedTensorType>(operand.getType()).getShape() != resultType.getShape() &&
+          !(operand.getDefiningOp() && getReduceApplyRow(operand.getDefiningOp())))
         continue;
       std::optional<unsigned> region = getRegionOf(operand);
       if (region && regions[*region].kind != FusionRole::opaque &&
@@ -149,16 +155,18 @@ private:
         return false;
     }
     // Without a conv, a kernel walks its region for one reduction (two over
-    // one input, such as a mean beside a norm's statistics, take two walks).
+    // one input, such as a mean beside a norm's statistics, take two walks),
+    // or a reduce-and-apply row for each of its reductions in turn.
     if (getFusionRole(op) == FusionRole::reduction &&
-        regions[target].kind != FusionRole::anchor && !regions[target].reductions.empty())
+        regions[target].kind != FusionRole::anchor && !regions[target].reductions.empty() &&
+        !isReduceApplyRow(op, target))
       return false;
     for (Value operand : op->getOperands()) {
       std::optional<unsigned> region = getRegionOf(operand);
       if (!region)
         continue;
       if (*region == target) {
-        if (regions[target].reductions.contains(operand))
+        if (regions[target].reductions.contains(operand) && !isReduceApplyRow(op, target))
           return false; // reduction barrier
         continue;
       }
@@ -166,6 +174,21 @@ private:
         return false; // would close a cycle
     }
     return true;
+  }
+
+  /// Whether region `target` (no conv, no pool) with `op` is one
+  /// reduce-and-apply row: every reduction over the same trailing dims of
+  /// the same shape, every other op pointwise within that shape.
+  bool isReduceApplyRow(Operation *op, unsigned target) {
+    const Region &region = regions[target];
+    if (region.kind == FusionRole::anchor || region.kind == FusionRole::rows ||
+        region.kind == FusionRole::window || region.reductions.empty())
+      return false;
+    std::optional<ReduceApplyRow> row =
+        getReduceApplyRow(region.reductions.begin()->getDefiningOp());
+    SmallVector<Operation *> ops(region.ops);
+    ops.push_back(op);
+    return row && fitsReduceApplyRow(ops, *row);
   }
 
   /// Whether rows region `target` with `op` still fits a block's shared

@@ -65,6 +65,67 @@ int64_t mlir::solder::getRowSharedFloats(ArrayRef<Operation *> ops) {
   return floats;
 }
 
+int64_t ReduceApplyRow::getLength() const {
+  return ShapedType::getNumElements(ArrayRef(shape).drop_front(firstReducedDim));
+}
+
+int64_t ReduceApplyRow::getRows() const {
+  return ShapedType::getNumElements(ArrayRef(shape).take_front(firstReducedDim));
+}
+
+std::optional<ReduceApplyRow> mlir::solder::getReduceApplyRow(Operation *op) {
+  auto reduce = dyn_cast<ReduceOp>(op);
+  if (!reduce || !reduce.getKeepdim() || reduce.getDims().empty())
+    return std::nullopt;
+  RankedTensorType type = reduce.getX().getType();
+  int64_t rank = type.getRank(), first = rank - reduce.getDims().size();
+  if (!llvm::equal(reduce.getDims(), llvm::seq<int64_t>(first, rank)))
+    return std::nullopt;
+  ReduceApplyRow row{llvm::to_vector(type.getShape()), first};
+  if (row.getLength() > kMaxReduceApplyLength || row.getRows() == 0)
+    return std::nullopt;
+  return row;
+}
+
+bool mlir::solder::fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApplyRow &row) {
+  auto broadcastsToRow = [&](Type type) {
+    auto tensor = cast<RankedTensorType>(type);
+    return tensor.getRank() == static_cast<int64_t>(row.shape.size()) &&
+           llvm::all_of(llvm::zip(tensor.getShape(), row.shape), [](auto pair) {
+             return std::get<0>(pair) == std::get<1>(pair) || std::get<0>(pair) == 1;
+           });
+  };
+  return llvm::all_of(ops, [&](Operation *op) {
+    switch (getFusionRole(op)) {
+    case FusionRole::constant:
+      return true;
+    case FusionRole::pointwise:
+      return broadcastsToRow(op->getResult(0).getType());
+    case FusionRole::reduction:
+      return getReduceApplyRow(op) == row;
+    default:
+      return false;
+    }
+  });
+}
+
+std::optional<ReduceApplyRow> mlir::solder::getReduceApplyRow(FusionOp fusion) {
+  SmallVector<Operation *> ops;
+  bool readsBack = false;
+  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+    ops.push_back(&op);
+    if (isa<ReduceOp>(op))
+      readsBack |= llvm::any_of(op.getUsers(), [](Operation *user) { return !isa<YieldOp>(user); });
+  }
+  if (!readsBack)
+    return std::nullopt;
+  auto first = llvm::find_if(ops, llvm::IsaPred<ReduceOp>);
+  std::optional<ReduceApplyRow> row = getReduceApplyRow(*first);
+  if (!row || !fitsReduceApplyRow(ops, *row))
+    return std::nullopt;
+  return row;
+}
+
 bool mlir::solder::isConvEpilogueOp(Operation *op) {
   FusionRole role = getFusionRole(op);
   if (role == FusionRole::pointwise || role == FusionRole::constant)

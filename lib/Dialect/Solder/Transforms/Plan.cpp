@@ -388,6 +388,18 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                           "values in shared memory",
                           fusion.getName(), rows, rowsLaunch.threads)
                 .str());
+      } else if (std::optional<ReduceApplyRow> row = getReduceApplyRow(fusion)) {
+        RegionLaunch rowLaunch = getReduceApplyLaunch(row->getRows(), row->getLength());
+        launch = rowLaunch.toAttr(emitError, context);
+        if (!launch)
+          return failure();
+        scheduleNotes.push_back(
+            llvm::formatv("{0}: {3} lanes a row ({1} rows of {2}): each reduction of the row "
+                          "in turn, then the values that read them, the row read from memory "
+                          "once",
+                          fusion.getName(), row->getRows(), row->getLength(),
+                          getReduceApplyLanes(row->getRows(), row->getLength()))
+                .str());
       } else {
         launch = getRegionLaunch(fusion).toAttr(emitError, context);
         if (!launch)

@@ -111,7 +111,8 @@ def Solder_RegionWalk : I32EnumAttr<"RegionWalk",
     I32EnumAttrCase<"thread_per_output", 1>,
     I32EnumAttrCase<"block_per_output", 2>,
     I32EnumAttrCase<"warp_per_output", 3>,
-    I32EnumAttrCase<"block_per_row", 4>]> {
+    I32EnumAttrCase<"block_per_row", 4>,
+    I32EnumAttrCase<"warp_per_row", 5>]> {
   let cppNamespace = "::mlir::solder";
   let genSpecializedAttr = 0;
 }
@@ -318,7 +319,10 @@ def Solder_RegionLaunchAttr : Solder_Attr<"RegionLaunch", "region_launch"> {
     tree) or `block_per_row` (a rows region: a block computes one row of the
     batch through the region's small GEMMs and pointwise ops, the row's
     values in shared memory, each GEMM output a dot product of a weight row
-    and the row).
+    and the row), or `warp_per_row` (a reduce-and-apply row: a segment of
+    a warp's lanes, 4 to 32 of them, walks one row of consecutive elements
+    once per reduction, in program order, then once more to store; `chunk`
+    elements a lane in flight).
 
     ```mlir
     #solder.region_launch<thread_per_output, chunk = 8, vector = 1, threads = 256, grid = [63, 1, 1]>

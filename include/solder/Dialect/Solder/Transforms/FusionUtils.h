@@ -43,6 +43,40 @@ int64_t getRowSharedFloats(ArrayRef<Operation *> ops);
 /// At most this many: 32 KB of a block's static shared memory.
 constexpr int64_t kMaxRowSharedFloats = 8192;
 
+/// A row that one warp reduces and then rewrites (softmax, LayerNorm over
+/// trailing dims, x - mean(x), x / sum(x) on rows of consecutive
+/// elements): reductions (keepdim) over the same trailing dims of tensors
+/// of `shape`, and pointwise ops whose results broadcast to `shape`, which
+/// may read those reductions back. One kernel reads each row from memory
+/// once; its later passes over the row hit the cache.
+struct ReduceApplyRow {
+  SmallVector<int64_t> shape;
+  int64_t firstReducedDim = 0;
+
+  /// The elements of a row: the reduced dims' product.
+  int64_t getLength() const;
+  /// The rows: the kept dims' product.
+  int64_t getRows() const;
+  bool operator==(const ReduceApplyRow &other) const {
+    return shape == other.shape && firstReducedDim == other.firstReducedDim;
+  }
+};
+/// Rows longer than this stay two kernels: a warp's row of 16 KB, eight
+/// warps a block, stays in L1 between the passes.
+constexpr int64_t kMaxReduceApplyLength = 4096;
+
+/// The row of `op`, a keepdim solder.reduce over trailing dims (sorted) of
+/// at most kMaxReduceApplyLength elements; none for any other op.
+std::optional<ReduceApplyRow> getReduceApplyRow(Operation *op);
+
+/// Whether `ops` can run in one walk of `row`: reduces of that row and
+/// pointwise ops whose results broadcast to its shape.
+bool fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApplyRow &row);
+
+/// The row of a region without a conv whose ops read one of its own
+/// reductions (FormFusions joined them); none for any other region.
+std::optional<ReduceApplyRow> getReduceApplyRow(FusionOp fusion);
+
 /// Whether `op` can run in the epilogue of a conv kernel, which tiles the
 /// channels across thread blocks: pointwise ops and reductions per channel
 /// (group_stats, sum/mean over all spatial dims), not reductions across

@@ -4,6 +4,7 @@
 #include <solder/conv/mainloop_direct_tensorop.cuh>
 #include <solder/kernel/conv_kernel.cuh>
 #include <solder/kernel/elementwise_kernel.cuh>
+#include <solder/kernel/reduce_apply_kernel.cuh>
 #include <solder/kernel/reduction_kernel.cuh>
 #include <solder/pool.cuh>
 #include <solder/pointwise.cuh>
@@ -88,8 +89,8 @@ conv3d_softmax_layernorm_pool_groupnorm_k0_conv(const float *__restrict__ in0,
   conv3d_softmax_layernorm_pool_groupnorm_k0_conv_kernel::run(in0, ws0, conv3d_softmax_layernorm_pool_groupnorm_k0_conv_epilogue{in0, in1, in2, out0, out1}, shared);
 }
 
-// conv3d_softmax_layernorm_pool_groupnorm_k8_pool's pool: max 2x2x2, stride 2x2x2 over 7x9x19.
-struct conv3d_softmax_layernorm_pool_groupnorm_k8_pool_window0 {
+// conv3d_softmax_layernorm_pool_groupnorm_k5_pool's pool: max 2x2x2, stride 2x2x2 over 7x9x19.
+struct conv3d_softmax_layernorm_pool_groupnorm_k5_pool_window0 {
   static constexpr solder::PoolKind kKind = solder::PoolKind::max;
   static constexpr int kIn[3] = {7, 9, 19}, kKernel[3] = {2, 2, 2},
                        kStride[3] = {2, 2, 2}, kPadding[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
@@ -97,8 +98,8 @@ struct conv3d_softmax_layernorm_pool_groupnorm_k8_pool_window0 {
   static constexpr int kDivisor = 0;  // divisor_override, 0: none
 };
 
-// conv3d_softmax_layernorm_pool_groupnorm_k8_pool_region: what conv3d_softmax_layernorm_pool_groupnorm_k8_pool reduces for each output.
-struct conv3d_softmax_layernorm_pool_groupnorm_k8_pool_region {
+// conv3d_softmax_layernorm_pool_groupnorm_k5_pool_region: what conv3d_softmax_layernorm_pool_groupnorm_k5_pool reduces for each output.
+struct conv3d_softmax_layernorm_pool_groupnorm_k5_pool_region {
   const float *__restrict__ in0;
   float *__restrict__ out0;
   float *__restrict__ out1;
@@ -124,7 +125,7 @@ struct conv3d_softmax_layernorm_pool_groupnorm_k8_pool_region {
     [[maybe_unused]] const long i2 = ((r % 108L) / 36L);
     [[maybe_unused]] const long i3 = ((r % 108L) / 9L) % 4L;
     [[maybe_unused]] const long i4 = (r % 108L) % 9L;
-    const float v0 = solder::poolWindow<conv3d_softmax_layernorm_pool_groupnorm_k8_pool_window0>(in0, i0 * 13L + i1, i2, i3, i4);  // solder.pool max 2x2x2, stride 2x2x2
+    const float v0 = solder::poolWindow<conv3d_softmax_layernorm_pool_groupnorm_k5_pool_window0>(in0, i0 * 13L + i1, i2, i3, i4);  // solder.pool max 2x2x2, stride 2x2x2
     out0[i0 * 1404L + i1 * 108L + i2 * 36L + i3 * 9L + i4] = v0;
     return v0;
   }
@@ -135,19 +136,19 @@ struct conv3d_softmax_layernorm_pool_groupnorm_k8_pool_region {
   }
 };
 
-// conv3d_softmax_layernorm_pool_groupnorm_k8_pool: reduction -> pool -> group_stats (one block per output)
+// conv3d_softmax_layernorm_pool_groupnorm_k5_pool: reduction -> pool -> group_stats (one block per output)
 //   in0: tensor<3x13x7x9x19xf32>
 //   out0: tensor<3x13x3x4x9xf32>
 //   out1: tensor<3x1x2xf32>
 extern "C" __global__ void __launch_bounds__(256)
-conv3d_softmax_layernorm_pool_groupnorm_k8_pool(const float *__restrict__ in0,
+conv3d_softmax_layernorm_pool_groupnorm_k5_pool(const float *__restrict__ in0,
     float *__restrict__ out0,
     float *__restrict__ out1) {
-  solder::reduceBlockPerOutput(conv3d_softmax_layernorm_pool_groupnorm_k8_pool_region{in0, out0, out1});
+  solder::reduceBlockPerOutput(conv3d_softmax_layernorm_pool_groupnorm_k5_pool_region{in0, out0, out1});
 }
 
-// conv3d_softmax_layernorm_pool_groupnorm_k9_pointwise_region: what each vector of conv3d_softmax_layernorm_pool_groupnorm_k9_pointwise computes.
-struct conv3d_softmax_layernorm_pool_groupnorm_k9_pointwise_region {
+// conv3d_softmax_layernorm_pool_groupnorm_k6_pointwise_region: what each vector of conv3d_softmax_layernorm_pool_groupnorm_k6_pointwise computes.
+struct conv3d_softmax_layernorm_pool_groupnorm_k6_pointwise_region {
   const float *__restrict__ in0;
   const float *__restrict__ in1;
   const float *__restrict__ in2;
@@ -193,19 +194,19 @@ struct conv3d_softmax_layernorm_pool_groupnorm_k9_pointwise_region {
   }
 };
 
-// conv3d_softmax_layernorm_pool_groupnorm_k9_pointwise: elementwise -> group_normalize (float4)
+// conv3d_softmax_layernorm_pool_groupnorm_k6_pointwise: elementwise -> group_normalize (float4)
 //   in0: tensor<3x13x3x4x9xf32>
 //   in1: tensor<3x1x2xf32>
 //   in2: tensor<13xf32>
 //   in3: tensor<13xf32>
 //   out0: tensor<3x13x3x4x9xf32>
 extern "C" __global__ void __launch_bounds__(256)
-conv3d_softmax_layernorm_pool_groupnorm_k9_pointwise(const float *__restrict__ in0,
+conv3d_softmax_layernorm_pool_groupnorm_k6_pointwise(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3,
     float *__restrict__ out0) {
-  solder::runElementwise(conv3d_softmax_layernorm_pool_groupnorm_k9_pointwise_region{in0, in1, in2, in3, out0});
+  solder::runElementwise(conv3d_softmax_layernorm_pool_groupnorm_k6_pointwise_region{in0, in1, in2, in3, out0});
 }
 
 // conv3d_softmax_layernorm_pool_groupnorm_k1_reduction_region: what conv3d_softmax_layernorm_pool_groupnorm_k1_reduction reduces for each output.
@@ -356,194 +357,57 @@ conv3d_softmax_layernorm_pool_groupnorm_k3_pointwise(const float *__restrict__ i
   solder::runElementwise(conv3d_softmax_layernorm_pool_groupnorm_k3_pointwise_region{in0, in1, out0});
 }
 
-// conv3d_softmax_layernorm_pool_groupnorm_k4_reduction_region: what conv3d_softmax_layernorm_pool_groupnorm_k4_reduction reduces for each output.
+// conv3d_softmax_layernorm_pool_groupnorm_k4_reduction_region: each row's reductions in turn, then the values
+// that read them, stored.
 struct conv3d_softmax_layernorm_pool_groupnorm_k4_reduction_region {
-  const float *__restrict__ in0;
-  float *__restrict__ out0;
-  using OutputIndex = int;
-  using LengthIndex = int;
-  static constexpr OutputIndex kOutputs = 2457;
-  static constexpr LengthIndex kLength = 19;
-  static constexpr int kChunk = 8, kThreads = 256;
-  using Accumulator = solder::MeanAccumulator;
-  using Element = float;
-  struct SharedStorage {};
-  struct Output {
-    OutputIndex o;
-    int i0;
-    int i1;
-    int i2;
-    int i3;
-  };
-  __device__ Output output(const int o, [[maybe_unused]] const unsigned firstOutput) const {
-    [[maybe_unused]] const int i0 = (o / 819);
-    [[maybe_unused]] const int i1 = (o / 63) % 13;
-    [[maybe_unused]] const int i2 = (o / 9) % 7;
-    [[maybe_unused]] const int i3 = o % 9;
-    return {o, i0, i1, i2, i3};
-  }
-
-  __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
-    [[maybe_unused]] const int i0 = at.i0;
-    [[maybe_unused]] const int i1 = at.i1;
-    [[maybe_unused]] const int i2 = at.i2;
-    [[maybe_unused]] const int i3 = at.i3;
-    [[maybe_unused]] const int i4 = r;
-    return in0[i0 * 15561L + i1 * 1197L + i2 * 171L + i3 * 19L + i4];
-  }
-
-  __device__ void store(const int o, const Accumulator &acc) const {
-    out0[o] = acc.result(19.0f);
-  }
-};
-
-// conv3d_softmax_layernorm_pool_groupnorm_k4_reduction: reduction -> reduce (one thread per output)
-//   in0: tensor<3x13x7x9x19xf32>
-//   out0: tensor<3x13x7x9x1xf32>
-extern "C" __global__ void __launch_bounds__(256)
-conv3d_softmax_layernorm_pool_groupnorm_k4_reduction(const float *__restrict__ in0,
-    float *__restrict__ out0) {
-  solder::reduceThreadPerOutput(conv3d_softmax_layernorm_pool_groupnorm_k4_reduction_region{in0, out0});
-}
-
-// conv3d_softmax_layernorm_pool_groupnorm_k5_pointwise_region: what conv3d_softmax_layernorm_pool_groupnorm_k5_pointwise reduces for each output.
-struct conv3d_softmax_layernorm_pool_groupnorm_k5_pointwise_region {
-  const float *__restrict__ in0;
-  const float *__restrict__ in1;
-  float *__restrict__ out0;
-  float *__restrict__ out1;
-  using OutputIndex = int;
-  using LengthIndex = int;
-  static constexpr OutputIndex kOutputs = 2457;
-  static constexpr LengthIndex kLength = 19;
-  static constexpr int kChunk = 8, kThreads = 256;
-  using Accumulator = solder::MeanAccumulator;
-  using Element = float;
-  struct SharedStorage {};
-  struct Output {
-    OutputIndex o;
-    int i0;
-    int i1;
-    int i2;
-    int i3;
-  };
-  __device__ Output output(const int o, [[maybe_unused]] const unsigned firstOutput) const {
-    [[maybe_unused]] const int i0 = (o / 819);
-    [[maybe_unused]] const int i1 = (o / 63) % 13;
-    [[maybe_unused]] const int i2 = (o / 9) % 7;
-    [[maybe_unused]] const int i3 = o % 9;
-    return {o, i0, i1, i2, i3};
-  }
-
-  __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
-    [[maybe_unused]] const int i0 = at.i0;
-    [[maybe_unused]] const int i1 = at.i1;
-    [[maybe_unused]] const int i2 = at.i2;
-    [[maybe_unused]] const int i3 = at.i3;
-    [[maybe_unused]] const int i4 = r;
-    const float v0 = in0[i0 * 15561L + i1 * 1197L + i2 * 171L + i3 * 19L + i4] - in1[i0 * 819L + i1 * 63L + i2 * 9L + i3];  // solder.sub
-    const float v1 = v0 * v0;  // solder.mul
-    out0[i0 * 15561L + i1 * 1197L + i2 * 171L + i3 * 19L + i4] = v0;
-    return v1;
-  }
-
-  __device__ void store(const int o, const Accumulator &acc) const {
-    out1[o] = acc.result(19.0f);
-  }
-};
-
-// conv3d_softmax_layernorm_pool_groupnorm_k5_pointwise: reduction -> sub -> mul -> reduce (one thread per output)
-//   in0: tensor<3x13x7x9x19xf32>
-//   in1: tensor<3x13x7x9x1xf32>
-//   out0: tensor<3x13x7x9x19xf32>
-//   out1: tensor<3x13x7x9x1xf32>
-extern "C" __global__ void __launch_bounds__(256)
-conv3d_softmax_layernorm_pool_groupnorm_k5_pointwise(const float *__restrict__ in0,
-    const float *__restrict__ in1,
-    float *__restrict__ out0,
-    float *__restrict__ out1) {
-  solder::reduceThreadPerOutput(conv3d_softmax_layernorm_pool_groupnorm_k5_pointwise_region{in0, in1, out0, out1});
-}
-
-// conv3d_softmax_layernorm_pool_groupnorm_k6_pointwise_region: what each element of conv3d_softmax_layernorm_pool_groupnorm_k6_pointwise computes.
-struct conv3d_softmax_layernorm_pool_groupnorm_k6_pointwise_region {
-  const float *__restrict__ in0;
-  float *__restrict__ out0;
-  using Index = int;
-  static constexpr Index kItems = 2457;
-  static constexpr int kChunk = 4, kThreads = 256;
-  struct Item {
-    float result0;
-  };
-
-  __device__ Item compute(const int e) const {
-    [[maybe_unused]] const int i0 = (e / 819);
-    [[maybe_unused]] const int i1 = (e / 63) % 13;
-    [[maybe_unused]] const int i2 = (e / 9) % 7;
-    [[maybe_unused]] const int i3 = e % 9;
-    [[maybe_unused]] const int i4 = e % 1;
-    const float v0 = in0[i0 * 819L + i1 * 63L + i2 * 9L + i3] + 9.99999975e-06f;  // solder.add
-    const float v1 = rsqrtf(v0);  // solder.rsqrt
-    return {v1};
-  }
-
-  __device__ void store(const int e, const Item &results) const {
-    out0[e] = results.result0;
-  }
-};
-
-// conv3d_softmax_layernorm_pool_groupnorm_k6_pointwise: elementwise -> add -> rsqrt
-//   in0: tensor<3x13x7x9x1xf32>
-//   out0: tensor<3x13x7x9x1xf32>
-extern "C" __global__ void __launch_bounds__(256)
-conv3d_softmax_layernorm_pool_groupnorm_k6_pointwise(const float *__restrict__ in0,
-    float *__restrict__ out0) {
-  solder::runElementwise(conv3d_softmax_layernorm_pool_groupnorm_k6_pointwise_region{in0, out0});
-}
-
-// conv3d_softmax_layernorm_pool_groupnorm_k7_pointwise_region: what each element of conv3d_softmax_layernorm_pool_groupnorm_k7_pointwise computes.
-struct conv3d_softmax_layernorm_pool_groupnorm_k7_pointwise_region {
   const float *__restrict__ in0;
   const float *__restrict__ in1;
   const float *__restrict__ in2;
-  const float *__restrict__ in3;
   float *__restrict__ out0;
-  using Index = int;
-  static constexpr Index kItems = 46683;
-  static constexpr int kChunk = 4, kThreads = 256;
-  struct Item {
-    float result0;
-  };
+  using RowIndex = int;
+  static constexpr RowIndex kRows = 2457;
+  static constexpr int kLength = 19, kLanes = 32, kChunk = 1, kThreads = 256;
 
-  __device__ Item compute(const int e) const {
-    [[maybe_unused]] const int i0 = (e / 15561);
-    [[maybe_unused]] const int i1 = (e / 1197) % 13;
-    [[maybe_unused]] const int i2 = (e / 171) % 7;
-    [[maybe_unused]] const int i3 = (e / 19) % 9;
-    [[maybe_unused]] const int i4 = e % 19;
-    const float v0 = in0[i0 * 15561L + i1 * 1197L + i2 * 171L + i3 * 19L + i4] * in1[i0 * 819L + i1 * 63L + i2 * 9L + i3];  // solder.mul
-    const float v1 = v0 * in2[i4];  // solder.mul
-    const float v2 = v1 + in3[i4];  // solder.add
-    return {v2};
-  }
-
-  __device__ void store(const int e, const Item &results) const {
-    out0[e] = results.result0;
+  __device__ void computeRow(const RowIndex row, const int lane) const {
+    [[maybe_unused]] const int i0 = (row / 819);
+    [[maybe_unused]] const int i1 = (row / 63) % 13;
+    [[maybe_unused]] const int i2 = (row / 9) % 7;
+    [[maybe_unused]] const int i3 = row % 9;
+    // mean over the row
+    const float r0 = solder::reduceRow<kLength, kChunk, kLanes>(solder::MeanAccumulator{}, lane, [&](const int r) {
+      [[maybe_unused]] const int i4 = r;
+      return in0[i0 * 15561L + i1 * 1197L + i2 * 171L + i3 * 19L + i4];
+    });
+    // mean over the row
+    const float r1 = solder::reduceRow<kLength, kChunk, kLanes>(solder::MeanAccumulator{}, lane, [&](const int r) {
+      [[maybe_unused]] const int i4 = r;
+      const float v0 = in0[i0 * 15561L + i1 * 1197L + i2 * 171L + i3 * 19L + i4] - r0;  // solder.sub
+      const float v1 = v0 * v0;  // solder.mul
+      return v1;
+    });
+    solder::forEachInRow<kLength, kChunk, kLanes>(lane, [&](const int r) {
+      [[maybe_unused]] const int i4 = r;
+      const float v2 = in0[i0 * 15561L + i1 * 1197L + i2 * 171L + i3 * 19L + i4] - r0;  // solder.sub
+      const float v3 = r1 + 9.99999975e-06f;  // solder.add
+      const float v4 = rsqrtf(v3);  // solder.rsqrt
+      const float v5 = v2 * v4;  // solder.mul
+      const float v6 = v5 * in1[i4];  // solder.mul
+      const float v7 = v6 + in2[i4];  // solder.add
+      out0[i0 * 15561L + i1 * 1197L + i2 * 171L + i3 * 19L + i4] = v7;
+    });
   }
 };
 
-// conv3d_softmax_layernorm_pool_groupnorm_k7_pointwise: elementwise -> mul -> mul -> add
+// conv3d_softmax_layernorm_pool_groupnorm_k4_reduction: reduce and apply: reduce -> sub -> mul -> reduce -> add -> rsqrt -> mul -> mul -> add (a segment of a warp per row)
 //   in0: tensor<3x13x7x9x19xf32>
-//   in1: tensor<3x13x7x9x1xf32>
+//   in1: tensor<19xf32>
 //   in2: tensor<19xf32>
-//   in3: tensor<19xf32>
 //   out0: tensor<3x13x7x9x19xf32>
 extern "C" __global__ void __launch_bounds__(256)
-conv3d_softmax_layernorm_pool_groupnorm_k7_pointwise(const float *__restrict__ in0,
+conv3d_softmax_layernorm_pool_groupnorm_k4_reduction(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
-    const float *__restrict__ in3,
     float *__restrict__ out0) {
-  solder::runElementwise(conv3d_softmax_layernorm_pool_groupnorm_k7_pointwise_region{in0, in1, in2, in3, out0});
+  solder::reduceApplyWarpPerRow(conv3d_softmax_layernorm_pool_groupnorm_k4_reduction_region{in0, in1, in2, out0});
 }
 

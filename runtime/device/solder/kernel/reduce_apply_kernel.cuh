@@ -1,0 +1,78 @@
+//===- kernel/reduce_apply_kernel.cuh - Reduce a row, then rewrite it -----===//
+//
+// A reduce-and-apply region (softmax, LayerNorm over trailing dims,
+// x - mean(x), x / sum(x) on rows of consecutive elements): a segment of
+// kLanes lanes of a warp per row (as many lanes as keep at most 8 elements
+// of the row a lane: a warp a row of 64 left too few loads in flight). The
+// segment walks its row once per reduction, in program order (reduceRow:
+// each lane every kLanes-th element, kChunk loads in flight, the lanes
+// combined by shuffles in a fixed order, every lane given the result), then
+// once more to store what reads them (forEachInRow). The row comes from
+// memory on the first walk and from L1 on the later ones (at most 16 KB a
+// row). Results are bitwise reproducible. The generated Region functor says
+// what a row computes:
+//   using RowIndex;                        int | long, 32 bits where they fit
+//   static constexpr RowIndex kRows;       a multiple of 32 / kLanes
+//   static constexpr int kLength, kLanes, kChunk, kThreads;
+//   void computeRow(RowIndex row, int lane) const;   lane: within the segment
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_KERNEL_REDUCE_APPLY_KERNEL_CUH
+#define SOLDER_KERNEL_REDUCE_APPLY_KERNEL_CUH
+
+#include "solder/reduce.cuh"
+
+namespace solder {
+
+/// The reduction of element(r) over r < Length by `acc`'s kind, a segment
+/// of Lanes lanes strided over the row; every lane of the segment returns
+/// acc.result(Length).
+template <int Length, int Chunk, int Lanes, class Accumulator, class Element>
+__device__ __forceinline__ float reduceRow(Accumulator acc, const int lane,
+                                           const Element &element) {
+  using Value = decltype(element(0));
+  constexpr int kStep = Chunk * Lanes;
+  int r0 = 0;
+  for (; r0 + kStep <= Length; r0 += kStep) {
+    Value chunk[Chunk];
+#pragma unroll
+    for (int k = 0; k < Chunk; ++k)
+      chunk[k] = element(r0 + lane + Lanes * k);
+    addChunk(acc, chunk);
+  }
+  for (int r = r0 + lane; r < Length; r += Lanes)
+    acc.add(element(r));
+  acc = combineLanes<Lanes>(acc);
+  return __shfl_sync(0xffffffffu, acc.result(float(Length)), 0, Lanes);
+}
+
+/// visit(r) for each element r < Length of the row, a segment of Lanes
+/// lanes strided over it, Chunk elements a lane unrolled.
+template <int Length, int Chunk, int Lanes, class Visit>
+__device__ __forceinline__ void forEachInRow(const int lane, const Visit &visit) {
+  int r = lane;
+#pragma unroll Chunk
+  for (; r < Length; r += Lanes)
+    visit(r);
+}
+
+/// A segment of Region::kLanes lanes per row, Region::kThreads /
+/// Region::kLanes rows a block.
+template <class Region>
+__device__ __forceinline__ void reduceApplyWarpPerRow(const Region &region) {
+  using RowIndex = typename Region::RowIndex;
+  constexpr int kLanes = Region::kLanes;
+  static_assert(kLanes >= 1 && kLanes <= 32 && (kLanes & (kLanes - 1)) == 0,
+                "a power-of-two segment of a warp");
+  static_assert(Region::kRows % (32 / kLanes) == 0, "a warp's rows all valid or all past the end");
+  const RowIndex first = RowIndex(blockIdx.x) * (Region::kThreads / kLanes);
+  const RowIndex row = first + threadIdx.x / kLanes;
+  if (first + threadIdx.x / 32 * (32 / kLanes) >= Region::kRows)
+    return; // whole warps: the shuffles see every lane of a warp that stays
+  region.computeRow(row, threadIdx.x % kLanes);
+}
+
+} // namespace solder
+
+#endif // SOLDER_KERNEL_REDUCE_APPLY_KERNEL_CUH
