@@ -47,10 +47,15 @@ LogicalResult ProgramEmitter::emitReduceApplyKernel(FusionOp fusion,
   FailureOr<RegionLaunchAttr> planned = getPlannedRegionLaunch(fusion);
   if (failed(planned))
     return failure();
-  if (planned->getWalk() != RegionWalk::warp_per_row)
+  // The lanes a row come from the row, not the attribute: the grid must be
+  // the one they need, or rows would go unwritten.
+  const RegionLaunch expected = getReduceApplyLaunch(row.getRows(), row.getLength());
+  if (planned->getWalk() != RegionWalk::warp_per_row ||
+      planned->getGrid()[0] != expected.blocks || planned->getThreads() != expected.threads)
     return fusion.emitError("the CUDA code generator runs a reduce-and-apply region a "
-                            "segment of a warp per row; the plan gives it ")
-           << *planned;
+                            "segment of a warp per row (grid [")
+           << expected.blocks << ", 1, 1], " << expected.threads
+           << " threads); the plan gives it " << *planned;
   ArrayRef<int64_t> shape = row.shape;
   const int64_t rank = shape.size(), first = row.firstReducedDim;
   const SmallVector<int64_t> keptDims = llvm::to_vector(llvm::seq<int64_t>(0, first));

@@ -112,12 +112,17 @@ bool mlir::solder::fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApp
 std::optional<ReduceApplyRow> mlir::solder::getReduceApplyRow(FusionOp fusion) {
   SmallVector<Operation *> ops;
   bool readsBack = false;
+  int reductions = 0;
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
     ops.push_back(&op);
-    if (isa<ReduceOp>(op))
+    if (isa<ReduceOp>(op)) {
+      ++reductions;
       readsBack |= llvm::any_of(op.getUsers(), [](Operation *user) { return !isa<YieldOp>(user); });
+    }
   }
-  if (!readsBack)
+  // Sibling reductions of one row that nothing reads back (a sum and a max
+  // of exp(x)) joined as a row too: the kernel walks the row for each.
+  if (!readsBack && reductions < 2)
     return std::nullopt;
   auto first = llvm::find_if(ops, llvm::IsaPred<ReduceOp>);
   std::optional<ReduceApplyRow> row = getReduceApplyRow(*first);

@@ -674,6 +674,11 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
       std::string obstacle;
       ArrayRef<int64_t> convShape = cast<RankedTensorType>(decision.type).getShape();
       for (FusionOp consumer : consumers)
+        if (obstacle.empty() && getReduceApplyRow(consumer))
+          obstacle = consumer.getName().str() +
+                     " reads its reductions back (a reduce-and-apply row), which a conv "
+                     "epilogue cannot";
+      for (FusionOp consumer : consumers)
         consumer.getBodyBlock().walk([&](Operation *op) {
           if (!obstacle.empty() || isa<YieldOp>(op))
             return;

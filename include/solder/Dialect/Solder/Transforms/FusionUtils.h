@@ -74,7 +74,8 @@ std::optional<ReduceApplyRow> getReduceApplyRow(Operation *op);
 bool fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApplyRow &row);
 
 /// The row of a region without a conv whose ops read one of its own
-/// reductions (FormFusions joined them); none for any other region.
+/// reductions, or that holds several reductions of one row (FormFusions
+/// joined them); none for any other region.
 std::optional<ReduceApplyRow> getReduceApplyRow(FusionOp fusion);
 
 /// Whether `op` can run in the epilogue of a conv kernel, which tiles the
