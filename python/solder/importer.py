@@ -91,8 +91,10 @@ class _Folded:
 
 @dataclass
 class TransposedParameter:
-    """A 2-D parameter transposed (``w.t()``, ``w.T``): not emitted; a
-    matmul takes it as its weight, laid out as the parameter is."""
+    """A 2-D parameter or input transposed (``w.t()``, ``w.T``): not
+    emitted; a matmul takes it as its weight, laid out as it is (a Linear's
+    (K, C)). Any other op refuses a transposed parameter and sees an input
+    as Permuted."""
     placeholder: object
 
 
@@ -816,6 +818,10 @@ class _Importer:
             if operand not in self.values:
                 raise self.unsupported(f"operand '{operand.name}' is not a tensor")
             value = self.values[operand]
+            if isinstance(value, TransposedParameter) and \
+                    value.placeholder.name not in self.captured:
+                placeholder = value.placeholder
+                return Permuted(self.argument(placeholder, self.shape_of(placeholder)), (1, 0))
             if isinstance(value, TransposedParameter):
                 raise self.unsupported(
                     f"{_describe(self.node)} takes the transposed parameter "
@@ -1047,8 +1053,7 @@ class _Importer:
         source = node.args[0]
         dims = list(_arg(node, 1, "dims")) if dims is None else dims
         if isinstance(source, torch.fx.Node) and source.op == "placeholder" and \
-                source.name in self.captured and len(self.shape_of(source)) == 2 and \
-                [d % 2 for d in dims] == [1, 0]:
+                len(self.shape_of(source)) == 2 and [d % 2 for d in dims] == [1, 0]:
             return TransposedParameter(source)
         x = self.operand(source)
         dims = [d % len(x.shape) for d in dims]
@@ -1729,8 +1734,9 @@ class _Importer:
 
     def matmul(self, node):
         """aten.mm / aten.matmul / aten.addmm whose second operand is a 2-D
-        parameter, or one transposed (as a decomposed Linear has it): a
-        GEMM, the parameter transposed once at import where it is (C, K)."""
+        parameter or input, or one transposed (as a decomposed Linear has
+        it): a GEMM, a parameter transposed once at import where it is (C,
+        K), an input transposed taken as a Linear's (K, C) weight."""
         bias, (a, b) = None, node.args[:2]
         if node.target.overloadpacket is aten.addmm:
             bias, a, b = node.args[:3]
@@ -1792,13 +1798,6 @@ class _Importer:
             raise self.unsupported(f"{_describe(node)} by a 1-D weight (a dot product over "
                                    "the last dim): Solder runs Linear and matmul by a 2-D "
                                    "weight")
-        if isinstance(weight, torch.fx.Node) and \
-                getattr(weight.target, "overloadpacket", None) in (aten.t, aten.permute,
-                                                                   aten.transpose) and \
-                getattr(weight.args[0], "op", None) == "placeholder":
-            raise self.unsupported(
-                f"{_describe(node)} by '{weight.args[0].name}' through {_describe(weight)}: Solder "
-                "multiplies by a caller's tensor as it is, (C, K) or a Linear's (K, C)")
         if not (isinstance(weight, torch.fx.Node) and weight.op == "placeholder" and
                 len(self.shape_of(weight)) == 2):
             raise self.unsupported(

@@ -640,6 +640,35 @@ def test_matmul_of_two_inputs():
     check(MatmulOfInputs(), (x, y, w))
 
 
+class MatmulByTransposedInput(nn.Module):
+    """x @ y.t() of a caller's (K, C) input: y the 1x1 conv's weight as it
+    is, as a Linear's."""
+
+    def forward(self, x, y):
+        return torch.tanh(x @ y.t()) + 1.0
+
+
+class MatmulByTransposedWeight(nn.Module):
+    """x @ W.t() of a (K, C) parameter: through the backend a graph input
+    transposed, the same GEMM."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(80, 96) / 10)
+
+    def forward(self, x):
+        return torch.sigmoid(x @ self.w.t()) * 3.0
+
+
+def test_matmul_by_a_transposed_input():
+    check(MatmulByTransposedInput(), (torch.rand(300, 96) - 0.5, torch.rand(80, 96) - 0.5))
+
+
+def test_backend_matmul_by_a_transposed_weight():
+    records = check_backend(MatmulByTransposedWeight(), (torch.rand(300, 96) - 0.5,))
+    assert not any("run eagerly" in line for line in records), records
+
+
 def test_backend_matmul_by_a_weight():
     records = check_backend(MatmulByWeight(), (torch.rand(300, 96) - 0.5,))
     assert not any("run eagerly" in line for line in records), records

@@ -376,3 +376,24 @@ def test_a_linear_over_a_permuted_dim_is_left_out_at_once(monkeypatch, solder_lo
     assert len(calls) == 1, len(calls)
     assert any("aten.linear at" in line and "over dim 2 of a tensor permuted by [0, 1, 3, 2]"
                in line for line in solder_log()), solder_log()
+
+
+class ProductByTransposedWeight(nn.Module):
+    """x @ W.t(): through dynamo W is a graph input, transposed."""
+
+    def __init__(self):
+        super().__init__()
+        self.w = nn.Parameter(torch.randn(5, 6) / 3)
+
+    def forward(self, x):
+        return torch.sigmoid(x @ self.w.t()) * 3.0
+
+
+def test_a_matmul_by_a_transposed_weight_is_fused(solder_log):
+    module, x = ProductByTransposedWeight(), torch.randn(7, 6)
+    compiled = torch.compile(module, backend="solder")
+    with torch.no_grad():
+        out = compiled(x)
+    assert_matches(out, float64_reference(module, x))
+    log = solder_log()
+    assert len(log) == 1 and "fused 4 ops" in log[0] and "eager" not in log[0], log

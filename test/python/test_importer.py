@@ -719,6 +719,11 @@ class ProductByTransposedInput(nn.Module):
         return x @ y.t()
 
 
+class ProductByTransposedView(nn.Module):
+    def forward(self, x, y):
+        return x @ y.view(5, 6).t()
+
+
 class BatchedProduct(nn.Module):
     def forward(self, x):
         return torch.bmm(x, x)
@@ -1192,12 +1197,26 @@ def test_a_matmul_of_two_inputs_is_a_gemm(tmp_path):
     assert ((got.double() - want).norm() / want.norm()).item() < 1e-6
 
 
-def test_a_matmul_by_a_transposed_input_is_refused_on_its_line():
+def test_a_matmul_by_a_transposed_input_is_a_linear_by_it(tmp_path):
+    """x @ y.t() with y a caller's (K, C) input: y is the 1x1 conv's weight
+    as it is (a Linear's layout), no transpose; a transposed view of an
+    input of another shape is refused as a computed operand."""
+    generator = torch.Generator().manual_seed(8)
+    x, y = torch.randn(4, 6, generator=generator), torch.randn(5, 6, generator=generator)
+    imported = solder.import_module(ProductByTransposedInput(), (x, y))
+    assert "(%x_view: tensor<4x6x1xf32>, %y_view: tensor<5x6x1xf32>) -> (tensor<4x5x1xf32>)" \
+        in header(imported), header(imported)
+    assert body(imported)[0].startswith(
+        "%matmul = solder.conv %x_view, %y_view strides = [1] padding = [0] dilations = [1] "
+        "groups = 1 : (tensor<4x6x1xf32>, tensor<5x6x1xf32>) -> tensor<4x5x1xf32>"), \
+        body(imported)
+    assert_parses(tmp_path, imported)
+    want = x.double() @ y.double().t()
+    got = solder.compile(ProductByTransposedInput(), (x, y), backend="cpu", quiet=True)(x, y)
+    assert ((got.double() - want).norm() / want.norm()).item() < 1e-6
     with pytest.raises(solder.UnsupportedOperation,
-                       match=r"^'aten\.matmul' by 'y' through 'aten\.t': Solder multiplies by a "
-                       r"caller's tensor as it is, \(C, K\) or a Linear's \(K, C\) "
-                       r"\(test_importer\.py:\d+\)"):
-        solder.import_module(ProductByTransposedInput(), (torch.rand(4, 6), torch.rand(5, 6)))
+                       match=r"^'aten\.matmul' whose second operand is computed: "):
+        solder.import_module(ProductByTransposedView(), (x, torch.rand(30)))
 
 
 class ChannelsLastMlp(nn.Module):
