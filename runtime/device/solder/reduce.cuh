@@ -173,6 +173,29 @@ __device__ __forceinline__ void addChunk(LogSumExpAccumulator &acc, const float 
 /// Merges the accumulators of each segment of `Width` lanes in a fixed
 /// order; the first lane of each segment returns the total. Every lane of
 /// the warp must call it.
+/// `acc` with element(r) added for r = first, first + Width, ... below
+/// Length: a thread of Width strided over one output's elements (a lane of
+/// a warp or of a row's segment, a thread of a block), so that neighbours
+/// load neighbouring elements, Chunk loads in flight before the
+/// accumulator takes them (addChunk).
+template <class Index, Index Length, int Chunk, int Width, class Accumulator, class Element>
+__device__ __forceinline__ Accumulator accumulateStrided(Accumulator acc, const int first,
+                                                         const Element &element) {
+  using Value = decltype(element(Index(first)));
+  constexpr Index kStep = Index(Chunk) * Width;
+  Index r0 = 0;
+  for (; r0 + kStep <= Length; r0 += kStep) {
+    Value chunk[Chunk];
+#pragma unroll
+    for (int k = 0; k < Chunk; ++k)
+      chunk[k] = element(r0 + first + Index(k) * Width);
+    addChunk(acc, chunk);
+  }
+  for (Index r = r0 + first; r < Length; r += Width)
+    acc.add(element(r));
+  return acc;
+}
+
 template <int Width, class Accumulator>
 __device__ __forceinline__ Accumulator combineLanes(Accumulator acc) {
   static_assert(Width > 0 && Width <= 32 && (Width & (Width - 1)) == 0,

@@ -31,19 +31,7 @@ namespace solder {
 template <int Length, int Chunk, int Lanes, class Accumulator, class Element>
 __device__ __forceinline__ float reduceRow(Accumulator acc, const int lane,
                                            const Element &element) {
-  using Value = decltype(element(0));
-  constexpr int kStep = Chunk * Lanes;
-  int r0 = 0;
-  for (; r0 + kStep <= Length; r0 += kStep) {
-    Value chunk[Chunk];
-#pragma unroll
-    for (int k = 0; k < Chunk; ++k)
-      chunk[k] = element(r0 + lane + Lanes * k);
-    addChunk(acc, chunk);
-  }
-  for (int r = r0 + lane; r < Length; r += Lanes)
-    acc.add(element(r));
-  acc = combineLanes<Lanes>(acc);
+  acc = combineLanes<Lanes>(accumulateStrided<int, Length, Chunk, Lanes>(acc, lane, element));
   return __shfl_sync(0xffffffffu, acc.result(float(Length)), 0, Lanes);
 }
 

@@ -90,29 +90,17 @@ __device__ __forceinline__ void reduceThreadPerOutput(const Region &region,
   }
   region.store(o, acc);
 }
-/// One output's elements from `first` on, every Width-th: a lane of a warp
-/// (Width 32) or a thread of a block (its width) strided over them, so that
-/// neighbours load neighbouring elements, Region::kChunk loads in flight
-/// before the accumulator takes them.
+/// One output's elements from `first` on, every Width-th (a lane of a warp,
+/// Width 32, or a thread of a block, its width): solder::accumulateStrided
+/// over the Region's element().
 template <class Region, int Width, class Storage>
 __device__ __forceinline__ typename Region::Accumulator
 accumulateStrided(const Region &region, const typename Region::Output &output, int first,
                   const Storage &shared) {
   using LengthIndex = typename Region::LengthIndex;
-  constexpr int kChunk = Region::kChunk;
-  constexpr LengthIndex kStep = LengthIndex(kChunk) * Width;
-  typename Region::Accumulator acc;
-  LengthIndex r0 = 0;
-  for (; r0 + kStep <= Region::kLength; r0 += kStep) {
-    typename Region::Element chunk[kChunk];
-#pragma unroll
-    for (int k = 0; k < kChunk; ++k)
-      chunk[k] = region.element(output, r0 + first + LengthIndex(k) * Width, shared);
-    addChunk(acc, chunk);
-  }
-  for (LengthIndex r = r0 + first; r < Region::kLength; r += Width)
-    acc.add(region.element(output, r, shared));
-  return acc;
+  return solder::accumulateStrided<LengthIndex, Region::kLength, Region::kChunk, Width>(
+      typename Region::Accumulator{}, first,
+      [&](const LengthIndex r) { return region.element(output, r, shared); });
 }
 } // namespace detail
 
