@@ -818,11 +818,11 @@ class _Importer:
             if operand not in self.values:
                 raise self.unsupported(f"operand '{operand.name}' is not a tensor")
             value = self.values[operand]
-            if isinstance(value, TransposedParameter) and \
-                    value.placeholder.name not in self.captured:
-                placeholder = value.placeholder
-                return Permuted(self.argument(placeholder, self.shape_of(placeholder)), (1, 0))
             if isinstance(value, TransposedParameter):
+                placeholder = value.placeholder
+                if placeholder.name not in self.captured:  # an input: a permute
+                    return Permuted(self.argument(placeholder, self.shape_of(placeholder)),
+                                    (1, 0))
                 raise self.unsupported(
                     f"{_describe(self.node)} takes the transposed parameter "
                     f"'{value.placeholder.name}'; Solder takes a transposed parameter "

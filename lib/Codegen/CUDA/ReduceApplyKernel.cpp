@@ -19,28 +19,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/STLExtras.h"
-#include "llvm/ADT/SetVector.h"
 
 using namespace mlir;
 using namespace mlir::solder;
-
-namespace {
-/// The ops of the region that compute `values` at an element, in block
-/// order, stopping at the reductions (scalars of the row by then).
-SmallVector<Operation *> getPassSlice(ArrayRef<Value> values) {
-  llvm::SetVector<Operation *> slice;
-  SmallVector<Value> worklist(values);
-  while (!worklist.empty()) {
-    Operation *op = worklist.pop_back_val().getDefiningOp();
-    if (!op || isa<ReduceOp>(op) || !slice.insert(op))
-      continue;
-    llvm::append_range(worklist, op->getOperands());
-  }
-  SmallVector<Operation *> ops(slice.begin(), slice.end());
-  llvm::sort(ops, [](Operation *a, Operation *b) { return a->isBeforeInBlock(b); });
-  return ops;
-}
-} // namespace
 
 LogicalResult ProgramEmitter::emitReduceApplyKernel(FusionOp fusion,
                                                     const ReduceApplyRow &row) {
@@ -97,7 +78,8 @@ LogicalResult ProgramEmitter::emitReduceApplyKernel(FusionOp fusion,
      << "  __device__ void computeRow(const RowIndex row, const int lane) const {\n";
   emitIndexDecomposition(os, "    ", shape, keptDims, "row", narrow);
   auto emitSlice = [&](ArrayRef<Value> values, StringRef indent) -> LogicalResult {
-    for (Operation *op : getPassSlice(values))
+    // Reductions are scalars of the row by then: the slice stops at them.
+    for (Operation *op : getProducingSlice(values, llvm::IsaPred<ReduceOp>))
       if (failed(element.emit(op, os, indent)))
         return failure();
     return success();

@@ -155,12 +155,14 @@ bool mlir::solder::isConvEpilogueOp(Operation *op) {
              ArrayRef(llvm::to_vector(llvm::seq<int64_t>(2, rank)));
 }
 
-SmallVector<Operation *> mlir::solder::getProducingSlice(Value value) {
+SmallVector<Operation *>
+mlir::solder::getProducingSlice(ArrayRef<Value> values,
+                                function_ref<bool(Operation *)> isBoundary) {
   llvm::SetVector<Operation *> slice;
-  SmallVector<Value> worklist = {value};
+  SmallVector<Value> worklist(values);
   while (!worklist.empty()) {
     Operation *op = worklist.pop_back_val().getDefiningOp();
-    if (!op || !slice.insert(op))
+    if (!op || (isBoundary && isBoundary(op)) || !slice.insert(op))
       continue;
     llvm::append_range(worklist, op->getOperands());
   }

@@ -84,9 +84,11 @@ std::optional<ReduceApplyRow> getReduceApplyRow(FusionOp fusion);
 /// channels.
 bool isConvEpilogueOp(Operation *op);
 
-/// The ops of a fusion body that compute `value` (inside that body), in
-/// block order.
-SmallVector<Operation *> getProducingSlice(Value value);
+/// The ops of a fusion body that compute `values` (inside that body), in
+/// block order. An op for which `isBoundary` holds is taken as given: it
+/// and what computes its operands are left out.
+SmallVector<Operation *> getProducingSlice(ArrayRef<Value> values,
+                                           function_ref<bool(Operation *)> isBoundary = {});
 
 /// The conv region's prologue: the pointwise ops of `anchor`'s fusion body
 /// that compute its input (FormFusions puts them there when nothing else
