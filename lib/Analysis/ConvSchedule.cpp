@@ -1,12 +1,14 @@
 //===- ConvSchedule.cpp - Main loop, tile and launch of a conv kernel -----===//
 
 #include "solder/Analysis/ConvSchedule.h"
+#include "solder/Analysis/WgmmaConvForm.h"
 
 #include "solder/Dialect/Solder/IR/SolderOps.h"
 #include "solder/conv/depthwise_layout.h"
 #include "solder/conv/direct_layout.h"
 #include "solder/conv/implicit_gemm_layout.h"
 #include "solder/conv/phases.h"
+#include "solder/conv/wgmma_layout.h"
 
 #include "llvm/ADT/STLExtras.h"
 #include "llvm/ADT/StringSwitch.h"
@@ -70,6 +72,19 @@ constexpr TensorOpTile kTF32Narrow = {128, 32, 16, 32, 32, 4, 35.0};
 // tiles-h200-gemm.log; their rates there: 37 and 56 TFLOP/s).
 constexpr TensorOpTile kThreeTF32Small = {64, 64, 32, 32, 32, 3, 37.0};
 constexpr TensorOpTile kTF32Small = {64, 64, 32, 32, 32, 4, 56.0};
+/// The Hopper main loop (conv/mainloop_implicit_gemm_wgmma.cuh, sm_90a,
+/// TF32): BM pixels x BN channels, as many stages as 192 KB hold. The main
+/// loop alone with its accumulator tile stored (bench/mainloop/
+/// wgmma_conv.cu, H200, 2026-11-27; bench/history/2026-11-27/
+/// wgmma-tiles-h200.log): the 3x3 256 -> 256 conv at 332, 324, 286 and 198
+/// TFLOP/s on the tiles below; W2's conv_transpose (128 channels) at 317 on
+/// 256 x 128 against 269 on 128 x 128.
+struct WgmmaTile {
+  int64_t bm, bn, stages;
+  double teraFlops;
+};
+constexpr WgmmaTile kWgmmaTiles[] = {
+    {128, 256, 4, 332.0}, {256, 128, 4, 324.0}, {128, 128, 6, 286.0}, {128, 64, 8, 198.0}};
 /// The FMA fallback (conv/mainloop_implicit_gemm_fma.cuh): 7-16 TFLOP/s measured.
 constexpr double kFmaTeraFlops = 10.0;
 /// The direct conv on FMAs (conv/mainloop_direct_fma.cuh): 17
@@ -210,6 +225,26 @@ static std::array<int, 3> padSpatial(ArrayRef<int64_t> dims, int fill) {
   for (auto [to, dim] : llvm::zip(llvm::drop_begin(padded, 3 - dims.size()), dims))
     to = static_cast<int>(dim);
   return padded;
+}
+
+::solder::WgmmaConvForm mlir::solder::getWgmmaConvForm(Operation *anchor) {
+  auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
+  auto weight = cast<RankedTensorType>(anchor->getOperand(1).getType());
+  auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
+  auto conv = dyn_cast<ConvOp>(anchor);
+  auto convT = dyn_cast<ConvTransposeOp>(anchor);
+  std::array<int, 3> in = padSpatial(input.getShape().drop_front(2), 1),
+                     out = padSpatial(output.getShape().drop_front(2), 1),
+                     kernel = padSpatial(weight.getShape().drop_front(2), 1),
+                     stride = padSpatial(conv ? conv.getStrides() : convT.getStrides(), 1),
+                     pad = padSpatial(conv ? conv.getPadding() : convT.getPadding(), 0),
+                     dilation = padSpatial(conv ? conv.getDilations() : convT.getDilations(), 1);
+  int64_t groups = conv ? conv.getGroups() : convT.getGroups();
+  return ::solder::wgmmaConvForm(
+      static_cast<bool>(convT), static_cast<int>(groups), static_cast<int>(output.getDimSize(0)),
+      ::solder::paddedInputChannels(static_cast<int>(input.getDimSize(1))),
+      static_cast<int>(output.getDimSize(1)), in.data(), out.data(), kernel.data(),
+      stride.data(), pad.data(), dilation.data());
 }
 
 /// The direct tensor-core tile of `conv`, or the reason it cannot run it.
@@ -624,6 +659,29 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                    .str();
   bool tensorOp = obstacle.empty() && (choice == MainLoopChoice::automatic ||
                                         choice == MainLoopChoice::tensorOp);
+  // On sm_90a, the Hopper main loop where it runs the conv (one group, no
+  // output phases, tensor maps over both converted operands) and its tile
+  // of the measured table is faster than the sm80 one. ieee stays on the
+  // sm80 3xTF32 loop.
+  const WgmmaTile *wgmmaTile = nullptr;
+  double wgmmaTeraFlops = 0;
+  if (tensorOp && target.hasWgmma && precision == Precision::tf32 && !tileOverride &&
+      !samplesAsPixels && groups == 1 && phases == 1 && !inputChannelsLast &&
+      getWgmmaConvForm(anchor).fits) {
+    // A K step is 32 channels of a tap, a tile BN channels: fewer leave
+    // them part zero.
+    for (const WgmmaTile &candidate : kWgmmaTiles) {
+      double rate = candidate.teraFlops * groupInChannels /
+                    static_cast<double>(llvm::alignTo(groupInChannels, 32)) * outChannels /
+                    static_cast<double>(llvm::alignTo(outChannels, candidate.bn));
+      if (rate > wgmmaTeraFlops) {
+        wgmmaTile = &candidate;
+        wgmmaTeraFlops = rate;
+      }
+    }
+    if (wgmmaTeraFlops <= tensorOpTeraFlops)
+      wgmmaTile = nullptr;
+  }
   if (tensorOp) {
     schedule.kind = MainLoopKind::implicit_gemm_tensorop;
     schedule.math = precision == Precision::ieee ? TensorMath::tf32x3 : TensorMath::tf32;
@@ -657,6 +715,25 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
         static_cast<int>(tile.bm), static_cast<int>(tile.bn), static_cast<int>(tile.bk),
         static_cast<int>(tile.stages));
     schedule.paddedInChannels = paddedInChannels;
+    if (wgmmaTile) {
+      schedule.kind = MainLoopKind::implicit_gemm_wgmma;
+      schedule.reason += llvm::formatv(": wgmma fed by TMA (sm_90a), {0} stages, about "
+                                       "{1:F0} TFLOP/s against {2:F0} for sm80's mma.sync",
+                                       wgmmaTile->stages, wgmmaTeraFlops, tensorOpTeraFlops)
+                             .str();
+      schedule.tile = {wgmmaTile->bm, wgmmaTile->bn, ::solder::kWgmmaStepChannels};
+      schedule.warp = {wgmmaTile->bm / ::solder::kWgmmaConsumerGroups, wgmmaTile->bn};
+      schedule.stages = wgmmaTile->stages;
+      schedule.threads = ::solder::kWgmmaThreads;
+      schedule.grid = {static_cast<int64_t>(llvm::divideCeil(volume, wgmmaTile->bm)),
+                       static_cast<int64_t>(llvm::divideCeil(outChannels, wgmmaTile->bn)),
+                       batch};
+      schedule.sharedBytes = ::solder::wgmmaSharedBytes(static_cast<int>(wgmmaTile->bm),
+                                                        static_cast<int>(wgmmaTile->bn),
+                                                        static_cast<int>(wgmmaTile->stages));
+      schedule.blocksPerSM = 1;
+      tensorOpTeraFlops = wgmmaTeraFlops;
+    }
     // An input its producer stored channels-last: none. One pixel a
     // sample: a row copy, four elements a thread (rowsToChannelsLast), and
     // none at all where no channel is padded and no prologue applies: the
@@ -669,7 +746,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
           static_cast<int64_t>(llvm::divideCeil(inVolume, ::solder::kChannelsLastTile)),
           static_cast<int64_t>(llvm::divideCeil(paddedInChannels, ::solder::kChannelsLastTile)),
           batch};
-    else if (!unpadded || prologue)
+    else if (!unpadded || prologue || schedule.isWgmma())
       schedule.inputConversionGrid = {
           static_cast<int64_t>(
               llvm::divideCeil(batch * paddedInChannels, 4 * kOperandPrepThreads)),
@@ -677,7 +754,9 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     // A 1x1 conv's (K, C / groups, 1, ...) weights are KTRSC already where
     // no channel is padded (a conv_transpose's are (C, K / groups, ...):
     // converted).
-    if (!(conv && taps == 1 && unpadded))
+    // The Hopper main loop reads both through tensor maps over the
+    // bundle's buffers: converted always.
+    if (!(conv && taps == 1 && unpadded) || schedule.isWgmma())
       schedule.weightConversionGrid = {
           static_cast<int64_t>(
               llvm::divideCeil(outChannels * taps * groupInChannels, kOperandPrepThreads)),
@@ -749,6 +828,7 @@ ConvScheduleAttr ConvSchedule::toAttr(function_ref<InFlightDiagnostic()> emitErr
     config = FmaTileAttr::getChecked(emitError, context, tileDims);
     break;
   case MainLoopKind::implicit_gemm_tensorop:
+  case MainLoopKind::implicit_gemm_wgmma:
     config = ImplicitGemmTileAttr::getChecked(
         emitError, context, tileDims, ArrayRef<int64_t>(warp), stages, paddedInChannels,
         inputConversionGrid[0] ? ArrayRef<int64_t>(inputConversionGrid) : ArrayRef<int64_t>(),

@@ -33,6 +33,7 @@ std::optional<GpuTarget> mlir::solder::getGpuTarget(StringRef arch) {
   target.sharedBytesPerSM = limits->perSM;
   target.maxSharedBytesPerBlock = limits->perBlock;
   target.multiprocessors = limits->multiprocessors;
+  target.hasWgmma = arch == "sm_90a";
   return target;
 }
 

@@ -29,7 +29,8 @@ struct CudaDriver {
   X(cuStreamIsCapturing) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)      \
   X(cuGraphCreate) X(cuGraphDestroy) X(cuGraphAddKernelNode)                 \
   X(cuGraphAddMemsetNode) X(cuGraphInstantiate) X(cuGraphExecDestroy)        \
-  X(cuGraphExecKernelNodeSetParams) X(cuGraphLaunch)
+  X(cuGraphExecKernelNodeSetParams) X(cuGraphLaunch)                         \
+  X(cuTensorMapEncodeIm2col) X(cuTensorMapEncodeTiled)
 #define SOLDER_DECLARE(name) decltype(&::name) name = nullptr;
   SOLDER_DRIVER_FUNCTIONS(SOLDER_DECLARE)
 #undef SOLDER_DECLARE

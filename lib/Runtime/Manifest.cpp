@@ -71,6 +71,84 @@ public:
     return true;
   }
 
+  /// `count` integers of [minValue, maxValue] from array `key`.
+  template <class T>
+  bool readInts(const Value &object, const std::string &key, int count, int64_t minValue,
+                int64_t maxValue, T *out, const std::string &where) {
+    const Value *array = member(object, key, Value::Kind::array, where);
+    if (!array)
+      return false;
+    if (array->array.size() != static_cast<size_t>(count))
+      return fail(where + key, "must hold " + std::to_string(count) + " integers");
+    for (int i = 0; i < count; ++i) {
+      const Value &value = array->array[i];
+      if (value.kind != Value::Kind::number || !(value.number >= double(minValue)) ||
+          !(value.number <= double(maxValue)) ||
+          value.number != static_cast<double>(static_cast<int64_t>(value.number)))
+        return fail(where + key + "[" + std::to_string(i) + "]",
+                    "must be an integer in [" + std::to_string(minValue) + ", " +
+                        std::to_string(maxValue) + "]");
+      out[i] = static_cast<T>(value.number);
+    }
+    return true;
+  }
+
+  /// "tensor_maps" (optional): each over a buffer, its encoding's fields in
+  /// the ranges cuTensorMapEncodeIm2col / Tiled accept (the driver checks
+  /// the rest when the runtime encodes it).
+  bool readTensorMaps(const Value &root, Manifest &manifest) {
+    const Value *maps = root.get("tensor_maps");
+    if (!maps)
+      return true;
+    if (maps->kind != Value::Kind::array)
+      return fail("tensor_maps", "must be an array");
+    for (size_t i = 0; i < maps->array.size(); ++i) {
+      std::string where = "tensor_maps[" + std::to_string(i) + "].";
+      const Value &entry = maps->array[i];
+      if (entry.kind != Value::Kind::object)
+        return fail(where, "must be an object");
+      TensorMapEntry map;
+      int64_t buffer = 0, rank = 0;
+      std::string mode;
+      if (!readString(entry, "symbol", map.symbol, where) ||
+          !readInt(entry, "offset", 0, map.offset, where) ||
+          !readInt(entry, "buffer", 0, buffer, where) || !readString(entry, "mode", mode, where))
+        return false;
+      if (map.offset % 64 != 0)
+        return fail(where + "offset", "must be a multiple of 64 (a CUtensorMap's alignment)");
+      if (buffer >= static_cast<int64_t>(manifest.buffers.size()))
+        return fail(where + "buffer", "names buffer " + std::to_string(buffer) + " of " +
+                                          std::to_string(manifest.buffers.size()));
+      map.buffer = static_cast<int>(buffer);
+      if (mode != "im2col" && mode != "tiled")
+        return fail(where + "mode", "is '" + mode + "', not 'im2col' or 'tiled'");
+      TensorMapSpec &spec = map.spec;
+      spec.im2col = mode == "im2col";
+      const Value *dims = member(entry, "dims", Value::Kind::array, where);
+      if (!dims)
+        return false;
+      rank = static_cast<int64_t>(dims->array.size());
+      if (rank < (spec.im2col ? 3 : 1) || rank > 5)
+        return fail(where + "dims", spec.im2col ? "must hold 3 to 5 dims"
+                                                : "must hold 1 to 5 dims");
+      spec.rank = static_cast<int>(rank);
+      if (!readInts(entry, "dims", spec.rank, 1, int64_t(1) << 32, spec.dims, where) ||
+          !readInts(entry, "byte_strides", spec.rank - 1, 16, int64_t(1) << 40,
+                    spec.byteStrides, where) ||
+          !readInts(entry, "box", spec.im2col ? 2 : spec.rank, 1, 256, spec.box, where) ||
+          !readInts(entry, "element_strides", spec.rank, 1, 8, spec.elementStrides, where))
+        return false;
+      if (spec.im2col &&
+          (!readInts(entry, "lower_corner", spec.rank - 2, -32768, 32767, spec.lowerCorner,
+                     where) ||
+           !readInts(entry, "upper_corner", spec.rank - 2, -32768, 32767, spec.upperCorner,
+                     where)))
+        return false;
+      manifest.tensorMaps.push_back(std::move(map));
+    }
+    return true;
+  }
+
   bool readTensors(const Value &root, const std::string &key,
                    std::vector<TensorSpec> &out) {
     const Value *list = member(root, key, Value::Kind::array, "");
@@ -252,6 +330,8 @@ std::string computeDigest(const Manifest &manifest) {
   }
   for (const ModuleConstant &constant : manifest.constants)
     digest.constant(constant.symbol, constant.builder);
+  for (const TensorMapEntry &map : manifest.tensorMaps)
+    digest.tensorMap(map.symbol, map.offset, map.buffer, map.spec);
   return digest.hex();
 }
 
@@ -339,6 +419,8 @@ bool solder::loadManifest(const std::string &bundleDir, Manifest &manifest,
       return false;
     manifest.constants.push_back(std::move(constant));
   }
+  if (!reader.readTensorMaps(root, manifest))
+    return false;
   const Value *files = reader.member(root, "files", Value::Kind::object, "");
   if (!files)
     return false;

@@ -149,9 +149,19 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
                                CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
   std::string deviceTarget = "sm_" + std::to_string(major * 10 + minor);
 
-  // The cubin when it was built for this GPU, else PTX for the driver to JIT.
+  // The cubin when it was built for this GPU (sm_90a's for a 9.0 GPU),
+  // else PTX for the driver to JIT. An arch-specific target's PTX (sm_90a:
+  // wgmma) runs on that GPU alone.
   std::string image, imagePath;
-  if (!manifest.cubinFile.empty() && manifest.target == deviceTarget)
+  bool archSpecific = !manifest.target.empty() && manifest.target.back() == 'a';
+  bool builtForThisGpu = manifest.target == deviceTarget ||
+                         (archSpecific && manifest.target == deviceTarget + "a");
+  if (archSpecific && !builtForThisGpu)
+    return fail(SOLDER_ERROR_BUNDLE,
+                std::string(path) + ": built for " + manifest.target +
+                    ", whose kernels run on that GPU alone, but the GPU is " + deviceTarget +
+                    ": recompile it with --arch=" + deviceTarget);
+  if (!manifest.cubinFile.empty() && builtForThisGpu)
     imagePath = manifest.cubinFile;
   else if (!manifest.ptxFile.empty())
     imagePath = manifest.ptxFile;
@@ -254,6 +264,54 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
     if (result != CUDA_SUCCESS)
       return fail(SOLDER_ERROR_CUDA, "cannot build constant '" + constant.symbol +
                                          "': " + driver->describe(result));
+  }
+  // Tensor maps over the workspace buffers, whose addresses hold for the
+  // bundle's life: encoded once, into the __device__ variables the copies
+  // read them from.
+  for (const TensorMapEntry &map : manifest.tensorMaps) {
+    CUdeviceptr symbol = 0;
+    size_t bytes = 0;
+    if (driver->cuModuleGetGlobal(&symbol, &bytes, bundle->module, map.symbol.c_str()) !=
+        CUDA_SUCCESS)
+      return fail(SOLDER_ERROR_BUNDLE, std::string(path) + ": tensor map variable '" +
+                                           map.symbol + "' is not in the binary");
+    if (map.offset + sizeof(CUtensorMap) > bytes)
+      return fail(SOLDER_ERROR_BUNDLE, std::string(path) + ": tensor map at " +
+                                           std::to_string(map.offset) + " of '" + map.symbol +
+                                           "' (" + std::to_string(bytes) +
+                                           " bytes) runs past it");
+    const TensorMapSpec &spec = map.spec;
+    cuuint64_t dims[5], strides[4];
+    cuuint32_t box[5], elementStrides[5];
+    for (int i = 0; i < spec.rank; ++i) {
+      dims[i] = static_cast<cuuint64_t>(spec.dims[i]);
+      elementStrides[i] = static_cast<cuuint32_t>(spec.elementStrides[i]);
+      box[i] = static_cast<cuuint32_t>(spec.box[i]);
+      if (i + 1 < spec.rank)
+        strides[i] = static_cast<cuuint64_t>(spec.byteStrides[i]);
+    }
+    void *address = reinterpret_cast<void *>(bundle->buffers[map.buffer]);
+    CUtensorMap encoded;
+    result = spec.im2col
+                 ? driver->cuTensorMapEncodeIm2col(
+                       &encoded, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, spec.rank, address, dims,
+                       strides, spec.lowerCorner, spec.upperCorner, box[0], box[1],
+                       elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                       CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
+                 : driver->cuTensorMapEncodeTiled(
+                       &encoded, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, spec.rank, address, dims,
+                       strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
+                       CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    if (result == CUDA_SUCCESS)
+      result = driver->cuMemcpyHtoD(symbol + map.offset, &encoded, sizeof encoded);
+    if (result != CUDA_SUCCESS)
+      return fail(SOLDER_ERROR_BUNDLE, std::string(path) + ": cannot encode tensor map '" +
+                                           map.symbol + "'+" + std::to_string(map.offset) +
+                                           " over buffer '" +
+                                           manifest.buffers[map.buffer].name +
+                                           "': " + driver->describe(result));
   }
   if (!bundle->buffers.empty()) {
     result = driver->cuEventCreate(&bundle->lastUse, CU_EVENT_DISABLE_TIMING);

@@ -76,7 +76,11 @@ def _gpu_arch(device):
                           "use backend='cpu' to run on the reference interpreter, "
                           "or solder.export to compile a bundle for another machine")
     major, minor = torch.cuda.get_device_capability(device)
-    return f"sm_{major}{minor}", torch.cuda.get_device_name(device)
+    # Hopper (9.0): its arch-specific target, whose kernels may use wgmma
+    # and the Hopper main loop; the bundle then runs on that GPU alone,
+    # which is where it was compiled for.
+    arch = "sm_90a" if (major, minor) == (9, 0) else f"sm_{major}{minor}"
+    return arch, torch.cuda.get_device_name(device)
 
 
 def _cached(kind, key_parts, build):

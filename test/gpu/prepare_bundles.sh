@@ -22,6 +22,19 @@ for precision in ieee tf32; do
     echo "compiled mainloop-$precision/$name"
   done
 done
+# The same in tf32 for sm_90a (.gpu-bundles/tf32-sm90a/, mainloop-tf32-sm90a/):
+# the Hopper main loop where the plan picks it; ieee plans as for sm_90.
+for source in "$root"/examples/*.mlir "$root"/test/gpu/cases/*.mlir; do
+  name=$(basename "$source" .mlir)
+  "$compile" --precision=tf32 --arch=sm_90a "$source" -o "$out/tf32-sm90a/$name" > /dev/null
+  echo "compiled tf32-sm90a/$name"
+done
+for source in "$root"/bench/mainloop/*.mlir; do
+  name=$(basename "$source" .mlir)
+  "$compile" --precision=tf32 --arch=sm_90a "$source" -o "$out/mainloop-tf32-sm90a/$name" \
+    > /dev/null
+  echo "compiled mainloop-tf32-sm90a/$name"
+done
 for source in "$root"/bench/mainloop/*.mlir; do
   name=$(basename "$source" .mlir)
   "$compile" --mainloop=fma "$source" -o "$out/mainloop-fma/$name" > /dev/null

@@ -305,6 +305,7 @@ int main(int argc, char **argv) {
     std::string ptxPath = outputDir + "/kernels.ptx";
     bool tensorCores =
         program->source.find("solder/conv/mainloop_implicit_gemm_tensorop.cuh") != std::string::npos ||
+        program->source.find("solder/conv/mainloop_implicit_gemm_wgmma.cuh") != std::string::npos ||
         program->source.find("solder/conv/mainloop_direct_tensorop.cuh") != std::string::npos;
     if (tensorCores && findCutlassInclude(deviceInclude).empty())
       return fail("cannot find the CUTLASS headers (cutlass/cutlass.h) the "
@@ -380,6 +381,30 @@ int main(int argc, char **argv) {
     constants.push_back(llvm::json::Object{{"symbol", constant.symbol},
                                            {"builder", constant.builder}});
   }
+  llvm::json::Array tensorMaps;
+  for (const TensorMap &map : program->tensorMaps) {
+    const ::solder::TensorMapSpec &spec = map.spec;
+    digest.tensorMap(map.symbol, map.offset, map.buffer, spec);
+    auto ints = [](const auto *values, int count) {
+      llvm::json::Array array;
+      for (int i = 0; i < count; ++i)
+        array.push_back(static_cast<int64_t>(values[i]));
+      return array;
+    };
+    llvm::json::Object entry{{"symbol", map.symbol},
+                             {"offset", map.offset},
+                             {"buffer", map.buffer},
+                             {"mode", spec.im2col ? "im2col" : "tiled"},
+                             {"dims", ints(spec.dims, spec.rank)},
+                             {"byte_strides", ints(spec.byteStrides, spec.rank - 1)},
+                             {"box", ints(spec.box, spec.im2col ? 2 : spec.rank)},
+                             {"element_strides", ints(spec.elementStrides, spec.rank)}};
+    if (spec.im2col) {
+      entry["lower_corner"] = ints(spec.lowerCorner, spec.rank - 2);
+      entry["upper_corner"] = ints(spec.upperCorner, spec.rank - 2);
+    }
+    tensorMaps.push_back(std::move(entry));
+  }
   llvm::json::Object files{{"source", "kernels.cu"}, {"ir", "source.mlir"}};
   if (!emitCudaOnly) {
     files["cubin"] = cubin;
@@ -396,6 +421,7 @@ int main(int argc, char **argv) {
       {"buffers", std::move(buffers)},
       {"launches", std::move(launches)},
       {"constants", std::move(constants)},
+      {"tensor_maps", std::move(tensorMaps)},
       {"digest", digest.hex()},
       {"files", std::move(files)}};
   std::string manifestText;

@@ -23,7 +23,7 @@ int main(int argc, char **argv) {
         if (!module)
           return op->emitError("expected a module");
         for (auto function : module.getOps<func::FuncOp>()) {
-          FailureOr<solder::CudaProgram> program = solder::emitCuda(function);
+          FailureOr<mlir::solder::CudaProgram> program = mlir::solder::emitCuda(function);
           if (failed(program))
             return failure();
           os << program->source;
@@ -31,7 +31,7 @@ int main(int argc, char **argv) {
         return success();
       },
       [](DialectRegistry &registry) {
-        solder::registerAllDialects(registry);
+        mlir::solder::registerAllDialects(registry);
       });
   return failed(mlirTranslateMain(argc, argv, "Solder translation tool"));
 }

@@ -124,8 +124,14 @@ struct ConvSchedule {
 
   /// "direct_3xtf32", "tensorop_tf32", "fma", ... (reports and manifests).
   StringRef getMainLoopName() const { return solder::getMainLoopName(kind, math); }
-  /// Implicit GEMM on tensor cores (reads converted NDHWC / KTRSC operands).
-  bool isTensorOp() const { return kind == MainLoopKind::implicit_gemm_tensorop; }
+  /// Implicit GEMM on tensor cores, sm80's or Hopper's (reads converted
+  /// NDHWC / KTRSC operands).
+  bool isTensorOp() const {
+    return kind == MainLoopKind::implicit_gemm_tensorop || isWgmma();
+  }
+  /// The Hopper main loop (wgmma fed by TMA), which reads its operands
+  /// through tensor maps over their converted buffers.
+  bool isWgmma() const { return kind == MainLoopKind::implicit_gemm_wgmma; }
   bool isDirect() const { return isDirectTensorOp() || isDirectFma(); }
   bool isDirectTensorOp() const { return kind == MainLoopKind::direct_tensorop; }
   bool isDirectFma() const { return kind == MainLoopKind::direct_fma; }

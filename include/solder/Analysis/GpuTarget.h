@@ -30,6 +30,10 @@ struct GpuTarget {
   /// a grid is sized against when it may leave SMs idle. A smaller part of
   /// the arch has fewer, so a grid sized for this one still fills it.
   int64_t multiprocessors = 0;
+  /// Warpgroup MMAs (wgmma) and the tensor copies of the Hopper main loop:
+  /// sm_90a only (the arch-specific target; plain sm_90 code cannot issue
+  /// wgmma, and later GPUs drop it).
+  bool hasWgmma = false;
 };
 
 /// The target of `arch` (sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100,

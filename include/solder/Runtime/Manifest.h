@@ -10,6 +10,8 @@
 #ifndef SOLDER_RUNTIME_MANIFEST_H
 #define SOLDER_RUNTIME_MANIFEST_H
 
+#include "solder/conv/wgmma_layout.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -18,8 +20,8 @@ namespace solder {
 
 /// The manifest format this runtime reads and solder-compile writes (2: with
 /// the digest of what the kernels were compiled for; 3: with the constants
-/// built at load).
-constexpr int kBundleFormatVersion = 3;
+/// built at load; 4: with the tensor maps encoded at load).
+constexpr int kBundleFormatVersion = 4;
 
 /// No tensor of a bundle is larger (2^40 floats: 4 TiB).
 constexpr int64_t kMaxTensorElements = int64_t(1) << 40;
@@ -76,6 +78,17 @@ struct ModuleConstant {
   std::string symbol, builder;
 };
 
+/// A tensor map (CUtensorMap) that the runtime encodes over workspace
+/// buffer `buffer` when it loads the bundle, and copies to `offset` bytes
+/// into the __device__ variable `symbol` (the Hopper main loop's copies
+/// read it there).
+struct TensorMapEntry {
+  std::string symbol;
+  int64_t offset = 0;
+  int buffer = 0;
+  TensorMapSpec spec;
+};
+
 struct Manifest {
   int version = 0;
   std::string target; // e.g. "sm_90"
@@ -84,6 +97,7 @@ struct Manifest {
   std::vector<BufferSpec> buffers;
   std::vector<Launch> launches;
   std::vector<ModuleConstant> constants;
+  std::vector<TensorMapEntry> tensorMaps;
   std::string cubinFile, ptxFile, sourceFile, sourceIRFile;
   std::string plan;
 };

@@ -66,6 +66,21 @@ public:
     add(symbol);
     add(builder);
   }
+  /// A tensor map (manifest "tensor_maps"): where it goes, the buffer it
+  /// covers and its encoding (Spec: TensorMapSpec of conv/wgmma_layout.h).
+  template <class Spec>
+  void tensorMap(const std::string &symbol, int64_t offset, int64_t buffer, const Spec &spec) {
+    add("m");
+    add(symbol);
+    add(std::to_string(offset) + "," + std::to_string(buffer) + (spec.im2col ? ",i" : ",t"));
+    for (int i = 0; i < spec.rank; ++i)
+      add(std::to_string(spec.dims[i]) + "," + std::to_string(spec.elementStrides[i]) + "," +
+          (i + 1 < spec.rank ? std::to_string(spec.byteStrides[i]) : std::string("-")));
+    for (int i = 0; i < (spec.im2col ? 2 : spec.rank); ++i)
+      add(std::to_string(spec.box[i]));
+    for (int i = 0; spec.im2col && i < spec.rank - 2; ++i)
+      add(std::to_string(spec.lowerCorner[i]) + "," + std::to_string(spec.upperCorner[i]));
+  }
   std::string hex() const {
     char text[17];
     std::snprintf(text, sizeof text, "%016llx",

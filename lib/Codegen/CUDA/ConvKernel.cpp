@@ -14,6 +14,7 @@
 #include "ProgramEmitter.h"
 
 #include "solder/Analysis/ConvSchedule.h"
+#include "solder/Analysis/WgmmaConvForm.h"
 #include "solder/Dialect/Solder/Transforms/FusionUtils.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
@@ -219,12 +220,17 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                               "a tensor-core conv's input with no input_grid, a depthwise "
                               "conv's input, or in its epilogue");
   }
+  // The Hopper main loop's tensor maps cover the converted operands.
+  std::optional<unsigned> convertedInputBuffer, convertedWeightBuffer;
   if (implicitGemmTile) {
     if (prologue && implicitGemmTile.getInputGrid().empty())
       return fusion.emitError("the CUDA code generator applies a tensor-core conv's prologue "
                               "in its input conversion: the plan gives it no input_grid");
-    auto [convertedInput, convertedWeight] =
-        emitLayoutConversions(fusion, anchor, implicitGemmTile, prologue);
+    auto [convertedInput, convertedWeight] = emitLayoutConversions(
+        fusion, anchor, implicitGemmTile, prologue,
+        /*roundToTF32=*/mainLoop == MainLoopKind::implicit_gemm_wgmma);
+    convertedInputBuffer = convertedInput;
+    convertedWeightBuffer = convertedWeight;
     if (convertedInput)
       mainLoopInput = workspace(*convertedInput);
     if (convertedWeight)
@@ -258,6 +264,11 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     os << llvm::formatv("using {0}_mainloop = solder::ImplicitGemmFmaConv<{0}_geometry, {1}, "
                         "{2}, {3}>;\n",
                         name, block[0], block[1], block[2]);
+  } else if (mainLoop == MainLoopKind::implicit_gemm_wgmma) {
+    ArrayRef<int64_t> block = implicitGemmTile.getTile();
+    os << llvm::formatv("using {0}_mainloop = solder::WgmmaConv<\n"
+                        "    {0}_geometry, solder::WgmmaTile<{1}, {2}, {3}>>;\n",
+                        name, block[0], block[1], implicitGemmTile.getStages());
   } else if (implicitGemmTile) {
     ArrayRef<int64_t> block = implicitGemmTile.getTile(), warp = implicitGemmTile.getWarp();
     os << llvm::formatv(
@@ -316,6 +327,26 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
         name);
     program.constants.push_back({name + "_context", name + "_build_context"});
     mainLoopArgs = ", " + name + "_context";
+  }
+  if (mainLoop == MainLoopKind::implicit_gemm_wgmma) {
+    ::solder::WgmmaConvForm form = getWgmmaConvForm(anchor);
+    if (!form.fits || !convertedInputBuffer || !convertedWeightBuffer)
+      return fusion.emitError("the CUDA code generator runs the Hopper main loop on a conv it "
+                              "fits with both operands converted (plan it for sm_90a with "
+                              "solder-plan)");
+    os << llvm::formatv(
+        "\n// {0}_maps: the tensor maps its copies read, over the converted input and\n"
+        "// weights; the runtime encodes them when it loads the bundle.\n"
+        "__device__ solder::WgmmaTensorMaps {0}_maps;\n",
+        name);
+    ArrayRef<int64_t> block = implicitGemmTile.getTile();
+    program.tensorMaps.push_back(
+        {name + "_maps", 0, *convertedInputBuffer,
+         ::solder::wgmmaInputMap(form, static_cast<int>(block[0]))});
+    program.tensorMaps.push_back(
+        {name + "_maps", ::solder::kWgmmaWeightMapOffset, *convertedWeightBuffer,
+         ::solder::wgmmaWeightMap(form, static_cast<int>(block[1]))});
+    mainLoopArgs = ", " + name + "_maps";
   }
   if (directTile) {
     os << llvm::formatv("static_assert({0}_mainloop::kPreparedBytes == {1}L &&\n"
@@ -422,7 +453,8 @@ void ProgramEmitter::emitFinalizeKernel(FusionOp fusion, ArrayRef<EpilogueReduct
 std::pair<std::optional<unsigned>, std::optional<unsigned>>
 ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
                                       ImplicitGemmTileAttr tile,
-                                      const std::optional<ConvPrologue> &prologue) {
+                                      const std::optional<ConvPrologue> &prologue,
+                                      bool roundToTF32) {
   std::string name = fusion.getName().str();
   auto inType = cast<RankedTensorType>(anchor->getOperand(0).getType());
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
@@ -454,12 +486,18 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
       comment += ", through its prologue: " + prologue->summary;
       llvm::append_range(params, prologue->parameters);
     }
+    if (roundToTF32)
+      comment += ", rounded to TF32";
     beginHelperKernel(name + "_input_ndhwc", comment, toGrid(tile.getInputGrid()), params);
     // One pixel a sample: each row is channels-last already, and is copied.
+    std::string transform = prologue ? prologue->functor : std::string();
+    if (roundToTF32)
+      transform = prologue ? "solder::roundedToTF32(" + transform + ")"
+                           : "solder::RoundedToTF32<>{}";
     os << llvm::formatv("  solder::{0}<{1}, {2}, {3}L>(input, inputNdhwc{4});\n}\n\n",
                         inVolume == 1 ? "rowsToChannelsLast" : "toChannelsLast", inChannels,
                         paddedIn, inVolume == 1 ? batch : inVolume,
-                        prologue ? ", " + prologue->functor : std::string());
+                        transform.empty() ? std::string() : ", " + transform);
   }
   if (!tile.getWeightGrid().empty()) {
     // A grouped conv's KTRSC rows hold its group's channels (a multiple of
@@ -467,9 +505,10 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
     int64_t groups = cast<IntegerAttr>(anchor->getAttr("groups")).getInt();
     int64_t rowChannels = groups == 1 ? paddedIn : inChannels / groups;
     weightBuffer = addBuffer(name + "_weight_ktrsc", channels * taps * rowChannels * 4, false);
+    std::string rounded = roundToTF32 ? ", rounded to TF32" : "";
     beginHelperKernel(
         name + "_weight_ktrsc",
-        !isa<ConvTransposeOp>(anchor)
+        (!isa<ConvTransposeOp>(anchor)
             ? (groups == 1 ? "the conv weights to KTRSC"
                            : "the conv weights to KTRSC, each output channel's row its "
                              "group's channels")
@@ -477,13 +516,14 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
                        [](int64_t stride) { return stride > 1; })
             ? "the conv_transpose weights to KTRSC, a block of each output phase's "
               "taps reversed: each phase runs as a conv of stride 1"
-            : "the conv_transpose weights, flipped, to KTRSC: it runs as a conv",
+            : "the conv_transpose weights, flipped, to KTRSC: it runs as a conv") +
+            rounded,
         toGrid(tile.getWeightGrid()),
         {{"const float *__restrict__ weight", getCaptureArg(fusion, anchor->getOperand(1))},
          {"float *__restrict__ weightKtrsc", {KernelArgRef::Kind::buffer, *weightBuffer}}});
-    os << llvm::formatv("  solder::weightsToKtrsc<{0}_geometry, {1}>(weight, "
+    os << llvm::formatv("  solder::weightsToKtrsc<{0}_geometry, {1}{2}>(weight, "
                         "weightKtrsc);\n}\n\n",
-                        name, rowChannels);
+                        name, rowChannels, roundToTF32 ? ", /*RoundTF32=*/true" : "");
   }
   return {inputBuffer, weightBuffer};
 }

@@ -336,6 +336,10 @@ FailureOr<CudaProgram> ProgramEmitter::run(func::FuncOp function) {
       headers.insert("solder/conv/mainloop_implicit_gemm_tensorop.cuh");
       headers.insert("solder/conv/layout.cuh");
       break;
+    case MainLoopKind::implicit_gemm_wgmma:
+      headers.insert("solder/conv/mainloop_implicit_gemm_wgmma.cuh");
+      headers.insert("solder/conv/layout.cuh");
+      break;
     case MainLoopKind::direct_fma:
       headers.insert("solder/conv/mainloop_direct_fma.cuh");
       break;

@@ -117,9 +117,11 @@ private:
   /// The kernels that convert a conv's input to NDHWC and its weights to
   /// KTRSC for the tensor-core main loop, where the plan gives them a grid;
   /// returns their buffers (none for an operand the main loop reads as it is).
+  /// `roundToTF32`: both rounded to the nearest TF32 value (the Hopper main
+  /// loop, whose wgmma would truncate them).
   std::pair<std::optional<unsigned>, std::optional<unsigned>>
   emitLayoutConversions(FusionOp fusion, Operation *anchor, ImplicitGemmTileAttr tile,
-                        const std::optional<ConvPrologue> &prologue);
+                        const std::optional<ConvPrologue> &prologue, bool roundToTF32);
   /// The epilogue functor of a conv region, which every main loop calls with
   /// each accumulator and its (n, channel, pixel): the region's ops, the
   /// stores of yielded tensors, the partial reductions (Welford or shifted

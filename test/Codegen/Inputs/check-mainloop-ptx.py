@@ -4,7 +4,9 @@ on tensor cores) issues TF32 mma.sync; the direct conv on FMAs and the FMA
 fallback issue none; the implicit GEMM reads CUTLASS's parameters (the
 bundle's constants) with constant-space loads (by the symbol, or through a
 register holding its address where it picks a phase's), never shared or
-generic ones (cvta.const). Prints one line per conv kernel.
+generic ones (cvta.const). The Hopper main loop (wgmma_tf32, sm_90a) issues
+TF32 wgmma and no mma.sync, fed by im2col and tiled bulk tensor copies.
+Prints one line per conv kernel.
 
     python3 check-mainloop-ptx.py BUNDLE...
 """
@@ -44,6 +46,16 @@ def main(bundles):
                 constant_loads += len(re.findall(r"ld\.const\S*\s+\S+,\s*\[%rd", text))
             if mainloop.startswith("tensorop"):
                 ok = ok and constant_loads > 0 and "cvta.const" not in text
+            if mainloop.startswith("wgmma"):
+                wgmmas = len(re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k8\.f32\.tf32\.tf32", text))
+                im2col = len(re.findall(r"cp\.async\.bulk\.tensor\.[45]d\.\S*\.im2col\.", text))
+                tiled = len(re.findall(r"cp\.async\.bulk\.tensor\.2d\.", text))
+                ok = mmas == 0 and wgmmas > 0 and im2col > 0 and tiled > 0
+                failures += not ok
+                print(f"{'ok' if ok else 'FAIL'} {manifest['precision']} {manifest['target']} "
+                      f"{launch['kernel']} {mainloop}: {mmas} tf32 mma.sync, {wgmmas} wgmma, "
+                      f"{im2col} im2col and {tiled} tiled tensor copies")
+                continue
             failures += not ok
             print(f"{'ok' if ok else 'FAIL'} {manifest['precision']} "
                   f"{launch['kernel']} {mainloop}: {mmas} tf32 mma.sync, "

@@ -11,6 +11,7 @@
 #define SOLDER_CODEGEN_CUDA_EMITCUDA_H
 
 #include "mlir/Dialect/Func/IR/FuncOps.h"
+#include "solder/conv/wgmma_layout.h"
 
 #include <array>
 #include <string>
@@ -62,11 +63,23 @@ struct ModuleConstant {
   std::string symbol, builder;
 };
 
+/// A tensor map (CUtensorMap) in a __device__ variable of the generated
+/// code, at `offset` bytes into `symbol`: the runtime encodes `spec` over
+/// workspace buffer `buffer` when it loads the bundle and copies it there.
+/// The Hopper main loop's copies read them.
+struct TensorMap {
+  std::string symbol;
+  int64_t offset = 0;
+  unsigned buffer = 0;
+  ::solder::TensorMapSpec spec;
+};
+
 struct CudaProgram {
   std::string source;
   std::vector<KernelLaunch> launches;
   SmallVector<DeviceBuffer> buffers;
   SmallVector<ModuleConstant> constants;
+  SmallVector<TensorMap> tensorMaps;
 };
 
 /// Emits `function`, which must be planned (solder-pipeline): every op a

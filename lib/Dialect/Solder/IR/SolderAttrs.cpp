@@ -130,6 +130,24 @@ LogicalResult ConvScheduleAttr::verify(EmitError emitError, MainLoopKind mainLoo
       warps = (tile.getTile()[0] / tile.getWarp()[0]) * (tile.getTile()[1] / tile.getWarp()[1]);
     }
     break;
+  case MainLoopKind::implicit_gemm_wgmma:
+    // A producer warpgroup and two consumer warpgroups, each a warp tile
+    // of half the rows; the copies read tensor maps of both converted
+    // operands.
+    if (auto tile = dyn_cast<ImplicitGemmTileAttr>(config)) {
+      configMatches = true;
+      ArrayRef<int64_t> block = tile.getTile(), warp = tile.getWarp();
+      if ((block[0] != 128 && block[0] != 256) || warp[0] * 2 != block[0] ||
+          warp[1] != block[1] || block[2] != 32 || tile.getInputGrid().empty() ||
+          tile.getWeightGrid().empty() || tile.getPixels() != PixelTiling::per_sample)
+        return emitError() << "main loop implicit_gemm_wgmma takes tiles of 128 or 256 rows, "
+                              "warp tiles of [BM / 2, BN], 32-deep K steps, pixel tiles of one "
+                              "sample and both operands converted (input_grid and "
+                              "weight_grid), got "
+                           << config;
+      warps = 12;
+    }
+    break;
   case MainLoopKind::direct_fma:
     configMatches = isa<DirectFmaTileAttr>(config);
     break;
@@ -148,7 +166,11 @@ LogicalResult ConvScheduleAttr::verify(EmitError emitError, MainLoopKind mainLoo
     return emitError() << "main loop " << stringifyMainLoopKind(mainLoop)
                        << " does not take the config " << config;
   bool tensorCores = mainLoop == MainLoopKind::implicit_gemm_tensorop ||
+                     mainLoop == MainLoopKind::implicit_gemm_wgmma ||
                      mainLoop == MainLoopKind::direct_tensorop;
+  if (mainLoop == MainLoopKind::implicit_gemm_wgmma && math != TensorMath::tf32)
+    return emitError() << "main loop implicit_gemm_wgmma computes in tf32, not "
+                       << stringifyTensorMath(math);
   if (tensorCores == (math == TensorMath::fma_f32))
     return emitError() << "main loop " << stringifyMainLoopKind(mainLoop)
                        << (tensorCores ? " computes in tf32 or tf32x3" : " computes in fma_f32")
@@ -184,7 +206,8 @@ LogicalResult ConvScheduleAttr::verify(EmitError emitError, MainLoopKind mainLoo
                           "expects tiles [..., 1], got ["
                        << grid << "]";
   if (!prologueGrid.empty()) {
-    if (mainLoop == MainLoopKind::implicit_gemm_tensorop)
+    if (mainLoop == MainLoopKind::implicit_gemm_tensorop ||
+        mainLoop == MainLoopKind::implicit_gemm_wgmma)
       return emitError() << "the tensor-core implicit GEMM applies its prologue in its "
                             "input conversion: no prologue_grid";
     if (failed(verifyDims(emitError, "prologue_grid", prologueGrid, 3)))
@@ -230,6 +253,7 @@ StringRef mlir::solder::getMainLoopName(MainLoopKind mainLoop, TensorMath math) 
   case MainLoopKind::depthwise: return "depthwise";
   case MainLoopKind::implicit_gemm_tensorop:
     return math == TensorMath::tf32x3 ? "tensorop_3xtf32" : "tensorop_tf32";
+  case MainLoopKind::implicit_gemm_wgmma: return "wgmma_tf32";
   case MainLoopKind::direct_tensorop:
     return math == TensorMath::tf32x3 ? "direct_3xtf32" : "direct_tf32";
   }

@@ -505,12 +505,14 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
             // The tensor cores' main loop would convert it (no channel
             // padded). The depthwise loop stages an NDHWC window as it is,
             // but slower than an NCDHW one (H200: 3x3 1.7x, 7x7 1.3x), so
-            // only the caller's: the other way is the caller's copy.
+            // only the caller's: the other way is the caller's copy. The
+            // Hopper main loop reads a tensor map over its own conversion.
             std::optional<ConvSchedule> schedule = scheduleOf(consumer);
             bool takesItAsItIs =
                 schedule &&
                 ((schedule->kind == MainLoopKind::depthwise && isa<BlockArgument>(value)) ||
-                 (schedule->isTensorOp() && schedule->inputConversionGrid[0] &&
+                 (schedule->isTensorOp() && !schedule->isWgmma() &&
+                  schedule->inputConversionGrid[0] &&
                   schedule->paddedInChannels == type.getDimSize(1)));
             if (!takesItAsItIs)
               return false;

@@ -23,6 +23,32 @@ struct NoPrologue {
   __device__ float operator()(long, int, long, const float x) const { return x; }
 };
 
+/// The prologue `Inner` with its result rounded to the nearest TF32 value:
+/// for the Hopper main loop, whose wgmma reads fp32 operands from shared
+/// memory by dropping their low 13 bits (truncation, twice the error of
+/// the rounding that sm80's conversion and cuDNN apply).
+__device__ __forceinline__ float roundToTF32(float x) {
+#ifdef SOLDER_HOST_MMA
+  // The CPU run of generated kernels: cvt.rna's ties away from zero.
+  unsigned bits = __float_as_uint(x);
+  if ((bits & 0x7f800000u) != 0x7f800000u)
+    bits = (bits + 0x1000u) & 0xffffe000u;
+#else
+  unsigned bits;
+  asm("cvt.rna.tf32.f32 %0, %1;" : "=r"(bits) : "f"(x));
+#endif
+  return __uint_as_float(bits);
+}
+template <class Inner = NoPrologue> struct RoundedToTF32 {
+  Inner inner;
+  __device__ float operator()(long n, int c, long p, const float x) const {
+    return roundToTF32(inner(n, c, p, x));
+  }
+};
+template <class Inner> __device__ RoundedToTF32<Inner> roundedToTF32(const Inner &inner) {
+  return {inner};
+}
+
 /// One sample's [C][Volume] plane to [Volume][CPad] (zeros in the padding
 /// channels) through shared memory, a tile of 64 channels x 64 pixels per
 /// block: each thread loads four float4 along the pixels of a channel and
@@ -150,8 +176,9 @@ __device__ __forceinline__ void applyPrologue(const float *__restrict__ src,
 /// each phase's taps form a KTRSC block of their own, phase after phase
 /// (TensorOpConv's Context says where each starts), every tap once; with a
 /// stride of 1 that is one block, the whole kernel flipped. One thread per
-/// destination element.
-template <class G, int CPad>
+/// destination element; RoundTF32: each rounded to the nearest TF32 value
+/// (RoundedToTF32).
+template <class G, int CPad, bool RoundTF32 = false>
 __device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src,
                                                float *__restrict__ dst) {
   constexpr int kTaps = ConvShape<G>::kTaps;
@@ -188,7 +215,7 @@ __device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src,
     if (c < kInPerGroup)
       value = src[(long(k) * kInPerGroup + c) * kTaps + tap];
   }
-  dst[e] = value;
+  dst[e] = RoundTF32 ? roundToTF32(value) : value;
 }
 
 } // namespace solder

@@ -168,6 +168,8 @@ inline float4 make_float4(float x, float y, float z, float w) { return {x, y, z,
 using std::max;
 using std::min;
 inline float rsqrtf(float x) { return 1.0f / std::sqrt(x); }
+inline unsigned __float_as_uint(float x) { unsigned u; std::memcpy(&u, &x, 4); return u; }
+inline float __uint_as_float(unsigned u) { float x; std::memcpy(&x, &u, 4); return x; }
 /// As the GPU computes it: 2^(x log2 e) from the rounded product.
 inline float __expf(float x) { return std::exp2(x * 1.44269504f); }
 

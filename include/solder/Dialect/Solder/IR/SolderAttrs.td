@@ -54,7 +54,8 @@ def Solder_MainLoopKind : I32EnumAttr<"MainLoopKind", "main loop of a conv kerne
     I32EnumAttrCase<"implicit_gemm_tensorop", 1>,
     I32EnumAttrCase<"direct_fma", 2>,
     I32EnumAttrCase<"direct_tensorop", 3>,
-    I32EnumAttrCase<"depthwise", 4>]> {
+    I32EnumAttrCase<"depthwise", 4>,
+    I32EnumAttrCase<"implicit_gemm_wgmma", 5>]> {
   let cppNamespace = "::mlir::solder";
   let genSpecializedAttr = 0;
 }

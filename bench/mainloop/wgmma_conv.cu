@@ -1,0 +1,229 @@
+// The Hopper main loop alone (conv/mainloop_implicit_gemm_wgmma.cuh): each
+// tile's accumulators copied from the accumulator tile to an NDHWC output,
+// checked against float64 at sampled outputs, and timed (CUDA events, L2
+// flushed, median of 20). One JSON line a conv. Device machine:
+//   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a --expt-relaxed-constexpr \
+//     -Iruntime/device -Ithird_party/cutlass/include -DTILE_M=128 -DTILE_N=128 -DSTAGES=5 \
+//     bench/mainloop/wgmma_conv.cu -lcuda -o /tmp/wgmma_conv && /tmp/wgmma_conv
+#include "solder/conv/mainloop_implicit_gemm_wgmma.cuh"
+
+#include <cuda.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#define CHECK(call)                                                                        \
+  do {                                                                                     \
+    cudaError_t e = (call);                                                                \
+    if (e != cudaSuccess) {                                                                \
+      printf("{\"error\":\"%s: %s\"}\n", #call, cudaGetErrorString(e));                    \
+      exit(1);                                                                             \
+    }                                                                                      \
+  } while (0)
+
+#ifndef TILE_M
+#define TILE_M 128
+#endif
+#ifndef TILE_N
+#define TILE_N 128
+#endif
+#ifndef STAGES
+#define STAGES 5
+#endif
+
+// 3x3, 256 -> 256, 64 x 56 x 56, padding 1 (the issue's main-loop target).
+struct Big3x3 {
+  static constexpr bool kTransposed = false;
+  static constexpr int kBatch = 64, kInChannels = 256, kOutChannels = 256, kGroups = 1;
+  static constexpr int kIn[3] = {1, 56, 56}, kOut[3] = {1, 56, 56}, kKernel[3] = {1, 3, 3};
+  static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
+};
+// W2's ConvTranspose3d(64, 128, 3), stride 1, over 16 x 64 x 32^3.
+struct W2 {
+  static constexpr bool kTransposed = true;
+  static constexpr int kBatch = 16, kInChannels = 64, kOutChannels = 128, kGroups = 1;
+  static constexpr int kIn[3] = {32, 32, 32}, kOut[3] = {34, 34, 34}, kKernel[3] = {3, 3, 3};
+  static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
+};
+// W2 small's: 16 x 64 x 8 x 16 x 16.
+struct W2Small {
+  static constexpr bool kTransposed = true;
+  static constexpr int kBatch = 16, kInChannels = 64, kOutChannels = 128, kGroups = 1;
+  static constexpr int kIn[3] = {8, 16, 16}, kOut[3] = {10, 18, 18}, kKernel[3] = {3, 3, 3};
+  static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
+};
+// A strided, dilated 2-D conv with channels 32 does not divide.
+struct Strided {
+  static constexpr bool kTransposed = false;
+  static constexpr int kBatch = 4, kInChannels = 40, kOutChannels = 72, kGroups = 1;
+  static constexpr int kIn[3] = {1, 33, 30}, kOut[3] = {1, 15, 14}, kKernel[3] = {1, 3, 3};
+  static constexpr int kStride[3] = {1, 2, 2}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 2, 2};
+};
+// W3's 3x3 conv, 8 -> 64 channels (most of each K step is zeros).
+struct W3 {
+  static constexpr bool kTransposed = false;
+  static constexpr int kBatch = 128, kInChannels = 8, kOutChannels = 64, kGroups = 1;
+  static constexpr int kIn[3] = {1, 128, 128}, kOut[3] = {1, 126, 126}, kKernel[3] = {1, 3, 3};
+  static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
+};
+
+template <class MainLoop>
+__global__ void __launch_bounds__(MainLoop::kThreads, 1)
+    convKernel(float *out, const __grid_constant__ solder::WgmmaTensorMaps maps) {
+  extern __shared__ __align__(16) char shared[];
+  using G = typename MainLoop::Geometry;
+  const solder::WorkTile work{int(blockIdx.x), int(blockIdx.z), int(blockIdx.y)}; // pixel tile, sample, channel tile
+  float *tile = MainLoop::computeTile(nullptr, nullptr, work, shared, maps);
+  const int pixels = MainLoop::pixelCount(work.pixelTile), base = MainLoop::pixelBase(work.pixelTile);
+  constexpr int volume = solder::ConvShape<G>::kOutVolume;
+  for (int i = threadIdx.x; i < MainLoop::BM * MainLoop::BN; i += MainLoop::kThreads) {
+    const int c = i % MainLoop::BN, p = i / MainLoop::BN, channel = work.channelTile * MainLoop::BN + c;
+    if (p < pixels && channel < G::kOutChannels)
+      out[((long)work.n * volume + base + p) * G::kOutChannels + channel] =
+          tile[c * MainLoop::Tile::kStride + p];
+  }
+}
+
+static CUtensorMap encode(const solder::TensorMapSpec &spec, void *address) {
+  CUtensorMap map;
+  cuuint64_t dims[5], strides[4];
+  cuuint32_t box[5], elementStrides[5];
+  for (int i = 0; i < spec.rank; ++i) {
+    dims[i] = spec.dims[i];
+    elementStrides[i] = spec.elementStrides[i];
+    box[i] = spec.box[i];
+    if (i + 1 < spec.rank)
+      strides[i] = spec.byteStrides[i];
+  }
+  CUresult r = spec.im2col
+                   ? cuTensorMapEncodeIm2col(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, spec.rank, address,
+                                             dims, strides, spec.lowerCorner, spec.upperCorner,
+                                             spec.box[0], spec.box[1], elementStrides,
+                                             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                             CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
+                   : cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, spec.rank, address,
+                                            dims, strides, box, elementStrides,
+                                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                            CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
+                                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+  if (r != CUDA_SUCCESS) {
+    printf("{\"error\":\"tensor map encode %d\"}\n", int(r));
+    exit(1);
+  }
+  return map;
+}
+
+template <class G> static void run(const char *name) {
+  using MainLoop = solder::WgmmaConv<G, solder::WgmmaTile<TILE_M, TILE_N, STAGES>>;
+  constexpr auto form = MainLoop::kForm;
+  const long inElems = (long)G::kBatch * solder::ConvShape<G>::kInVolume * form.channels;
+  const long wElems = (long)G::kOutChannels * form.taps() * form.channels;
+  const long outElems = (long)G::kBatch * solder::ConvShape<G>::kOutVolume * G::kOutChannels;
+  std::vector<float> in(inElems), w(wElems), out(outElems);
+  std::mt19937 gen(1);
+  std::uniform_real_distribution<float> u(-1, 1);
+  for (long i = 0; i < inElems; ++i)
+    in[i] = i % form.channels < G::kInChannels ? u(gen) : 0.f; // padded channels are zeros
+  for (auto &x : w)
+    x = u(gen);
+  float *dIn, *dW, *dOut;
+  char *flush;
+  CHECK(cudaMalloc(&dIn, inElems * 4));
+  CHECK(cudaMalloc(&dW, wElems * 4));
+  CHECK(cudaMalloc(&dOut, outElems * 4));
+  CHECK(cudaMalloc(&flush, 256 << 20));
+  CHECK(cudaMemcpy(dIn, in.data(), inElems * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dW, w.data(), wElems * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemset(dOut, 0xff, outElems * 4)); // NaN: every output must be written
+  solder::WgmmaTensorMaps maps;
+  *reinterpret_cast<CUtensorMap *>(&maps.input) = encode(solder::wgmmaInputMap(form, TILE_M), dIn);
+  *reinterpret_cast<CUtensorMap *>(&maps.weight) = encode(solder::wgmmaWeightMap(form, TILE_N), dW);
+  auto kernel = convKernel<MainLoop>;
+  CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
+                             MainLoop::kSharedBytes));
+  dim3 grid(MainLoop::kPixelTiles, MainLoop::kChannelTiles, G::kBatch);
+  auto launch = [&] { kernel<<<grid, MainLoop::kThreads, MainLoop::kSharedBytes>>>(dOut, maps); };
+  launch();
+  CHECK(cudaGetLastError());
+  CHECK(cudaDeviceSynchronize());
+  CHECK(cudaMemcpy(out.data(), dOut, outElems * 4, cudaMemcpyDeviceToHost));
+  // float64 at 3000 sampled outputs (and every NaN counted).
+  long nans = 0;
+  for (float x : out)
+    nans += std::isnan(x);
+  double num = 0, den = 0;
+  std::mt19937_64 pick(7);
+  constexpr int OD = form.out[0], OH = form.out[1], OW = form.out[2];
+  for (int it = 0; it < 3000; ++it) {
+    long idx = pick() % outElems, rem = idx;
+    int k = rem % G::kOutChannels; rem /= G::kOutChannels;
+    int x = rem % OW; rem /= OW;
+    int y = rem % OH; rem /= OH;
+    int z = rem % OD;
+    int n = rem / OD;
+    double acc = 0;
+    for (int t = 0; t < form.kernel[0]; ++t)
+      for (int r = 0; r < form.kernel[1]; ++r)
+        for (int s = 0; s < form.kernel[2]; ++s) {
+          int iz = z * form.stride[0] - form.padBefore[0] + t * form.dilation[0];
+          int iy = y * form.stride[1] - form.padBefore[1] + r * form.dilation[1];
+          int ix = x * form.stride[2] - form.padBefore[2] + s * form.dilation[2];
+          if (iz < 0 || iz >= form.in[0] || iy < 0 || iy >= form.in[1] || ix < 0 || ix >= form.in[2])
+            continue;
+          const float *a = &in[((((long)n * form.in[0] + iz) * form.in[1] + iy) * form.in[2] + ix) *
+                               form.channels];
+          const float *b = &w[(((long)k * form.kernel[0] + t) * form.kernel[1] + r) *
+                                  form.kernel[2] * form.channels +
+                              (long)s * form.channels];
+          for (int c = 0; c < form.channels; ++c)
+            acc += double(a[c]) * b[c];
+        }
+    num += (out[idx] - acc) * (out[idx] - acc);
+    den += acc * acc;
+  }
+  std::vector<float> times;
+  cudaEvent_t e0, e1;
+  CHECK(cudaEventCreate(&e0));
+  CHECK(cudaEventCreate(&e1));
+  for (int i = 0; i < 23; ++i) {
+    CHECK(cudaMemsetAsync(flush, i, 256 << 20));
+    CHECK(cudaEventRecord(e0));
+    launch();
+    CHECK(cudaEventRecord(e1));
+    CHECK(cudaEventSynchronize(e1));
+    float ms;
+    CHECK(cudaEventElapsedTime(&ms, e0, e1));
+    if (i >= 3)
+      times.push_back(ms);
+  }
+  std::sort(times.begin(), times.end());
+  const double ms = times[times.size() / 2];
+  const double flops = 2.0 * outElems * G::kInChannels * form.taps();
+  printf("{\"name\":\"%s\",\"tile\":\"%dx%d_s%d\",\"ms\":%.4f,\"tflops\":%.1f,\"rel_l2\":%.2e,"
+         "\"nans\":%ld}\n",
+         name, TILE_M, TILE_N, STAGES, ms, flops / ms / 1e9, std::sqrt(num / den), nans);
+  cudaFree(dIn);
+  cudaFree(dW);
+  cudaFree(dOut);
+  cudaFree(flush);
+}
+
+int main(int argc, char **argv) {
+  // Optionally one conv by name.
+  auto wanted = [&](const char *name) { return argc < 2 || std::string(argv[1]) == name; };
+  if (wanted("strided_dilated_40to72"))
+    run<Strided>("strided_dilated_40to72");
+  if (wanted("w3_conv"))
+    run<W3>("w3_conv");
+  if (wanted("w2_convT"))
+    run<W2>("w2_convT");
+  if (wanted("w2_small_convT"))
+    run<W2Small>("w2_small_convT");
+  if (wanted("big3x3_256"))
+    run<Big3x3>("big3x3_256");
+}

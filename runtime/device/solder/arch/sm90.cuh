@@ -1,0 +1,99 @@
+//===- arch/sm90.cuh - The sm_90a primitives: wgmma, TMA, mbarriers -------===//
+//
+// Thin wrappers over CuTe's and CUTLASS's PTX wrappers for the Hopper main
+// loop (conv/mainloop_implicit_gemm_wgmma.cuh): a warpgroup's TF32 wgmma
+// with both operands in shared memory, the shared-memory descriptors it
+// reads them through, the bulk tensor copies (im2col and tiled) that fill
+// them, and the transaction barriers they complete on. wgmma needs the
+// sm_90a target (nvcc -gencode=arch=compute_90a,code=sm_90a); compiled for
+// any other, the main loop traps.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_ARCH_SM90_CUH
+#define SOLDER_ARCH_SM90_CUH
+
+#include <cute/arch/copy_sm90_desc.hpp>
+#include <cute/arch/copy_sm90_tma.hpp>
+#include <cute/arch/mma_sm90_desc.hpp>
+#include <cute/arch/mma_sm90_gmma.hpp>
+#include <cutlass/arch/barrier.h>
+
+#include <cstdint>
+#include <utility>
+
+namespace solder::arch {
+
+/// Whether this compilation has wgmma (sm_90a).
+#if defined(CUTE_ARCH_MMA_SM90A_ENABLED)
+inline constexpr bool kHasWgmma = true;
+#else
+inline constexpr bool kHasWgmma = false;
+#endif
+
+/// The descriptor of a K-major tile of 128-byte rows (32 TF32 values) in
+/// the 128-byte swizzle that TMA writes: 8-row atoms 1024 bytes apart.
+/// `address` is the shared-memory address of the 8-value K step to read,
+/// inside a tile that starts on 1024 bytes.
+__device__ __forceinline__ uint64_t swizzled128Descriptor(uint32_t address) {
+  cute::GmmaDescriptor descriptor;
+  descriptor.bitfield.start_address_ = address >> 4;
+  descriptor.bitfield.leading_byte_offset_ = 1; // unused by swizzled K-major layouts
+  descriptor.bitfield.stride_byte_offset_ = 1024 >> 4;
+  descriptor.bitfield.base_offset_ = 0;
+  descriptor.bitfield.layout_type_ = uint8_t(cute::SM90::GMMA::LayoutType::B128);
+  return descriptor.desc_;
+}
+
+/// The warpgroup's 64 x N x 8 TF32 wgmma, fp32 accumulators (N / 2 a
+/// thread), A and B from shared memory.
+template <int N> struct WgmmaTF32;
+template <> struct WgmmaTF32<64> { using Op = cute::SM90::GMMA::MMA_64x64x8_F32TF32TF32_SS_TN<>; };
+template <> struct WgmmaTF32<128> { using Op = cute::SM90::GMMA::MMA_64x128x8_F32TF32TF32_SS_TN<>; };
+template <> struct WgmmaTF32<256> { using Op = cute::SM90::GMMA::MMA_64x256x8_F32TF32TF32_SS_TN<>; };
+
+template <int N, std::size_t... I>
+__device__ __forceinline__ void wgmmaTF32(uint64_t a, uint64_t b, float *accumulators,
+                                          std::index_sequence<I...>) {
+  WgmmaTF32<N>::Op::fma(a, b, accumulators[I]...);
+}
+/// accumulators[N / 2] += A (64 x 8) * B (8 x N), issued asynchronously.
+template <int N>
+__device__ __forceinline__ void wgmmaTF32(uint64_t a, uint64_t b, float (&accumulators)[N / 2]) {
+  wgmmaTF32<N>(a, b, accumulators, std::make_index_sequence<N / 2>{});
+}
+
+/// Keeps the compiler from moving accesses of `values` across the
+/// asynchronous wgmma that reads and writes them.
+template <int Count> __device__ __forceinline__ void fenceOperands(float (&values)[Count]) {
+#pragma unroll
+  for (int i = 0; i < Count; ++i)
+    cute::warpgroup_fence_operand(values[i]);
+}
+
+using cutlass::arch::ClusterBarrier;
+using cutlass::arch::ClusterTransactionBarrier;
+
+/// The im2col bulk copy of a box of pixels x channels of a conv's NHWC
+/// (`map` a 4-D im2col tensor map) or NDHWC input (5-D), completing on
+/// `barrier`.
+__device__ __forceinline__ void copyIm2col(const void *map, uint64_t *barrier, void *destination,
+                                           int c, int w, int h, int d, int n, uint16_t offsetW,
+                                           uint16_t offsetH, uint16_t offsetD, bool threeD) {
+  if (threeD)
+    cute::SM90_TMA_LOAD_IM2COL_5D::copy(map, barrier, destination, c, w, h, d, n, offsetW, offsetH,
+                                        offsetD);
+  else
+    cute::SM90_TMA_LOAD_IM2COL_4D::copy(map, barrier, destination, c, w, h, n, offsetW, offsetH);
+}
+
+/// The tiled bulk copy of a box of a 2-D tensor map, completing on `barrier`.
+__device__ __forceinline__ void copyTile2d(const void *map, uint64_t *barrier, void *destination,
+                                           int inner, int outer) {
+  cute::SM90_TMA_LOAD_2D::copy(map, barrier, uint64_t(cute::TMA::CacheHintSm90::EVICT_NORMAL),
+                               destination, inner, outer);
+}
+
+} // namespace solder::arch
+
+#endif // SOLDER_ARCH_SM90_CUH

@@ -1,0 +1,224 @@
+//===- conv/mainloop_implicit_gemm_wgmma.cuh - Hopper implicit GEMM -------===//
+//
+// The sm_90a main loop: warpgroup MMAs (wgmma, TF32) fed by the bulk tensor
+// copy engine (TMA), warp-specialized as CUTLASS 3.x's collectives are.
+//   * One producer warpgroup, of which one thread issues each stage's two
+//     copies: the input's im2col box (BM output pixels x 32 channels of
+//     one kernel tap, zeros where the window leaves the input) and the
+//     weights' tile (BN output channels x the same 32 reduction elements).
+//     Both land in the 128-byte swizzle that wgmma reads, completing on the
+//     stage's transaction barrier.
+//   * Two consumer warpgroups, each BM / 2 pixels (one or two row blocks
+//     of 64) x BN channels: per stage four 64 x BN x 8 wgmmas a row block,
+//     one batch in flight while the next stage's copies are waited for; a
+//     stage goes back to the producer once the batch that read it has
+//     retired.
+// A K step is one tap's 32 channels; steps run tap after tap. Channels past
+// the input's (32 does not divide them) are zeros in the im2col box, so
+// the weights the tile reads there (the next tap's) add nothing.
+//
+// The copies read two tensor maps (WgmmaTensorMaps) that the runtime encodes
+// when it loads the bundle, over the input's NDHWC and the weights' KTRSC
+// workspace buffers (conv/wgmma_layout.h gives their boxes and corners).
+// The accumulators then go to the accumulator tile in shared memory, as
+// every tiled main loop leaves them for Solder's epilogue
+// (epilogue/tile_visit.cuh).
+//
+// Only the TF32 product runs here; the plan keeps ieee (3xTF32) on the
+// sm80 main loop (conv/mainloop_implicit_gemm_tensorop.cuh).
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_CONV_MAINLOOP_IMPLICIT_GEMM_WGMMA_CUH
+#define SOLDER_CONV_MAINLOOP_IMPLICIT_GEMM_WGMMA_CUH
+
+#include "solder/arch/sm90.cuh"
+#include "solder/conv/geometry.cuh"
+#include "solder/conv/implicit_gemm_layout.h"
+#include "solder/conv/wgmma_layout.h"
+#include "solder/epilogue/accumulator_tile.h"
+
+#include <cstddef>
+
+namespace solder {
+
+/// The two tensor maps of a Hopper conv: the input's im2col map and the
+/// weights' tiled map (CUtensorMap each).
+struct WgmmaTensorMaps {
+  cute::TmaDescriptor input, weight;
+};
+static_assert(sizeof(cute::TmaDescriptor) == kWgmmaWeightMapOffset &&
+                  offsetof(WgmmaTensorMaps, weight) == kWgmmaWeightMapOffset,
+              "the runtime writes the input's map at 0, the weights' at 128");
+
+/// The plan's tile: BM pixels (128 or 256: half a consumer warpgroup) x BN
+/// channels, Stages-deep.
+template <int BM_, int BN_, int Stages_> struct WgmmaTile {
+  static constexpr int BM = BM_, BN = BN_, kStages = Stages_;
+};
+
+template <class G, class T> struct WgmmaConv : LinearPixelTiles<G, T::BM> {
+  using Geometry = G;
+  static constexpr int BM = T::BM, BN = T::BN, kStages = T::kStages;
+  static_assert((BM == 128 || BM == 256) && (BN == 64 || BN == 128 || BN == 256),
+                "one or two row blocks of 64 a consumer warpgroup; a wgmma of N = BN");
+  static constexpr WgmmaConvForm kForm = wgmmaConvForm(
+      G::kTransposed, G::kGroups, G::kBatch, paddedInputChannels(G::kInChannels),
+      G::kOutChannels, G::kIn, G::kOut, G::kKernel, G::kStride, G::kPad, G::kDilation);
+  static_assert(kForm.fits, "a conv the Hopper main loop runs (conv/wgmma_layout.h)");
+
+  static constexpr int kGroupRows = BM / kWgmmaConsumerGroups;
+  static constexpr int kRowBlocks = kGroupRows / kWgmmaRows;
+  static constexpr int kThreads = kWgmmaThreads;
+  static constexpr int kWarps = kThreads / 32;
+  static constexpr int kChannelTiles = (G::kOutChannels + BN - 1) / BN;
+  static constexpr int kSharedBytes = wgmmaSharedBytes(BM, BN, kStages);
+  using Tile = AccumulatorTile<BM, BN>;
+
+  static constexpr int kStageBytes = wgmmaStageBytes(BM, BN);
+  static constexpr int kABytes = BM * kWgmmaStepChannels * 4;
+  static constexpr int kSteps = kForm.taps() * kForm.channelSteps();
+  /// A thread's accumulators of one row block.
+  static constexpr int kAccumulators = BN / 2;
+
+  /// Computes `work`'s tile (pixels pixelBase(work.pixelTile) on of sample
+  /// work.n, channels from work.channelTile * BN) and leaves it in shared
+  /// memory as the accumulator tile. `maps` the bundle's tensor maps.
+  __device__ __forceinline__ static float *computeTile(const float *__restrict__,
+                                                       const float *__restrict__,
+                                                       const WorkTile &work, char *shared,
+                                                       const WgmmaTensorMaps &maps) {
+    // The 128-byte swizzle repeats every 1024 bytes: the stages start on one.
+    char *stages = reinterpret_cast<char *>(
+        (reinterpret_cast<uintptr_t>(shared) + 1023) / 1024 * 1024);
+    uint64_t *full = reinterpret_cast<uint64_t *>(
+        stages + (kSharedBytes - 1024 - 2 * kStages * 8));
+    uint64_t *empty = full + kStages;
+    const int warpGroup = threadIdx.x / 128;
+    if (threadIdx.x == 0) {
+      for (int s = 0; s < kStages; ++s) {
+        arch::ClusterTransactionBarrier::init(&full[s], 1);
+        arch::ClusterBarrier::init(&empty[s], 4 * kWgmmaConsumerGroups); // a consumer warp each
+      }
+      cutlass::arch::fence_barrier_init();
+    }
+    __syncthreads();
+
+    float accumulators[kRowBlocks][kAccumulators];
+    if (warpGroup == 0) {
+      if (threadIdx.x == 0)
+        produce(work, stages, full, empty, maps);
+    } else {
+#pragma unroll
+      for (int m = 0; m < kRowBlocks; ++m)
+#pragma unroll
+        for (int i = 0; i < kAccumulators; ++i)
+          accumulators[m][i] = 0.f;
+      consume(warpGroup - 1, stages, full, empty, accumulators);
+    }
+    __syncthreads(); // every stage consumed: the tile reuses them
+
+    float *tile = reinterpret_cast<float *>(stages);
+    if (warpGroup > 0) {
+      // wgmma's accumulator layout: warp w of the group holds rows 16 w +
+      // lane / 4 (+ 8) of each row block, each 8 columns 2 (lane % 4) (+ 1).
+      const int warp = threadIdx.x / 32 % 4, lane = threadIdx.x % 32;
+      const int row = (warpGroup - 1) * kGroupRows + 16 * warp + lane / 4;
+      const int column = 2 * (lane % 4);
+#pragma unroll
+      for (int m = 0; m < kRowBlocks; ++m)
+#pragma unroll
+        for (int j = 0; j < BN / 8; ++j)
+#pragma unroll
+          for (int i = 0; i < 4; ++i)
+            tile[(8 * j + column + i % 2) * Tile::kStride + m * kWgmmaRows + row +
+                 8 * (i / 2)] = accumulators[m][4 * j + i];
+    }
+    __syncthreads();
+    return tile;
+  }
+
+private:
+  /// Issues every K step's two copies, each into a stage its consumers
+  /// have given back.
+  __device__ __forceinline__ static void produce(const WorkTile &work, char *stages,
+                                                 uint64_t *full, uint64_t *empty,
+                                                 const WgmmaTensorMaps &maps) {
+    cute::prefetch_tma_descriptor(&maps.input);
+    cute::prefetch_tma_descriptor(&maps.weight);
+    // The tile's first output position, and where its window starts. (A
+    // local copy of the form: a static member's arrays would be odr-used.)
+    constexpr WgmmaConvForm form = kForm;
+    const int pixel = LinearPixelTiles<G, BM>::pixelBase(work.pixelTile);
+    const int z = pixel / (form.out[2] * form.out[1]), y = pixel / form.out[2] % form.out[1],
+              x = pixel % form.out[2];
+    const int w = x * form.stride[2] - form.padBefore[2];
+    const int h = y * form.stride[1] - form.padBefore[1];
+    const int d = z * form.stride[0] - form.padBefore[0];
+    const int channelBase = work.channelTile * BN;
+    constexpr int kChannelSteps = form.channelSteps();
+    int tap = 0, channelStep = 0;
+    for (int step = 0; step < kSteps; ++step) {
+      const int stage = step % kStages;
+      if (step >= kStages)
+        arch::ClusterBarrier::wait(&empty[stage], (step / kStages - 1) & 1);
+      arch::ClusterTransactionBarrier::arrive_and_expect_tx(&full[stage], kStageBytes);
+      char *a = stages + stage * kStageBytes;
+      const int t = tap / (form.kernel[1] * form.kernel[2]),
+                r = tap / form.kernel[2] % form.kernel[1], s = tap % form.kernel[2];
+      const int channel = channelStep * kWgmmaStepChannels;
+      arch::copyIm2col(&maps.input, &full[stage], a, channel, w, h, d, work.n,
+                       uint16_t(s * form.dilation[2]), uint16_t(r * form.dilation[1]),
+                       uint16_t(t * form.dilation[0]), form.dims == 3);
+      arch::copyTile2d(&maps.weight, &full[stage], a + kABytes, tap * form.channels + channel,
+                       channelBase);
+      if (++channelStep == kChannelSteps) {
+        channelStep = 0;
+        ++tap;
+      }
+    }
+  }
+
+  /// Warpgroup `group`'s BM / 2 rows: each stage's four K steps of 8 a row
+  /// block, the last stage's batch in flight while this one's copies are
+  /// waited for.
+  __device__ __forceinline__ static void
+  consume(int group, char *stages, uint64_t *full, uint64_t *empty,
+          float (&accumulators)[kRowBlocks][kAccumulators]) {
+    const uint32_t base = cute::cast_smem_ptr_to_uint(stages);
+    const bool releases = threadIdx.x % 32 == 0;
+    for (int step = 0; step < kSteps; ++step) {
+      const int stage = step % kStages;
+      arch::ClusterTransactionBarrier::wait(&full[stage], (step / kStages) & 1);
+      // A row block's 64 rows of 128 bytes: 8 KB on.
+      const uint32_t a = base + stage * kStageBytes + group * kGroupRows * 128;
+      const uint32_t b = base + stage * kStageBytes + kABytes;
+      fence(accumulators);
+      cute::warpgroup_arrive();
+#pragma unroll
+      for (int k = 0; k < kWgmmaStepChannels / 8; ++k)
+#pragma unroll
+        for (int m = 0; m < kRowBlocks; ++m)
+          arch::wgmmaTF32<BN>(arch::swizzled128Descriptor(a + m * kWgmmaRows * 128 + 32 * k),
+                              arch::swizzled128Descriptor(b + 32 * k), accumulators[m]);
+      cute::warpgroup_commit_batch();
+      // The batch before this one has retired: its stage is free.
+      cute::warpgroup_wait<1>();
+      fence(accumulators);
+      if (step > 0 && releases)
+        arch::ClusterBarrier::arrive(&empty[(step - 1) % kStages]);
+    }
+    cute::warpgroup_wait<0>();
+    fence(accumulators);
+  }
+
+  __device__ __forceinline__ static void fence(float (&accumulators)[kRowBlocks][kAccumulators]) {
+#pragma unroll
+    for (int m = 0; m < kRowBlocks; ++m)
+      arch::fenceOperands(accumulators[m]);
+  }
+};
+
+} // namespace solder
+
+#endif // SOLDER_CONV_MAINLOOP_IMPLICIT_GEMM_WGMMA_CUH

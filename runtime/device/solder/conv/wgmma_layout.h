@@ -1,0 +1,174 @@
+//===- conv/wgmma_layout.h - The Hopper main loop's sizes and tensor maps -===//
+//
+// Plain constexpr C++ that the planner (lib/Analysis/ConvSchedule.cpp), the
+// code generator (which writes the tensor maps into the manifest, for the
+// runtime to encode with cuTensorMapEncodeIm2col / Tiled) and the device
+// template (conv/mainloop_implicit_gemm_wgmma.cuh) all include, so that
+// the maps the runtime builds are the boxes the main loop waits for.
+//
+// The main loop reads a conv as the stride-s conv it is, or a
+// conv_transpose of stride 1 as the conv of its flipped kernel: its input
+// NDHWC (channels padded to 4), its weights KTRSC, 32 channels (128 bytes,
+// one 128-byte swizzle row) a step.
+//
+//===----------------------------------------------------------------------===//
+
+#ifndef SOLDER_CONV_WGMMA_LAYOUT_H
+#define SOLDER_CONV_WGMMA_LAYOUT_H
+
+#include "solder/epilogue/accumulator_tile.h"
+
+namespace solder {
+
+/// Channels (TF32 values) of one K step: a 128-byte row.
+constexpr int kWgmmaStepChannels = 32;
+/// Rows one wgmma covers.
+constexpr int kWgmmaRows = 64;
+/// Warpgroups that compute (each BM / 2 rows: one or two wgmma row
+/// blocks); one more loads.
+constexpr int kWgmmaConsumerGroups = 2;
+constexpr int kWgmmaThreads = 128 * (kWgmmaConsumerGroups + 1);
+/// A stage: BM pixel rows and BN weight rows of 128 bytes.
+constexpr int wgmmaStageBytes(int bm, int bn) { return (bm + bn) * kWgmmaStepChannels * 4; }
+/// The stages, or the accumulator tile that reuses them; then a full and
+/// an empty barrier a stage; and 1024 bytes to align the stages to the
+/// 128-byte swizzle's 1024-byte atoms.
+constexpr int wgmmaSharedBytes(int bm, int bn, int stages) {
+  const int mainLoop = stages * wgmmaStageBytes(bm, bn);
+  const int tile = accumulatorTileBytes(bm, bn);
+  return 1024 + (mainLoop > tile ? mainLoop : tile) + 2 * stages * 8;
+}
+
+/// A conv as the Hopper main loop runs it, spatial dims (D, H, W).
+struct WgmmaConvForm {
+  bool fits = false;
+  /// 2: no depth (the 4-D im2col map); 3: NDHWC (5-D).
+  int dims = 3;
+  int batch = 0, channels = 0, outChannels = 0;
+  int in[3] = {}, out[3] = {}, kernel[3] = {}, stride[3] = {}, dilation[3] = {};
+  /// The zeros before each dim of the conv it runs: TMA's lower corner is
+  /// its negation, and its upper corner the zeros after, less the
+  /// kernel's reach.
+  int padBefore[3] = {}, padAfter[3] = {};
+  constexpr int taps() const { return kernel[0] * kernel[1] * kernel[2]; }
+  constexpr int lowerCorner(int d) const { return -padBefore[d]; }
+  constexpr int upperCorner(int d) const {
+    return padAfter[d] - (kernel[d] - 1) * dilation[d];
+  }
+  constexpr int channelSteps() const {
+    return (channels + kWgmmaStepChannels - 1) / kWgmmaStepChannels;
+  }
+};
+
+/// The form of a conv (or conv_transpose) of `groups` groups whose input
+/// NDHWC holds `paddedChannels` a pixel; fits = false where the main loop
+/// cannot run it: a grouped conv, a conv_transpose of stride > 1 (its
+/// phases), and corners or tap offsets past what im2col encodes (16 bits
+/// shared by the spatial dims).
+constexpr WgmmaConvForm wgmmaConvForm(bool transposed, int groups, int batch, int paddedChannels,
+                                      int outChannels, const int *in, const int *out,
+                                      const int *kernel, const int *stride, const int *pad,
+                                      const int *dilation) {
+  WgmmaConvForm form;
+  form.batch = batch;
+  form.channels = paddedChannels;
+  form.outChannels = outChannels;
+  form.dims = in[0] == 1 && out[0] == 1 && kernel[0] == 1 && pad[0] == 0 ? 2 : 3;
+  bool fits = groups == 1;
+  for (int d = 0; d < 3; ++d) {
+    form.in[d] = in[d];
+    form.out[d] = out[d];
+    form.kernel[d] = kernel[d];
+    form.dilation[d] = dilation[d];
+    if (transposed) {
+      // Stride 1: the conv of the flipped kernel, padded by its reach less
+      // the transpose's padding on both sides (the output's extent says
+      // how many positions it has).
+      fits = fits && stride[d] == 1;
+      form.stride[d] = 1;
+      form.padBefore[d] = dilation[d] * (kernel[d] - 1) - pad[d];
+    } else {
+      form.stride[d] = stride[d];
+      form.padBefore[d] = pad[d];
+    }
+    // The last output position's window ends where the zeros after end
+    // (negative: it stops short of the input's last positions).
+    form.padAfter[d] = (out[d] - 1) * form.stride[d] + (kernel[d] - 1) * dilation[d] -
+                       form.padBefore[d] - (in[d] - 1);
+  }
+  const int spatial = form.dims;
+  const int cornerLimit = 1 << (16 / spatial - 1), offsetLimit = (1 << (16 / spatial)) - 1;
+  for (int d = 3 - spatial; d < 3; ++d) {
+    const int lower = form.lowerCorner(d), upper = form.upperCorner(d);
+    fits = fits && lower >= -cornerLimit && lower < cornerLimit && upper >= -cornerLimit &&
+           upper < cornerLimit && (kernel[d] - 1) * dilation[d] < offsetLimit &&
+           form.stride[d] <= 8;
+  }
+  form.fits = fits;
+  return form;
+}
+
+/// Where WgmmaTensorMaps holds the weights' map (the input's at 0): the
+/// size of a CUtensorMap.
+constexpr int kWgmmaWeightMapOffset = 128;
+
+/// A tensor map as cuTensorMapEncodeIm2col or cuTensorMapEncodeTiled takes
+/// it, fp32 elements in the 128-byte swizzle, dims innermost first: the
+/// runtime encodes it over a workspace buffer.
+struct TensorMapSpec {
+  bool im2col = false;
+  int rank = 0;
+  long long dims[5] = {}, byteStrides[4] = {};
+  /// Tiled: the box. Im2col: channels a pixel (box[0]) and pixels (box[1]).
+  int box[5] = {};
+  int elementStrides[5] = {};
+  /// Im2col: the corners of each spatial dim, W first.
+  int lowerCorner[3] = {}, upperCorner[3] = {};
+};
+
+/// The input's im2col map: NDHWC (NHWC without depth), BM pixels of 32
+/// channels a box.
+constexpr TensorMapSpec wgmmaInputMap(const WgmmaConvForm &form, int bm) {
+  TensorMapSpec map;
+  map.im2col = true;
+  map.rank = form.dims + 2;
+  long long extent[5] = {form.channels, form.in[2], form.in[1], form.in[0], form.batch};
+  int stride[5] = {1, form.stride[2], form.stride[1], form.stride[0], 1};
+  int mode = 0;
+  long long bytes = 4;
+  for (int i = 0; i < 5; ++i) {
+    if (form.dims == 2 && i == 3)
+      continue; // no depth
+    map.dims[mode] = extent[i];
+    map.elementStrides[mode] = stride[i];
+    if (mode > 0)
+      map.byteStrides[mode - 1] = bytes;
+    bytes *= extent[i];
+    ++mode;
+  }
+  for (int i = 0; i < form.dims; ++i) {
+    map.lowerCorner[i] = form.lowerCorner(2 - i);
+    map.upperCorner[i] = form.upperCorner(2 - i);
+  }
+  map.box[0] = kWgmmaStepChannels;
+  map.box[1] = bm;
+  return map;
+}
+
+/// The weights' tiled map: KTRSC as rows of taps x channels, BN rows of 32
+/// a box.
+constexpr TensorMapSpec wgmmaWeightMap(const WgmmaConvForm &form, int bn) {
+  TensorMapSpec map;
+  map.rank = 2;
+  map.dims[0] = (long long)form.taps() * form.channels;
+  map.dims[1] = form.outChannels;
+  map.byteStrides[0] = map.dims[0] * 4;
+  map.box[0] = kWgmmaStepChannels;
+  map.box[1] = bn;
+  map.elementStrides[0] = map.elementStrides[1] = 1;
+  return map;
+}
+
+} // namespace solder
+
+#endif // SOLDER_CONV_WGMMA_LAYOUT_H
