@@ -1,6 +1,7 @@
 """Main-loop microbenchmark (device run): each conv of bench/mainloop alone,
 compiled with the plan's main loop in ieee (3xTF32) and tf32, with the FMA
-main loop, the few-channel convs on the main loops the plan passed over, and
+main loop, in tf32 planned for sm_90a (the Hopper main loop, on a 9.0 GPU),
+the few-channel convs on the main loops the plan passed over, and
 with each tile of the sweep (test/gpu/prepare_bundles.sh),
 timed by solder-run --bench (CUDA events, L2 flushed,
 median). The time is the whole bundle: the layout conversions (NCDHW ->
@@ -37,6 +38,8 @@ def ceiling_tflops(ceilings, mainloop):
     """The TFLOP/s the main loop's instruction allows on this GPU."""
     if "tf32" not in mainloop:
         return ceilings["fp32_fma_tflops"]
+    if mainloop.startswith("wgmma"):
+        return ceilings.get("tf32_wgmma_tflops")  # not measured yet by bench/ceilings.cu
     mma = ceilings["tf32_mma_sync_tflops"]
     return mma / 3 if mainloop.endswith("3xtf32") else mma
 
@@ -49,8 +52,9 @@ def main(bundles, solder_run, out, ceilings_path=None):
         except (OSError, ValueError) as error:
             print(f"mainloop: no ceilings ({error}); rows without them", flush=True)
     rows = []
-    for variant in ("mainloop-ieee", "mainloop-tf32", "mainloop-fma", "mainloop-alt",
-                    "mainloop-tiles"):
+    # mainloop-tf32-sm90a: the Hopper main loop's bundles (a 9.0 GPU only).
+    for variant in ("mainloop-ieee", "mainloop-tf32", "mainloop-tf32-sm90a", "mainloop-fma",
+                    "mainloop-alt", "mainloop-tiles"):
         folder = os.path.join(bundles, variant)
         if not os.path.isdir(folder):
             continue
@@ -69,9 +73,10 @@ def main(bundles, solder_run, out, ceilings_path=None):
             else:
                 ms = json.load(open(result_file))["median_ms"]
                 row.update(ms=ms, tflops=conv_flops(manifest) / ms / 1e9)
-                if ceilings:
-                    row["ceiling_tflops"] = ceiling_tflops(ceilings, row["mainloop"])
-                    row["of_ceiling"] = row["tflops"] / row["ceiling_tflops"]
+                ceiling = ceilings and ceiling_tflops(ceilings, row["mainloop"])
+                if ceiling:
+                    row["ceiling_tflops"] = ceiling
+                    row["of_ceiling"] = row["tflops"] / ceiling
             rows.append(row)
             print(json.dumps(row), flush=True)
     json.dump({"ceilings": ceilings, "rows": rows} if ceilings else rows,

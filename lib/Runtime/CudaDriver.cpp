@@ -33,6 +33,11 @@ const CudaDriver *CudaDriver::get(std::string &error) {
   }
     SOLDER_DRIVER_FUNCTIONS(SOLDER_LOAD)
 #undef SOLDER_LOAD
+#define SOLDER_LOAD_OPTIONAL(name)                                             \
+  driver.name = reinterpret_cast<decltype(&::name)>(                           \
+      dlsym(handle, SOLDER_STRINGIZE_EXPANDED(name)));
+    SOLDER_OPTIONAL_DRIVER_FUNCTIONS(SOLDER_LOAD_OPTIONAL)
+#undef SOLDER_LOAD_OPTIONAL
     CUresult result = driver.cuInit(0);
     if (result != CUDA_SUCCESS) {
       loadError = "cuInit failed: " + driver.describe(result) +

@@ -29,10 +29,14 @@ struct CudaDriver {
   X(cuStreamIsCapturing) X(cuOccupancyMaxActiveBlocksPerMultiprocessor)      \
   X(cuGraphCreate) X(cuGraphDestroy) X(cuGraphAddKernelNode)                 \
   X(cuGraphAddMemsetNode) X(cuGraphInstantiate) X(cuGraphExecDestroy)        \
-  X(cuGraphExecKernelNodeSetParams) X(cuGraphLaunch)                         \
+  X(cuGraphExecKernelNodeSetParams) X(cuGraphLaunch)
+/// Entry points only some bundles need (CUDA 12 drivers on: the Hopper main
+/// loop's tensor maps); null when the driver lacks them.
+#define SOLDER_OPTIONAL_DRIVER_FUNCTIONS(X)                                    \
   X(cuTensorMapEncodeIm2col) X(cuTensorMapEncodeTiled)
 #define SOLDER_DECLARE(name) decltype(&::name) name = nullptr;
   SOLDER_DRIVER_FUNCTIONS(SOLDER_DECLARE)
+  SOLDER_OPTIONAL_DRIVER_FUNCTIONS(SOLDER_DECLARE)
 #undef SOLDER_DECLARE
 
   /// The process-wide driver, loaded and cuInit-ed on first use; null with

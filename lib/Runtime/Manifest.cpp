@@ -5,6 +5,7 @@
 #include "solder/Support/BundleDigest.h"
 #include "solder/Support/OneLine.h"
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 #include <sys/stat.h>
@@ -138,12 +139,31 @@ public:
           !readInts(entry, "box", spec.im2col ? 2 : spec.rank, 1, 256, spec.box, where) ||
           !readInts(entry, "element_strides", spec.rank, 1, 8, spec.elementStrides, where))
         return false;
+      // im2col's corners share 16 bits among the spatial dims.
+      const int cornerLimit = 1 << (16 / std::max(spec.rank - 2, 1) - 1);
       if (spec.im2col &&
-          (!readInts(entry, "lower_corner", spec.rank - 2, -32768, 32767, spec.lowerCorner,
-                     where) ||
-           !readInts(entry, "upper_corner", spec.rank - 2, -32768, 32767, spec.upperCorner,
-                     where)))
+          (!readInts(entry, "lower_corner", spec.rank - 2, -cornerLimit, cornerLimit - 1,
+                     spec.lowerCorner, where) ||
+           !readInts(entry, "upper_corner", spec.rank - 2, -cornerLimit, cornerLimit - 1,
+                     spec.upperCorner, where)))
         return false;
+      // Strides of 16 bytes, each dim past the one before, and the last
+      // element inside the buffer the map covers (TMA reads what the map
+      // says, whatever was allocated).
+      int64_t inner = spec.dims[0] * 4, last = spec.dims[0] * 4;
+      for (int d = 1; d < spec.rank; ++d) {
+        const int64_t stride = spec.byteStrides[d - 1];
+        if (stride % 16 != 0 || stride < inner)
+          return fail(where + "byte_strides[" + std::to_string(d - 1) + "]",
+                      "must be a multiple of 16 bytes and at least the " +
+                          std::to_string(inner) + " bytes of the dims inside it");
+        inner = stride * spec.dims[d];
+        last += stride * (spec.dims[d] - 1);
+      }
+      if (last > manifest.buffers[map.buffer].bytes)
+        return fail(where + "dims", "cover " + std::to_string(last) + " bytes of buffer '" +
+                                        manifest.buffers[map.buffer].name + "', which holds " +
+                                        std::to_string(manifest.buffers[map.buffer].bytes));
       manifest.tensorMaps.push_back(std::move(map));
     }
     return true;

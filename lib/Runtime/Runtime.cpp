@@ -268,6 +268,11 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
   // Tensor maps over the workspace buffers, whose addresses hold for the
   // bundle's life: encoded once, into the __device__ variables the copies
   // read them from.
+  if (!manifest.tensorMaps.empty() &&
+      (!driver->cuTensorMapEncodeIm2col || !driver->cuTensorMapEncodeTiled))
+    return fail(SOLDER_ERROR_BUNDLE, std::string(path) +
+                                         ": its kernels read tensor maps, which this CUDA "
+                                         "driver cannot encode (driver too old)");
   for (const TensorMapEntry &map : manifest.tensorMaps) {
     CUdeviceptr symbol = 0;
     size_t bytes = 0;
@@ -313,6 +318,10 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
                                            manifest.buffers[map.buffer].name +
                                            "': " + driver->describe(result));
   }
+  // A copy from pageable memory may return before it lands: the maps are
+  // in place before any kernel reads them.
+  if (!manifest.tensorMaps.empty() && (result = driver->cuCtxSynchronize()) != CUDA_SUCCESS)
+    return fail(SOLDER_ERROR_CUDA, "cannot write the tensor maps: " + driver->describe(result));
   if (!bundle->buffers.empty()) {
     result = driver->cuEventCreate(&bundle->lastUse, CU_EVENT_DISABLE_TIMING);
     if (result != CUDA_SUCCESS)

@@ -5,7 +5,8 @@
 # build-static/bin/solder-compile (a self-contained solder-compile: cmake
 # -DSOLDER_STATIC_LLVM=ON, see docs/BUILDING.md) carried: builds
 # libsolder_runtime and solder-run without MLIR, runs the bundle suite in both
-# precisions (ieee, tf32), the main-loop microbenchmark, then the Python front
+# precisions (ieee, tf32; tf32 planned for sm_90a too on a 9.0 GPU), the
+# main-loop microbenchmark, then the Python front
 # end's GPU tests (solder.compile on the device), writing tables, logs and
 # JSON to $OUT. SOLDER_GPU_STAGES picks some of them (default: all):
 # templates (the device templates' unit test), suite (the bundles in both
@@ -35,10 +36,17 @@ if [[ ! -d .gpu-bundles ]]; then  # a front-end change: the bundles of examples/
   echo "no .gpu-bundles carried: bundle suite and main-loop benchmark not run"
 fi
 if [[ -d .gpu-bundles ]] && stage suite; then
-  for precision in ieee tf32; do
-    mkdir -p "$OUT/$precision"
-    python3 test/gpu/gpu_suite.py --bundles .gpu-bundles/$precision --build build-gpu \
-      --out "$OUT/$precision" "$@" || suite=1
+  # tf32-sm90a: the same cases planned for sm_90a (the Hopper main loop), on
+  # a 9.0 GPU.
+  variants="ieee tf32"
+  if [[ -d .gpu-bundles/tf32-sm90a ]] &&
+      [[ $(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1) == 9.0 ]]; then
+    variants="$variants tf32-sm90a"
+  fi
+  for variant in $variants; do
+    mkdir -p "$OUT/$variant"
+    python3 test/gpu/gpu_suite.py --bundles .gpu-bundles/$variant --build build-gpu \
+      --out "$OUT/$variant" "$@" || suite=1
   done
 fi
 if [[ -d .gpu-bundles ]] && stage mainloop; then

@@ -74,6 +74,14 @@ template <int Count> __device__ __forceinline__ void fenceOperands(float (&value
 using cutlass::arch::ClusterBarrier;
 using cutlass::arch::ClusterTransactionBarrier;
 
+/// Makes a tensor map that the host wrote (cuMemcpyHtoD, at load) visible
+/// to the copy engine's proxy: once, before its first copy.
+__device__ __forceinline__ void acquireTensorMap(const void *map) {
+#if defined(CUTE_ARCH_TMA_SM90_ENABLED)
+  asm volatile("fence.proxy.tensormap::generic.acquire.sys [%0], 128;" ::"l"(map) : "memory");
+#endif
+}
+
 /// The im2col bulk copy of a box of pixels x channels of a conv's NHWC
 /// (`map` a 4-D im2col tensor map) or NDHWC input (5-D), completing on
 /// `barrier`.

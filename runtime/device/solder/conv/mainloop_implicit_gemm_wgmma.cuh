@@ -15,7 +15,8 @@
 //     retired.
 // A K step is one tap's 32 channels; steps run tap after tap. Channels past
 // the input's (32 does not divide them) are zeros in the im2col box, so
-// the weights the tile reads there (the next tap's) add nothing.
+// the weights the tile reads there (the next tap's) add nothing (unless one
+// of them is infinite or NaN, which the next tap's step reads anyway).
 //
 // The copies read two tensor maps (WgmmaTensorMaps) that the runtime encodes
 // when it loads the bundle, over the input's NDHWC and the weights' KTRSC
@@ -66,6 +67,10 @@ template <class G, class T> struct WgmmaConv : LinearPixelTiles<G, T::BM> {
       G::kTransposed, G::kGroups, G::kBatch, paddedInputChannels(G::kInChannels),
       G::kOutChannels, G::kIn, G::kOut, G::kKernel, G::kStride, G::kPad, G::kDilation);
   static_assert(kForm.fits, "a conv the Hopper main loop runs (conv/wgmma_layout.h)");
+#if defined(__CUDA_ARCH__)
+  static_assert(arch::kHasWgmma, "the Hopper main loop needs the sm_90a target "
+                                 "(solder-compile --arch=sm_90a)");
+#endif
 
   static constexpr int kGroupRows = BM / kWgmmaConsumerGroups;
   static constexpr int kRowBlocks = kGroupRows / kWgmmaRows;
@@ -144,6 +149,10 @@ private:
   __device__ __forceinline__ static void produce(const WorkTile &work, char *stages,
                                                  uint64_t *full, uint64_t *empty,
                                                  const WgmmaTensorMaps &maps) {
+    // The host wrote the maps (at load): acquire them for the copy engine's
+    // proxy before its first use.
+    arch::acquireTensorMap(&maps.input);
+    arch::acquireTensorMap(&maps.weight);
     cute::prefetch_tma_descriptor(&maps.input);
     cute::prefetch_tma_descriptor(&maps.weight);
     // The tile's first output position, and where its window starts. (A
