@@ -34,6 +34,9 @@
 #ifndef STAGES
 #define STAGES 5
 #endif
+#ifndef MIN_BLOCKS // blocks an SM the registers must allow
+#define MIN_BLOCKS 1
+#endif
 
 // 3x3, 256 -> 256, 64 x 56 x 56, padding 1 (the issue's main-loop target).
 struct Big3x3 {
@@ -72,7 +75,7 @@ struct W3 {
 };
 
 template <class MainLoop>
-__global__ void __launch_bounds__(MainLoop::kThreads, 1)
+__global__ void __launch_bounds__(MainLoop::kThreads, MIN_BLOCKS)
     convKernel(float *out, const __grid_constant__ solder::WgmmaTensorMaps maps) {
   extern __shared__ __align__(16) char shared[];
   using G = typename MainLoop::Geometry;
