@@ -314,8 +314,8 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
             conv->grid[1], conv->grid[2], conv->threads, conv->sharedBytes,
             conv->persistent ? "tiles" : "grid");
         if (conv->blocksPerSM)
-          note += llvm::formatv(" (registers bounded for {0} blocks an SM)",
-                                conv->blocksPerSM)
+          note += llvm::formatv(" (registers bounded for {0} block{1} an SM)",
+                                conv->blocksPerSM, conv->blocksPerSM == 1 ? "" : "s")
                       .str();
         // The prologue, where the region computes the conv's input: in the
         // input conversion, or in a kernel of its own.
