@@ -150,15 +150,18 @@ public:
       // Strides of 16 bytes, each dim past the one before, and the last
       // element inside the buffer the map covers (TMA reads what the map
       // says, whatever was allocated).
-      int64_t inner = spec.dims[0] * 4, last = spec.dims[0] * 4;
+      // (dims <= 2^32 and strides <= 2^40: products checked for overflow.)
+      int64_t inner = spec.dims[0] * 4, last = spec.dims[0] * 4, reach = 0;
       for (int d = 1; d < spec.rank; ++d) {
         const int64_t stride = spec.byteStrides[d - 1];
         if (stride % 16 != 0 || stride < inner)
           return fail(where + "byte_strides[" + std::to_string(d - 1) + "]",
                       "must be a multiple of 16 bytes and at least the " +
                           std::to_string(inner) + " bytes of the dims inside it");
-        inner = stride * spec.dims[d];
-        last += stride * (spec.dims[d] - 1);
+        if (__builtin_mul_overflow(stride, int64_t(spec.dims[d]), &inner) ||
+            __builtin_mul_overflow(stride, int64_t(spec.dims[d] - 1), &reach) ||
+            __builtin_add_overflow(last, reach, &last))
+          return fail(where + "dims", "span more than 2^63 bytes");
       }
       if (last > manifest.buffers[map.buffer].bytes)
         return fail(where + "dims", "cover " + std::to_string(last) + " bytes of buffer '" +
