@@ -86,9 +86,10 @@ template <class G, class T> struct WgmmaConv : LinearPixelTiles<G, T::BM> {
   /// A thread's accumulators of one row block.
   static constexpr int kAccumulators = BN / 2;
 
-  /// Computes `work`'s tile (pixels pixelBase(work.pixelTile) on of sample
-  /// work.n, channels from work.channelTile * BN) and leaves it in shared
-  /// memory as the accumulator tile. `maps` the bundle's tensor maps.
+  /// Computes `work`'s tile (sample work.n's BM pixels from
+  /// pixelBase(work.pixelTile) on, BN channels from work.channelTile * BN)
+  /// and leaves it in shared memory as the accumulator tile, through the
+  /// bundle's tensor maps `maps` (the operand pointers go unused).
   __device__ __forceinline__ static float *computeTile(const float *__restrict__,
                                                        const float *__restrict__,
                                                        const WorkTile &work, char *shared,
