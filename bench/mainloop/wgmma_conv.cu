@@ -6,6 +6,7 @@
 //     -Iruntime/device -Ithird_party/cutlass/include -DTILE_M=128 -DTILE_N=128 -DSTAGES=5 \
 //     bench/mainloop/wgmma_conv.cu -lcuda -o /tmp/wgmma_conv && /tmp/wgmma_conv
 #include "solder/conv/mainloop_implicit_gemm_wgmma.cuh"
+#include "solder/conv/tensor_map_encode.h"
 
 #include <cuda.h>
 
@@ -93,28 +94,8 @@ __global__ void __launch_bounds__(MainLoop::kThreads, MIN_BLOCKS)
 
 static CUtensorMap encode(const solder::TensorMapSpec &spec, void *address) {
   CUtensorMap map;
-  cuuint64_t dims[5], strides[4];
-  cuuint32_t box[5], elementStrides[5];
-  for (int i = 0; i < spec.rank; ++i) {
-    dims[i] = spec.dims[i];
-    elementStrides[i] = spec.elementStrides[i];
-    box[i] = spec.box[i];
-    if (i + 1 < spec.rank)
-      strides[i] = spec.byteStrides[i];
-  }
-  CUresult r = spec.im2col
-                   ? cuTensorMapEncodeIm2col(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, spec.rank, address,
-                                             dims, strides, spec.lowerCorner, spec.upperCorner,
-                                             spec.box[0], spec.box[1], elementStrides,
-                                             CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                             CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                                             CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
-                   : cuTensorMapEncodeTiled(&map, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, spec.rank, address,
-                                            dims, strides, box, elementStrides,
-                                            CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
-                                            CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                                            CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
-  if (r != CUDA_SUCCESS) {
+  if (CUresult r = solder::encodeTensorMap(&map, spec, address, cuTensorMapEncodeIm2col,
+                                           cuTensorMapEncodeTiled)) {
     printf("{\"error\":\"tensor map encode %d\"}\n", int(r));
     exit(1);
   }

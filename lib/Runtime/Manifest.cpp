@@ -136,15 +136,14 @@ public:
       if (!readInts(entry, "dims", spec.rank, 1, int64_t(1) << 32, spec.dims, where) ||
           !readInts(entry, "byte_strides", spec.rank - 1, 16, int64_t(1) << 40,
                     spec.byteStrides, where) ||
-          !readInts(entry, "box", spec.im2col ? 2 : spec.rank, 1, 256, spec.box, where) ||
+          !readInts(entry, "box", spec.boxDims(), 1, 256, spec.box, where) ||
           !readInts(entry, "element_strides", spec.rank, 1, 8, spec.elementStrides, where))
         return false;
-      // im2col's corners share 16 bits among the spatial dims.
-      const int cornerLimit = 1 << (16 / std::max(spec.rank - 2, 1) - 1);
+      const int cornerLimit = im2colCornerLimit(std::max(spec.rank - 2, 1));
       if (spec.im2col &&
-          (!readInts(entry, "lower_corner", spec.rank - 2, -cornerLimit, cornerLimit - 1,
+          (!readInts(entry, "lower_corner", spec.cornerDims(), -cornerLimit, cornerLimit - 1,
                      spec.lowerCorner, where) ||
-           !readInts(entry, "upper_corner", spec.rank - 2, -cornerLimit, cornerLimit - 1,
+           !readInts(entry, "upper_corner", spec.cornerDims(), -cornerLimit, cornerLimit - 1,
                      spec.upperCorner, where)))
         return false;
       // Strides of 16 bytes, each dim past the one before, and the last

@@ -4,6 +4,7 @@
 
 #include "CudaDriver.h"
 #include "solder/Runtime/Manifest.h"
+#include "solder/conv/tensor_map_encode.h"
 
 #include <algorithm>
 #include <array>
@@ -285,30 +286,10 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
                                            std::to_string(map.offset) + " of '" + map.symbol +
                                            "' (" + std::to_string(bytes) +
                                            " bytes) runs past it");
-    const TensorMapSpec &spec = map.spec;
-    cuuint64_t dims[5], strides[4];
-    cuuint32_t box[5], elementStrides[5];
-    for (int i = 0; i < spec.rank; ++i) {
-      dims[i] = static_cast<cuuint64_t>(spec.dims[i]);
-      elementStrides[i] = static_cast<cuuint32_t>(spec.elementStrides[i]);
-      box[i] = static_cast<cuuint32_t>(spec.box[i]);
-      if (i + 1 < spec.rank)
-        strides[i] = static_cast<cuuint64_t>(spec.byteStrides[i]);
-    }
-    void *address = reinterpret_cast<void *>(bundle->buffers[map.buffer]);
     CUtensorMap encoded;
-    result = spec.im2col
-                 ? driver->cuTensorMapEncodeIm2col(
-                       &encoded, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, spec.rank, address, dims,
-                       strides, spec.lowerCorner, spec.upperCorner, box[0], box[1],
-                       elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                       CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE)
-                 : driver->cuTensorMapEncodeTiled(
-                       &encoded, CU_TENSOR_MAP_DATA_TYPE_FLOAT32, spec.rank, address, dims,
-                       strides, box, elementStrides, CU_TENSOR_MAP_INTERLEAVE_NONE,
-                       CU_TENSOR_MAP_SWIZZLE_128B, CU_TENSOR_MAP_L2_PROMOTION_L2_128B,
-                       CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE);
+    result = encodeTensorMap(&encoded, map.spec,
+                             reinterpret_cast<void *>(bundle->buffers[map.buffer]),
+                             driver->cuTensorMapEncodeIm2col, driver->cuTensorMapEncodeTiled);
     if (result == CUDA_SUCCESS)
       result = driver->cuMemcpyHtoD(symbol + map.offset, &encoded, sizeof encoded);
     if (result != CUDA_SUCCESS)

@@ -397,11 +397,11 @@ int main(int argc, char **argv) {
                              {"mode", spec.im2col ? "im2col" : "tiled"},
                              {"dims", ints(spec.dims, spec.rank)},
                              {"byte_strides", ints(spec.byteStrides, spec.rank - 1)},
-                             {"box", ints(spec.box, spec.im2col ? 2 : spec.rank)},
+                             {"box", ints(spec.box, spec.boxDims())},
                              {"element_strides", ints(spec.elementStrides, spec.rank)}};
     if (spec.im2col) {
-      entry["lower_corner"] = ints(spec.lowerCorner, spec.rank - 2);
-      entry["upper_corner"] = ints(spec.upperCorner, spec.rank - 2);
+      entry["lower_corner"] = ints(spec.lowerCorner, spec.cornerDims());
+      entry["upper_corner"] = ints(spec.upperCorner, spec.cornerDims());
     }
     tensorMaps.push_back(std::move(entry));
   }

@@ -76,9 +76,9 @@ public:
     for (int i = 0; i < spec.rank; ++i)
       add(std::to_string(spec.dims[i]) + "," + std::to_string(spec.elementStrides[i]) + "," +
           (i + 1 < spec.rank ? std::to_string(spec.byteStrides[i]) : std::string("-")));
-    for (int i = 0; i < (spec.im2col ? 2 : spec.rank); ++i)
+    for (int i = 0; i < spec.boxDims(); ++i)
       add(std::to_string(spec.box[i]));
-    for (int i = 0; spec.im2col && i < spec.rank - 2; ++i)
+    for (int i = 0; i < spec.cornerDims(); ++i)
       add(std::to_string(spec.lowerCorner[i]) + "," + std::to_string(spec.upperCorner[i]));
   }
   std::string hex() const {

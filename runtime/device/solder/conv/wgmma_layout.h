@@ -39,6 +39,12 @@ constexpr int wgmmaSharedBytes(int bm, int bn, int stages) {
   return 1024 + (mainLoop > tile ? mainLoop : tile) + 2 * stages * 8;
 }
 
+/// im2col encodes its corners and tap offsets in 16 bits shared by the
+/// spatial dims: corners in [-limit, limit), offsets below
+/// im2colOffsetLimit.
+constexpr int im2colCornerLimit(int spatialDims) { return 1 << (16 / spatialDims - 1); }
+constexpr int im2colOffsetLimit(int spatialDims) { return (1 << (16 / spatialDims)) - 1; }
+
 /// A conv as the Hopper main loop runs it, spatial dims (D, H, W).
 struct WgmmaConvForm {
   bool fits = false;
@@ -97,7 +103,7 @@ constexpr WgmmaConvForm wgmmaConvForm(bool transposed, int groups, int batch, in
                        form.padBefore[d] - (in[d] - 1);
   }
   const int spatial = form.dims;
-  const int cornerLimit = 1 << (16 / spatial - 1), offsetLimit = (1 << (16 / spatial)) - 1;
+  const int cornerLimit = im2colCornerLimit(spatial), offsetLimit = im2colOffsetLimit(spatial);
   for (int d = 3 - spatial; d < 3; ++d) {
     const int lower = form.lowerCorner(d), upper = form.upperCorner(d);
     fits = fits && lower >= -cornerLimit && lower < cornerLimit && upper >= -cornerLimit &&
@@ -124,6 +130,9 @@ struct TensorMapSpec {
   int elementStrides[5] = {};
   /// Im2col: the corners of each spatial dim, W first.
   int lowerCorner[3] = {}, upperCorner[3] = {};
+  /// The entries of box and of each corner that are used.
+  constexpr int boxDims() const { return im2col ? 2 : rank; }
+  constexpr int cornerDims() const { return im2col ? rank - 2 : 0; }
 };
 
 /// The input's im2col map: NDHWC (NHWC without depth), BM pixels of 32
