@@ -27,9 +27,10 @@
 
 using namespace mlir;
 
-static void compile(ModuleOp module, const solder::PipelineOptions &options) {
+static void compile(ModuleOp module,
+                    const mlir::solder::PipelineOptions &options) {
   PassManager pm(module.getContext());
-  solder::buildSolderPipeline(pm, options);
+  mlir::solder::buildSolderPipeline(pm, options);
   if (failed(pm.run(module)))
     return;
   if (failed(verify(module)))
@@ -37,18 +38,19 @@ static void compile(ModuleOp module, const solder::PipelineOptions &options) {
   // solder-compile emits a module of one function.
   auto functions = llvm::to_vector(module.getOps<func::FuncOp>());
   if (functions.size() == 1)
-    (void)solder::emitCuda(functions.front());
+    (void)mlir::solder::emitCuda(functions.front());
 }
 
 extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   static DialectRegistry *registry = [] {
     auto *registry = new DialectRegistry();
-    solder::registerAllDialects(*registry);
+    mlir::solder::registerAllDialects(*registry);
     return registry;
   }();
   MLIRContext context(*registry, MLIRContext::Threading::DISABLED);
   context.loadAllAvailableDialects();
-  ScopedDiagnosticHandler quiet(&context, [](Diagnostic &) { return success(); });
+  ScopedDiagnosticHandler quiet(&context,
+                                [](Diagnostic &) { return success(); });
   // MLIR's lexer reads up to a NUL terminator, as every file buffer has:
   // the fuzzer's bytes are not terminated, a std::string's are.
   std::string text(reinterpret_cast<const char *>(data), size);
@@ -56,10 +58,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (!module)
     return 0;
   OwningOpRef<ModuleOp> copy = module->clone();
-  solder::PipelineOptions tf32Fma;
+  mlir::solder::PipelineOptions tf32Fma;
   tf32Fma.precision = "tf32";
   tf32Fma.mainLoop = "fma";
-  compile(*module, solder::PipelineOptions{});
+  compile(*module, mlir::solder::PipelineOptions{});
   compile(*copy, tf32Fma);
   return 0;
 }
