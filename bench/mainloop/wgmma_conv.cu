@@ -1,7 +1,9 @@
 // The Hopper main loop alone (conv/mainloop_implicit_gemm_wgmma.cuh): each
 // tile's accumulators copied from the accumulator tile to an NDHWC output,
 // checked against float64 at sampled outputs, and timed (CUDA events, L2
-// flushed, median of 20). One JSON line a conv. Device machine:
+// flushed, median of 20). One JSON line a conv. -DTHREE_TF32=1: the 3xTF32
+// main loop, over operands split into big and small TF32 parts here as the
+// conversions split them (StoreTF32Parts). Device machine:
 //   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a --expt-relaxed-constexpr \
 //     -Iruntime/device -Ithird_party/cutlass/include -DTILE_M=128 -DTILE_N=128 -DSTAGES=5 \
 //     bench/mainloop/wgmma_conv.cu -lcuda -o /tmp/wgmma_conv && /tmp/wgmma_conv
@@ -13,6 +15,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <random>
 #include <string>
 #include <vector>
@@ -38,6 +41,21 @@
 #ifndef MIN_BLOCKS // blocks an SM the registers must allow
 #define MIN_BLOCKS 1
 #endif
+#ifndef THREE_TF32
+#define THREE_TF32 0
+#endif
+constexpr solder::TensorMath kMath =
+    THREE_TF32 ? solder::TensorMath::k3xTF32 : solder::TensorMath::kTF32;
+
+// cvt.rna.tf32.f32 on the host: the nearest TF32 value, ties away from zero.
+static float roundToTF32(float x) {
+  unsigned bits;
+  std::memcpy(&bits, &x, 4);
+  if ((bits & 0x7f800000u) != 0x7f800000u)
+    bits = (bits + 0x1000u) & 0xffffe000u;
+  std::memcpy(&x, &bits, 4);
+  return x;
+}
 
 // 3x3, 256 -> 256, 64 x 56 x 56, padding 1 (the issue's main-loop target).
 struct Big3x3 {
@@ -103,7 +121,7 @@ static CUtensorMap encode(const solder::TensorMapSpec &spec, void *address) {
 }
 
 template <class G> static void run(const char *name) {
-  using MainLoop = solder::WgmmaConv<G, solder::WgmmaTile<TILE_M, TILE_N, STAGES>>;
+  using MainLoop = solder::WgmmaConv<G, solder::WgmmaTile<TILE_M, TILE_N, STAGES, kMath>>;
   constexpr auto form = MainLoop::kForm;
   const long inElems = (long)G::kBatch * solder::ConvShape<G>::kInVolume * form.channels;
   const long wElems = (long)G::kOutChannels * form.taps() * form.channels;
@@ -115,18 +133,36 @@ template <class G> static void run(const char *name) {
     in[i] = i % form.channels < G::kInChannels ? u(gen) : 0.f; // padded channels are zeros
   for (auto &x : w)
     x = u(gen);
+  // What the conversions store: TF32 values, or big and small TF32 parts
+  // (the small ones after the big); the float64 check reads the fp32 ones.
+  auto parts = [](const std::vector<float> &x) {
+    std::vector<float> stored(x.size() * (THREE_TF32 ? 2 : 1));
+    for (size_t i = 0; i < x.size(); ++i) {
+      stored[i] = roundToTF32(x[i]);
+      if (THREE_TF32)
+        stored[x.size() + i] = roundToTF32(x[i] - stored[i]);
+    }
+    return stored;
+  };
+  std::vector<float> storedIn = parts(in), storedW = parts(w);
   float *dIn, *dW, *dOut;
   char *flush;
-  CHECK(cudaMalloc(&dIn, inElems * 4));
-  CHECK(cudaMalloc(&dW, wElems * 4));
+  CHECK(cudaMalloc(&dIn, storedIn.size() * 4));
+  CHECK(cudaMalloc(&dW, storedW.size() * 4));
   CHECK(cudaMalloc(&dOut, outElems * 4));
   CHECK(cudaMalloc(&flush, 256 << 20));
-  CHECK(cudaMemcpy(dIn, in.data(), inElems * 4, cudaMemcpyHostToDevice));
-  CHECK(cudaMemcpy(dW, w.data(), wElems * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dIn, storedIn.data(), storedIn.size() * 4, cudaMemcpyHostToDevice));
+  CHECK(cudaMemcpy(dW, storedW.data(), storedW.size() * 4, cudaMemcpyHostToDevice));
   CHECK(cudaMemset(dOut, 0xff, outElems * 4)); // NaN: every output must be written
   solder::WgmmaTensorMaps maps;
   *reinterpret_cast<CUtensorMap *>(&maps.input) = encode(solder::wgmmaInputMap(form, TILE_M), dIn);
   *reinterpret_cast<CUtensorMap *>(&maps.weight) = encode(solder::wgmmaWeightMap(form, TILE_N), dW);
+  if (THREE_TF32) {
+    *reinterpret_cast<CUtensorMap *>(&maps.inputSmall) =
+        encode(solder::wgmmaInputMap(form, TILE_M), dIn + inElems);
+    *reinterpret_cast<CUtensorMap *>(&maps.weightSmall) =
+        encode(solder::wgmmaWeightMap(form, TILE_N), dW + wElems);
+  }
   auto kernel = convKernel<MainLoop>;
   CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              MainLoop::kSharedBytes));
@@ -188,9 +224,11 @@ template <class G> static void run(const char *name) {
   std::sort(times.begin(), times.end());
   const double ms = times[times.size() / 2];
   const double flops = 2.0 * outElems * G::kInChannels * form.taps();
-  printf("{\"name\":\"%s\",\"tile\":\"%dx%d_s%d\",\"ms\":%.4f,\"tflops\":%.1f,\"rel_l2\":%.2e,"
+  printf("{\"name\":\"%s\",\"math\":\"%s\",\"tile\":\"%dx%d_s%d\",\"ms\":%.4f,\"tflops\":%.1f,"
+         "\"rel_l2\":%.2e,"
          "\"nans\":%ld}\n",
-         name, TILE_M, TILE_N, STAGES, ms, flops / ms / 1e9, std::sqrt(num / den), nans);
+         name, THREE_TF32 ? "3xtf32" : "tf32", TILE_M, TILE_N, STAGES, ms, flops / ms / 1e9,
+         std::sqrt(num / den), nans);
   cudaFree(dIn);
   cudaFree(dW);
   cudaFree(dOut);

@@ -52,8 +52,9 @@ def main(bundles, solder_run, out, ceilings_path=None):
         except (OSError, ValueError) as error:
             print(f"mainloop: no ceilings ({error}); rows without them", flush=True)
     rows = []
-    # mainloop-tf32-sm90a: the Hopper main loop's bundles (a 9.0 GPU only).
-    for variant in ("mainloop-ieee", "mainloop-tf32", "mainloop-tf32-sm90a", "mainloop-fma",
+    # mainloop-*-sm90a: the Hopper main loop's bundles (a 9.0 GPU only).
+    for variant in ("mainloop-ieee", "mainloop-tf32", "mainloop-ieee-sm90a",
+                    "mainloop-tf32-sm90a", "mainloop-fma",
                     "mainloop-alt", "mainloop-tiles"):
         folder = os.path.join(bundles, variant)
         if not os.path.isdir(folder):

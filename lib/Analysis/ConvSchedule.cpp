@@ -85,6 +85,15 @@ struct WgmmaTile {
 };
 constexpr WgmmaTile kWgmmaTiles[] = {
     {128, 256, 4, 332.0}, {256, 128, 4, 324.0}, {128, 128, 6, 286.0}, {128, 64, 8, 198.0}};
+/// Its 3xTF32 form (ieee), three products a K step over operands stored as
+/// big and small TF32 parts, which take twice the stages' bytes, each
+/// stage's products summed apart (its accumulators twice: 128 rows, at
+/// most 128 channels): the same conv and harness (-DTHREE_TF32=1, H200,
+/// 2026-11-27, bench/history/2026-11-27/wgmma-3xtf32-tiles-h200.log), in
+/// fp32 products a second; W2's conv_transpose at 129 on 128 x 128. (Two
+/// stages of 128 x 256 or 256 x 128 reached 82-91: too few to hide the
+/// copies.)
+constexpr WgmmaTile kWgmmaThreeTF32Tiles[] = {{128, 128, 3, 132.0}, {128, 64, 4, 97.0}};
 /// The FMA fallback (conv/mainloop_implicit_gemm_fma.cuh): 7-16 TFLOP/s measured.
 constexpr double kFmaTeraFlops = 10.0;
 /// The direct conv on FMAs (conv/mainloop_direct_fma.cuh): 17
@@ -661,16 +670,17 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                                         choice == MainLoopChoice::tensorOp);
   // On sm_90a, the Hopper main loop where it runs the conv (one group, no
   // output phases, tensor maps over both converted operands) and its tile
-  // of the measured table is faster than the sm80 one. ieee stays on the
-  // sm80 3xTF32 loop.
+  // of the measured table (TF32, or 3xTF32 for ieee) is faster than the
+  // sm80 one.
   const WgmmaTile *wgmmaTile = nullptr;
   double wgmmaTeraFlops = 0;
-  if (tensorOp && target.hasWgmma && precision == Precision::tf32 && !tileOverride &&
-      !samplesAsPixels && groups == 1 && phases == 1 && !inputChannelsLast &&
-      getWgmmaConvForm(anchor).fits) {
+  if (tensorOp && target.hasWgmma && !tileOverride && !samplesAsPixels && groups == 1 &&
+      phases == 1 && !inputChannelsLast && getWgmmaConvForm(anchor).fits) {
     // A K step is 32 channels of a tap, a tile BN channels: fewer leave
     // them part zero.
-    for (const WgmmaTile &candidate : kWgmmaTiles) {
+    ArrayRef<WgmmaTile> tiles =
+        precision == Precision::ieee ? ArrayRef(kWgmmaThreeTF32Tiles) : ArrayRef(kWgmmaTiles);
+    for (const WgmmaTile &candidate : tiles) {
       double rate = candidate.teraFlops * groupInChannels /
                     static_cast<double>(llvm::alignTo(groupInChannels, 32)) * outChannels /
                     static_cast<double>(llvm::alignTo(outChannels, candidate.bn));
@@ -717,8 +727,9 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     schedule.paddedInChannels = paddedInChannels;
     if (wgmmaTile) {
       schedule.kind = MainLoopKind::implicit_gemm_wgmma;
-      schedule.reason += llvm::formatv(": wgmma fed by TMA (sm_90a), {0} stages, about "
-                                       "{1:F0} TFLOP/s against {2:F0} for sm80's mma.sync",
+      schedule.reason += llvm::formatv(": wgmma fed by TMA (sm_90a){0}, {1} stages, about "
+                                       "{2:F0} TFLOP/s against {3:F0} for sm80's mma.sync",
+                                       precision == Precision::ieee ? ", 3xTF32" : "",
                                        wgmmaTile->stages, wgmmaTeraFlops, tensorOpTeraFlops)
                              .str();
       schedule.tile = {wgmmaTile->bm, wgmmaTile->bn, ::solder::kWgmmaStepChannels};
@@ -728,9 +739,9 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
       schedule.grid = {static_cast<int64_t>(llvm::divideCeil(volume, wgmmaTile->bm)),
                        static_cast<int64_t>(llvm::divideCeil(outChannels, wgmmaTile->bn)),
                        batch};
-      schedule.sharedBytes = ::solder::wgmmaSharedBytes(static_cast<int>(wgmmaTile->bm),
-                                                        static_cast<int>(wgmmaTile->bn),
-                                                        static_cast<int>(wgmmaTile->stages));
+      schedule.sharedBytes = ::solder::wgmmaSharedBytes(
+          static_cast<int>(wgmmaTile->bm), static_cast<int>(wgmmaTile->bn),
+          static_cast<int>(wgmmaTile->stages), precision == Precision::ieee ? 2 : 1);
       schedule.blocksPerSM = 1;
       tensorOpTeraFlops = wgmmaTeraFlops;
     }
@@ -761,12 +772,17 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
           static_cast<int64_t>(
               llvm::divideCeil(outChannels * taps * groupInChannels, kOperandPrepThreads)),
           1, 1};
+    // Read once, written once, or twice for the Hopper 3xTF32 loop (the
+    // big and the small TF32 parts).
+    int64_t writes = schedule.isWgmma() && precision == Precision::ieee ? 2 : 1;
     schedule.weightConversionBytes =
-        schedule.weightConversionGrid[0] ? outChannels * taps * (inPerGroup + groupInChannels) * 4
-                                         : 0;
+        schedule.weightConversionGrid[0]
+            ? outChannels * taps * (inPerGroup + writes * groupInChannels) * 4
+            : 0;
     schedule.conversionBytes =
-        (schedule.inputConversionGrid[0] ? batch * inVolume * (inChannels + paddedInChannels) * 4
-                                         : 0) +
+        (schedule.inputConversionGrid[0]
+             ? batch * inVolume * (inChannels + writes * paddedInChannels) * 4
+             : 0) +
         schedule.weightConversionBytes;
     schedule.teraFlops = tensorOpTeraFlops;
     return schedule;

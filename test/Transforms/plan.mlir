@@ -93,7 +93,8 @@
 // SM86: solder.fusion "w3_k0_conv" {{.*}}scheduler = persistent, tiles = [63, 1, 128], threads = 256, shared_bytes = 101376, min_blocks_per_sm = 1,
 // sm_90a: W2's conv_transpose in tf32 on the Hopper main loop (wgmma fed by
 // TMA: a producer and two consumer warpgroups, both operands converted for
-// its tensor maps); ieee keeps sm80's 3xTF32, W1 and W3 the direct conv.
+// its tensor maps), in ieee its 3xTF32 form (128 x 128 tiles, each operand's big
+// and small TF32 parts in a stage); W1 and W3 keep the direct conv.
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32 arch=sm_90a})' | FileCheck %s --check-prefix=SM90A
 // SM90A-LABEL: func.func @w1(
 // SM90A: solder.fusion "w1_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32,
@@ -103,7 +104,7 @@
 // SM90A: solder.fusion "w3_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32,
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=ieee arch=sm_90a})' | FileCheck %s --check-prefix=SM90AIEEE
 // SM90AIEEE-LABEL: func.func @w2(
-// SM90AIEEE: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_tensorop, tf32x3, #solder.implicit_gemm<tile = [64, 128, 16]
+// SM90AIEEE: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32x3, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 3, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197680, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores: wgmma fed by TMA (sm_90a), 3xTF32, 3 stages, about 132 TFLOP/s against 65 for sm80's mma.sync"
 // RUN: not solder-opt %s --solder-plan=arch=sm_75 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADARCH
 // BADARCH: error: solder-plan: arch must be one of sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_120, got 'sm_75'
 // RUN: not solder-opt %s --solder-plan=force=banana -o /dev/null 2>&1 | FileCheck %s --check-prefix=BANANA

@@ -27,8 +27,10 @@
 #include <algorithm>
 
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #define CHECK_CUDA(call)                                                       \
@@ -724,6 +726,58 @@ __global__ void __launch_bounds__(256) toKtrsc(const float *weight, float *outpu
   solder::weightsToKtrsc<G, CPad>(weight, output);
 }
 
+template <class G, int CPad>
+__global__ void __launch_bounds__(256)
+    toChannelsLastParts(const float *input, float *big, float *small) {
+  solder::toChannelsLast<G::kInChannels, CPad, solder::ConvShape<G>::kInVolume>(
+      input, solder::StoreTF32Parts{big, small});
+}
+template <class G, int CPad>
+__global__ void __launch_bounds__(256) toKtrscParts(const float *weight, float *big, float *small) {
+  solder::weightsToKtrsc<G, CPad>(weight, solder::StoreTF32Parts{big, small});
+}
+
+/// The conversions for the Hopper 3xTF32 main loop (StoreTF32Parts): each
+/// value of the plain conversion as a big and a small TF32 value (low 13
+/// bits zero) whose sum is it to 2^-22, the padding zeros in both.
+template <class G> static void testTF32Parts(const char *what) {
+  constexpr int kPad = 24; // G's 20 channels padded
+  std::vector<float> input = randomFloats(inputCount<G>(), 51),
+                     weight = randomFloats(weightCount<G>(), 52);
+  for (size_t i = 0; i < input.size(); i += 7)
+    input[i] *= 1e-30f; // values near 1e-30: their parts keep their scale
+  DeviceArray<float> dInput(input), dWeight(weight);
+  const size_t inCount = size_t(G::kBatch) * solder::ConvShape<G>::kInVolume * kPad;
+  const size_t wCount = size_t(G::kOutChannels) * solder::ConvShape<G>::kTaps * kPad;
+  DeviceArray<float> plainIn(inCount), bigIn(inCount), smallIn(inCount);
+  DeviceArray<float> plainW(wCount), bigW(wCount), smallW(wCount);
+  for (auto *a : {&plainIn, &bigIn, &smallIn, &plainW, &bigW, &smallW})
+    a->poison();
+  const dim3 grid((solder::ConvShape<G>::kInVolume + 63) / 64, (kPad + 63) / 64, G::kBatch);
+  toChannelsLast<G, kPad><<<grid, 256>>>(dInput.data, plainIn.data);
+  toChannelsLastParts<G, kPad><<<grid, 256>>>(dInput.data, bigIn.data, smallIn.data);
+  toKtrsc<G, kPad><<<(wCount + 255) / 256, 256>>>(dWeight.data, plainW.data);
+  toKtrscParts<G, kPad><<<(wCount + 255) / 256, 256>>>(dWeight.data, bigW.data, smallW.data);
+  CHECK_CUDA(cudaGetLastError());
+  double worst = 0;
+  int bad = 0;
+  auto check = [&](const std::vector<float> &plain, const std::vector<float> &big,
+                   const std::vector<float> &small) {
+    for (size_t i = 0; i < plain.size(); ++i) {
+      uint32_t bigBits, smallBits;
+      std::memcpy(&bigBits, &big[i], 4);
+      std::memcpy(&smallBits, &small[i], 4);
+      const double error = std::fabs(double(plain[i]) - (double(big[i]) + double(small[i])));
+      worst = std::max(worst, plain[i] == 0 ? error : error / std::fabs(double(plain[i])));
+      bad += (bigBits & 0x1fff) != 0 || (smallBits & 0x1fff) != 0 || std::isnan(big[i]) ||
+             std::isnan(small[i]) || (plain[i] == 0 && (big[i] != 0 || small[i] != 0));
+    }
+  };
+  check(plainIn.read(), bigIn.read(), smallIn.read());
+  check(plainW.read(), bigW.read(), smallW.read());
+  expect(bad == 0 && worst <= 0x1p-22, what, worst, 0x1p-22);
+}
+
 /// CUTLASS's implicit GEMM under ConvKernel, its operands converted by the
 /// layout kernels: the output stored, and each channel's mean through the
 /// tile visit's reduction path, the partials and the finalize.
@@ -991,6 +1045,8 @@ int main() {
   testDirectTensorOpMoments<
       solder::DirectTensorOpConv<DirectGeometry, 3, 16, 4, Math::kTF32, Accumulation::kCentered>,
       true>("DirectTensorOpConv centered, persistent: register moments at 100", 3e-3);
+  testTF32Parts<ImplicitGemmGeometry>(
+      "toChannelsLast / weightsToKtrsc into big and small TF32 parts");
   testImplicitGemmTensorOp<ImplicitGemmGeometry, Math::k3xTF32>(
       "TensorOpConv (CUTLASS) 3xTF32, 20 -> 40 channels", 1e-5);
   testImplicitGemmTensorOp<ImplicitGemmGeometry, Math::kTF32>("TensorOpConv (CUTLASS) TF32",

@@ -22,18 +22,21 @@ for precision in ieee tf32; do
     echo "compiled mainloop-$precision/$name"
   done
 done
-# The same in tf32 for sm_90a (.gpu-bundles/tf32-sm90a/, mainloop-tf32-sm90a/):
-# the Hopper main loop where the plan picks it; ieee plans as for sm_90.
-for source in "$root"/examples/*.mlir "$root"/test/gpu/cases/*.mlir; do
-  name=$(basename "$source" .mlir)
-  "$compile" --precision=tf32 --arch=sm_90a "$source" -o "$out/tf32-sm90a/$name" > /dev/null
-  echo "compiled tf32-sm90a/$name"
-done
-for source in "$root"/bench/mainloop/*.mlir; do
-  name=$(basename "$source" .mlir)
-  "$compile" --precision=tf32 --arch=sm_90a "$source" -o "$out/mainloop-tf32-sm90a/$name" \
-    > /dev/null
-  echo "compiled mainloop-tf32-sm90a/$name"
+# The same for sm_90a (.gpu-bundles/PRECISION-sm90a/, mainloop-PRECISION-sm90a/):
+# the Hopper main loop (TF32, or 3xTF32 for ieee) where the plan picks it.
+for precision in ieee tf32; do
+  for source in "$root"/examples/*.mlir "$root"/test/gpu/cases/*.mlir; do
+    name=$(basename "$source" .mlir)
+    "$compile" --precision=$precision --arch=sm_90a "$source" \
+      -o "$out/$precision-sm90a/$name" > /dev/null
+    echo "compiled $precision-sm90a/$name"
+  done
+  for source in "$root"/bench/mainloop/*.mlir; do
+    name=$(basename "$source" .mlir)
+    "$compile" --precision=$precision --arch=sm_90a "$source" \
+      -o "$out/mainloop-$precision-sm90a/$name" > /dev/null
+    echo "compiled mainloop-$precision-sm90a/$name"
+  done
 done
 for source in "$root"/bench/mainloop/*.mlir; do
   name=$(basename "$source" .mlir)
@@ -52,7 +55,8 @@ for precision in ieee tf32; do
   done
 done
 # Tile sweep of the main loop (bench/scripts/mainloop.py times it): the
-# measured table in lib/Analysis/ConvSchedule.cpp comes from these.
+# planner's rate table (bench/mainloop/rates.json; bench/scripts/rates.py
+# update rewrites it from mainloop.py's results) comes from these.
 if [[ -z ${SOLDER_NO_TILE_SWEEP:-} ]]; then
   sweep() {
     local precision=$1; shift

@@ -36,12 +36,12 @@ if [[ ! -d .gpu-bundles ]]; then  # a front-end change: the bundles of examples/
   echo "no .gpu-bundles carried: bundle suite and main-loop benchmark not run"
 fi
 if [[ -d .gpu-bundles ]] && stage suite; then
-  # tf32-sm90a: the same cases planned for sm_90a (the Hopper main loop), on
-  # a 9.0 GPU.
+  # PRECISION-sm90a: the same cases planned for sm_90a (the Hopper main
+  # loop), on a 9.0 GPU.
   variants="ieee tf32"
   if [[ -d .gpu-bundles/tf32-sm90a ]] &&
       [[ $(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1) == 9.0 ]]; then
-    variants="$variants tf32-sm90a"
+    variants="$variants ieee-sm90a tf32-sm90a"
   fi
   for variant in $variants; do
     mkdir -p "$OUT/$variant"

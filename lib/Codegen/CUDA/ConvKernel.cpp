@@ -221,20 +221,19 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                               "conv's input, or in its epilogue");
   }
   // The Hopper main loop's tensor maps cover the converted operands.
-  std::optional<unsigned> convertedInputBuffer, convertedWeightBuffer;
+  ConvertedOperands converted;
   if (implicitGemmTile) {
     if (prologue && implicitGemmTile.getInputGrid().empty())
       return fusion.emitError("the CUDA code generator applies a tensor-core conv's prologue "
                               "in its input conversion: the plan gives it no input_grid");
-    auto [convertedInput, convertedWeight] = emitLayoutConversions(
-        fusion, anchor, implicitGemmTile, prologue,
-        /*roundToTF32=*/mainLoop == MainLoopKind::implicit_gemm_wgmma);
-    convertedInputBuffer = convertedInput;
-    convertedWeightBuffer = convertedWeight;
-    if (convertedInput)
-      mainLoopInput = workspace(*convertedInput);
-    if (convertedWeight)
-      mainLoopWeight = workspace(*convertedWeight);
+    OperandStore store = mainLoop != MainLoopKind::implicit_gemm_wgmma ? OperandStore::asIs
+                         : threeTF32                                   ? OperandStore::tf32Parts
+                                                                       : OperandStore::tf32;
+    converted = emitLayoutConversions(fusion, anchor, implicitGemmTile, prologue, store);
+    if (converted.input)
+      mainLoopInput = workspace(*converted.input);
+    if (converted.weight)
+      mainLoopWeight = workspace(*converted.weight);
   }
   // The direct conv on tensor cores reads its weights split into TF32
   // fragments, written by a kernel before it (a preparation, which the
@@ -267,8 +266,9 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   } else if (mainLoop == MainLoopKind::implicit_gemm_wgmma) {
     ArrayRef<int64_t> block = implicitGemmTile.getTile();
     os << llvm::formatv("using {0}_mainloop = solder::WgmmaConv<\n"
-                        "    {0}_geometry, solder::WgmmaTile<{1}, {2}, {3}>>;\n",
-                        name, block[0], block[1], implicitGemmTile.getStages());
+                        "    {0}_geometry, solder::WgmmaTile<{1}, {2}, {3}{4}>>;\n",
+                        name, block[0], block[1], implicitGemmTile.getStages(),
+                        threeTF32 ? ", solder::TensorMath::k3xTF32" : "");
   } else if (implicitGemmTile) {
     ArrayRef<int64_t> block = implicitGemmTile.getTile(), warp = implicitGemmTile.getWarp();
     os << llvm::formatv(
@@ -330,22 +330,28 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   }
   if (mainLoop == MainLoopKind::implicit_gemm_wgmma) {
     ::solder::WgmmaConvForm form = getWgmmaConvForm(anchor);
-    if (!form.fits || !convertedInputBuffer || !convertedWeightBuffer)
+    if (!form.fits || !converted.input || !converted.weight)
       return fusion.emitError("the CUDA code generator runs the Hopper main loop on a conv it "
                               "fits with both operands converted (plan it for sm_90a with "
                               "solder-plan)");
     os << llvm::formatv(
         "\n// {0}_maps: the tensor maps its copies read, over the converted input and\n"
-        "// weights; the runtime encodes them when it loads the bundle.\n"
+        "// weights{1}; the runtime encodes them when it loads the bundle.\n"
         "__device__ solder::WgmmaTensorMaps {0}_maps;\n",
-        name);
+        name, threeTF32 ? " (their big TF32 parts,\n// then their small ones)" : "");
     ArrayRef<int64_t> block = implicitGemmTile.getTile();
-    program.tensorMaps.push_back(
-        {name + "_maps", 0, *convertedInputBuffer,
-         ::solder::wgmmaInputMap(form, static_cast<int>(block[0]))});
-    program.tensorMaps.push_back(
-        {name + "_maps", ::solder::kWgmmaWeightMapOffset, *convertedWeightBuffer,
-         ::solder::wgmmaWeightMap(form, static_cast<int>(block[1]))});
+    ::solder::TensorMapSpec inputMap = ::solder::wgmmaInputMap(form, static_cast<int>(block[0]));
+    ::solder::TensorMapSpec weightMap = ::solder::wgmmaWeightMap(form, static_cast<int>(block[1]));
+    auto addMap = [&](::solder::WgmmaMap map, unsigned buffer,
+                      const ::solder::TensorMapSpec &spec) {
+      program.tensorMaps.push_back({name + "_maps", ::solder::wgmmaMapOffset(map), buffer, spec});
+    };
+    addMap(::solder::kWgmmaInputMap, *converted.input, inputMap);
+    addMap(::solder::kWgmmaWeightMap, *converted.weight, weightMap);
+    if (threeTF32) {
+      addMap(::solder::kWgmmaInputSmallMap, *converted.inputSmall, inputMap);
+      addMap(::solder::kWgmmaWeightSmallMap, *converted.weightSmall, weightMap);
+    }
     mainLoopArgs = ", " + name + "_maps";
   }
   if (directTile) {
@@ -450,11 +456,10 @@ void ProgramEmitter::emitFinalizeKernel(FusionOp fusion, ArrayRef<EpilogueReduct
   program.launches.push_back(std::move(launch));
 }
 
-std::pair<std::optional<unsigned>, std::optional<unsigned>>
-ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
-                                      ImplicitGemmTileAttr tile,
+ProgramEmitter::ConvertedOperands
+ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor, ImplicitGemmTileAttr tile,
                                       const std::optional<ConvPrologue> &prologue,
-                                      bool roundToTF32) {
+                                      OperandStore store) {
   std::string name = fusion.getName().str();
   auto inType = cast<RankedTensorType>(anchor->getOperand(0).getType());
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
@@ -468,9 +473,32 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
   auto toGrid = [](ArrayRef<int64_t> grid) {
     return std::array<int64_t, 3>{grid[0], grid[1], grid[2]};
   };
-  std::optional<unsigned> inputBuffer, weightBuffer;
+  // Where and how each conversion stores (conv/layout.cuh), and what its
+  // comment says of it.
+  bool parts = store == OperandStore::tf32Parts;
+  StringRef storeComment = store == OperandStore::asIs ? ""
+                           : parts                     ? ", split into big and small TF32 parts"
+                                                       : ", rounded to TF32";
+  auto destination = [&](StringRef buffer) {
+    return store == OperandStore::asIs ? buffer.str()
+           : parts ? llvm::formatv("solder::StoreTF32Parts{{{0}, {0}Small}", buffer).str()
+                   : llvm::formatv("solder::StoreTF32{{{0}}", buffer).str();
+  };
+  // The destination parameter `buffer`, the workspace buffer name + suffix,
+  // and for tf32Parts its small parts' after them.
+  auto addDestinations = [&](StringRef buffer, StringRef suffix, int64_t bytes,
+                             SmallVector<std::pair<std::string, KernelArgRef>> &params,
+                             std::optional<unsigned> &big, std::optional<unsigned> &small) {
+    std::string param = llvm::formatv("float *__restrict__ {0}", buffer).str();
+    big = addBuffer(name + suffix.str(), bytes, false);
+    params.push_back({param, {KernelArgRef::Kind::buffer, *big}});
+    if (parts) {
+      small = addBuffer(name + suffix.str() + "_small", bytes, false);
+      params.push_back({param + "Small", {KernelArgRef::Kind::buffer, *small}});
+    }
+  };
+  ConvertedOperands converted;
   if (!tile.getInputGrid().empty()) {
-    inputBuffer = addBuffer(name + "_input_ndhwc", batch * inVolume * paddedIn * 4, false);
     std::string comment =
         paddedIn == inChannels
             ? "the conv input, NCDHW to NDHWC"
@@ -480,51 +508,45 @@ ProgramEmitter::emitLayoutConversions(FusionOp fusion, Operation *anchor,
                   .str();
     SmallVector<std::pair<std::string, KernelArgRef>> params = {
         {"const float *__restrict__ input",
-         getCaptureArg(fusion, prologue ? prologue->source : anchor->getOperand(0))},
-        {"float *__restrict__ inputNdhwc", {KernelArgRef::Kind::buffer, *inputBuffer}}};
+         getCaptureArg(fusion, prologue ? prologue->source : anchor->getOperand(0))}};
+    addDestinations("inputNdhwc", "_input_ndhwc", batch * inVolume * paddedIn * 4, params,
+                    converted.input, converted.inputSmall);
     if (prologue) {
       comment += ", through its prologue: " + prologue->summary;
       llvm::append_range(params, prologue->parameters);
     }
-    if (roundToTF32)
-      comment += ", rounded to TF32";
+    comment += storeComment;
     beginHelperKernel(name + "_input_ndhwc", comment, toGrid(tile.getInputGrid()), params);
     // One pixel a sample: each row is channels-last already, and is copied.
-    std::string transform = prologue ? prologue->functor : std::string();
-    if (roundToTF32)
-      transform = prologue ? "solder::roundedToTF32(" + transform + ")"
-                           : "solder::RoundedToTF32<>{}";
-    os << llvm::formatv("  solder::{0}<{1}, {2}, {3}L>(input, inputNdhwc{4});\n}\n\n",
+    os << llvm::formatv("  solder::{0}<{1}, {2}, {3}L>(input, {4}{5});\n}\n\n",
                         inVolume == 1 ? "rowsToChannelsLast" : "toChannelsLast", inChannels,
-                        paddedIn, inVolume == 1 ? batch : inVolume,
-                        transform.empty() ? std::string() : ", " + transform);
+                        paddedIn, inVolume == 1 ? batch : inVolume, destination("inputNdhwc"),
+                        prologue ? ", " + prologue->functor : std::string());
   }
   if (!tile.getWeightGrid().empty()) {
     // A grouped conv's KTRSC rows hold its group's channels (a multiple of
     // 4: none padded).
     int64_t groups = cast<IntegerAttr>(anchor->getAttr("groups")).getInt();
     int64_t rowChannels = groups == 1 ? paddedIn : inChannels / groups;
-    weightBuffer = addBuffer(name + "_weight_ktrsc", channels * taps * rowChannels * 4, false);
-    std::string rounded = roundToTF32 ? ", rounded to TF32" : "";
+    SmallVector<std::pair<std::string, KernelArgRef>> params = {
+        {"const float *__restrict__ weight", getCaptureArg(fusion, anchor->getOperand(1))}};
+    addDestinations("weightKtrsc", "_weight_ktrsc", channels * taps * rowChannels * 4, params,
+                    converted.weight, converted.weightSmall);
     beginHelperKernel(
         name + "_weight_ktrsc",
-        (!isa<ConvTransposeOp>(anchor)
-            ? (groups == 1 ? "the conv weights to KTRSC"
-                           : "the conv weights to KTRSC, each output channel's row its "
-                             "group's channels")
-        : llvm::any_of(cast<ConvTransposeOp>(anchor).getStrides(),
-                       [](int64_t stride) { return stride > 1; })
-            ? "the conv_transpose weights to KTRSC, a block of each output phase's "
-              "taps reversed: each phase runs as a conv of stride 1"
-            : "the conv_transpose weights, flipped, to KTRSC: it runs as a conv") +
-            rounded,
-        toGrid(tile.getWeightGrid()),
-        {{"const float *__restrict__ weight", getCaptureArg(fusion, anchor->getOperand(1))},
-         {"float *__restrict__ weightKtrsc", {KernelArgRef::Kind::buffer, *weightBuffer}}});
-    os << llvm::formatv("  solder::weightsToKtrsc<{0}_geometry, {1}{2}>(weight, "
-                        "weightKtrsc);\n}\n\n",
-                        name, rowChannels, roundToTF32 ? ", /*RoundTF32=*/true" : "");
+        std::string(!isa<ConvTransposeOp>(anchor)
+                        ? (groups == 1 ? "the conv weights to KTRSC"
+                                       : "the conv weights to KTRSC, each output channel's row its "
+                                         "group's channels")
+                    : llvm::any_of(cast<ConvTransposeOp>(anchor).getStrides(),
+                                   [](int64_t stride) { return stride > 1; })
+                        ? "the conv_transpose weights to KTRSC, a block of each output phase's "
+                          "taps reversed: each phase runs as a conv of stride 1"
+                        : "the conv_transpose weights, flipped, to KTRSC: it runs as a conv") +
+            storeComment.str(),
+        toGrid(tile.getWeightGrid()), params);
+    os << llvm::formatv("  solder::weightsToKtrsc<{0}_geometry, {1}>(weight, {2});\n}\n\n", name,
+                        rowChannels, destination("weightKtrsc"));
   }
-  return {inputBuffer, weightBuffer};
+  return converted;
 }
-

@@ -114,14 +114,21 @@ private:
   /// conversions, prepare): its parameters and arguments.
   void beginHelperKernel(StringRef kernel, StringRef comment, std::array<int64_t, 3> grid,
                          ArrayRef<std::pair<std::string, KernelArgRef>> params);
+  /// How the conversions store the main loop's operands (conv/layout.cuh):
+  /// as they are, rounded to TF32 (the Hopper main loop, whose wgmma would
+  /// truncate them), or as big and small TF32 parts (its 3xTF32 form).
+  enum class OperandStore { asIs, tf32, tf32Parts };
+  /// The buffers a conv's conversions write: none for an operand the main
+  /// loop reads as it is; the small TF32 parts' for tf32Parts.
+  struct ConvertedOperands {
+    std::optional<unsigned> input, weight, inputSmall, weightSmall;
+  };
   /// The kernels that convert a conv's input to NDHWC and its weights to
-  /// KTRSC for the tensor-core main loop, where the plan gives them a grid;
-  /// returns their buffers (none for an operand the main loop reads as it is).
-  /// `roundToTF32`: both rounded to the nearest TF32 value (the Hopper main
-  /// loop, whose wgmma would truncate them).
-  std::pair<std::optional<unsigned>, std::optional<unsigned>>
-  emitLayoutConversions(FusionOp fusion, Operation *anchor, ImplicitGemmTileAttr tile,
-                        const std::optional<ConvPrologue> &prologue, bool roundToTF32);
+  /// KTRSC for the tensor-core main loop, where the plan gives them a grid.
+  ConvertedOperands emitLayoutConversions(FusionOp fusion, Operation *anchor,
+                                          ImplicitGemmTileAttr tile,
+                                          const std::optional<ConvPrologue> &prologue,
+                                          OperandStore store);
   /// The epilogue functor of a conv region, which every main loop calls with
   /// each accumulator and its (n, channel, pixel): the region's ops, the
   /// stores of yielded tensors, the partial reductions (Welford or shifted

@@ -5,7 +5,9 @@ fallback issue none; the implicit GEMM reads CUTLASS's parameters (the
 bundle's constants) with constant-space loads (by the symbol, or through a
 register holding its address where it picks a phase's), never shared or
 generic ones (cvta.const). The Hopper main loop (wgmma_tf32, sm_90a) issues
-TF32 wgmma and no mma.sync, fed by im2col and tiled bulk tensor copies.
+TF32 wgmma and no mma.sync, fed by im2col and tiled bulk tensor copies; its
+3xTF32 form (wgmma_3xtf32) three wgmmas a product, each operand copied as
+its big and its small TF32 parts.
 Prints one line per conv kernel.
 
     python3 check-mainloop-ptx.py BUNDLE...
@@ -50,7 +52,9 @@ def main(bundles):
                 wgmmas = len(re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k8\.f32\.tf32\.tf32", text))
                 im2col = len(re.findall(r"cp\.async\.bulk\.tensor\.[45]d\.\S*\.im2col\.", text))
                 tiled = len(re.findall(r"cp\.async\.bulk\.tensor\.2d\.", text))
-                ok = mmas == 0 and wgmmas > 0 and im2col > 0 and tiled > 0
+                parts = 2 if mainloop == "wgmma_3xtf32" else 1
+                ok = (mmas == 0 and wgmmas > 0 and wgmmas % (3 if parts == 2 else 1) == 0
+                      and im2col >= parts and tiled >= parts)
                 failures += not ok
                 print(f"{'ok' if ok else 'FAIL'} {manifest['precision']} {manifest['target']} "
                       f"{launch['kernel']} {mainloop}: {mmas} tf32 mma.sync, {wgmmas} wgmma, "

@@ -35,12 +35,14 @@ for precision in ieee tf32; do
   emit "$precision-tile" "$src/bench/mainloop/big3x3_256.mlir" \
     --precision=$precision --conv-tile=128x64x16/64x32/4
 done
-# sm_90a in tf32: the sources whose plan takes the Hopper main loop (the
-# others plan as for sm_90; ieee too).
-for source in "$src"/examples/*.mlir "$src"/test/gpu/cases/*.mlir "$src"/bench/mainloop/*.mlir; do
-  emit tf32-sm90a "$source" --precision=tf32 --arch=sm_90a
-  name=$(basename "$source" .mlir)
-  if ! grep -q "solder::WgmmaConv<" "$out/tf32-sm90a/$name.cu"; then
-    rm "$out/tf32-sm90a/$name.cu" "$out/tf32-sm90a/$name.json"
-  fi
+# sm_90a: the sources whose plan takes the Hopper main loop (the others
+# plan as for sm_90).
+for precision in ieee tf32; do
+  for source in "$src"/examples/*.mlir "$src"/test/gpu/cases/*.mlir "$src"/bench/mainloop/*.mlir; do
+    emit $precision-sm90a "$source" --precision=$precision --arch=sm_90a
+    name=$(basename "$source" .mlir)
+    if ! grep -q "solder::WgmmaConv<" "$out/$precision-sm90a/$name.cu"; then
+      rm "$out/$precision-sm90a/$name.cu" "$out/$precision-sm90a/$name.json"
+    fi
+  done
 done

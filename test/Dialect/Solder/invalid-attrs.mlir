@@ -70,8 +70,12 @@
 #bad = #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 6, padded_channels = 64, input_grid = [512, 1, 16]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197728, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "">
 
 // -----
-// expected-error @+1 {{main loop implicit_gemm_wgmma computes in tf32, not tf32x3}}
-#bad = #solder.conv_schedule<implicit_gemm_wgmma, tf32x3, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 6, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197728, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "">
+// expected-error @+1 {{main loop implicit_gemm_wgmma computes in tf32 or tf32x3, not fma_f32}}
+#bad = #solder.conv_schedule<implicit_gemm_wgmma, fma_f32, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 6, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197728, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "">
+
+// -----
+// expected-error @+1 {{main loop implicit_gemm_wgmma in tf32x3 takes tiles of 128 rows and at most 128 channels (a stage's products held apart from the accumulators), got #solder.implicit_gemm<tile = [256, 128, 32], warp = [128, 128], stages = 2, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>}}
+#bad = #solder.conv_schedule<implicit_gemm_wgmma, tf32x3, #solder.implicit_gemm<tile = [256, 128, 32], warp = [128, 128], stages = 2, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [154, 1, 16], threads = 384, shared_bytes = 197696, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "">
 
 // -----
 // expected-error @+1 {{main loop direct_tensorop computes in tf32 or tf32x3, not fma_f32}}

@@ -145,6 +145,11 @@ LogicalResult ConvScheduleAttr::verify(EmitError emitError, MainLoopKind mainLoo
                               "sample and both operands converted (input_grid and "
                               "weight_grid), got "
                            << config;
+      if (math == TensorMath::tf32x3 && (block[0] != 128 || block[1] > 128))
+        return emitError() << "main loop implicit_gemm_wgmma in tf32x3 takes tiles of 128 rows "
+                              "and at most 128 channels (a stage's products held apart from "
+                              "the accumulators), got "
+                           << config;
       warps = 12;
     }
     break;
@@ -168,9 +173,6 @@ LogicalResult ConvScheduleAttr::verify(EmitError emitError, MainLoopKind mainLoo
   bool tensorCores = mainLoop == MainLoopKind::implicit_gemm_tensorop ||
                      mainLoop == MainLoopKind::implicit_gemm_wgmma ||
                      mainLoop == MainLoopKind::direct_tensorop;
-  if (mainLoop == MainLoopKind::implicit_gemm_wgmma && math != TensorMath::tf32)
-    return emitError() << "main loop implicit_gemm_wgmma computes in tf32, not "
-                       << stringifyTensorMath(math);
   if (tensorCores == (math == TensorMath::fma_f32))
     return emitError() << "main loop " << stringifyMainLoopKind(mainLoop)
                        << (tensorCores ? " computes in tf32 or tf32x3" : " computes in fma_f32")
@@ -253,7 +255,8 @@ StringRef mlir::solder::getMainLoopName(MainLoopKind mainLoop, TensorMath math) 
   case MainLoopKind::depthwise: return "depthwise";
   case MainLoopKind::implicit_gemm_tensorop:
     return math == TensorMath::tf32x3 ? "tensorop_3xtf32" : "tensorop_tf32";
-  case MainLoopKind::implicit_gemm_wgmma: return "wgmma_tf32";
+  case MainLoopKind::implicit_gemm_wgmma:
+    return math == TensorMath::tf32x3 ? "wgmma_3xtf32" : "wgmma_tf32";
   case MainLoopKind::direct_tensorop:
     return math == TensorMath::tf32x3 ? "direct_3xtf32" : "direct_tf32";
   }

@@ -52,15 +52,18 @@ template <> struct WgmmaTF32<64> { using Op = cute::SM90::GMMA::MMA_64x64x8_F32T
 template <> struct WgmmaTF32<128> { using Op = cute::SM90::GMMA::MMA_64x128x8_F32TF32TF32_SS_TN<>; };
 template <> struct WgmmaTF32<256> { using Op = cute::SM90::GMMA::MMA_64x256x8_F32TF32TF32_SS_TN<>; };
 
+using cute::SM90::GMMA::ScaleOut;
 template <int N, std::size_t... I>
 __device__ __forceinline__ void wgmmaTF32(uint64_t a, uint64_t b, float *accumulators,
-                                          std::index_sequence<I...>) {
-  WgmmaTF32<N>::Op::fma(a, b, accumulators[I]...);
+                                          ScaleOut scale, std::index_sequence<I...>) {
+  WgmmaTF32<N>::Op::fma(a, b, accumulators[I]..., scale);
 }
-/// accumulators[N / 2] += A (64 x 8) * B (8 x N), issued asynchronously.
+/// accumulators[N / 2] += A (64 x 8) * B (8 x N), issued asynchronously
+/// (ScaleOut::Zero: = instead of +=).
 template <int N>
-__device__ __forceinline__ void wgmmaTF32(uint64_t a, uint64_t b, float (&accumulators)[N / 2]) {
-  wgmmaTF32<N>(a, b, accumulators, std::make_index_sequence<N / 2>{});
+__device__ __forceinline__ void wgmmaTF32(uint64_t a, uint64_t b, float (&accumulators)[N / 2],
+                                          ScaleOut scale = ScaleOut::One) {
+  wgmmaTF32<N>(a, b, accumulators, scale, std::make_index_sequence<N / 2>{});
 }
 
 /// Keeps the compiler from moving accesses of `values` across the

@@ -23,10 +23,7 @@ struct NoPrologue {
   __device__ float operator()(long, int, long, const float x) const { return x; }
 };
 
-/// The prologue `Inner` with its result rounded to the nearest TF32 value:
-/// for the Hopper main loop, whose wgmma reads fp32 operands from shared
-/// memory by dropping their low 13 bits (truncation, twice the error of
-/// the rounding that sm80's conversion and cuDNN apply).
+/// The nearest TF32 value to x (ties away from zero, as cvt.rna).
 __device__ __forceinline__ float roundToTF32(float x) {
 #ifdef SOLDER_HOST_MMA
   // The CPU run of generated kernels: cvt.rna's ties away from zero.
@@ -39,14 +36,51 @@ __device__ __forceinline__ float roundToTF32(float x) {
 #endif
   return __uint_as_float(bits);
 }
-template <class Inner = NoPrologue> struct RoundedToTF32 {
-  Inner inner;
-  __device__ float operator()(long n, int c, long p, const float x) const {
-    return roundToTF32(inner(n, c, p, x));
+
+/// How a conversion stores what the main loop reads, element e of its
+/// destination on (four at a time where a float4 store does):
+///   * StoreAsIs: the value (sm80's main loops split or round it as they
+///     load it);
+///   * StoreTF32: rounded to the nearest TF32 value, for the Hopper TF32
+///     main loop, whose wgmma reads fp32 operands from shared memory by
+///     dropping their low 13 bits (truncation: twice the error of the
+///     rounding that sm80's conversion and cuDNN apply);
+///   * StoreTF32Parts: split into a big and a small TF32 part, x = big +
+///     small to 2^-22 of x, each in a buffer of its own, for the Hopper
+///     3xTF32 main loop (big x big + big x small + small x big a product).
+struct StoreAsIs {
+  float *dst;
+  __device__ void operator()(long e, float x) const { dst[e] = x; }
+  __device__ void operator()(long e, float4 x) const { *reinterpret_cast<float4 *>(dst + e) = x; }
+};
+struct StoreTF32 {
+  float *dst;
+  __device__ void operator()(long e, float x) const { dst[e] = roundToTF32(x); }
+  __device__ void operator()(long e, float4 x) const {
+    *reinterpret_cast<float4 *>(dst + e) =
+        make_float4(roundToTF32(x.x), roundToTF32(x.y), roundToTF32(x.z), roundToTF32(x.w));
   }
 };
-template <class Inner> __device__ RoundedToTF32<Inner> roundedToTF32(const Inner &inner) {
-  return {inner};
+struct StoreTF32Parts {
+  float *big, *small;
+  __device__ void operator()(long e, float x) const {
+    const float high = roundToTF32(x);
+    big[e] = high;
+    small[e] = roundToTF32(x - high);
+  }
+  __device__ void operator()(long e, float4 x) const {
+    const float4 high =
+        make_float4(roundToTF32(x.x), roundToTF32(x.y), roundToTF32(x.z), roundToTF32(x.w));
+    *reinterpret_cast<float4 *>(big + e) = high;
+    *reinterpret_cast<float4 *>(small + e) =
+        make_float4(roundToTF32(x.x - high.x), roundToTF32(x.y - high.y), roundToTF32(x.z - high.z),
+                    roundToTF32(x.w - high.w));
+  }
+};
+/// A destination pointer stores as it is.
+__device__ __forceinline__ StoreAsIs storeTo(float *dst) { return {dst}; }
+template <class Store> __device__ __forceinline__ Store storeTo(const Store &store) {
+  return store;
 }
 
 /// One sample's [C][Volume] plane to [Volume][CPad] (zeros in the padding
@@ -61,11 +95,12 @@ template <class Inner> __device__ RoundedToTF32<Inner> roundedToTF32(const Inner
 /// what the conv reads at (n, c, pixel p) of input value x (a generated
 /// functor: the region's pointwise ops before the conv), applied to each
 /// element loaded; padding channels stay 0, and so does the main loop's
-/// spatial zero padding, which it never reads from here.
-template <int C, int CPad, long Volume, class Prologue = NoPrologue>
-__device__ __forceinline__ void toChannelsLast(const float *__restrict__ src,
-                                               float *__restrict__ dst,
+/// spatial zero padding, which it never reads from here. `dst` is where
+/// it stores and how (a pointer, or one of the stores above).
+template <int C, int CPad, long Volume, class Destination, class Prologue = NoPrologue>
+__device__ __forceinline__ void toChannelsLast(const float *__restrict__ src, Destination dst,
                                                const Prologue &prologue = {}) {
+  const auto store = storeTo(dst);
   static_assert(CPad % 4 == 0, "channels padded to a multiple of 4");
   constexpr int kTile = kChannelsLastTile, kPasses = kTile / 16;
   __shared__ float tile[kTile][kTile + 1];
@@ -116,9 +151,9 @@ __device__ __forceinline__ void toChannelsLast(const float *__restrict__ src,
     const int pixel = row + 16 * pass, c = channelBase + 4 * quad;
     const long p = pixelBase + pixel;
     if (p < Volume && c < CPad)
-      *reinterpret_cast<float4 *>(dst + (n * Volume + p) * CPad + c) =
-          make_float4(tile[4 * quad][pixel], tile[4 * quad + 1][pixel],
-                      tile[4 * quad + 2][pixel], tile[4 * quad + 3][pixel]);
+      store((n * Volume + p) * CPad + c,
+            make_float4(tile[4 * quad][pixel], tile[4 * quad + 1][pixel], tile[4 * quad + 2][pixel],
+                        tile[4 * quad + 3][pixel]));
   }
 }
 
@@ -127,9 +162,8 @@ __device__ __forceinline__ void toChannelsLast(const float *__restrict__ src,
 /// conversion is a copy that pads each row to CPad, four output elements a
 /// thread (a float4 load where C % 4 == 0). A tile of toChannelsLast would
 /// hold one pixel of its 64. Grid: Samples x CPad / 4 threads, 256 a block.
-template <int C, int CPad, long Samples, class Prologue = NoPrologue>
-__device__ __forceinline__ void rowsToChannelsLast(const float *__restrict__ src,
-                                                   float *__restrict__ dst,
+template <int C, int CPad, long Samples, class Destination, class Prologue = NoPrologue>
+__device__ __forceinline__ void rowsToChannelsLast(const float *__restrict__ src, Destination dst,
                                                    const Prologue &prologue = {}) {
   static_assert(CPad % 4 == 0, "channels padded to a multiple of 4");
   const long first = (blockIdx.x * long(blockDim.x) + threadIdx.x) * 4;
@@ -152,7 +186,7 @@ __device__ __forceinline__ void rowsToChannelsLast(const float *__restrict__ src
   for (int k = 0; k < 4; ++k)
     if (c + k < C)
       value[k] = prologue(n, c + k, 0, value[k]);
-  *reinterpret_cast<float4 *>(dst + first) = make_float4(value[0], value[1], value[2], value[3]);
+  storeTo(dst)(first, make_float4(value[0], value[1], value[2], value[3]));
 }
 
 /// The conv input as a main loop that reads PyTorch's NCDHW layout sees
@@ -176,11 +210,9 @@ __device__ __forceinline__ void applyPrologue(const float *__restrict__ src,
 /// each phase's taps form a KTRSC block of their own, phase after phase
 /// (TensorOpConv's Context says where each starts), every tap once; with a
 /// stride of 1 that is one block, the whole kernel flipped. One thread per
-/// destination element; RoundTF32: each rounded to the nearest TF32 value
-/// (RoundedToTF32).
-template <class G, int CPad, bool RoundTF32 = false>
-__device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src,
-                                               float *__restrict__ dst) {
+/// destination element, stored as `dst` says (a pointer: as it is).
+template <class G, int CPad, class Destination>
+__device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src, Destination dst) {
   constexpr int kTaps = ConvShape<G>::kTaps;
   constexpr int kInPerGroup = ConvShape<G>::kInPerGroup, kOutPerGroup = ConvShape<G>::kOutPerGroup;
   constexpr long kTotal = long(G::kOutChannels) * kTaps * CPad;
@@ -215,7 +247,7 @@ __device__ __forceinline__ void weightsToKtrsc(const float *__restrict__ src,
     if (c < kInPerGroup)
       value = src[(long(k) * kInPerGroup + c) * kTaps + tap];
   }
-  dst[e] = RoundTF32 ? roundToTF32(value) : value;
+  storeTo(dst)(e, value);
 }
 
 } // namespace solder

@@ -2,31 +2,36 @@
 //
 // The sm_90a main loop: warpgroup MMAs (wgmma, TF32) fed by the bulk tensor
 // copy engine (TMA), warp-specialized as CUTLASS 3.x's collectives are.
-//   * One producer warpgroup, of which one thread issues each stage's two
+//   * One producer warpgroup, of which one thread issues each stage's
 //     copies: the input's im2col box (BM output pixels x 32 channels of
 //     one kernel tap, zeros where the window leaves the input) and the
 //     weights' tile (BN output channels x the same 32 reduction elements).
-//     Both land in the 128-byte swizzle that wgmma reads, completing on the
+//     They land in the 128-byte swizzle that wgmma reads, completing on the
 //     stage's transaction barrier.
 //   * Two consumer warpgroups, each BM / 2 pixels (one or two row blocks
 //     of 64) x BN channels: per stage four 64 x BN x 8 wgmmas a row block,
 //     one batch in flight while the next stage's copies are waited for; a
 //     stage goes back to the producer once the batch that read it has
 //     retired.
+//   * 3xTF32 (ieee): the conversions stored each operand as a big and a
+//     small TF32 part (StoreTF32Parts, conv/layout.cuh), in buffers of
+//     their own; a stage holds both of each, and each K step is three
+//     products, the small ones first as in CUTLASS's sm80 3xTF32: small x
+//     big, big x small, big x big (wgmma then multiplies exactly what
+//     sm80's 3xTF32 loop does), into a partial sum of the stage that is
+//     added to the accumulators in fp32 (consume says why).
 // A K step is one tap's 32 channels; steps run tap after tap. Channels past
 // the input's (32 does not divide them) are zeros in the im2col box, so
 // the weights the tile reads there (the next tap's) add nothing (unless one
 // of them is infinite or NaN, which the next tap's step reads anyway).
 //
-// The copies read two tensor maps (WgmmaTensorMaps) that the runtime encodes
+// The copies read tensor maps (WgmmaTensorMaps) that the runtime encodes
 // when it loads the bundle, over the input's NDHWC and the weights' KTRSC
-// workspace buffers (conv/wgmma_layout.h gives their boxes and corners).
+// workspace buffers, and for 3xTF32 their small parts' (conv/wgmma_layout.h
+// gives their boxes and corners).
 // The accumulators then go to the accumulator tile in shared memory, as
 // every tiled main loop leaves them for Solder's epilogue
 // (epilogue/tile_visit.cuh).
-//
-// Only the TF32 product runs here; the plan keeps ieee (3xTF32) on the
-// sm80 main loop (conv/mainloop_implicit_gemm_tensorop.cuh).
 //
 //===----------------------------------------------------------------------===//
 
@@ -43,24 +48,33 @@
 
 namespace solder {
 
-/// The two tensor maps of a Hopper conv: the input's im2col map and the
-/// weights' tiled map (CUtensorMap each).
+/// The tensor maps of a Hopper conv (CUtensorMap each): the input's im2col
+/// map and the weights' tiled map, then for 3xTF32 those of their small
+/// TF32 parts (TF32 leaves them unwritten).
 struct WgmmaTensorMaps {
-  cute::TmaDescriptor input, weight;
+  cute::TmaDescriptor input, weight, inputSmall, weightSmall;
 };
-static_assert(sizeof(cute::TmaDescriptor) == kWgmmaWeightMapOffset &&
-                  offsetof(WgmmaTensorMaps, weight) == kWgmmaWeightMapOffset,
-              "the runtime writes the input's map at 0, the weights' at 128");
+static_assert(sizeof(cute::TmaDescriptor) == kTensorMapBytes &&
+                  offsetof(WgmmaTensorMaps, weight) == wgmmaMapOffset(kWgmmaWeightMap) &&
+                  offsetof(WgmmaTensorMaps, inputSmall) == wgmmaMapOffset(kWgmmaInputSmallMap) &&
+                  offsetof(WgmmaTensorMaps, weightSmall) == wgmmaMapOffset(kWgmmaWeightSmallMap),
+              "the runtime writes each map at wgmmaMapOffset");
 
 /// The plan's tile: BM pixels (128 or 256: half a consumer warpgroup) x BN
-/// channels, Stages-deep.
-template <int BM_, int BN_, int Stages_> struct WgmmaTile {
+/// channels, Stages-deep, in TF32 (one product a K step) or 3xTF32.
+template <int BM_, int BN_, int Stages_, TensorMath Math_ = TensorMath::kTF32> struct WgmmaTile {
   static constexpr int BM = BM_, BN = BN_, kStages = Stages_;
+  static constexpr TensorMath kMath = Math_;
 };
 
 template <class G, class T> struct WgmmaConv : LinearPixelTiles<G, T::BM> {
   using Geometry = G;
   static constexpr int BM = T::BM, BN = T::BN, kStages = T::kStages;
+  /// Each operand's TF32 parts in shared memory: 3xTF32's big and small.
+  static constexpr int kParts = T::kMath == TensorMath::k3xTF32 ? 2 : 1;
+  static_assert(kParts == 1 || (BM == 128 && BN <= 128),
+                "3xTF32 holds a stage's products apart: one row block of at most 128 "
+                "channels a consumer warpgroup");
   static_assert((BM == 128 || BM == 256) && (BN == 64 || BN == 128 || BN == 256),
                 "one or two row blocks of 64 a consumer warpgroup; a wgmma of N = BN");
   static constexpr WgmmaConvForm kForm = wgmmaConvForm(
@@ -77,11 +91,15 @@ template <class G, class T> struct WgmmaConv : LinearPixelTiles<G, T::BM> {
   static constexpr int kThreads = kWgmmaThreads;
   static constexpr int kWarps = kThreads / 32;
   static constexpr int kChannelTiles = (G::kOutChannels + BN - 1) / BN;
-  static constexpr int kSharedBytes = wgmmaSharedBytes(BM, BN, kStages);
+  static constexpr int kSharedBytes = wgmmaSharedBytes(BM, BN, kStages, kParts);
   using Tile = AccumulatorTile<BM, BN>;
 
-  static constexpr int kStageBytes = wgmmaStageBytes(BM, BN);
+  /// A stage: the input's box (its big part, then its small one), then
+  /// the weights' likewise; each starts on a 1024-byte swizzle atom.
+  static constexpr int kStageBytes = wgmmaStageBytes(BM, BN, kParts);
   static constexpr int kABytes = BM * kWgmmaStepChannels * 4;
+  static constexpr int kBBytes = BN * kWgmmaStepChannels * 4;
+  static constexpr int kWeightOffset = kParts * kABytes;
   static constexpr int kSteps = kForm.taps() * kForm.channelSteps();
   /// A thread's accumulators of one row block.
   static constexpr int kAccumulators = BN / 2;
@@ -145,17 +163,20 @@ template <class G, class T> struct WgmmaConv : LinearPixelTiles<G, T::BM> {
   }
 
 private:
-  /// Issues every K step's two copies, each into a stage its consumers
-  /// have given back.
+  /// Issues every K step's copies (two, or four for 3xTF32), each into a
+  /// stage its consumers have given back.
   __device__ __forceinline__ static void produce(const WorkTile &work, char *stages,
                                                  uint64_t *full, uint64_t *empty,
                                                  const WgmmaTensorMaps &maps) {
     // The host wrote the maps (at load): acquire them for the copy engine's
     // proxy before its first use.
-    arch::acquireTensorMap(&maps.input);
-    arch::acquireTensorMap(&maps.weight);
-    cute::prefetch_tma_descriptor(&maps.input);
-    cute::prefetch_tma_descriptor(&maps.weight);
+    const cute::TmaDescriptor *used[] = {&maps.input, &maps.weight, &maps.inputSmall,
+                                         &maps.weightSmall};
+#pragma unroll
+    for (int i = 0; i < 2 * kParts; ++i) {
+      arch::acquireTensorMap(used[i]);
+      cute::prefetch_tma_descriptor(used[i]);
+    }
     // The tile's first output position, and where its window starts. (A
     // local copy of the form: a static member's arrays would be odr-used.)
     constexpr WgmmaConvForm form = kForm;
@@ -177,11 +198,17 @@ private:
       const int t = tap / (form.kernel[1] * form.kernel[2]),
                 r = tap / form.kernel[2] % form.kernel[1], s = tap % form.kernel[2];
       const int channel = channelStep * kWgmmaStepChannels;
-      arch::copyIm2col(&maps.input, &full[stage], a, channel, w, h, d, work.n,
-                       uint16_t(s * form.dilation[2]), uint16_t(r * form.dilation[1]),
-                       uint16_t(t * form.dilation[0]), form.dims == 3);
-      arch::copyTile2d(&maps.weight, &full[stage], a + kABytes, tap * form.channels + channel,
-                       channelBase);
+      const uint16_t offsets[3] = {uint16_t(s * form.dilation[2]), uint16_t(r * form.dilation[1]),
+                                   uint16_t(t * form.dilation[0])};
+#pragma unroll
+      for (int part = 0; part < kParts; ++part) {
+        arch::copyIm2col(part ? &maps.inputSmall : &maps.input, &full[stage], a + part * kABytes,
+                         channel, w, h, d, work.n, offsets[0], offsets[1], offsets[2],
+                         form.dims == 3);
+        arch::copyTile2d(part ? &maps.weightSmall : &maps.weight, &full[stage],
+                         a + kWeightOffset + part * kBBytes, tap * form.channels + channel,
+                         channelBase);
+      }
       if (++channelStep == kChannelSteps) {
         channelStep = 0;
         ++tap;
@@ -191,41 +218,74 @@ private:
 
   /// Warpgroup `group`'s BM / 2 rows: each stage's four K steps of 8 a row
   /// block, the last stage's batch in flight while this one's copies are
-  /// waited for.
+  /// waited for. 3xTF32 (three products a K step) runs each stage's batch
+  /// into `partial`, which its first wgmma overwrites, and adds it to the
+  /// accumulators in fp32 once it has retired: wgmma's own accumulation
+  /// loses low bits of each sum (it does not round to nearest), which over
+  /// the 3x3 256 -> 256 conv's 2304-long reduction came to a relative L2
+  /// error of 1.6e-5; summed a stage at a time it is 2.9e-7 (CUTLASS's FP8
+  /// GEMMs promote their accumulators for the same reason). The other
+  /// consumer warpgroup's batch keeps the tensor cores busy meanwhile: 132
+  /// TFLOP/s against 129 without (H200).
   __device__ __forceinline__ static void
   consume(int group, char *stages, uint64_t *full, uint64_t *empty,
           float (&accumulators)[kRowBlocks][kAccumulators]) {
     const uint32_t base = cute::cast_smem_ptr_to_uint(stages);
     const bool releases = threadIdx.x % 32 == 0;
+    // Where each stage's wgmmas accumulate (TF32 leaves `partial` unused).
+    float partial[kRowBlocks][kAccumulators];
+    float(*products)[kAccumulators] = kParts == 2 ? partial : accumulators;
     for (int step = 0; step < kSteps; ++step) {
       const int stage = step % kStages;
       arch::ClusterTransactionBarrier::wait(&full[stage], (step / kStages) & 1);
       // A row block's 64 rows of 128 bytes: 8 KB on.
       const uint32_t a = base + stage * kStageBytes + group * kGroupRows * 128;
-      const uint32_t b = base + stage * kStageBytes + kABytes;
-      fence(accumulators);
+      const uint32_t b = base + stage * kStageBytes + kWeightOffset;
+      fence(products);
       cute::warpgroup_arrive();
 #pragma unroll
       for (int k = 0; k < kWgmmaStepChannels / 8; ++k)
 #pragma unroll
-        for (int m = 0; m < kRowBlocks; ++m)
-          arch::wgmmaTF32<BN>(arch::swizzled128Descriptor(a + m * kWgmmaRows * 128 + 32 * k),
-                              arch::swizzled128Descriptor(b + 32 * k), accumulators[m]);
+        for (int m = 0; m < kRowBlocks; ++m) {
+          const uint32_t rows = a + m * kWgmmaRows * 128 + 32 * k;
+          const uint64_t bigA = arch::swizzled128Descriptor(rows);
+          const uint64_t bigB = arch::swizzled128Descriptor(b + 32 * k);
+          if constexpr (kParts == 2) {
+            // small x big, big x small, big x big.
+            arch::wgmmaTF32<BN>(arch::swizzled128Descriptor(rows + kABytes), bigB, products[m],
+                                k == 0 ? arch::ScaleOut::Zero : arch::ScaleOut::One);
+            arch::wgmmaTF32<BN>(bigA, arch::swizzled128Descriptor(b + kBBytes + 32 * k),
+                                products[m]);
+          }
+          arch::wgmmaTF32<BN>(bigA, bigB, products[m]);
+        }
       cute::warpgroup_commit_batch();
-      // The batch before this one has retired: its stage is free.
-      cute::warpgroup_wait<1>();
-      fence(accumulators);
-      if (step > 0 && releases)
-        arch::ClusterBarrier::arrive(&empty[(step - 1) % kStages]);
+      if constexpr (kParts == 2) {
+        cute::warpgroup_wait<0>();
+        fence(products);
+#pragma unroll
+        for (int m = 0; m < kRowBlocks; ++m)
+#pragma unroll
+          for (int i = 0; i < kAccumulators; ++i)
+            accumulators[m][i] += partial[m][i];
+        if (releases)
+          arch::ClusterBarrier::arrive(&empty[stage]);
+      } else {
+        // The batch before this one has retired: its stage is free.
+        cute::warpgroup_wait<1>();
+        fence(products);
+        if (step > 0 && releases)
+          arch::ClusterBarrier::arrive(&empty[(step - 1) % kStages]);
+      }
     }
     cute::warpgroup_wait<0>();
-    fence(accumulators);
+    fence(products);
   }
 
-  __device__ __forceinline__ static void fence(float (&accumulators)[kRowBlocks][kAccumulators]) {
+  __device__ __forceinline__ static void fence(float (*rowBlocks)[kAccumulators]) {
 #pragma unroll
     for (int m = 0; m < kRowBlocks; ++m)
-      arch::fenceOperands(accumulators[m]);
+      arch::fenceOperands(rowBlocks[m]);
   }
 };
 

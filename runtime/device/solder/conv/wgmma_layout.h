@@ -28,13 +28,17 @@ constexpr int kWgmmaRows = 64;
 /// blocks); one more loads.
 constexpr int kWgmmaConsumerGroups = 2;
 constexpr int kWgmmaThreads = 128 * (kWgmmaConsumerGroups + 1);
-/// A stage: BM pixel rows and BN weight rows of 128 bytes.
-constexpr int wgmmaStageBytes(int bm, int bn) { return (bm + bn) * kWgmmaStepChannels * 4; }
+/// A stage: BM pixel rows and BN weight rows of 128 bytes, each once for
+/// TF32 and twice for 3xTF32 (`parts`: its operands' big and small TF32
+/// parts).
+constexpr int wgmmaStageBytes(int bm, int bn, int parts) {
+  return parts * (bm + bn) * kWgmmaStepChannels * 4;
+}
 /// The stages, or the accumulator tile that reuses them; then a full and
 /// an empty barrier a stage; and 1024 bytes to align the stages to the
 /// 128-byte swizzle's 1024-byte atoms.
-constexpr int wgmmaSharedBytes(int bm, int bn, int stages) {
-  const int mainLoop = stages * wgmmaStageBytes(bm, bn);
+constexpr int wgmmaSharedBytes(int bm, int bn, int stages, int parts) {
+  const int mainLoop = stages * wgmmaStageBytes(bm, bn, parts);
   const int tile = accumulatorTileBytes(bm, bn);
   return 1024 + (mainLoop > tile ? mainLoop : tile) + 2 * stages * 8;
 }
@@ -114,9 +118,12 @@ constexpr WgmmaConvForm wgmmaConvForm(bool transposed, int groups, int batch, in
   return form;
 }
 
-/// Where WgmmaTensorMaps holds the weights' map (the input's at 0): the
-/// size of a CUtensorMap.
-constexpr int kWgmmaWeightMapOffset = 128;
+/// The tensor maps of a Hopper conv (WgmmaTensorMaps), each a CUtensorMap
+/// of 128 bytes at 128 x its index: the input's and the weights' (their
+/// big TF32 parts for 3xTF32), then for 3xTF32 their small parts.
+enum WgmmaMap : int { kWgmmaInputMap, kWgmmaWeightMap, kWgmmaInputSmallMap, kWgmmaWeightSmallMap };
+constexpr int kTensorMapBytes = 128;
+constexpr int wgmmaMapOffset(WgmmaMap map) { return kTensorMapBytes * map; }
 
 /// A tensor map as cuTensorMapEncodeIm2col or cuTensorMapEncodeTiled takes
 /// it, fp32 elements in the 128-byte swizzle, dims innermost first: the

@@ -20,14 +20,14 @@ struct basic_block_channels_last_io_k0_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 basic_block_channels_last_io_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<64, 64, 196L>(input, inputNdhwc, solder::RoundedToTF32<>{});
+  solder::toChannelsLast<64, 64, 196L>(input, solder::StoreTF32{inputNdhwc});
 }
 
 // basic_block_channels_last_io_k0_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 basic_block_channels_last_io_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<basic_block_channels_last_io_k0_conv_geometry, 64, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<basic_block_channels_last_io_k0_conv_geometry, 64>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // basic_block_channels_last_io_k0_conv_epilogue: what basic_block_channels_last_io_k0_conv does with each accumulator (conv output element).
@@ -108,14 +108,14 @@ struct basic_block_channels_last_io_k1_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 basic_block_channels_last_io_k1_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<64, 64, 196L>(input, inputNdhwc, solder::RoundedToTF32<>{});
+  solder::toChannelsLast<64, 64, 196L>(input, solder::StoreTF32{inputNdhwc});
 }
 
 // basic_block_channels_last_io_k1_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 basic_block_channels_last_io_k1_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<basic_block_channels_last_io_k1_conv_geometry, 64, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<basic_block_channels_last_io_k1_conv_geometry, 64>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // basic_block_channels_last_io_k1_conv_epilogue: what basic_block_channels_last_io_k1_conv does with each accumulator (conv output element).

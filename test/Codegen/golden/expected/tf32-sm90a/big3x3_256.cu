@@ -20,14 +20,14 @@ struct big3x3_256_k0_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 big3x3_256_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<256, 256, 3136L>(input, inputNdhwc, solder::RoundedToTF32<>{});
+  solder::toChannelsLast<256, 256, 3136L>(input, solder::StoreTF32{inputNdhwc});
 }
 
 // big3x3_256_k0_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 big3x3_256_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<big3x3_256_k0_conv_geometry, 256, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<big3x3_256_k0_conv_geometry, 256>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // big3x3_256_k0_conv_epilogue: what big3x3_256_k0_conv does with each accumulator (conv output element).

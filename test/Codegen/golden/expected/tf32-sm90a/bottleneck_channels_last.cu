@@ -20,14 +20,14 @@ struct bottleneck_channels_last_k0_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 bottleneck_channels_last_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<64, 64, 784L>(input, inputNdhwc, solder::RoundedToTF32<>{});
+  solder::toChannelsLast<64, 64, 784L>(input, solder::StoreTF32{inputNdhwc});
 }
 
 // bottleneck_channels_last_k0_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 bottleneck_channels_last_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<bottleneck_channels_last_k0_conv_geometry, 64, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<bottleneck_channels_last_k0_conv_geometry, 64>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // bottleneck_channels_last_k0_conv_epilogue: what bottleneck_channels_last_k0_conv does with each accumulator (conv output element).
@@ -108,14 +108,14 @@ struct bottleneck_channels_last_k1_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 bottleneck_channels_last_k1_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<32, 32, 784L>(input, inputNdhwc, solder::RoundedToTF32<>{});
+  solder::toChannelsLast<32, 32, 784L>(input, solder::StoreTF32{inputNdhwc});
 }
 
 // bottleneck_channels_last_k1_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 bottleneck_channels_last_k1_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<bottleneck_channels_last_k1_conv_geometry, 32, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<bottleneck_channels_last_k1_conv_geometry, 32>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // bottleneck_channels_last_k1_conv_epilogue: what bottleneck_channels_last_k1_conv does with each accumulator (conv output element).
@@ -196,14 +196,14 @@ struct bottleneck_channels_last_k2_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 bottleneck_channels_last_k2_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<32, 32, 784L>(input, inputNdhwc, solder::RoundedToTF32<>{});
+  solder::toChannelsLast<32, 32, 784L>(input, solder::StoreTF32{inputNdhwc});
 }
 
 // bottleneck_channels_last_k2_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 bottleneck_channels_last_k2_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<bottleneck_channels_last_k2_conv_geometry, 32, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<bottleneck_channels_last_k2_conv_geometry, 32>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // bottleneck_channels_last_k2_conv_epilogue: what bottleneck_channels_last_k2_conv does with each accumulator (conv output element).
@@ -288,14 +288,14 @@ struct bottleneck_channels_last_k3_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 bottleneck_channels_last_k3_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<64, 64, 784L>(input, inputNdhwc, solder::RoundedToTF32<>{});
+  solder::toChannelsLast<64, 64, 784L>(input, solder::StoreTF32{inputNdhwc});
 }
 
 // bottleneck_channels_last_k3_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 bottleneck_channels_last_k3_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<bottleneck_channels_last_k3_conv_geometry, 64, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<bottleneck_channels_last_k3_conv_geometry, 64>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // bottleneck_channels_last_k3_conv_epilogue: what bottleneck_channels_last_k3_conv does with each accumulator (conv output element).
@@ -368,14 +368,14 @@ struct bottleneck_channels_last_k4_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 bottleneck_channels_last_k4_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<64, 64, 784L>(input, inputNdhwc, solder::RoundedToTF32<>{});
+  solder::toChannelsLast<64, 64, 784L>(input, solder::StoreTF32{inputNdhwc});
 }
 
 // bottleneck_channels_last_k4_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 bottleneck_channels_last_k4_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<bottleneck_channels_last_k4_conv_geometry, 64, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<bottleneck_channels_last_k4_conv_geometry, 64>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // bottleneck_channels_last_k4_conv_epilogue: what bottleneck_channels_last_k4_conv does with each accumulator (conv output element).

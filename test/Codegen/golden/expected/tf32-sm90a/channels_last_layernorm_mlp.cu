@@ -242,14 +242,14 @@ channels_last_layernorm_mlp_k4_conv_input_ndhwc(const float *__restrict__ input,
     const float *__restrict__ in2,
     const float *__restrict__ in3,
     const float *__restrict__ in4) {
-  solder::toChannelsLast<24, 24, 195L>(input, inputNdhwc, solder::roundedToTF32(channels_last_layernorm_mlp_k4_conv_prologue{in1, in2, in3, in4}));
+  solder::toChannelsLast<24, 24, 195L>(input, solder::StoreTF32{inputNdhwc}, channels_last_layernorm_mlp_k4_conv_prologue{in1, in2, in3, in4});
 }
 
 // channels_last_layernorm_mlp_k4_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 channels_last_layernorm_mlp_k4_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<channels_last_layernorm_mlp_k4_conv_geometry, 24, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<channels_last_layernorm_mlp_k4_conv_geometry, 24>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // channels_last_layernorm_mlp_k4_conv_epilogue: what channels_last_layernorm_mlp_k4_conv does with each accumulator (conv output element).
@@ -337,14 +337,14 @@ struct channels_last_layernorm_mlp_k5_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 channels_last_layernorm_mlp_k5_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<96, 96, 195L>(input, inputNdhwc, solder::RoundedToTF32<>{});
+  solder::toChannelsLast<96, 96, 195L>(input, solder::StoreTF32{inputNdhwc});
 }
 
 // channels_last_layernorm_mlp_k5_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 channels_last_layernorm_mlp_k5_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<channels_last_layernorm_mlp_k5_conv_geometry, 96, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<channels_last_layernorm_mlp_k5_conv_geometry, 96>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // channels_last_layernorm_mlp_k5_conv_epilogue: what channels_last_layernorm_mlp_k5_conv does with each accumulator (conv output element).

@@ -23,14 +23,14 @@ struct conv2d_grouped_tensorop_groupnorm_silu_k0_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 conv2d_grouped_tensorop_groupnorm_silu_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<64, 64, 143L>(input, inputNdhwc, solder::RoundedToTF32<>{});
+  solder::toChannelsLast<64, 64, 143L>(input, solder::StoreTF32{inputNdhwc});
 }
 
 // conv2d_grouped_tensorop_groupnorm_silu_k0_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 conv2d_grouped_tensorop_groupnorm_silu_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<conv2d_grouped_tensorop_groupnorm_silu_k0_conv_geometry, 64, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<conv2d_grouped_tensorop_groupnorm_silu_k0_conv_geometry, 64>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // conv2d_grouped_tensorop_groupnorm_silu_k0_conv_epilogue: what conv2d_grouped_tensorop_groupnorm_silu_k0_conv does with each accumulator (conv output element).

@@ -90,14 +90,14 @@ struct depthwise2d_split_rows_channels_last_project_k1_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 depthwise2d_split_rows_channels_last_project_k1_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<32, 32, 567L>(input, inputNdhwc, solder::RoundedToTF32<>{});
+  solder::toChannelsLast<32, 32, 567L>(input, solder::StoreTF32{inputNdhwc});
 }
 
 // depthwise2d_split_rows_channels_last_project_k1_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 depthwise2d_split_rows_channels_last_project_k1_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<depthwise2d_split_rows_channels_last_project_k1_conv_geometry, 32, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<depthwise2d_split_rows_channels_last_project_k1_conv_geometry, 32>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // depthwise2d_split_rows_channels_last_project_k1_conv_epilogue: what depthwise2d_split_rows_channels_last_project_k1_conv does with each accumulator (conv output element).

@@ -90,14 +90,14 @@ groupnorm_silu_conv_prologues_k1_conv_input_ndhwc(const float *__restrict__ inpu
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3) {
-  solder::toChannelsLast<64, 64, 400L>(input, inputNdhwc, solder::roundedToTF32(groupnorm_silu_conv_prologues_k1_conv_prologue{in1, in2, in3}));
+  solder::toChannelsLast<64, 64, 400L>(input, solder::StoreTF32{inputNdhwc}, groupnorm_silu_conv_prologues_k1_conv_prologue{in1, in2, in3});
 }
 
 // groupnorm_silu_conv_prologues_k1_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 groupnorm_silu_conv_prologues_k1_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<groupnorm_silu_conv_prologues_k1_conv_geometry, 64, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<groupnorm_silu_conv_prologues_k1_conv_geometry, 64>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 using groupnorm_silu_conv_prologues_k1_conv_partials = solder::PartialLayout<2, 4, 64>;
@@ -225,14 +225,14 @@ groupnorm_silu_conv_prologues_k2_conv_input_ndhwc(const float *__restrict__ inpu
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3) {
-  solder::toChannelsLast<64, 64, 400L>(input, inputNdhwc, solder::roundedToTF32(groupnorm_silu_conv_prologues_k2_conv_prologue{in1, in2, in3}));
+  solder::toChannelsLast<64, 64, 400L>(input, solder::StoreTF32{inputNdhwc}, groupnorm_silu_conv_prologues_k2_conv_prologue{in1, in2, in3});
 }
 
 // groupnorm_silu_conv_prologues_k2_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 groupnorm_silu_conv_prologues_k2_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<groupnorm_silu_conv_prologues_k2_conv_geometry, 64, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<groupnorm_silu_conv_prologues_k2_conv_geometry, 64>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // groupnorm_silu_conv_prologues_k2_conv_epilogue: what groupnorm_silu_conv_prologues_k2_conv does with each accumulator (conv output element).

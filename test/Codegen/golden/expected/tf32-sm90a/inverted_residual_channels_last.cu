@@ -21,14 +21,14 @@ struct inverted_residual_channels_last_k0_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 inverted_residual_channels_last_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<24, 24, 247L>(input, inputNdhwc, solder::RoundedToTF32<>{});
+  solder::toChannelsLast<24, 24, 247L>(input, solder::StoreTF32{inputNdhwc});
 }
 
 // inverted_residual_channels_last_k0_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 inverted_residual_channels_last_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<inverted_residual_channels_last_k0_conv_geometry, 24, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<inverted_residual_channels_last_k0_conv_geometry, 24>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // inverted_residual_channels_last_k0_conv_epilogue: what inverted_residual_channels_last_k0_conv does with each accumulator (conv output element).
@@ -175,14 +175,14 @@ struct inverted_residual_channels_last_k2_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 inverted_residual_channels_last_k2_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<96, 96, 247L>(input, inputNdhwc, solder::RoundedToTF32<>{});
+  solder::toChannelsLast<96, 96, 247L>(input, solder::StoreTF32{inputNdhwc});
 }
 
 // inverted_residual_channels_last_k2_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 inverted_residual_channels_last_k2_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<inverted_residual_channels_last_k2_conv_geometry, 96, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<inverted_residual_channels_last_k2_conv_geometry, 96>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // inverted_residual_channels_last_k2_conv_epilogue: what inverted_residual_channels_last_k2_conv does with each accumulator (conv output element).

@@ -22,14 +22,14 @@ struct w2_k0_conv_geometry {
 extern "C" __global__ void __launch_bounds__(256)
 w2_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<64, 64, 32768L>(input, inputNdhwc, solder::RoundedToTF32<>{});
+  solder::toChannelsLast<64, 64, 32768L>(input, solder::StoreTF32{inputNdhwc});
 }
 
 // w2_k0_conv_weight_ktrsc: the conv_transpose weights, flipped, to KTRSC: it runs as a conv, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 w2_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<w2_k0_conv_geometry, 64, /*RoundTF32=*/true>(weight, weightKtrsc);
+  solder::weightsToKtrsc<w2_k0_conv_geometry, 64>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 using w2_k0_conv_partials = solder::PartialLayout<16, 154, 128>;
