@@ -15,6 +15,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <string_view>
 #include <variant>
 
 using namespace mlir;
@@ -41,69 +42,94 @@ std::optional<MainLoopChoice> mlir::solder::parseMainLoopChoice(StringRef text) 
       .Default(std::nullopt);
 }
 
+/// Neither constexpr nor defined: the tiles below are built at compile
+/// time, where a call to it (a tile from another main loop's rate) fails.
+void rateOfAnotherMainLoop();
+
 namespace {
-/// A tensor-core tile and its rate as measured on an H200 (TFLOP/s, the
-/// conv alone with its layout conversions, L2 flushed, full K steps):
-/// bench/scripts/mainloop.py over test/gpu/prepare_bundles.sh's tile sweep,
-/// 2026-11-23, with CUTLASS's parameters in the constant bank
-/// (docs/perf-log/2026-11.md, "2026-11-23 (later)"). Each precision's tiles
-/// are the best of the sweep for the output channels they serve.
+/// A main loop's tile and its measured rate (TFLOP/s on an H200: the conv
+/// alone with its layout conversions, L2 flushed, full K steps), as
+/// bench/mainloop/rates.json lists them (MainLoopRates.def, generated from
+/// it); each entry's `source` says where it was measured, and
+/// bench/scripts/rates.py rewrites the rates from a sweep of the main-loop
+/// benchmark (test/gpu/prepare_bundles.sh, bench/scripts/mainloop.py, and
+/// bench/mainloop/wgmma_conv.cu for the Hopper main loop).
+struct MeasuredRate {
+  std::string_view mainLoop;
+  int64_t bm, bn, bk, wm, wn, stages;
+  double teraFlops;
+};
+namespace rates {
+#define SOLDER_RATE(NAME, LOOP, BM, BN, BK, WM, WN, STAGES, TFLOPS)                          \
+  constexpr MeasuredRate NAME = {LOOP, BM, BN, BK, WM, WN, STAGES, TFLOPS};
+#include "solder/Analysis/MainLoopRates.def"
+#undef SOLDER_RATE
+} // namespace rates
+
+/// An sm80 tensor-core tile (CUTLASS's implicit GEMM) and its rate.
 struct TensorOpTile {
   int64_t bm, bn, bk, wm, wn, stages;
   double teraFlops;
 };
+constexpr TensorOpTile tensorOpTile(const MeasuredRate &rate, std::string_view mainLoop) {
+  if (rate.mainLoop != mainLoop)
+    rateOfAnotherMainLoop();
+  return {rate.bm, rate.bn, rate.bk, rate.wm, rate.wn, rate.stages, rate.teraFlops};
+}
+constexpr std::string_view kThreeTF32 = "tensorop_3xtf32", kTF32 = "tensorop_tf32";
 
-// 3xTF32 at 128 x 128 spills (26 TFLOP/s): the widest ieee tile is 64 x 128
-// (66.5 on the 3x3 256 -> 256 conv, 64 on W2's).
-constexpr TensorOpTile kThreeTF32Wide = {64, 128, 16, 32, 64, 4, 65.0};
-constexpr TensorOpTile kThreeTF32Mid = {128, 64, 16, 64, 32, 4, 61.0};
-constexpr TensorOpTile kThreeTF32Narrow = {128, 32, 16, 32, 32, 4, 30.0};
+// Each precision's tiles are the best of the sweep for the output channels
+// they serve. 3xTF32 at 128 x 128 spills (26 TFLOP/s): the widest ieee tile
+// is 64 x 128 (66.5 on the 3x3 256 -> 256 conv, 64 on W2's).
+constexpr TensorOpTile kThreeTF32Wide = tensorOpTile(rates::ThreeTF32Wide, kThreeTF32);
+constexpr TensorOpTile kThreeTF32Mid = tensorOpTile(rates::ThreeTF32Mid, kThreeTF32);
+constexpr TensorOpTile kThreeTF32Narrow = tensorOpTile(rates::ThreeTF32Narrow, kThreeTF32);
 // TF32: 128 x 128 x 32 wins with 256 input channels (190) and loses with 64
 // (W2: 113 against 147 for 64 x 128 x 16).
-constexpr TensorOpTile kTF32Large = {128, 128, 32, 64, 64, 3, 190.0};
-constexpr TensorOpTile kTF32Wide = {64, 128, 16, 32, 64, 4, 147.0};
-constexpr TensorOpTile kTF32Mid = {128, 64, 16, 64, 32, 4, 120.0};
-constexpr TensorOpTile kTF32Narrow = {128, 32, 16, 32, 32, 4, 35.0};
+constexpr TensorOpTile kTF32Large = tensorOpTile(rates::TF32Large, kTF32);
+constexpr TensorOpTile kTF32Wide = tensorOpTile(rates::TF32Wide, kTF32);
+constexpr TensorOpTile kTF32Mid = tensorOpTile(rates::TF32Mid, kTF32);
+constexpr TensorOpTile kTF32Narrow = tensorOpTile(rates::TF32Narrow, kTF32);
 // A grid that would leave most SMs idle: 64 x 64 tiles. At full occupancy
 // they trail the tiles above; on a Linear of 1024 rows x 1024 -> 512 (the
 // KernelBench GEMMs: 64 CTAs of 64 x 128 in ieee, 32 of 128 x 128 in tf32 on
 // 132 SMs), 128 CTAs of 64 x 64 took the chain 0.046 -> 0.029 ms in ieee
-// and 0.042 -> 0.019 in tf32 (H200, 2026-11-27, bench/history/2026-11-27/
-// tiles-h200-gemm.log; their rates there: 37 and 56 TFLOP/s).
-constexpr TensorOpTile kThreeTF32Small = {64, 64, 32, 32, 32, 3, 37.0};
-constexpr TensorOpTile kTF32Small = {64, 64, 32, 32, 32, 4, 56.0};
-/// The Hopper main loop (conv/mainloop_implicit_gemm_wgmma.cuh, sm_90a,
-/// TF32): BM pixels x BN channels, as many stages as 192 KB hold. The main
-/// loop alone with its accumulator tile stored (bench/mainloop/
-/// wgmma_conv.cu, H200, 2026-11-27; bench/history/2026-11-27/
-/// wgmma-tiles-h200.log): the 3x3 256 -> 256 conv at 332, 324, 286 and 198
-/// TFLOP/s on the tiles below; W2's conv_transpose (128 channels) at 317 on
-/// 256 x 128 against 269 on 128 x 128.
+// and 0.042 -> 0.019 in tf32 (H200, 2026-11-27).
+constexpr TensorOpTile kThreeTF32Small = tensorOpTile(rates::ThreeTF32Small, kThreeTF32);
+constexpr TensorOpTile kTF32Small = tensorOpTile(rates::TF32Small, kTF32);
+/// The Hopper main loop (conv/mainloop_implicit_gemm_wgmma.cuh, sm_90a):
+/// BM pixels x BN channels, as many stages as 192 KB hold; the main loop
+/// alone with its accumulator tile stored (bench/mainloop/wgmma_conv.cu).
+/// TF32 on the 3x3 256 -> 256 conv; W2's conv_transpose (128 channels) ran
+/// at 317 on 256 x 128 against 269 on 128 x 128. Its 3xTF32 form (ieee)
+/// takes twice the stages' bytes (both TF32 parts of both operands) and
+/// holds each stage's products apart from the accumulators: 128 rows, at
+/// most 128 channels; W2's conv_transpose at 129 on 128 x 128. (Two stages
+/// of 128 x 256 or 256 x 128 reached 82-91: too few to hide the copies.)
 struct WgmmaTile {
   int64_t bm, bn, stages;
   double teraFlops;
 };
-constexpr WgmmaTile kWgmmaTiles[] = {
-    {128, 256, 4, 332.0}, {256, 128, 4, 324.0}, {128, 128, 6, 286.0}, {128, 64, 8, 198.0}};
-/// Its 3xTF32 form (ieee), three products a K step over operands stored as
-/// big and small TF32 parts, which take twice the stages' bytes, each
-/// stage's products summed apart (its accumulators twice: 128 rows, at
-/// most 128 channels): the same conv and harness (-DTHREE_TF32=1, H200,
-/// 2026-11-27, bench/history/2026-11-27/wgmma-3xtf32-tiles-h200.log), in
-/// fp32 products a second; W2's conv_transpose at 129 on 128 x 128. (Two
-/// stages of 128 x 256 or 256 x 128 reached 82-91: too few to hide the
-/// copies.)
-constexpr WgmmaTile kWgmmaThreeTF32Tiles[] = {{128, 128, 3, 132.0}, {128, 64, 4, 97.0}};
-/// The FMA fallback (conv/mainloop_implicit_gemm_fma.cuh): 7-16 TFLOP/s measured.
-constexpr double kFmaTeraFlops = 10.0;
-/// The direct conv on FMAs (conv/mainloop_direct_fma.cuh): 17
-/// TFLOP/s on W1's conv (bench/mainloop, 2026-11-23).
-constexpr double kDirectFmaTeraFlops = 17.0;
-/// The direct conv on tensor cores (conv/mainloop_direct_tensorop.cuh), the conv
-/// alone with its output stores (bench/mainloop, H200, 2026-11-23): 3xTF32
-/// 27 TFLOP/s on W1's conv and 40 on W3's; one TF32 product 45 and 59.
-constexpr double kDirectThreeTF32TeraFlops = 33.0;
-constexpr double kDirectTF32TeraFlops = 50.0;
+constexpr WgmmaTile wgmmaTile(const MeasuredRate &rate, std::string_view mainLoop) {
+  if (rate.mainLoop != mainLoop)
+    rateOfAnotherMainLoop();
+  return {rate.bm, rate.bn, rate.stages, rate.teraFlops};
+}
+constexpr WgmmaTile kWgmmaTiles[] = {wgmmaTile(rates::WgmmaTF32_128x256, "wgmma_tf32"),
+                                     wgmmaTile(rates::WgmmaTF32_256x128, "wgmma_tf32"),
+                                     wgmmaTile(rates::WgmmaTF32_128x128, "wgmma_tf32"),
+                                     wgmmaTile(rates::WgmmaTF32_128x64, "wgmma_tf32")};
+constexpr WgmmaTile kWgmmaThreeTF32Tiles[] = {
+    wgmmaTile(rates::WgmmaThreeTF32_128x128, "wgmma_3xtf32"),
+    wgmmaTile(rates::WgmmaThreeTF32_128x64, "wgmma_3xtf32")};
+/// The FMA fallback (conv/mainloop_implicit_gemm_fma.cuh).
+constexpr double kFmaTeraFlops = rates::Fma.teraFlops;
+/// The direct conv on FMAs (conv/mainloop_direct_fma.cuh), on W1's conv.
+constexpr double kDirectFmaTeraFlops = rates::DirectFma.teraFlops;
+/// The direct conv on tensor cores (conv/mainloop_direct_tensorop.cuh), the
+/// conv alone with its output stores, W1's and W3's.
+constexpr double kDirectThreeTF32TeraFlops = rates::DirectThreeTF32.teraFlops;
+constexpr double kDirectTF32TeraFlops = rates::DirectTF32.teraFlops;
 TensorOpTile chooseTile(Precision precision, int64_t outChannels,
                         int64_t inChannels) {
   TensorOpTile tile;
