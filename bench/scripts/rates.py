@@ -21,8 +21,8 @@ import os
 import re
 import sys
 
-TABLE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "mainloop",
-                     "rates.json")
+ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
+TABLE = os.path.join(ROOT, "bench", "mainloop", "rates.json")
 SWEEP_TILE = re.compile(r"^(\d+)x(\d+)x(\d+)-(\d+)x(\d+)-(\d+)$")
 HARNESS_TILE = re.compile(r"^(\d+)x(\d+)_s(\d+)$")
 
@@ -33,16 +33,20 @@ def result_rows(path):
     text = open(path).read()
     try:
         data = json.loads(text)
-        rows = data["rows"] if isinstance(data, dict) else data
+        # mainloop.py's file: its rows, alone or beside the ceilings; one
+        # row (a single harness line) alone.
+        rows = data.get("rows", [data]) if isinstance(data, dict) else data
     except ValueError:  # the harness: a JSON object a line
         rows = [json.loads(line) for line in text.splitlines() if line.startswith("{")]
     for row in rows:
         if "error" in row or "tflops" not in row:
             continue
-        if "math" in row:  # bench/mainloop/wgmma_conv.cu
+        if "name" in row:  # bench/mainloop/wgmma_conv.cu (TF32 alone before "math")
             match = HARNESS_TILE.match(row["tile"])
+            if not match:
+                sys.exit(f"rates.py: {path}: tile {row['tile']!r} is not BMxBN_sS")
             bm, bn, stages = map(int, match.groups())
-            yield (row["name"], f"wgmma_{row['math']}", [bm, bn, 32], stages, None,
+            yield (row["name"], f"wgmma_{row.get('math', 'tf32')}", [bm, bn, 32], stages, None,
                    row["tflops"], path)
             continue
         conv, *variant = row["conv"].split("@")
@@ -65,11 +69,13 @@ def matches(entry, row):
 
 
 def write_table(table, path):
-    lines = [json.dumps(entry) for entry in table["rates"]]
+    """The table as it is checked in: its keys in order, an entry a line."""
+    parts = [f"  {json.dumps(key)}: {json.dumps(value)}" for key, value in table.items()
+             if key != "rates"]
+    parts.append('  "rates": [\n    ' +
+                 ",\n    ".join(json.dumps(entry) for entry in table["rates"]) + "\n  ]")
     with open(path, "w") as out:
-        out.write('{\n  "about": ' + json.dumps(table["about"]) + ',\n  "rates": [\n    ')
-        out.write(",\n    ".join(lines))
-        out.write("\n  ]\n}\n")
+        out.write("{\n" + ",\n".join(parts) + "\n}\n")
 
 
 def update(paths, table_path):
@@ -94,7 +100,8 @@ def update(paths, table_path):
         if rate != entry["tflops"]:
             print(f"{entry['name']}: {entry['tflops']} -> {rate}")
             entry["tflops"] = rate
-            entry["source"] = ", ".join(sorted({os.path.relpath(row[6]) for row in used}))
+            entry["source"] = ", ".join(sorted({os.path.relpath(os.path.abspath(row[6]), ROOT)
+                                                for row in used}))
             changed += 1
     write_table(table, table_path)
     print(f"{changed} rates changed in {table_path}")

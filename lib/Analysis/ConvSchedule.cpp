@@ -47,8 +47,9 @@ std::optional<MainLoopChoice> mlir::solder::parseMainLoopChoice(StringRef text) 
 void rateOfAnotherMainLoop();
 
 namespace {
-/// A main loop's tile and its measured rate (TFLOP/s on an H200: the conv
-/// alone with its layout conversions, L2 flushed, full K steps), as
+/// A main loop's tile and its measured rate (TFLOP/s on an H200, full K
+/// steps: the conv alone, with its layout conversions for the sm80 loops,
+/// without them for the Hopper main loop's harness), as
 /// bench/mainloop/rates.json lists them (MainLoopRates.def, generated from
 /// it); each entry's `source` says where it was measured, and
 /// bench/scripts/rates.py rewrites the rates from a sweep of the main-loop

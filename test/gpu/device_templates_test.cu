@@ -746,6 +746,8 @@ template <class G> static void testTF32Parts(const char *what) {
                      weight = randomFloats(weightCount<G>(), 52);
   for (size_t i = 0; i < input.size(); i += 7)
     input[i] *= 1e-30f; // values near 1e-30: their parts keep their scale
+  input[3] = 3.4028234e38f; // rounding it to TF32 would overflow: its parts stay finite
+  input[5] = -3.4028232e38f;
   DeviceArray<float> dInput(input), dWeight(weight);
   const size_t inCount = size_t(G::kBatch) * solder::ConvShape<G>::kInVolume * kPad;
   const size_t wCount = size_t(G::kOutChannels) * solder::ConvShape<G>::kTaps * kPad;

@@ -336,9 +336,12 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                               "solder-plan)");
     os << llvm::formatv(
         "\n// {0}_maps: the tensor maps its copies read, over the converted input and\n"
-        "// weights{1}; the runtime encodes them when it loads the bundle.\n"
+        "// weights{1} when it loads the bundle.\n"
         "__device__ solder::WgmmaTensorMaps {0}_maps;\n",
-        name, threeTF32 ? " (their big TF32 parts,\n// then their small ones)" : "");
+        name,
+        threeTF32 ? ", their big TF32 parts then their small ones; the runtime\n"
+                    "// encodes them"
+                  : "; the runtime encodes them");
     ArrayRef<int64_t> block = implicitGemmTile.getTile();
     ::solder::TensorMapSpec inputMap = ::solder::wgmmaInputMap(form, static_cast<int>(block[0]));
     ::solder::TensorMapSpec weightMap = ::solder::wgmmaWeightMap(form, static_cast<int>(block[1]));

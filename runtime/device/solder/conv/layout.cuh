@@ -63,14 +63,19 @@ struct StoreTF32 {
 };
 struct StoreTF32Parts {
   float *big, *small;
-  __device__ void operator()(long e, float x) const {
+  /// The big part: x rounded to TF32, or truncated where rounding would
+  /// overflow (the largest finite values), so that the parts stay finite.
+  __device__ static float bigPart(float x) {
     const float high = roundToTF32(x);
+    return isinf(high) ? __uint_as_float(__float_as_uint(x) & 0xffffe000u) : high;
+  }
+  __device__ void operator()(long e, float x) const {
+    const float high = bigPart(x);
     big[e] = high;
     small[e] = roundToTF32(x - high);
   }
   __device__ void operator()(long e, float4 x) const {
-    const float4 high =
-        make_float4(roundToTF32(x.x), roundToTF32(x.y), roundToTF32(x.z), roundToTF32(x.w));
+    const float4 high = make_float4(bigPart(x.x), bigPart(x.y), bigPart(x.z), bigPart(x.w));
     *reinterpret_cast<float4 *>(big + e) = high;
     *reinterpret_cast<float4 *>(small + e) =
         make_float4(roundToTF32(x.x - high.x), roundToTF32(x.y - high.y), roundToTF32(x.z - high.z),

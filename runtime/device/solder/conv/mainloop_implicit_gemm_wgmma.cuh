@@ -10,16 +10,17 @@
 //     stage's transaction barrier.
 //   * Two consumer warpgroups, each BM / 2 pixels (one or two row blocks
 //     of 64) x BN channels: per stage four 64 x BN x 8 wgmmas a row block,
-//     one batch in flight while the next stage's copies are waited for; a
-//     stage goes back to the producer once the batch that read it has
-//     retired.
+//     (TF32) one batch in flight while the next stage's copies are waited
+//     for; a stage goes back to the producer once the batch that read it
+//     has retired.
 //   * 3xTF32 (ieee): the conversions stored each operand as a big and a
 //     small TF32 part (StoreTF32Parts, conv/layout.cuh), in buffers of
 //     their own; a stage holds both of each, and each K step is three
 //     products, the small ones first as in CUTLASS's sm80 3xTF32: small x
-//     big, big x small, big x big (wgmma then multiplies exactly what
-//     sm80's 3xTF32 loop does), into a partial sum of the stage that is
-//     added to the accumulators in fp32 (consume says why).
+//     big, big x small, big x big (the big part rounded to nearest where
+//     CUTLASS's sm80 split truncates it), into a partial sum of the stage
+//     that is added to the accumulators in fp32 once its batch has retired
+//     (consume says why); the stage goes back then.
 // A K step is one tap's 32 channels; steps run tap after tap. Channels past
 // the input's (32 does not divide them) are zeros in the im2col box, so
 // the weights the tile reads there (the next tap's) add nothing (unless one
@@ -217,16 +218,16 @@ private:
   }
 
   /// Warpgroup `group`'s BM / 2 rows: each stage's four K steps of 8 a row
-  /// block, the last stage's batch in flight while this one's copies are
-  /// waited for. 3xTF32 (three products a K step) runs each stage's batch
-  /// into `partial`, which its first wgmma overwrites, and adds it to the
-  /// accumulators in fp32 once it has retired: wgmma's own accumulation
-  /// loses low bits of each sum (it does not round to nearest), which over
-  /// the 3x3 256 -> 256 conv's 2304-long reduction came to a relative L2
-  /// error of 1.6e-5; summed a stage at a time it is 2.9e-7 (CUTLASS's FP8
-  /// GEMMs promote their accumulators for the same reason). The other
-  /// consumer warpgroup's batch keeps the tensor cores busy meanwhile: 132
-  /// TFLOP/s against 129 without (H200).
+  /// block; TF32 keeps the last stage's batch in flight while this one's
+  /// copies are waited for. 3xTF32 (three products a K step) runs each
+  /// stage's batch into `partial`, which its first wgmma overwrites, and
+  /// adds it to the accumulators in fp32 once it has retired: wgmma's own
+  /// accumulation loses low bits of each sum (it does not round to
+  /// nearest), which over the 3x3 256 -> 256 conv's 2304-long reduction
+  /// came to a relative L2 error of 1.6e-5; summed a stage at a time it is
+  /// 2.9e-7 (CUTLASS's FP8 GEMMs promote their accumulators for the same
+  /// reason). The other consumer warpgroup's batch keeps the tensor cores
+  /// busy meanwhile: 132 TFLOP/s against 129 without (H200).
   __device__ __forceinline__ static void
   consume(int group, char *stages, uint64_t *full, uint64_t *empty,
           float (&accumulators)[kRowBlocks][kAccumulators]) {

@@ -75,8 +75,8 @@ static_assert(basic_block_channels_last_io_k0_conv_kernel::kThreads == 384 && ba
               "the plan's threads and shared memory");
 
 // basic_block_channels_last_io_k0_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps basic_block_channels_last_io_k0_conv_maps;
 
 // basic_block_channels_last_io_k0_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> mul -> add -> relu
@@ -170,8 +170,8 @@ static_assert(basic_block_channels_last_io_k1_conv_kernel::kThreads == 384 && ba
               "the plan's threads and shared memory");
 
 // basic_block_channels_last_io_k1_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps basic_block_channels_last_io_k1_conv_maps;
 
 // basic_block_channels_last_io_k1_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> mul -> add -> add -> relu

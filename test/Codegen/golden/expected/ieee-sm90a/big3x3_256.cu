@@ -70,8 +70,8 @@ static_assert(big3x3_256_k0_conv_kernel::kThreads == 384 && big3x3_256_k0_conv_k
               "the plan's threads and shared memory");
 
 // big3x3_256_k0_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps big3x3_256_k0_conv_maps;
 
 // big3x3_256_k0_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32)

@@ -75,8 +75,8 @@ static_assert(bottleneck_channels_last_k0_conv_kernel::kThreads == 384 && bottle
               "the plan's threads and shared memory");
 
 // bottleneck_channels_last_k0_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k0_conv_maps;
 
 // bottleneck_channels_last_k0_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> mul -> add -> relu
@@ -166,8 +166,8 @@ static_assert(bottleneck_channels_last_k1_conv_kernel::kThreads == 384 && bottle
               "the plan's threads and shared memory");
 
 // bottleneck_channels_last_k1_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k1_conv_maps;
 
 // bottleneck_channels_last_k1_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> mul -> add -> relu
@@ -259,8 +259,8 @@ static_assert(bottleneck_channels_last_k2_conv_kernel::kThreads == 384 && bottle
               "the plan's threads and shared memory");
 
 // bottleneck_channels_last_k2_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k2_conv_maps;
 
 // bottleneck_channels_last_k2_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> mul -> add -> add -> relu
@@ -348,8 +348,8 @@ static_assert(bottleneck_channels_last_k3_conv_kernel::kThreads == 384 && bottle
               "the plan's threads and shared memory");
 
 // bottleneck_channels_last_k3_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k3_conv_maps;
 
 // bottleneck_channels_last_k3_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> relu
@@ -433,8 +433,8 @@ static_assert(bottleneck_channels_last_k4_conv_kernel::kThreads == 384 && bottle
               "the plan's threads and shared memory");
 
 // bottleneck_channels_last_k4_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k4_conv_maps;
 
 // bottleneck_channels_last_k4_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> add

@@ -298,8 +298,8 @@ static_assert(channels_last_layernorm_mlp_k4_conv_kernel::kThreads == 384 && cha
               "the plan's threads and shared memory");
 
 // channels_last_layernorm_mlp_k4_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps channels_last_layernorm_mlp_k4_conv_maps;
 
 // channels_last_layernorm_mlp_k4_conv: sub -> mul -> mul -> add -> implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> gelu
@@ -395,8 +395,8 @@ static_assert(channels_last_layernorm_mlp_k5_conv_kernel::kThreads == 384 && cha
               "the plan's threads and shared memory");
 
 // channels_last_layernorm_mlp_k5_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps channels_last_layernorm_mlp_k5_conv_maps;
 
 // channels_last_layernorm_mlp_k5_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> mul -> add

@@ -76,8 +76,8 @@ static_assert(conv2d_grouped_tensorop_groupnorm_silu_k0_conv_kernel::kThreads ==
               "the plan's threads and shared memory");
 
 // conv2d_grouped_tensorop_groupnorm_silu_k0_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps conv2d_grouped_tensorop_groupnorm_silu_k0_conv_maps;
 
 // conv2d_grouped_tensorop_groupnorm_silu_k0_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> relu

@@ -141,8 +141,8 @@ static_assert(depthwise2d_split_rows_channels_last_project_k1_conv_kernel::kThre
               "the plan's threads and shared memory");
 
 // depthwise2d_split_rows_channels_last_project_k1_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps depthwise2d_split_rows_channels_last_project_k1_conv_maps;
 
 // depthwise2d_split_rows_channels_last_project_k1_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32)

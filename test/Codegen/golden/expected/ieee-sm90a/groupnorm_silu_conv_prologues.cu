@@ -152,8 +152,8 @@ static_assert(groupnorm_silu_conv_prologues_k1_conv_kernel::kThreads == 384 && g
               "the plan's threads and shared memory");
 
 // groupnorm_silu_conv_prologues_k1_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps groupnorm_silu_conv_prologues_k1_conv_maps;
 
 // groupnorm_silu_conv_prologues_k1_conv: group_normalize -> silu -> implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> group_stats (partial)
@@ -284,8 +284,8 @@ static_assert(groupnorm_silu_conv_prologues_k2_conv_kernel::kThreads == 384 && g
               "the plan's threads and shared memory");
 
 // groupnorm_silu_conv_prologues_k2_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps groupnorm_silu_conv_prologues_k2_conv_maps;
 
 // groupnorm_silu_conv_prologues_k2_conv: group_normalize -> silu -> implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> add

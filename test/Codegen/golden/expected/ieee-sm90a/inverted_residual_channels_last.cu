@@ -76,8 +76,8 @@ static_assert(inverted_residual_channels_last_k0_conv_kernel::kThreads == 384 &&
               "the plan's threads and shared memory");
 
 // inverted_residual_channels_last_k0_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps inverted_residual_channels_last_k0_conv_maps;
 
 // inverted_residual_channels_last_k0_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> mul -> add -> clamp
@@ -236,8 +236,8 @@ static_assert(inverted_residual_channels_last_k2_conv_kernel::kThreads == 384 &&
               "the plan's threads and shared memory");
 
 // inverted_residual_channels_last_k2_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps inverted_residual_channels_last_k2_conv_maps;
 
 // inverted_residual_channels_last_k2_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> mul -> add -> add

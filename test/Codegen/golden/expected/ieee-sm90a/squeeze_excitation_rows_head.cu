@@ -85,8 +85,8 @@ static_assert(squeeze_excitation_rows_head_k0_conv_kernel::kThreads == 384 && sq
               "the plan's threads and shared memory");
 
 // squeeze_excitation_rows_head_k0_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps squeeze_excitation_rows_head_k0_conv_maps;
 
 // squeeze_excitation_rows_head_k0_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> mul -> add -> reduce (partial)

@@ -82,8 +82,8 @@ static_assert(w2_small_k0_conv_kernel::kThreads == 384 && w2_small_k0_conv_kerne
               "the plan's threads and shared memory");
 
 // w2_small_k0_conv_maps: the tensor maps its copies read, over the converted input and
-// weights (their big TF32 parts,
-// then their small ones); the runtime encodes them when it loads the bundle.
+// weights, their big TF32 parts then their small ones; the runtime
+// encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps w2_small_k0_conv_maps;
 
 // w2_small_k0_conv: implicit-GEMM conv_transpose on tensor cores (wgmma_3xtf32) -> relu -> group_stats (partial)
