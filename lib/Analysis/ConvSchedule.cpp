@@ -701,6 +701,10 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   // sm80 one.
   const WgmmaTile *wgmmaTile = nullptr;
   double wgmmaTeraFlops = 0;
+  // What its conversions store of each operand: the TF32 value, or for
+  // 3xTF32 its big and small TF32 parts (twice the stages' bytes and the
+  // conversions' writes).
+  const int wgmmaOperandParts = precision == Precision::ieee ? 2 : 1;
   if (tensorOp && target.hasWgmma && !tileOverride && !samplesAsPixels && groups == 1 &&
       phases == 1 && !inputChannelsLast && getWgmmaConvForm(anchor).fits) {
     // A K step is 32 channels of a tap, a tile BN channels: fewer leave
@@ -768,7 +772,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                        batch};
       schedule.sharedBytes = ::solder::wgmmaSharedBytes(
           static_cast<int>(wgmmaTile->bm), static_cast<int>(wgmmaTile->bn),
-          static_cast<int>(wgmmaTile->stages), precision == Precision::ieee ? 2 : 1);
+          static_cast<int>(wgmmaTile->stages), wgmmaOperandParts);
       schedule.blocksPerSM = 1;
       tensorOpTeraFlops = wgmmaTeraFlops;
     }
@@ -799,9 +803,8 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
           static_cast<int64_t>(
               llvm::divideCeil(outChannels * taps * groupInChannels, kOperandPrepThreads)),
           1, 1};
-    // Read once, written once, or twice for the Hopper 3xTF32 loop (the
-    // big and the small TF32 parts).
-    int64_t writes = schedule.isWgmma() && precision == Precision::ieee ? 2 : 1;
+    // Read once, written once a part the main loop reads.
+    int64_t writes = schedule.isWgmma() ? wgmmaOperandParts : 1;
     schedule.weightConversionBytes =
         schedule.weightConversionGrid[0]
             ? outChannels * taps * (inPerGroup + writes * groupInChannels) * 4
