@@ -263,10 +263,21 @@ static std::array<int, 3> padSpatial(ArrayRef<int64_t> dims, int fill) {
   return padded;
 }
 
-::solder::WgmmaConvForm mlir::solder::getWgmmaConvForm(Operation *anchor) {
+::solder::WgmmaConvForm mlir::solder::getWgmmaConvForm(Operation *anchor, bool samplesAsPixels) {
   auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
   auto weight = cast<RankedTensorType>(anchor->getOperand(1).getType());
   auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
+  int paddedChannels = ::solder::paddedInputChannels(static_cast<int>(input.getDimSize(1)));
+  int outChannels = static_cast<int>(output.getDimSize(1));
+  if (samplesAsPixels) {
+    // SamplesAsPixels<G> (conv/geometry.cuh): a 1x1 conv over one sample
+    // whose row of pixels is the samples (a conv_transpose's weights
+    // converted to a conv's).
+    const int samples[3] = {1, 1, static_cast<int>(output.getDimSize(0))};
+    const int ones[3] = {1, 1, 1}, zeros[3] = {0, 0, 0};
+    return ::solder::wgmmaConvForm(false, 1, 1, paddedChannels, outChannels, samples, samples, ones,
+                                   ones, zeros, ones);
+  }
   auto conv = dyn_cast<ConvOp>(anchor);
   auto convT = dyn_cast<ConvTransposeOp>(anchor);
   std::array<int, 3> in = padSpatial(input.getShape().drop_front(2), 1),
@@ -276,11 +287,10 @@ static std::array<int, 3> padSpatial(ArrayRef<int64_t> dims, int fill) {
                      pad = padSpatial(conv ? conv.getPadding() : convT.getPadding(), 0),
                      dilation = padSpatial(conv ? conv.getDilations() : convT.getDilations(), 1);
   int64_t groups = conv ? conv.getGroups() : convT.getGroups();
-  return ::solder::wgmmaConvForm(
-      static_cast<bool>(convT), static_cast<int>(groups), static_cast<int>(output.getDimSize(0)),
-      ::solder::paddedInputChannels(static_cast<int>(input.getDimSize(1))),
-      static_cast<int>(output.getDimSize(1)), in.data(), out.data(), kernel.data(),
-      stride.data(), pad.data(), dilation.data());
+  return ::solder::wgmmaConvForm(static_cast<bool>(convT), static_cast<int>(groups),
+                                 static_cast<int>(output.getDimSize(0)), paddedChannels,
+                                 outChannels, in.data(), out.data(), kernel.data(), stride.data(),
+                                 pad.data(), dilation.data());
 }
 
 /// The direct tensor-core tile of `conv`, or the reason it cannot run it.
@@ -696,22 +706,36 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   bool tensorOp = obstacle.empty() && (choice == MainLoopChoice::automatic ||
                                         choice == MainLoopChoice::tensorOp);
   // On sm_90a, the Hopper main loop where it runs the conv (one group, no
-  // output phases, tensor maps over both converted operands) and its tile
-  // of the measured table (TF32, or 3xTF32 for ieee) is faster than the
-  // sm80 one.
+  // output phases, tensor maps over both converted operands; a GEMM-shaped
+  // conv as its samples in a row) and its tile of the measured table (TF32,
+  // or 3xTF32 for ieee) is faster than the sm80 one.
   const WgmmaTile *wgmmaTile = nullptr;
   double wgmmaTeraFlops = 0;
   // What its conversions store of each operand: the TF32 value, or for
   // 3xTF32 its big and small TF32 parts (twice the stages' bytes and the
   // conversions' writes).
   const int wgmmaOperandParts = precision == Precision::ieee ? 2 : 1;
-  if (tensorOp && target.hasWgmma && !tileOverride && !samplesAsPixels && groups == 1 &&
-      phases == 1 && !inputChannelsLast && getWgmmaConvForm(anchor).fits) {
+  // Its pixel tiles: a sample's, or a GEMM's rows of samples.
+  int64_t wgmmaRows = samplesAsPixels ? batch : volume;
+  auto wgmmaGrid = [&](const WgmmaTile &t) -> std::array<int64_t, 3> {
+    return {static_cast<int64_t>(llvm::divideCeil(wgmmaRows, t.bm)),
+            static_cast<int64_t>(llvm::divideCeil(outChannels, t.bn)), samplesAsPixels ? 1 : batch};
+  };
+  if (tensorOp && target.hasWgmma && !tileOverride && groups == 1 && phases == 1 &&
+      !inputChannelsLast && getWgmmaConvForm(anchor, samplesAsPixels).fits) {
     // A K step is 32 channels of a tap, a tile BN channels: fewer leave
-    // them part zero.
+    // them part zero. A GEMM whose grid leaves SMs idle (one CTA an SM)
+    // stays on sm80's tiles: the KernelBench GEMMs (1024 rows x 1024 ->
+    // 512, 64 CTAs of 128 x 64) ran 1.1-2.0x slower on it than on sm80's
+    // 64 x 64 tiles, whose input and weights need no conversion (H200,
+    // 2026-11-27); the 8192^3 GEMM (2048-4096 CTAs) ran 1.5-1.6x faster. Convs keep
+    // the table's rates at any grid, as sm80's tiles do (none of the
+    // catalogs' small convs has been timed on it).
     ArrayRef<WgmmaTile> tiles =
         precision == Precision::ieee ? ArrayRef(kWgmmaThreeTF32Tiles) : ArrayRef(kWgmmaTiles);
     for (const WgmmaTile &candidate : tiles) {
+      if (samplesAsPixels && ctas(wgmmaGrid(candidate)) < target.multiprocessors)
+        continue;
       double rate = candidate.teraFlops * groupInChannels /
                     static_cast<double>(llvm::alignTo(groupInChannels, 32)) * outChannels /
                     static_cast<double>(llvm::alignTo(outChannels, candidate.bn));
@@ -748,7 +772,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
       schedule.samplesAsPixels = true;
       schedule.reason += "; a GEMM (one pixel a sample): tiles of BM samples";
     }
-    if (smallGrid)
+    if (smallGrid && !wgmmaTile)
       schedule.reason += llvm::formatv("; 64 x 64 tiles: {0} CTAs for {1} SMs",
                                        ctas(schedule.grid), target.multiprocessors)
                              .str();
@@ -767,9 +791,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
       schedule.warp = {wgmmaTile->bm / ::solder::kWgmmaConsumerGroups, wgmmaTile->bn};
       schedule.stages = wgmmaTile->stages;
       schedule.threads = ::solder::kWgmmaThreads;
-      schedule.grid = {static_cast<int64_t>(llvm::divideCeil(volume, wgmmaTile->bm)),
-                       static_cast<int64_t>(llvm::divideCeil(outChannels, wgmmaTile->bn)),
-                       batch};
+      schedule.grid = wgmmaGrid(*wgmmaTile);
       schedule.sharedBytes = ::solder::wgmmaSharedBytes(
           static_cast<int>(wgmmaTile->bm), static_cast<int>(wgmmaTile->bn),
           static_cast<int>(wgmmaTile->stages), wgmmaOperandParts);

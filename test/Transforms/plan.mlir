@@ -102,9 +102,15 @@
 // SM90A: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [256, 128, 32], warp = [128, 128], stages = 4, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [154, 1, 16], threads = 384, shared_bytes = 197696, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores: wgmma fed by TMA (sm_90a), 4 stages, about 324 TFLOP/s against 147 for sm80's mma.sync"
 // SM90A-LABEL: func.func @w3(
 // SM90A: solder.fusion "w3_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32,
+// SM90A-LABEL: func.func @matmul_as_conv_transpose(
+// SM90A: #solder.conv_schedule<implicit_gemm_tensorop, tf32, {{.*}}pixels = across_samples>, scheduler = grid, tiles = [1, 1, 1]
+// SM90A-LABEL: func.func @gemm_rows(
+// SM90A: solder.fusion "gemm_rows_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], warp = [64, 256], stages = 4, padded_channels = 1024, input_grid = [16384, 1, 1], weight_grid = [4096, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [128, 4, 1], threads = 384, shared_bytes = 197696, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores; a GEMM (one pixel a sample): tiles of BM samples: wgmma fed by TMA (sm_90a), 4 stages, about 337 TFLOP/s against 190 for sm80's mma.sync"
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=ieee arch=sm_90a})' | FileCheck %s --check-prefix=SM90AIEEE
 // SM90AIEEE-LABEL: func.func @w2(
 // SM90AIEEE: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32x3, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 3, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197680, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores: wgmma fed by TMA (sm_90a), 3xTF32, 3 stages, about 132 TFLOP/s against 65 for sm80's mma.sync"
+// SM90AIEEE-LABEL: func.func @gemm_rows(
+// SM90AIEEE: #solder.conv_schedule<implicit_gemm_wgmma, tf32x3, #solder.implicit_gemm<tile = [128, 128, 32], {{.*}}pixels = across_samples>, scheduler = grid, tiles = [128, 8, 1]
 // RUN: not solder-opt %s --solder-plan=arch=sm_75 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADARCH
 // BADARCH: error: solder-plan: arch must be one of sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_120, got 'sm_75'
 // RUN: not solder-opt %s --solder-plan=force=banana -o /dev/null 2>&1 | FileCheck %s --check-prefix=BANANA
@@ -717,4 +723,13 @@ func.func @matmul_as_conv_transpose(%x: tensor<96x40x1xf32>, %y: tensor<40x24x1x
   %g = solder.conv %x2, %w strides = [1] padding = [0] dilations = [1] groups = 1
        : (tensor<512x72x1xf32>, tensor<200x72x1xf32>) -> tensor<512x200x1xf32>
   return %m, %s, %g : tensor<96x24x1xf32>, tensor<96x24x2xf32>, tensor<512x200x1xf32>
+}
+
+// A GEMM-shaped conv (a Linear over 16384 rows) on sm_90a: the Hopper main
+// loop over rows of samples (pixels = across_samples), 512 CTAs of 128 x 256.
+// @matmul_as_conv_transpose's 96 rows would leave most SMs idle: sm80's tiles.
+func.func @gemm_rows(%x: tensor<16384x1024x1xf32>, %w: tensor<1024x1024x1xf32>) -> tensor<16384x1024x1xf32> {
+  %y = solder.conv %x, %w strides = [1] padding = [0] dilations = [1] groups = 1
+       : (tensor<16384x1024x1xf32>, tensor<1024x1024x1xf32>) -> tensor<16384x1024x1xf32>
+  return %y : tensor<16384x1024x1xf32>
 }

@@ -72,7 +72,7 @@ Options parseOptions(int argc, char **argv) {
           "Runs a bundle that solder-compile wrote, on the GPU or on the CPU reference.\n\n"
           "Inputs and outputs:\n"
           "  --inputs=a.npy,b.npy     one .npy per input, in the manifest's order\n"
-          "  --seed=N                 without --inputs: random inputs in [-1, 1) from seed N\n"
+          "  --seed=N                 without --inputs: random inputs in [0, 1) from seed N\n"
           "                           (default 0)\n"
           "  --output-dir=DIR         write each output as DIR/output<i>.npy\n"
           "Checking:\n"

@@ -16,8 +16,9 @@ namespace mlir::solder {
 
 /// The conv or conv_transpose `anchor` as the Hopper main loop would run it
 /// (conv/wgmma_layout.h): `fits` says whether it can; the code generator
-/// builds the tensor maps from it.
-::solder::WgmmaConvForm getWgmmaConvForm(Operation *anchor);
+/// builds the tensor maps from it. `samplesAsPixels`: the GEMM-shaped conv
+/// as SamplesAsPixels<G> runs it, its samples the pixels of one sample.
+::solder::WgmmaConvForm getWgmmaConvForm(Operation *anchor, bool samplesAsPixels);
 
 } // namespace mlir::solder
 

@@ -258,6 +258,10 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   // The main loop, then the kernel that composes it with the epilogue and
   // the plan's tile scheduler (kernel/conv_kernel.cuh).
   StringRef math = threeTF32 ? "k3xTF32" : "kTF32";
+  // The geometry a tensor-core main loop runs: a GEMM-shaped conv's
+  // samples as one sample's pixels.
+  std::string mainLoopGeometry =
+      samplesAsPixels ? "solder::SamplesAsPixels<" + name + "_geometry>" : name + "_geometry";
   if (auto tile = dyn_cast<FmaTileAttr>(schedule.getConfig())) {
     ArrayRef<int64_t> block = tile.getTile();
     os << llvm::formatv("using {0}_mainloop = solder::ImplicitGemmFmaConv<{0}_geometry, {1}, "
@@ -266,18 +270,16 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   } else if (mainLoop == MainLoopKind::implicit_gemm_wgmma) {
     ArrayRef<int64_t> block = implicitGemmTile.getTile();
     os << llvm::formatv("using {0}_mainloop = solder::WgmmaConv<\n"
-                        "    {0}_geometry, solder::WgmmaTile<{1}, {2}, {3}{4}>>;\n",
+                        "    {5}, solder::WgmmaTile<{1}, {2}, {3}{4}>>;\n",
                         name, block[0], block[1], implicitGemmTile.getStages(),
-                        threeTF32 ? ", solder::TensorMath::k3xTF32" : "");
+                        threeTF32 ? ", solder::TensorMath::k3xTF32" : "", mainLoopGeometry);
   } else if (implicitGemmTile) {
     ArrayRef<int64_t> block = implicitGemmTile.getTile(), warp = implicitGemmTile.getWarp();
-    os << llvm::formatv(
-        "using {0}_mainloop = solder::TensorOpConv<\n"
-        "    {8}, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
-        "solder::TensorMath::{7}>>;\n",
-        name, block[0], block[1], block[2], warp[0], warp[1], implicitGemmTile.getStages(), math,
-        samplesAsPixels ? "solder::SamplesAsPixels<" + name + "_geometry>"
-                        : name + "_geometry");
+    os << llvm::formatv("using {0}_mainloop = solder::TensorOpConv<\n"
+                        "    {8}, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
+                        "solder::TensorMath::{7}>>;\n",
+                        name, block[0], block[1], block[2], warp[0], warp[1],
+                        implicitGemmTile.getStages(), math, mainLoopGeometry);
   } else if (directTile) {
     StringRef accumulation;
     switch (directTile.getAccumulation()) {
@@ -329,7 +331,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     mainLoopArgs = ", " + name + "_context";
   }
   if (mainLoop == MainLoopKind::implicit_gemm_wgmma) {
-    ::solder::WgmmaConvForm form = getWgmmaConvForm(anchor);
+    ::solder::WgmmaConvForm form = getWgmmaConvForm(anchor, samplesAsPixels);
     if (!form.fits || !converted.input || !converted.weight)
       return fusion.emitError("the CUDA code generator runs the Hopper main loop on a conv it "
                               "fits with both operands converted (plan it for sm_90a with "

@@ -62,11 +62,11 @@
 #bad = #solder.conv_schedule<implicit_gemm_tensorop, tf32x3, #solder.fma_tile<[128, 16, 16]>, scheduler = grid, tiles = [1, 1, 1], threads = 128, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "">
 
 // -----
-// expected-error @+1 {{main loop implicit_gemm_wgmma takes tiles of 128 or 256 rows, warp tiles of [BM / 2, BN], 32-deep K steps, pixel tiles of one sample and both operands converted (input_grid and weight_grid), got #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 64], stages = 6, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>}}
+// expected-error @+1 {{main loop implicit_gemm_wgmma takes tiles of 128 or 256 rows, warp tiles of [BM / 2, BN], 32-deep K steps and both operands converted (input_grid and weight_grid), got #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 64], stages = 6, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>}}
 #bad = #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 64], stages = 6, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197728, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "">
 
 // -----
-// expected-error @+1 {{main loop implicit_gemm_wgmma takes tiles of 128 or 256 rows, warp tiles of [BM / 2, BN], 32-deep K steps, pixel tiles of one sample and both operands converted (input_grid and weight_grid)}}
+// expected-error @+1 {{main loop implicit_gemm_wgmma takes tiles of 128 or 256 rows, warp tiles of [BM / 2, BN], 32-deep K steps and both operands converted (input_grid and weight_grid)}}
 #bad = #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 6, padded_channels = 64, input_grid = [512, 1, 16]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197728, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "">
 
 // -----

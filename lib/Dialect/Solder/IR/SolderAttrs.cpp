@@ -137,13 +137,11 @@ LogicalResult ConvScheduleAttr::verify(EmitError emitError, MainLoopKind mainLoo
     if (auto tile = dyn_cast<ImplicitGemmTileAttr>(config)) {
       configMatches = true;
       ArrayRef<int64_t> block = tile.getTile(), warp = tile.getWarp();
-      if ((block[0] != 128 && block[0] != 256) || warp[0] * 2 != block[0] ||
-          warp[1] != block[1] || block[2] != 32 || tile.getInputGrid().empty() ||
-          tile.getWeightGrid().empty() || tile.getPixels() != PixelTiling::per_sample)
+      if ((block[0] != 128 && block[0] != 256) || warp[0] * 2 != block[0] || warp[1] != block[1] ||
+          block[2] != 32 || tile.getInputGrid().empty() || tile.getWeightGrid().empty())
         return emitError() << "main loop implicit_gemm_wgmma takes tiles of 128 or 256 rows, "
-                              "warp tiles of [BM / 2, BN], 32-deep K steps, pixel tiles of one "
-                              "sample and both operands converted (input_grid and "
-                              "weight_grid), got "
+                              "warp tiles of [BM / 2, BN], 32-deep K steps and both operands "
+                              "converted (input_grid and weight_grid), got "
                            << config;
       if (math == TensorMath::tf32x3 && (block[0] != 128 || block[1] > 128))
         return emitError() << "main loop implicit_gemm_wgmma in tf32x3 takes tiles of 128 rows "
