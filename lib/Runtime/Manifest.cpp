@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <fstream>
+#include <functional>
 #include <sstream>
 #include <sys/stat.h>
 
@@ -363,8 +364,10 @@ bool fileExists(const std::string &path) {
 }
 } // namespace
 
-bool solder::loadManifest(const std::string &bundleDir, Manifest &manifest,
-                          std::string &error) {
+/// `bundleDir`/manifest.json parsed, its format ("solder-bundle" or
+/// "solder-multi-arch") and version checked.
+static bool readManifestRoot(const std::string &bundleDir, Value &root, std::string &format,
+                             std::string &error) {
   struct stat info;
   if (stat(bundleDir.c_str(), &info) != 0 || !S_ISDIR(info.st_mode)) {
     error = bundleDir + ": no such bundle directory";
@@ -378,7 +381,6 @@ bool solder::loadManifest(const std::string &bundleDir, Manifest &manifest,
   }
   std::stringstream text;
   text << file.rdbuf();
-  Value root;
   std::string parseError;
   if (!json::parse(text.str(), root, parseError)) {
     error = oneLine(path + ": not valid JSON (truncated?): " + parseError);
@@ -387,19 +389,106 @@ bool solder::loadManifest(const std::string &bundleDir, Manifest &manifest,
   Reader reader(path, error);
   if (root.kind != Value::Kind::object)
     return reader.fail("(root)", "must be an object");
-  std::string format;
   int64_t version = 0;
   if (!reader.readString(root, "format", format, "") ||
       !reader.readInt(root, "version", 1, version, ""))
     return false;
-  if (format != "solder-bundle")
-    return reader.fail("format", "is '" + format + "', not 'solder-bundle'");
+  if (format != "solder-bundle" && format != "solder-multi-arch")
+    return reader.fail("format",
+                       "is '" + format + "', not 'solder-bundle' or 'solder-multi-arch'");
   if (version != kBundleFormatVersion)
     return reader.fail("version",
                        "is " + std::to_string(version) +
                            " but this runtime reads version " +
                            std::to_string(kBundleFormatVersion) +
                            ": recompile the bundle with a matching solder-compile");
+  return true;
+}
+
+/// The compute capability of "sm_XY" or "sm_XYa" (10 X + Y), or -1.
+static int targetCapability(const std::string &arch) {
+  if (arch.size() < 5 || arch.compare(0, 3, "sm_") != 0)
+    return -1;
+  std::string digits = arch.substr(3, arch.back() == 'a' ? arch.size() - 4 : std::string::npos);
+  if (digits.empty() || digits.size() > 3 ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    return -1;
+  return std::stoi(digits);
+}
+
+bool solder::resolveBundleTarget(const std::string &bundleDir,
+                                 const std::function<bool(int &, int &)> &deviceCapability,
+                                 std::string &resolved, std::string &error) {
+  Value root;
+  std::string format;
+  if (!readManifestRoot(bundleDir, root, format, error))
+    return false;
+  if (format == "solder-bundle") {
+    resolved = bundleDir;
+    return true;
+  }
+  int major = 0, minor = 0;
+  if (!deviceCapability(major, minor))
+    return false;
+  Reader reader(bundleDir + "/manifest.json", error);
+  const Value *targets = reader.member(root, "targets", Value::Kind::array, "");
+  if (!targets)
+    return false;
+  if (targets->array.empty())
+    return reader.fail("targets", "is empty");
+  // The cubin built for this GPU (sm_90a's or sm_90's on a 9.0 GPU); else
+  // the newest portable target below it, whose PTX the driver compiles.
+  // An arch-specific target (sm_90a) runs on its own GPU alone.
+  const int device = 10 * major + minor;
+  std::string chosen, chosenArch, archs;
+  int chosenRank = -1;
+  for (size_t i = 0; i < targets->array.size(); ++i) {
+    const Value &entry = targets->array[i];
+    std::string where = "targets[" + std::to_string(i) + "].", arch, folder;
+    if (entry.kind != Value::Kind::object)
+      return reader.fail("targets[" + std::to_string(i) + "]", "must be an object");
+    if (!reader.readString(entry, "arch", arch, where) ||
+        !reader.readString(entry, "bundle", folder, where))
+      return false;
+    int capability = targetCapability(arch);
+    if (capability < 0)
+      return reader.fail(where + "arch", "is '" + arch + "', not sm_XY or sm_XYa");
+    if (folder.empty() || folder.find('/') != std::string::npos || folder[0] == '.')
+      return reader.fail(where + "bundle", "must name a folder inside the bundle");
+    archs += (archs.empty() ? "" : ", ") + arch;
+    bool archSpecific = arch.back() == 'a';
+    int rank = capability == device ? 2000 + archSpecific
+               : !archSpecific && capability < device ? capability
+                                                      : -1;
+    if (rank > chosenRank) {
+      chosenRank = rank;
+      chosen = folder;
+      chosenArch = arch;
+    }
+  }
+  if (chosenRank < 0) {
+    error = bundleDir + ": built for " + archs + ", none of which runs on sm_" +
+            std::to_string(device) + ": compile it again with --arch=sm_" +
+            std::to_string(device) + " among its targets";
+    return false;
+  }
+  resolved = bundleDir + "/" + chosen;
+  return true;
+}
+
+bool solder::loadManifest(const std::string &bundleDir, Manifest &manifest,
+                          std::string &error) {
+  Value root;
+  std::string format;
+  if (!readManifestRoot(bundleDir, root, format, error))
+    return false;
+  std::string path = bundleDir + "/manifest.json";
+  Reader reader(path, error);
+  if (format != "solder-bundle")
+    return reader.fail("format", "is '" + format +
+                                     "': a bundle of several archs is loaded through the "
+                                     "runtime, which picks the one for the GPU");
+  int64_t version = kBundleFormatVersion;
   manifest.version = static_cast<int>(version);
   if (!reader.readString(root, "target", manifest.target, "") ||
       !reader.readString(root, "entry", manifest.entry, "") ||

@@ -10,6 +10,7 @@
 #include <array>
 #include <cstdint>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <memory>
 #include <mutex>
@@ -124,14 +125,54 @@ static SolderStatus ensureContext(const CudaDriver &driver, CUdevice &device) {
   return SOLDER_OK;
 }
 
+/// `path`, or for a bundle of several archs the one for this GPU's
+/// (resolveBundleTarget): the driver is asked only then.
+static SolderStatus resolveForThisGpu(const char *path, std::string &resolved) {
+  std::string error;
+  SolderStatus status = SOLDER_OK;
+  auto capability = [&](int &major, int &minor) {
+    const CudaDriver *driver = CudaDriver::get(error);
+    if (!driver) {
+      status = SOLDER_ERROR_NO_GPU;
+      return false;
+    }
+    CUdevice device;
+    if ((status = ensureContext(*driver, device)) != SOLDER_OK) {
+      error = solderLastError();
+      return false;
+    }
+    driver->cuDeviceGetAttribute(&major, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR, device);
+    driver->cuDeviceGetAttribute(&minor, CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR, device);
+    return true;
+  };
+  if (!resolveBundleTarget(path, capability, resolved, error))
+    return fail(status != SOLDER_OK ? status : SOLDER_ERROR_BUNDLE, error);
+  return SOLDER_OK;
+}
+
+extern "C" SolderStatus solderResolveBundle(const char *path, char *resolved, size_t size) {
+  if (!path || !resolved || size == 0)
+    return fail(SOLDER_ERROR_ARGUMENT, "solderResolveBundle: null argument");
+  std::string chosen;
+  if (SolderStatus status = resolveForThisGpu(path, chosen))
+    return status;
+  if (chosen.size() >= size)
+    return fail(SOLDER_ERROR_ARGUMENT, "solderResolveBundle: the path needs " +
+                                           std::to_string(chosen.size() + 1) + " bytes");
+  std::memcpy(resolved, chosen.c_str(), chosen.size() + 1);
+  return SOLDER_OK;
+}
+
 extern "C" SolderStatus solderLoadBundle(const char *path,
                                          SolderBundle **bundleOut) {
   if (!path || !bundleOut)
     return fail(SOLDER_ERROR_ARGUMENT, "solderLoadBundle: null argument");
   *bundleOut = nullptr;
   auto bundle = std::make_unique<SolderBundle>();
-  std::string error;
-  if (!loadManifest(path, bundle->manifest, error))
+  std::string error, bundlePath;
+  if (SolderStatus status = resolveForThisGpu(path, bundlePath))
+    return status;
+  if (!loadManifest(bundlePath, bundle->manifest, error))
     return fail(SOLDER_ERROR_BUNDLE, error);
   const Manifest &manifest = bundle->manifest;
 
@@ -159,7 +200,7 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
                          (archSpecific && manifest.target == deviceTarget + "a");
   if (archSpecific && !builtForThisGpu)
     return fail(SOLDER_ERROR_BUNDLE,
-                std::string(path) + ": built for " + manifest.target +
+                bundlePath + ": built for " + manifest.target +
                     ", whose kernels run on that GPU alone, but the GPU is " + deviceTarget +
                     ": recompile it with --arch=" + deviceTarget);
   if (!manifest.cubinFile.empty() && builtForThisGpu)
@@ -168,7 +209,7 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
     imagePath = manifest.ptxFile;
   else
     return fail(SOLDER_ERROR_BUNDLE,
-                std::string(path) + ": built for " + manifest.target +
+                bundlePath + ": built for " + manifest.target +
                     " without PTX, but the GPU is " + deviceTarget);
   if (!readFile(imagePath, image))
     return fail(SOLDER_ERROR_BUNDLE, imagePath + ": cannot read");
@@ -185,7 +226,7 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
     result = driver->cuModuleGetFunction(&function, bundle->module,
                                          launch.kernel.c_str());
     if (result != CUDA_SUCCESS)
-      return fail(SOLDER_ERROR_BUNDLE, std::string(path) + ": kernel '" +
+      return fail(SOLDER_ERROR_BUNDLE, bundlePath + ": kernel '" +
                                            launch.kernel +
                                            "' of the launch sequence is not "
                                            "in the binary");
@@ -244,7 +285,7 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
                                   constant.symbol.c_str()) != CUDA_SUCCESS ||
         driver->cuModuleGetFunction(&builder, bundle->module,
                                     constant.builder.c_str()) != CUDA_SUCCESS)
-      return fail(SOLDER_ERROR_BUNDLE, std::string(path) + ": constant '" +
+      return fail(SOLDER_ERROR_BUNDLE, bundlePath + ": constant '" +
                                            constant.symbol + "' or its builder '" +
                                            constant.builder +
                                            "' is not in the binary");
@@ -271,7 +312,7 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
   // read them from.
   if (!manifest.tensorMaps.empty() &&
       (!driver->cuTensorMapEncodeIm2col || !driver->cuTensorMapEncodeTiled))
-    return fail(SOLDER_ERROR_BUNDLE, std::string(path) +
+    return fail(SOLDER_ERROR_BUNDLE, bundlePath +
                                          ": its kernels read tensor maps, which this CUDA "
                                          "driver cannot encode (driver too old)");
   for (const TensorMapEntry &map : manifest.tensorMaps) {
@@ -279,10 +320,10 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
     size_t bytes = 0;
     if (driver->cuModuleGetGlobal(&symbol, &bytes, bundle->module, map.symbol.c_str()) !=
         CUDA_SUCCESS)
-      return fail(SOLDER_ERROR_BUNDLE, std::string(path) + ": tensor map variable '" +
+      return fail(SOLDER_ERROR_BUNDLE, bundlePath + ": tensor map variable '" +
                                            map.symbol + "' is not in the binary");
     if (map.offset + sizeof(CUtensorMap) > bytes)
-      return fail(SOLDER_ERROR_BUNDLE, std::string(path) + ": tensor map at " +
+      return fail(SOLDER_ERROR_BUNDLE, bundlePath + ": tensor map at " +
                                            std::to_string(map.offset) + " of '" + map.symbol +
                                            "' (" + std::to_string(bytes) +
                                            " bytes) runs past it");
@@ -293,7 +334,7 @@ extern "C" SolderStatus solderLoadBundle(const char *path,
     if (result == CUDA_SUCCESS)
       result = driver->cuMemcpyHtoD(symbol + map.offset, &encoded, sizeof encoded);
     if (result != CUDA_SUCCESS)
-      return fail(SOLDER_ERROR_BUNDLE, std::string(path) + ": cannot encode tensor map '" +
+      return fail(SOLDER_ERROR_BUNDLE, bundlePath + ": cannot encode tensor map '" +
                                            map.symbol + "'+" + std::to_string(map.offset) +
                                            " over buffer '" +
                                            manifest.buffers[map.buffer].name +

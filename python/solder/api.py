@@ -213,7 +213,7 @@ class CompiledModule:
             # those of the caller's inputs marked parameters (through
             # torch.compile, a module's weights) that a preparation reads.
             # Other inputs: 0, may hold anything.
-            manifest = json.loads((self.bundle / "manifest.json").read_text())
+            manifest = json.loads((Path(self._loaded.path) / "manifest.json").read_text())
             prepared = {i for launch in manifest["launches"]
                         for i in launch.get("prepared_from", [])}
             marked = set(parameter_inputs)
@@ -525,7 +525,10 @@ def export(module, example_inputs, path, *, arch="sm_90", force="auto",
            precision="ieee", quiet=False):
     """Compiles ``module`` into a self-contained bundle folder at ``path``
     (kernels, its parameters as .npy, and what solder.load needs to call it
-    like the module). Needs nvcc, not a GPU."""
+    like the module). Needs nvcc, not a GPU. ``arch``: one target, or several
+    comma-separated ("sm_80,sm_90a"), each planned for its own; solder.load
+    then runs the one built for the GPU (else the newest portable one below
+    it, from its PTX)."""
     _check_options(precision, "cuda", force)
     imported = import_module(module, example_inputs)
     path = _compile_bundle(imported.mlir, arch, force, precision, output=path,
@@ -543,6 +546,14 @@ def load(path, device=None):
     if not manifest_path.is_file():
         raise SolderError(f"{path} is not a Solder bundle (no manifest.json)")
     manifest = json.loads(manifest_path.read_text())
+    if manifest.get("format") == "solder-multi-arch" and manifest.get("targets"):
+        # A bundle of several archs: each target takes the same inputs and
+        # outputs (the runtime loads the one for the GPU).
+        target = path / str(manifest["targets"][0].get("bundle")) / "manifest.json"
+        if not target.is_file():
+            raise SolderError(f"{path} names target {target.parent.name}, which has no "
+                              "manifest.json")
+        manifest = json.loads(target.read_text())
     frontend_path = path / FRONTEND_FILE
     if frontend_path.is_file():
         frontend = json.loads(frontend_path.read_text())

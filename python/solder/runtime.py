@@ -32,6 +32,9 @@ def library():
                                                ctypes.c_void_p, ctypes.c_void_p,
                                                ctypes.c_void_p]
             lib.solderRunVersioned.restype = ctypes.c_int
+            lib.solderResolveBundle.argtypes = [ctypes.c_char_p, ctypes.c_char_p,
+                                                ctypes.c_size_t]
+            lib.solderResolveBundle.restype = ctypes.c_int
             lib.solderFreeBundle.argtypes = [ctypes.c_void_p]
             lib.solderFreeBundle.restype = None
             lib.solderLastError.restype = ctypes.c_char_p
@@ -44,12 +47,17 @@ class LoadedBundle:
 
     def __init__(self, path):
         self._lib = library()
+        self._handle = None
+        # A bundle of several archs: the folder of the one for this GPU,
+        # which solderLoadBundle loads too.
+        resolved = ctypes.create_string_buffer(4096)
+        if self._lib.solderResolveBundle(str(path).encode(), resolved, len(resolved)) != 0:
+            raise SolderError(f"loading bundle {path}: {self._last_error()}")
+        self.path = resolved.value.decode()
         self._handle = ctypes.c_void_p()
-        if self._lib.solderLoadBundle(str(path).encode(),
-                                      ctypes.byref(self._handle)) != 0:
+        if self._lib.solderLoadBundle(self.path.encode(), ctypes.byref(self._handle)) != 0:
             self._handle = None
             raise SolderError(f"loading bundle {path}: {self._last_error()}")
-        self.path = str(path)
 
     def _last_error(self):
         message = self._lib.solderLastError()

@@ -11,6 +11,7 @@
 //
 //===----------------------------------------------------------------------===//
 
+#include "solder/Analysis/GpuTarget.h"
 #include "solder/Codegen/CUDA/EmitCUDA.h"
 #include "solder/InitAllDialects.h"
 #include "solder/ParsedSource.h"
@@ -77,10 +78,13 @@ static cl::opt<std::string> cutlassInclude(
     cl::desc("directory holding cutlass/cutlass.h (default: "
              "$SOLDER_CUTLASS_INCLUDE, else third_party/cutlass/include of the "
              "source tree, else share/solder/cutlass/include of the install)"), cl::cat(buildCategory));
-static cl::opt<std::string> arch("arch", cl::init("sm_90"),
-                                 cl::desc("GPU the kernels are planned and the cubin built "
-                                          "for: sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, "
-                                          "sm_100 or sm_120"), cl::cat(planCategory));
+static cl::opt<std::string> arch(
+    "arch", cl::init("sm_90"),
+    cl::desc("GPU the kernels are planned and the cubin built for: sm_80, sm_86, sm_87, "
+             "sm_89, sm_90, sm_90a, sm_100 or sm_120; several, comma-separated "
+             "(sm_80,sm_90a), write a bundle each, planned for its own, and the "
+             "runtime loads the one for the GPU"),
+    cl::cat(planCategory));
 static cl::opt<std::string> nvccPath("nvcc", cl::desc("the nvcc to use"), cl::cat(buildCategory));
 static cl::opt<std::string>
     deviceInclude("device-include",
@@ -213,48 +217,12 @@ static llvm::json::Array tensorSpecs(TypeRange types, StringRef prefix,
   return specs;
 }
 
-int main(int argc, char **argv) {
-  llvm::InitLLVM init(argc, argv);
-  cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
-    os << "Solder " SOLDER_VERSION "\n";
-  });
-  cl::HideUnrelatedOptions({&planCategory, &buildCategory});
-  cl::ParseCommandLineOptions(argc, argv, "Solder compiler: .mlir to bundle\n");
-  if (printConfig) {
-    std::string device = findDeviceInclude(argv[0]);
-    llvm::outs() << llvm::formatv(
-        "{0:2}\n", llvm::json::Value(llvm::json::Object{
-                       {"version", SOLDER_VERSION},
-                       {"device_include", device},
-                       {"cutlass_include", findCutlassInclude(device)},
-                       {"nvcc", findNvcc()},
-                       {"arch", arch.getValue()}}));
-    return 0;
-  }
-  if (inputFile.empty() || outputDir.empty())
-    return fail("expected an input .mlir and -o BUNDLE_DIR (see --help)");
-
-  DialectRegistry registry;
-  registerAllDialects(registry);
-  MLIRContext context(registry);
-  context.printOpOnDiagnostic(false);
-
-  ParsedSource source(inputFile, context);
-  if (!source.openError.empty())
-    return fail(source.openError);
-  OwningOpRef<ModuleOp> &module = source.module;
-  if (!module)
-    return 1;
-  SmallVector<func::FuncOp> functions =
-      llvm::to_vector(module->getOps<func::FuncOp>());
-  if (functions.size() != 1)
-    return fail(Twine("expected one func.func in ") + inputFile + ", found " +
-                Twine(functions.size()));
-  for (Type type : functions.front().getFunctionType().getInputs())
-    if (auto tensor = dyn_cast<RankedTensorType>(type); !tensor || !tensor.getElementType().isF32())
-      return fail("only f32 tensors are compiled for now, the function takes " +
-                  Twine(llvm::formatv("{0}", type).str()));
-
+/// Plans `module` for `targetArch` and writes its bundle to `dir`: the
+/// kernels, their binaries (unless --emit-cuda-only), the source IR and the
+/// manifest. 0, or 1 after printing the error.
+static int compileBundle(ModuleOp module, StringRef targetArch, const std::string &dir,
+                         StringRef sourceText, const char *argv0) {
+  MLIRContext &context = *module.getContext();
   PassManager pm(&context);
   PipelineOptions options;
   options.force = force;
@@ -262,19 +230,19 @@ int main(int argc, char **argv) {
   options.precision = precision;
   options.mainLoop = mainLoop;
   options.convTile = convTile;
-  options.arch = arch;
+  options.arch = targetArch.str();
   buildSolderPipeline(pm, options);
-  if (failed(pm.run(*module)))
+  if (failed(pm.run(module)))
     return 1;
-  func::FuncOp function = *module->getOps<func::FuncOp>().begin();
+  func::FuncOp function = *module.getOps<func::FuncOp>().begin();
   FailureOr<CudaProgram> program = emitCuda(function);
   if (failed(program))
     return 1;
 
-  if (std::error_code ec = llvm::sys::fs::create_directories(outputDir))
-    return fail("cannot create " + outputDir + ": " + ec.message());
+  if (std::error_code ec = llvm::sys::fs::create_directories(dir))
+    return fail("cannot create " + dir + ": " + ec.message());
   auto writeFile = [&](StringRef name, StringRef text) -> LogicalResult {
-    SmallString<256> path(outputDir.getValue());
+    SmallString<256> path(dir);
     llvm::sys::path::append(path, name);
     std::string error;
     std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(path, &error);
@@ -287,12 +255,12 @@ int main(int argc, char **argv) {
     return success();
   };
   if (failed(writeFile("kernels.cu", program->source)) ||
-      failed(writeFile("source.mlir", source.text)))
+      failed(writeFile("source.mlir", sourceText)))
     return 1;
 
-  std::string cubin = "kernels." + arch + ".cubin";
+  std::string cubin = ("kernels." + targetArch + ".cubin").str();
   if (!emitCudaOnly) {
-    deviceInclude = findDeviceInclude(argv[0]);
+    deviceInclude = findDeviceInclude(argv0);
     if (deviceInclude.empty())
       return fail("cannot find the device templates (solder/kernel/conv_kernel.cuh); give "
                   "--device-include=DIR");
@@ -300,9 +268,9 @@ int main(int argc, char **argv) {
     if (nvcc.empty())
       return fail("nvcc not found (give --nvcc=PATH, set SOLDER_NVCC, or put "
                   "it on PATH); --emit-cuda-only writes the .cu without it");
-    std::string source = outputDir + "/kernels.cu";
-    std::string cubinPath = outputDir + "/" + cubin;
-    std::string ptxPath = outputDir + "/kernels.ptx";
+    std::string source = dir + "/kernels.cu";
+    std::string cubinPath = dir + "/" + cubin;
+    std::string ptxPath = dir + "/kernels.ptx";
     bool tensorCores =
         program->source.find("solder/conv/mainloop_implicit_gemm_tensorop.cuh") != std::string::npos ||
         program->source.find("solder/conv/mainloop_implicit_gemm_wgmma.cuh") != std::string::npos ||
@@ -312,11 +280,11 @@ int main(int argc, char **argv) {
                   "tensor-core conv needs; run scripts/bootstrap.sh, give "
                   "--cutlass-include=DIR or set SOLDER_CUTLASS_INCLUDE");
     // C++ to PTX once (the slow part), then PTX to the cubin (ptxas).
-    std::string computeArch = "compute_" + arch.substr(arch.find('_') + 1);
+    std::string computeArch = ("compute_" + targetArch.substr(targetArch.find('_') + 1)).str();
     if (failed(runNvcc(nvcc,
                        {"-ptx", "-arch", computeArch, source, "-o", ptxPath},
                        "compiling kernels.cu to PTX (" + computeArch + ")")) ||
-        failed(runNvcc(nvcc, {"-cubin", "-arch", arch, ptxPath, "-o", cubinPath},
+        failed(runNvcc(nvcc, {"-cubin", "-arch", targetArch.str(), ptxPath, "-o", cubinPath},
                        "assembling kernels.ptx to " + cubin)))
       return 1;
   }
@@ -413,7 +381,7 @@ int main(int argc, char **argv) {
   llvm::json::Object manifest{
       {"format", "solder-bundle"},
       {"version", ::solder::kBundleFormatVersion},
-      {"target", arch.getValue()},
+      {"target", targetArch},
       {"precision", precision.getValue()},
       {"entry", function.getName()},
       {"inputs", std::move(inputs)},
@@ -429,7 +397,89 @@ int main(int argc, char **argv) {
       << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
   if (failed(writeFile("manifest.json", manifestText)))
     return 1;
-  llvm::outs() << "solder-compile: wrote " << outputDir << " ("
+  llvm::outs() << "solder-compile: wrote " << dir << " ("
                << program->launches.size() << " kernel launches)\n";
+  return 0;
+}
+
+int main(int argc, char **argv) {
+  llvm::InitLLVM init(argc, argv);
+  cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
+    os << "Solder " SOLDER_VERSION "\n";
+  });
+  cl::HideUnrelatedOptions({&planCategory, &buildCategory});
+  cl::ParseCommandLineOptions(argc, argv, "Solder compiler: .mlir to bundle\n");
+  if (printConfig) {
+    std::string device = findDeviceInclude(argv[0]);
+    llvm::outs() << llvm::formatv(
+        "{0:2}\n", llvm::json::Value(llvm::json::Object{
+                       {"version", SOLDER_VERSION},
+                       {"device_include", device},
+                       {"cutlass_include", findCutlassInclude(device)},
+                       {"nvcc", findNvcc()},
+                       {"arch", arch.getValue()}}));
+    return 0;
+  }
+  if (inputFile.empty() || outputDir.empty())
+    return fail("expected an input .mlir and -o BUNDLE_DIR (see --help)");
+
+  DialectRegistry registry;
+  registerAllDialects(registry);
+  MLIRContext context(registry);
+  context.printOpOnDiagnostic(false);
+
+  ParsedSource source(inputFile, context);
+  if (!source.openError.empty())
+    return fail(source.openError);
+  OwningOpRef<ModuleOp> &module = source.module;
+  if (!module)
+    return 1;
+  SmallVector<func::FuncOp> functions =
+      llvm::to_vector(module->getOps<func::FuncOp>());
+  if (functions.size() != 1)
+    return fail(Twine("expected one func.func in ") + inputFile + ", found " +
+                Twine(functions.size()));
+  for (Type type : functions.front().getFunctionType().getInputs())
+    if (auto tensor = dyn_cast<RankedTensorType>(type); !tensor || !tensor.getElementType().isF32())
+      return fail("only f32 tensors are compiled for now, the function takes " +
+                  Twine(llvm::formatv("{0}", type).str()));
+
+  // Several archs (--arch=sm_80,sm_90a): a bundle each, planned for its
+  // own, in a folder named after it; the manifest names them and the
+  // runtime loads the one for the GPU (resolveBundleTarget).
+  SmallVector<StringRef> archs;
+  StringRef(arch.getValue()).split(archs, ',');
+  for (auto [index, target] : llvm::enumerate(archs)) {
+    if (target.empty())
+      return fail("--arch: an empty entry in '" + arch + "'");
+    if (llvm::is_contained(ArrayRef(archs).take_front(index), target))
+      return fail("--arch: " + target + " is listed twice");
+    if (!getGpuTarget(target))
+      return fail("--arch: " + target + " is not one of " + getKnownGpuArchs());
+  }
+  if (archs.size() == 1)
+    return compileBundle(*module, archs.front(), outputDir, source.text, argv[0]);
+  llvm::json::Array targets;
+  for (StringRef target : archs) {
+    OwningOpRef<ModuleOp> copy = module->clone();
+    if (int status = compileBundle(*copy, target, outputDir + "/" + target.str(), source.text,
+                                     argv[0]))
+      return status;
+    targets.push_back(llvm::json::Object{{"arch", target}, {"bundle", target}});
+  }
+  llvm::json::Object manifest{{"format", "solder-multi-arch"},
+                              {"version", ::solder::kBundleFormatVersion},
+                              {"entry", functions.front().getName()},
+                              {"precision", precision.getValue()},
+                              {"targets", std::move(targets)}};
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> output =
+      openOutputFile(outputDir + "/manifest.json", &error);
+  if (!output)
+    return fail(error);
+  output->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
+  output->keep();
+  llvm::outs() << "solder-compile: wrote " << outputDir << " (" << archs.size()
+               << " archs: " << arch << ")\n";
   return 0;
 }

@@ -280,8 +280,24 @@ double median(std::vector<float> values) {
 int main(int argc, char **argv) {
   Options options = parseOptions(argc, argv);
   Manifest manifest;
-  std::string error;
-  if (!loadManifest(options.bundle, manifest, error))
+  std::string error, bundlePath;
+  // A bundle of several archs: its target for this GPU (the runtime picks
+  // the same one); on the CPU backend any target's source IR, all the same.
+  if (options.backend == "cpu") {
+    auto anyTarget = [](int &major, int &minor) {
+      major = 9;
+      minor = 0;
+      return true;
+    };
+    if (!resolveBundleTarget(options.bundle, anyTarget, bundlePath, error))
+      die(error);
+  } else {
+    char resolved[4096];
+    if (solderResolveBundle(options.bundle.c_str(), resolved, sizeof(resolved)) != SOLDER_OK)
+      die(solderLastError());
+    bundlePath = resolved;
+  }
+  if (!loadManifest(bundlePath, manifest, error))
     die(error);
   if (options.backend == "cpu")
     return runOnCpu(options, manifest, argv[0]);

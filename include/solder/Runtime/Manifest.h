@@ -13,6 +13,7 @@
 #include "solder/conv/wgmma_layout.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -101,6 +102,17 @@ struct Manifest {
   std::string cubinFile, ptxFile, sourceFile, sourceIRFile;
   std::string plan;
 };
+
+/// A bundle of several archs (solder-compile --arch=sm_80,sm_90a) has a
+/// manifest of format "solder-multi-arch" whose "targets" name a bundle
+/// folder inside it per arch. `resolved`: `bundleDir` itself for a bundle of
+/// one arch; else the bundle for the GPU whose compute capability
+/// `deviceCapability` gives (asked only then; false: it set `error`): the one
+/// built for it, else the newest portable target below it, run from its
+/// PTX. On failure returns false with `error` in one line.
+bool resolveBundleTarget(const std::string &bundleDir,
+                         const std::function<bool(int &major, int &minor)> &deviceCapability,
+                         std::string &resolved, std::string &error);
 
 /// Reads and validates `bundleDir`/manifest.json. On failure returns false
 /// with `error` saying what is wrong and where.

@@ -19,6 +19,7 @@
 #ifndef SOLDER_RUNTIME_SOLDER_RUNTIME_H
 #define SOLDER_RUNTIME_SOLDER_RUNTIME_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 #ifdef __cplusplus
@@ -37,9 +38,17 @@ typedef enum SolderStatus {
 
 /* Loads the bundle directory `path` onto the current CUDA context (the
  * primary context of device 0 when none is current) and allocates its
- * workspace. */
+ * workspace. A bundle of several archs (solder-compile --arch=sm_80,sm_90a)
+ * loads its target for this GPU (solderResolveBundle). */
 SolderStatus solderLoadBundle(const char *path, SolderBundle **bundle);
 void solderFreeBundle(SolderBundle *bundle);
+
+/* The bundle directory solderLoadBundle loads for `path` on this GPU: `path`
+ * itself, or for a bundle of several archs the folder of the one built for
+ * this GPU (else the newest portable target below it, run from its PTX),
+ * written to `resolved` (`size` bytes). The driver is asked only for a bundle
+ * of several archs. */
+SolderStatus solderResolveBundle(const char *path, char *resolved, size_t size);
 
 /* Runs the bundle. `inputs` and `outputs` hold device pointers, in the order
  * of the manifest, each to a dense f32 tensor of the manifest's shape in its
