@@ -205,6 +205,8 @@ CASES = {
         "x gn_w gn_b conv_w conv_b gn_w gn_b conv_w conv_b scale gn_b conv_w x scale gn_b conv_w"),
     "gemm_layernorm_mlp_groupnorm_residual": (
         gemm_mlp_ref, "x gn_w gn_b conv_w conv_b gn_w gn_b conv_w conv_b conv_w"),
+    "linear_rows_bias_gelu": (
+        lambda x, w, b: F.gelu(F.conv1d(x, w, b)), "x conv_w conv_b"),
     "reductions_warp_per_row": (warp_rows_ref, "x x x"),
     "reduce_apply_rows": (reduce_apply_rows_ref, "x gn_w gn_b x x x x x"),
     "bottleneck_channels_last": (
@@ -251,7 +253,8 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "convtranspose2d_dilated_stride_sigmoid_mean",
              "conv2d_ragged_rows_groupnorm_mean", "conv2d_bn_relu_maxpool_avgpool_chain",
              "groupnorm_silu_conv_prologues", "channels_last_layernorm_mlp",
-             "gemm_layernorm_mlp_groupnorm_residual", "reductions_warp_per_row",
+             "gemm_layernorm_mlp_groupnorm_residual", "linear_rows_bias_gelu",
+             "reductions_warp_per_row",
              "squeeze_excitation_rows_head", "bottleneck_channels_last",
              "basic_block_channels_last_io", "inverted_residual_channels_last",
              "depthwise2d_channels_last_input_multiplier_gelu",
