@@ -440,7 +440,7 @@ bool solder::resolveBundleTarget(const std::string &bundleDir,
   // the newest portable target below it, whose PTX the driver compiles.
   // An arch-specific target (sm_90a) runs on its own GPU alone.
   const int device = 10 * major + minor;
-  std::string chosen, chosenArch, archs;
+  std::string chosen, archs;
   int chosenRank = -1;
   for (size_t i = 0; i < targets->array.size(); ++i) {
     const Value &entry = targets->array[i];
@@ -463,7 +463,6 @@ bool solder::resolveBundleTarget(const std::string &bundleDir,
     if (rank > chosenRank) {
       chosenRank = rank;
       chosen = folder;
-      chosenArch = arch;
     }
   }
   if (chosenRank < 0) {
@@ -488,8 +487,7 @@ bool solder::loadManifest(const std::string &bundleDir, Manifest &manifest,
     return reader.fail("format", "is '" + format +
                                      "': a bundle of several archs is loaded through the "
                                      "runtime, which picks the one for the GPU");
-  int64_t version = kBundleFormatVersion;
-  manifest.version = static_cast<int>(version);
+  manifest.version = kBundleFormatVersion;
   if (!reader.readString(root, "target", manifest.target, "") ||
       !reader.readString(root, "entry", manifest.entry, "") ||
       !reader.readTensors(root, "inputs", manifest.inputs) ||
