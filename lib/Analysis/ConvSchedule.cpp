@@ -662,12 +662,13 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                  llvm::all_of(transposed.getOutputPadding(), isZero);
   bool samplesAsPixels = groups == 1 && batch > 1 && volume == 1 && inVolume == 1 &&
                          taps == 1 && readsItsPixelAlone;
-  auto gridOf = [&](const TensorOpTile &t) -> std::array<int64_t, 3> {
-    int64_t columns = groups * static_cast<int64_t>(llvm::divideCeil(outPerGroup, t.bn));
+  // The grid of tiles of BM pixels (or samples) x BN channels, either main
+  // loop's.
+  auto gridOf = [&](int64_t bm, int64_t bn) -> std::array<int64_t, 3> {
+    int64_t columns = groups * static_cast<int64_t>(llvm::divideCeil(outPerGroup, bn));
     if (samplesAsPixels)
-      return {static_cast<int64_t>(llvm::divideCeil(batch, t.bm)), columns, 1};
-    return {phases * static_cast<int64_t>(llvm::divideCeil(phaseVolume, t.bm)), columns,
-            batch};
+      return {static_cast<int64_t>(llvm::divideCeil(batch, bm)), columns, 1};
+    return {phases * static_cast<int64_t>(llvm::divideCeil(phaseVolume, bm)), columns, batch};
   };
   auto ctas = [](std::array<int64_t, 3> grid) { return grid[0] * grid[1] * grid[2]; };
   // A GEMM of fewer CTAs than half the SMs: the small tile, whose more
@@ -678,10 +679,9 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   // channels); other channel counts keep the 16-deep tiles.
   bool smallGrid = false;
   if (!tileOverride && samplesAsPixels && groupInChannels % 32 == 0 &&
-      tile.bm * tile.bn > 64 * 64 &&
-      2 * ctas(gridOf(tile)) <= target.multiprocessors) {
+      tile.bm * tile.bn > 64 * 64 && 2 * ctas(gridOf(tile.bm, tile.bn)) <= target.multiprocessors) {
     TensorOpTile small = precision == Precision::ieee ? kThreeTF32Small : kTF32Small;
-    smallGrid = ctas(gridOf(small)) > ctas(gridOf(tile));
+    smallGrid = ctas(gridOf(small.bm, small.bn)) > ctas(gridOf(tile.bm, tile.bn));
     if (smallGrid)
       tile = small;
   }
@@ -715,12 +715,6 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   // 3xTF32 its big and small TF32 parts (twice the stages' bytes and the
   // conversions' writes).
   const int wgmmaOperandParts = precision == Precision::ieee ? 2 : 1;
-  // Its pixel tiles: a sample's, or a GEMM's rows of samples.
-  int64_t wgmmaRows = samplesAsPixels ? batch : volume;
-  auto wgmmaGrid = [&](const WgmmaTile &t) -> std::array<int64_t, 3> {
-    return {static_cast<int64_t>(llvm::divideCeil(wgmmaRows, t.bm)),
-            static_cast<int64_t>(llvm::divideCeil(outChannels, t.bn)), samplesAsPixels ? 1 : batch};
-  };
   if (tensorOp && target.hasWgmma && !tileOverride && groups == 1 && phases == 1 &&
       !inputChannelsLast && getWgmmaConvForm(anchor, samplesAsPixels).fits) {
     // A K step is 32 channels of a tap, a tile BN channels: fewer leave
@@ -734,7 +728,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     ArrayRef<WgmmaTile> tiles =
         precision == Precision::ieee ? ArrayRef(kWgmmaThreeTF32Tiles) : ArrayRef(kWgmmaTiles);
     for (const WgmmaTile &candidate : tiles) {
-      if (samplesAsPixels && ctas(wgmmaGrid(candidate)) < target.multiprocessors)
+      if (samplesAsPixels && ctas(gridOf(candidate.bm, candidate.bn)) < target.multiprocessors)
         continue;
       double rate = candidate.teraFlops * groupInChannels /
                     static_cast<double>(llvm::alignTo(groupInChannels, 32)) * outChannels /
@@ -757,7 +751,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     schedule.warp = {tile.wm, tile.wn};
     schedule.stages = tile.stages;
     schedule.threads = 32 * (tile.bm / tile.wm) * (tile.bn / tile.wn);
-    schedule.grid = gridOf(tile);
+    schedule.grid = gridOf(tile.bm, tile.bn);
     if (groups > 1)
       schedule.reason += llvm::formatv("; {0} groups of {1} -> {2} channels, each a GEMM of "
                                        "its own",
@@ -791,7 +785,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
       schedule.warp = {wgmmaTile->bm / ::solder::kWgmmaConsumerGroups, wgmmaTile->bn};
       schedule.stages = wgmmaTile->stages;
       schedule.threads = ::solder::kWgmmaThreads;
-      schedule.grid = wgmmaGrid(*wgmmaTile);
+      schedule.grid = gridOf(wgmmaTile->bm, wgmmaTile->bn);
       schedule.sharedBytes = ::solder::wgmmaSharedBytes(
           static_cast<int>(wgmmaTile->bm), static_cast<int>(wgmmaTile->bn),
           static_cast<int>(wgmmaTile->stages), wgmmaOperandParts);

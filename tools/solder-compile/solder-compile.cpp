@@ -217,6 +217,26 @@ static llvm::json::Array tensorSpecs(TypeRange types, StringRef prefix,
   return specs;
 }
 
+/// Writes `text` to `dir`/`name`; failure after printing the error.
+static LogicalResult writeBundleFile(StringRef dir, StringRef name, StringRef text) {
+  SmallString<256> path(dir);
+  llvm::sys::path::append(path, name);
+  std::string error;
+  std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(path, &error);
+  if (!output) {
+    fail(error);
+    return failure();
+  }
+  output->os() << text;
+  output->keep();
+  return success();
+}
+
+/// A manifest as the bundle holds it: JSON indented by 2, a newline after.
+static std::string manifestText(llvm::json::Value manifest) {
+  return llvm::formatv("{0:2}\n", manifest).str();
+}
+
 /// Plans `module` for `targetArch` and writes its bundle to `dir`: the
 /// kernels, their binaries (unless --emit-cuda-only), the source IR and the
 /// manifest. 0, or 1 after printing the error.
@@ -241,21 +261,8 @@ static int compileBundle(ModuleOp module, StringRef targetArch, const std::strin
 
   if (std::error_code ec = llvm::sys::fs::create_directories(dir))
     return fail("cannot create " + dir + ": " + ec.message());
-  auto writeFile = [&](StringRef name, StringRef text) -> LogicalResult {
-    SmallString<256> path(dir);
-    llvm::sys::path::append(path, name);
-    std::string error;
-    std::unique_ptr<llvm::ToolOutputFile> output = openOutputFile(path, &error);
-    if (!output) {
-      fail(error);
-      return failure();
-    }
-    output->os() << text;
-    output->keep();
-    return success();
-  };
-  if (failed(writeFile("kernels.cu", program->source)) ||
-      failed(writeFile("source.mlir", sourceText)))
+  if (failed(writeBundleFile(dir, "kernels.cu", program->source)) ||
+      failed(writeBundleFile(dir, "source.mlir", sourceText)))
     return 1;
 
   std::string cubin = ("kernels." + targetArch + ".cubin").str();
@@ -392,10 +399,7 @@ static int compileBundle(ModuleOp module, StringRef targetArch, const std::strin
       {"tensor_maps", std::move(tensorMaps)},
       {"digest", digest.hex()},
       {"files", std::move(files)}};
-  std::string manifestText;
-  llvm::raw_string_ostream(manifestText)
-      << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
-  if (failed(writeFile("manifest.json", manifestText)))
+  if (failed(writeBundleFile(dir, "manifest.json", manifestText(std::move(manifest)))))
     return 1;
   llvm::outs() << "solder-compile: wrote " << dir << " ("
                << program->launches.size() << " kernel launches)\n";
@@ -472,13 +476,8 @@ int main(int argc, char **argv) {
                               {"entry", functions.front().getName()},
                               {"precision", precision.getValue()},
                               {"targets", std::move(targets)}};
-  std::string error;
-  std::unique_ptr<llvm::ToolOutputFile> output =
-      openOutputFile(outputDir + "/manifest.json", &error);
-  if (!output)
-    return fail(error);
-  output->os() << llvm::formatv("{0:2}", llvm::json::Value(std::move(manifest))) << "\n";
-  output->keep();
+  if (failed(writeBundleFile(outputDir, "manifest.json", manifestText(std::move(manifest)))))
+    return 1;
   llvm::outs() << "solder-compile: wrote " << outputDir << " (" << archs.size()
                << " archs: " << arch << ")\n";
   return 0;
