@@ -115,14 +115,16 @@ def _run_on_ir(mlir, directory, tool, args, what):
 
 def _compile_bundle(mlir, arch, force, precision="ieee", gpu_name=None, output=None,
                     quiet=False):
-    """A bundle of ``mlir`` for ``arch``: from the cache, or solder-compile."""
+    """A bundle of ``mlir`` for ``arch`` (None: solder-compile's default, the
+    GPU found, else sm_90a): from the cache, or solder-compile."""
     def build(directory):
         start = time.time()
         if not quiet:
-            _log(f"compiling a {precision} bundle for {arch} (solder-compile + nvcc) ...")
+            target = arch or "the GPU found, else sm_90a"
+            _log(f"compiling a {precision} bundle for {target} (solder-compile + nvcc) ...")
         _run_on_ir(mlir, directory, "solder-compile",
-                   ["-o", directory, f"--arch={arch}", f"--force={force}",
-                    f"--precision={precision}"],
+                   ["-o", directory, f"--force={force}", f"--precision={precision}"]
+                   + ([f"--arch={arch}"] if arch else []),
                    "solder-compile")
         if not quiet:
             _log(f"compiled in {time.time() - start:.1f} s")
@@ -521,11 +523,12 @@ def compile_imported(imported, precision, backend, force, quiet, device,
     return CompiledModule(bundle=bundle, device=device, **common)
 
 
-def export(module, example_inputs, path, *, arch="sm_90", force="auto",
+def export(module, example_inputs, path, *, arch=None, force="auto",
            precision="ieee", quiet=False):
     """Compiles ``module`` into a self-contained bundle folder at ``path``
     (kernels, its parameters as .npy, and what solder.load needs to call it
-    like the module). Needs nvcc, not a GPU. ``arch``: one target, or several
+    like the module). Needs nvcc, not a GPU. ``arch``: the GPU found, else
+    sm_90a, unless given: one target, or several
     comma-separated ("sm_80,sm_90a"), each planned for its own; solder.load
     then runs the one built for the GPU (else the newest portable one below
     it, from its PTX)."""

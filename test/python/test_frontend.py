@@ -745,14 +745,25 @@ def test_non_contiguous_input_is_accepted(compiled_two_inputs):
 
 
 def test_export_tf32_bundle_records_its_precision(tmp_path):
-    # W2's conv_transpose runs the implicit GEMM, one TF32 product in tf32.
+    # W2's conv_transpose runs sm80's implicit GEMM, one TF32 product in tf32.
     module, inputs = workloads.make("w2", small=True)
-    path = solder.export(module, inputs, tmp_path / "tf32", precision="tf32", quiet=True)
+    path = solder.export(module, inputs, tmp_path / "tf32", arch="sm_90", precision="tf32",
+                         quiet=True)
     manifest = json.loads((path / "manifest.json").read_text())
     assert manifest["precision"] == "tf32"
     source = (path / "kernels.cu").read_text()
     assert "solder::TensorMath::kTF32" in source
     assert "solder::TensorMath::k3xTF32" not in source
+
+
+def test_export_targets_the_gpu_found_else_sm_90a(tmp_path, monkeypatch):
+    # No GPU visible to solder-compile: the Hopper target.
+    monkeypatch.setenv("CUDA_VISIBLE_DEVICES", "")
+    module, inputs = workloads.make("w2", small=True)
+    path = solder.export(module, inputs, tmp_path / "default", precision="tf32", quiet=True)
+    manifest = json.loads((path / "manifest.json").read_text())
+    assert manifest["target"] == "sm_90a"
+    assert (path / "kernels.sm_90a.cubin").is_file()
 
 
 @pytest.mark.parametrize("workload,mainloop,math", [

@@ -2,7 +2,7 @@
 //
 //   solder-compile chain.mlir -o chain.bundle [--report] [--force=recompute]
 //                  [--precision=ieee|tf32] [--mainloop=auto|tensorop|direct|direct_fma|fma]
-//                  [--arch=sm_90] [--emit-cuda-only]
+//                  [--arch=sm_90a] [--emit-cuda-only]
 //
 // Runs the fusion pipeline, prints each fusion region as CUDA C++, compiles it
 // with nvcc to a cubin for --arch and PTX for other GPUs, and writes the
@@ -13,11 +13,12 @@
 
 #include "solder/Analysis/GpuTarget.h"
 #include "solder/Codegen/CUDA/EmitCUDA.h"
+#include "solder/Dialect/Solder/Transforms/Passes.h"
 #include "solder/InitAllDialects.h"
 #include "solder/ParsedSource.h"
 #include "solder/Runtime/Manifest.h"
 #include "solder/Support/BundleDigest.h"
-#include "solder/Dialect/Solder/Transforms/Passes.h"
+#include "solder/Support/GpuProbe.h"
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/Dialect/Func/IR/FuncOps.h"
@@ -78,13 +79,13 @@ static cl::opt<std::string> cutlassInclude(
     cl::desc("directory holding cutlass/cutlass.h (default: "
              "$SOLDER_CUTLASS_INCLUDE, else third_party/cutlass/include of the "
              "source tree, else share/solder/cutlass/include of the install)"), cl::cat(buildCategory));
-static cl::opt<std::string> arch(
-    "arch", cl::init("sm_90"),
-    cl::desc("GPU the kernels are planned and the cubin built for: sm_80, sm_86, sm_87, "
-             "sm_89, sm_90, sm_90a, sm_100 or sm_120; several, comma-separated "
-             "(sm_80,sm_90a), write a bundle each, planned for its own, and the "
-             "runtime loads the one for the GPU"),
-    cl::cat(planCategory));
+static cl::opt<std::string>
+    arch("arch",
+         cl::desc("GPU the kernels are planned and the cubin built for: sm_80, sm_86, sm_87, "
+                  "sm_89, sm_90, sm_90a, sm_100 or sm_120 (default: the GPU found, else "
+                  "sm_90a); several, comma-separated (sm_80,sm_90a), write a bundle each, "
+                  "planned for its own, and the runtime loads the one for the GPU"),
+         cl::cat(planCategory));
 static cl::opt<std::string> nvccPath("nvcc", cl::desc("the nvcc to use"), cl::cat(buildCategory));
 static cl::opt<std::string>
     deviceInclude("device-include",
@@ -406,6 +407,19 @@ static int compileBundle(ModuleOp module, StringRef targetArch, const std::strin
   return 0;
 }
 
+/// The arch(s) to build for: --arch, else the GPU found, else sm_90a (the
+/// newest this compiler plans for). Sets `defaultedBecause` when not given.
+static std::string targetArchs(std::string &defaultedBecause) {
+  if (arch.getNumOccurrences())
+    return arch;
+  if (std::optional<::solder::FoundGpu> gpu = ::solder::findGpu()) {
+    defaultedBecause = "the GPU found: " + gpu->name;
+    return gpu->arch;
+  }
+  defaultedBecause = "no GPU found";
+  return "sm_90a";
+}
+
 int main(int argc, char **argv) {
   llvm::InitLLVM init(argc, argv);
   cl::AddExtraVersionPrinter([](llvm::raw_ostream &os) {
@@ -413,15 +427,16 @@ int main(int argc, char **argv) {
   });
   cl::HideUnrelatedOptions({&planCategory, &buildCategory});
   cl::ParseCommandLineOptions(argc, argv, "Solder compiler: .mlir to bundle\n");
+  std::string defaultedBecause;
+  std::string archList = targetArchs(defaultedBecause);
   if (printConfig) {
     std::string device = findDeviceInclude(argv[0]);
-    llvm::outs() << llvm::formatv(
-        "{0:2}\n", llvm::json::Value(llvm::json::Object{
-                       {"version", SOLDER_VERSION},
-                       {"device_include", device},
-                       {"cutlass_include", findCutlassInclude(device)},
-                       {"nvcc", findNvcc()},
-                       {"arch", arch.getValue()}}));
+    llvm::outs() << llvm::formatv("{0:2}\n", llvm::json::Value(llvm::json::Object{
+                                                 {"version", SOLDER_VERSION},
+                                                 {"device_include", device},
+                                                 {"cutlass_include", findCutlassInclude(device)},
+                                                 {"nvcc", findNvcc()},
+                                                 {"arch", archList}}));
     return 0;
   }
   if (inputFile.empty() || outputDir.empty())
@@ -452,15 +467,20 @@ int main(int argc, char **argv) {
   // own, in a folder named after it; the manifest names them and the
   // runtime loads the one for the GPU (resolveBundleTarget).
   SmallVector<StringRef> archs;
-  StringRef(arch.getValue()).split(archs, ',');
+  StringRef(archList).split(archs, ',');
   for (auto [index, target] : llvm::enumerate(archs)) {
     if (target.empty())
-      return fail("--arch: an empty entry in '" + arch + "'");
+      return fail("--arch: an empty entry in '" + archList + "'");
     if (llvm::is_contained(ArrayRef(archs).take_front(index), target))
       return fail("--arch: " + target + " is listed twice");
+    if (!getGpuTarget(target) && !defaultedBecause.empty())
+      return fail("no --arch, and " + defaultedBecause + " is " + target + ", not one of " +
+                  getKnownGpuArchs() + ": give --arch");
     if (!getGpuTarget(target))
       return fail("--arch: " + target + " is not one of " + getKnownGpuArchs());
   }
+  if (!defaultedBecause.empty())
+    llvm::outs() << "solder-compile: --arch=" << archList << " (" << defaultedBecause << ")\n";
   if (archs.size() == 1)
     return compileBundle(*module, archs.front(), outputDir, source.text, argv[0]);
   llvm::json::Array targets;
@@ -479,6 +499,6 @@ int main(int argc, char **argv) {
   if (failed(writeBundleFile(outputDir, "manifest.json", manifestText(std::move(manifest)))))
     return 1;
   llvm::outs() << "solder-compile: wrote " << outputDir << " (" << archs.size()
-               << " archs: " << arch << ")\n";
+               << " archs: " << archList << ")\n";
   return 0;
 }

@@ -22,21 +22,21 @@ emit() { # CONFIG SOURCE [solder-compile options]
 }
 for precision in ieee tf32; do
   for source in "$src"/examples/*.mlir "$src"/test/gpu/cases/*.mlir "$src"/bench/mainloop/*.mlir; do
-    emit "$precision" "$source" --precision=$precision
+    emit "$precision" "$source" --precision=$precision --arch=sm_90
   done
   # The main loops the plan passes over, forced.
   for choice in w1_conv@tensorop w1_conv@direct_fma w1_conv@direct w1_conv@fma \
                 w3_conv@tensorop w3_conv@direct w3_conv@fma w2_convT@fma big3x3_256@fma; do
     conv=${choice%@*} mainloop=${choice#*@}
     emit "$precision-$mainloop" "$src/bench/mainloop/$conv.mlir" \
-      --precision=$precision --mainloop=$mainloop
+      --precision=$precision --mainloop=$mainloop --arch=sm_90
   done
   # A tile given by hand.
   emit "$precision-tile" "$src/bench/mainloop/big3x3_256.mlir" \
-    --precision=$precision --conv-tile=128x64x16/64x32/4
+    --precision=$precision --conv-tile=128x64x16/64x32/4 --arch=sm_90
 done
-# sm_90a: the sources whose plan takes the Hopper main loop (the others
-# plan as for sm_90).
+# sm_90a (solder-compile's default without a GPU): the sources whose plan
+# takes the Hopper main loop (the others plan as for sm_90).
 for precision in ieee tf32; do
   for source in "$src"/examples/*.mlir "$src"/test/gpu/cases/*.mlir "$src"/bench/mainloop/*.mlir; do
     emit $precision-sm90a "$source" --precision=$precision --arch=sm_90a
