@@ -8,8 +8,9 @@ median). The time is the whole bundle: the layout conversions (NCDHW ->
 NDHWC, weights -> KTRSC) and the conv kernel with its NCDHW stores. With
 CEILINGS.json (bench/ceilings.cu, run just before on the same GPU), each row
 also gives its share of the ceiling of its main loop's instruction: fp32
-FMA for the FMA main loops, TF32 mma.sync for the tensor-core ones (3xTF32
-issues three per product, so its ceiling is a third).
+FMA for the FMA main loops, TF32 mma.sync for sm80's tensor-core ones and
+TF32 wgmma for the Hopper one (3xTF32 issues three per product, so its
+ceiling is a third).
 
     python3 bench/scripts/mainloop.py .gpu-bundles build-gpu/bin/solder-run OUT.json [CEILINGS.json]
 """
@@ -38,10 +39,10 @@ def ceiling_tflops(ceilings, mainloop):
     """The TFLOP/s the main loop's instruction allows on this GPU."""
     if "tf32" not in mainloop:
         return ceilings["fp32_fma_tflops"]
-    if mainloop.startswith("wgmma"):
-        return ceilings.get("tf32_wgmma_tflops")  # not measured yet by bench/ceilings.cu
-    mma = ceilings["tf32_mma_sync_tflops"]
-    return mma / 3 if mainloop.endswith("3xtf32") else mma
+    # wgmma's on a 9.0 GPU alone (null elsewhere).
+    peak = ceilings.get("tf32_wgmma_tflops") if mainloop.startswith("wgmma") \
+        else ceilings["tf32_mma_sync_tflops"]
+    return peak and (peak / 3 if mainloop.endswith("3xtf32") else peak)
 
 
 def main(bundles, solder_run, out, ceilings_path=None):

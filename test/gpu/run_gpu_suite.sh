@@ -10,7 +10,8 @@
 # end's GPU tests (solder.compile on the device), writing tables, logs and
 # JSON to $OUT. SOLDER_GPU_STAGES picks some of them (default: all):
 # templates (the device templates' unit test), suite (the bundles in both
-# precisions), mainloop (the GPU's ceilings and the main-loop benchmark),
+# precisions), mainloop (the GPU's ceilings, the main-loop benchmark and its
+# cuDNN/cuBLAS peers),
 # frontend (the Python front end), chains (the KernelBench-style catalog and
 # the random chain generator's draws: run_chains.sh).
 set -euo pipefail
@@ -53,8 +54,9 @@ if [[ -d .gpu-bundles ]] && stage mainloop; then
   # The GPU's ceilings first, in the same run: the main loops' TFLOP/s read
   # against them.
   ceilings=()
-  if nvcc -std=c++17 -O3 -arch=sm_90 -I third_party/cutlass/include bench/ceilings.cu \
-      -o build-gpu/ceilings && build-gpu/ceilings > "$OUT/ceilings.json"; then
+  if nvcc -std=c++17 -O3 -gencode=arch=compute_80,code=compute_80 \
+      -gencode=arch=compute_90a,code=sm_90a -I third_party/cutlass/include -I runtime/device \
+      bench/ceilings.cu -o build-gpu/ceilings && build-gpu/ceilings > "$OUT/ceilings.json"; then
     cat "$OUT/ceilings.json"
     ceilings=("$OUT/ceilings.json")
   else
@@ -63,6 +65,30 @@ if [[ -d .gpu-bundles ]] && stage mainloop; then
   fi
   python3 bench/scripts/mainloop.py .gpu-bundles build-gpu/bin/solder-run "$OUT/mainloop.json" \
     "${ceilings[@]}" || suite=1
+  # The Hopper main loop alone at each wgmma tile of the rate table (9.0
+  # GPU): `rates.py update mainloop.json wgmma_tiles.jsonl` reads both.
+  if [[ $(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1) == 9.0 ]]; then
+    tiles=$(python3 -c 'import json
+for r in json.load(open("bench/mainloop/rates.json"))["rates"]:
+    if r["main_loop"].startswith("wgmma"):
+        print("%dx%dx%dx%s" % (r["tile"][0], r["tile"][1], r["stages"], r["main_loop"]))')
+    for tile in $tiles; do
+      IFS=x read -r bm bn stages math <<< "$tile"
+      three=0 && [[ $math == wgmma_3xtf32 ]] && three=1
+      nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a --expt-relaxed-constexpr \
+        -Iruntime/device -Ithird_party/cutlass/include -DTILE_M=$bm -DTILE_N=$bn \
+        -DSTAGES=$stages -DTHREE_TF32=$three bench/mainloop/wgmma_conv.cu -lcuda \
+        -o "build-gpu/wgmma_conv_$tile" &
+    done
+    wait
+    for tile in $tiles; do
+      "build-gpu/wgmma_conv_$tile" big3x3_256 >> "$OUT/wgmma_tiles.jsonl" || suite=1
+    done
+    cat "$OUT/wgmma_tiles.jsonl"
+  fi
+  # cuDNN (both layouts) and cuBLAS on the same convs, same run.
+  PYTHONPATH=python python3 bench/scripts/mainloop_peers.py "$OUT/mainloop_peers.json" \
+    "$OUT/mainloop.json" || suite=1
 fi
 # The Python front end compiles on the device: the carried solder-compile goes
 # beside the runtime, where the package looks (SOLDER_BIN_DIR).
