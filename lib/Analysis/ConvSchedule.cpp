@@ -764,7 +764,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                              .str();
     if (samplesAsPixels) {
       schedule.samplesAsPixels = true;
-      schedule.reason += "; a GEMM (one pixel a sample): tiles of BM samples";
+      schedule.reason += "; a GEMM (one pixel a sample, tiles of BM samples)";
     }
     if (smallGrid && !wgmmaTile)
       schedule.reason += llvm::formatv("; 64 x 64 tiles: {0} CTAs for {1} SMs",

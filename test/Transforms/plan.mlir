@@ -51,7 +51,7 @@
 // A GEMM whose grid would leave most of the 132 SMs idle (66 CTAs of 64 x
 // 128, 17 of 128 x 64) runs on 64 x 64 tiles.
 // GEMM-SAME: #solder.implicit_gemm<tile = [64, 64, 32], warp = [32, 32], stages = 3, padded_channels = 96, input_grid = [197, 1, 1], weight_grid = [60, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [33, 3, 1]
-// GEMM-SAME: reason = "tensor cores; a GEMM (one pixel a sample): tiles of BM samples; 64 x 64 tiles: 99 CTAs for 132 SMs"
+// GEMM-SAME: reason = "tensor cores; a GEMM (one pixel a sample, tiles of BM samples); 64 x 64 tiles: 99 CTAs for 132 SMs"
 // GEMM: "gemm_layernorm_mlp_groupnorm_residual_k2_reduction"
 // GEMM: solder.group_stats {{.*}} num_groups = 4
 // A 1x1 conv's weights with no channel padded are KTRSC already: no
@@ -99,16 +99,16 @@
 // SM90A-LABEL: func.func @w1(
 // SM90A: solder.fusion "w1_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32,
 // SM90A-LABEL: func.func @w2(
-// SM90A: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [256, 128, 32], warp = [128, 128], stages = 4, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [154, 1, 16], threads = 384, shared_bytes = 197696, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores: wgmma fed by TMA (sm_90a), 4 stages, about 324 TFLOP/s against 147 for sm80's mma.sync"
+// SM90A: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [256, 128, 32], warp = [128, 128], stages = 4, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [154, 1, 16], threads = 384, shared_bytes = 197696, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores: wgmma fed by TMA (sm_90a), 4 stages, about 326 TFLOP/s against 149 for sm80's mma.sync"
 // SM90A-LABEL: func.func @w3(
 // SM90A: solder.fusion "w3_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32,
 // SM90A-LABEL: func.func @matmul_as_conv_transpose(
 // SM90A: #solder.conv_schedule<implicit_gemm_tensorop, tf32, {{.*}}pixels = across_samples>, scheduler = grid, tiles = [1, 1, 1]
 // SM90A-LABEL: func.func @gemm_rows(
-// SM90A: solder.fusion "gemm_rows_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], warp = [64, 256], stages = 4, padded_channels = 1024, input_grid = [16384, 1, 1], weight_grid = [4096, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [128, 4, 1], threads = 384, shared_bytes = 197696, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores; a GEMM (one pixel a sample): tiles of BM samples: wgmma fed by TMA (sm_90a), 4 stages, about 337 TFLOP/s against 190 for sm80's mma.sync"
+// SM90A: solder.fusion "gemm_rows_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], warp = [64, 256], stages = 4, padded_channels = 1024, input_grid = [16384, 1, 1], weight_grid = [4096, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [128, 4, 1], threads = 384, shared_bytes = 197696, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores; a GEMM (one pixel a sample, tiles of BM samples): wgmma fed by TMA (sm_90a), 4 stages, about 336 TFLOP/s against 197 for sm80's mma.sync"
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=ieee arch=sm_90a})' | FileCheck %s --check-prefix=SM90AIEEE
 // SM90AIEEE-LABEL: func.func @w2(
-// SM90AIEEE: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32x3, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 3, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197680, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores: wgmma fed by TMA (sm_90a), 3xTF32, 3 stages, about 132 TFLOP/s against 65 for sm80's mma.sync"
+// SM90AIEEE: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32x3, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 3, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197680, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores: wgmma fed by TMA (sm_90a), 3xTF32, 3 stages, about 131 TFLOP/s against 66 for sm80's mma.sync"
 // SM90AIEEE-LABEL: func.func @gemm_rows(
 // SM90AIEEE: #solder.conv_schedule<implicit_gemm_wgmma, tf32x3, #solder.implicit_gemm<tile = [128, 128, 32], {{.*}}pixels = across_samples>, scheduler = grid, tiles = [128, 8, 1]
 // RUN: not solder-opt %s --solder-plan=arch=sm_75 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADARCH
@@ -148,7 +148,7 @@
 // conversion. The tail is a reduction, one block per output sample. No
 // full-size tensor is shared: no decision.
 // AUTO-LABEL: func.func @w1(
-// AUTO: solder.fusion "w1_k0_conv" {{.*}} -> (tensor<128x8x2xf32>, tensor<128x24x1x1x1xf32>) attributes {solder.estimate = #solder.estimate<conv, bytes = 37801760, flops = 10157875200, ns = 307814>, solder.finalize = #solder.finalize_launch<threads = 64, grid = [1024, 1, 1], f64_results = [0, 1]>, solder.schedule = #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 6, tile = [192, 24, 88], warps = 4, accumulation = step_sums, prepared_bytes = 16896, prepare_threads = 1056, prepare_grid = [5, 1, 1]>, scheduler = persistent, tiles = [110, 1, 128], threads = 128, shared_bytes = 54304, min_blocks_per_sm = 4, epilogue = register_moments, reason = "3 input channels: a reduction of 81, whole; each step's products summed apart (a sum downstream cancels the tensor cores' truncation bias); persistent blocks (each copies its next tile's input during the current one)">}
+// AUTO: solder.fusion "w1_k0_conv" {{.*}} -> (tensor<128x8x2xf32>, tensor<128x24x1x1x1xf32>) attributes {solder.estimate = #solder.estimate<conv, bytes = 37801760, flops = 10157875200, ns = 245365>, solder.finalize = #solder.finalize_launch<threads = 64, grid = [1024, 1, 1], f64_results = [0, 1]>, solder.schedule = #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 6, tile = [192, 24, 88], warps = 4, accumulation = step_sums, prepared_bytes = 16896, prepare_threads = 1056, prepare_grid = [5, 1, 1]>, scheduler = persistent, tiles = [110, 1, 128], threads = 128, shared_bytes = 54304, min_blocks_per_sm = 4, epilogue = register_moments, reason = "3 input channels: a reduction of 81, whole; each step's products summed apart (a sum downstream cancels the tensor cores' truncation bias); persistent blocks (each copies its next tile's input during the current one)">}
 // AUTO: solder.fusion "w1_k1_pointwise" {{.*}} -> tensor<128xf32> attributes {solder.estimate = #solder.estimate<reduction, bytes = 21184, flops = 9216, ns = 5>, solder.schedule = #solder.region_launch<block_per_output, chunk = 1, vector = 1, threads = 256, grid = [128, 1, 1]>}
 func.func @w1(%x: tensor<128x3x24x32x32xf32>, %conv_weight: tensor<24x3x3x3x3xf32>,
               %conv_bias: tensor<24xf32>, %norm_weight: tensor<24xf32>,
@@ -173,7 +173,7 @@ func.func @w1(%x: tensor<128x3x24x32x32xf32>, %conv_weight: tensor<24x3x3x3x3xf3
 // (1024 elements per block). Materialize wins by a wide margin (recompute
 // redoes the 232 GFLOP).
 // AUTO-LABEL: func.func @w2(
-// AUTO: %[[K0:.*]]:2 = solder.fusion "w2_k0_conv" {{.*}} -> (tensor<16x128x34x34x34xf32>, tensor<16x8x2xf32>) attributes {solder.estimate = #solder.estimate<conv_transpose, bytes = 727286784, flops = 232330706944, ns = 3574319>, solder.finalize = #solder.finalize_launch<threads = 1024, grid = [128, 1, 1], f64_results = []>, solder.schedule = #solder.conv_schedule<implicit_gemm_tensorop, tf32x3, #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [615, 1, 16], threads = 128, shared_bytes = 49152, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "tensor cores">}
+// AUTO: %[[K0:.*]]:2 = solder.fusion "w2_k0_conv" {{.*}} -> (tensor<16x128x34x34x34xf32>, tensor<16x8x2xf32>) attributes {solder.estimate = #solder.estimate<conv_transpose, bytes = 727286784, flops = 232330706944, ns = 3541681>, solder.finalize = #solder.finalize_launch<threads = 1024, grid = [128, 1, 1], f64_results = []>, solder.schedule = #solder.conv_schedule<implicit_gemm_tensorop, tf32x3, #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [615, 1, 16], threads = 128, shared_bytes = 49152, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "tensor cores">}
 // AUTO: solder.fusion "w2_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.estimate = #solder.estimate<pointwise, bytes = 643958784, flops = 160989184, ns = 153324>, solder.schedule = #solder.region_launch<elementwise, chunk = 2, vector = 4, threads = 256, grid = [39304, 1, 1]>}
 // AUTO-NOT: solder.conv_transpose
 // AUTO: return
@@ -199,7 +199,7 @@ func.func @w2(%x: tensor<16x64x32x32x32xf32>, %conv_weight: tensor<64x128x3x3x3x
 // channels, which a conv epilogue cannot: recompute is impossible, whatever
 // its cost; the conv tensor stays a result.
 // AUTO-LABEL: func.func @w3(
-// AUTO: %[[K0:.*]]:2 = solder.fusion "w3_k0_conv" {{.*}} -> (tensor<128x64x126x126xf32>, tensor<128x16x2xf32>) attributes {solder.estimate = #solder.estimate<conv, bytes = 587424000, flops = 19248316416, ns = 583282>, solder.finalize = #solder.finalize_launch<threads = 32, grid = [2048, 1, 1], f64_results = []>, solder.schedule = #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 2, tile = [256, 64, 72], warps = 8, accumulation = plain, prepared_bytes = 36864, prepare_threads = 2304, prepare_grid = [9, 1, 1]>, scheduler = grid, tiles = [63, 1, 128], threads = 256, shared_bytes = 70144, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "8 input channels: a reduction of 72, whole">}
+// AUTO: %[[K0:.*]]:2 = solder.fusion "w3_k0_conv" {{.*}} -> (tensor<128x64x126x126xf32>, tensor<128x16x2xf32>) attributes {solder.estimate = #solder.estimate<conv, bytes = 587424000, flops = 19248316416, ns = 464946>, solder.finalize = #solder.finalize_launch<threads = 32, grid = [2048, 1, 1], f64_results = []>, solder.schedule = #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 2, tile = [256, 64, 72], warps = 8, accumulation = plain, prepared_bytes = 36864, prepare_threads = 2304, prepare_grid = [9, 1, 1]>, scheduler = grid, tiles = [63, 1, 128], threads = 256, shared_bytes = 70144, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "8 input channels: a reduction of 72, whole">}
 // AUTO: solder.fusion "w3_k1_pointwise" ({{.*}} = %[[K0]]#0, {{.*}} = %[[K0]]#1, {{.*}}) {{.*}} attributes {solder.estimate = #solder.estimate<reduction, bytes = 528370176, flops = 2341011458, ns = 125802>, solder.schedule = #solder.region_launch<thread_per_output, chunk = 8, vector = 1, threads = 256, grid = [7938, 1, 1]>}
 // AUTO-NOT: solder.conv
 // AUTO: return
@@ -257,25 +257,25 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 
 // REPORT-LABEL: Solder plan for @w1 (sm_90, precision ieee; roofline: 4200 GB/s, 51.0 TFLOP/s fp32, conv main loops at their measured rates)
 // REPORT-NEXT: {{^  kernel +kind +main loop +ops +MB moved +GFLOP +est. us$}}
-// REPORT-NEXT: {{^  w1_k0_conv +conv +direct_3xtf32 192x24x88 6 rows conv, group_stats, reduce +37.8 +10.16 +307.8$}}
+// REPORT-NEXT: {{^  w1_k0_conv +conv +direct_3xtf32 192x24x88 6 rows conv, group_stats, reduce +37.8 +10.16 +245.4$}}
 // REPORT-NEXT: {{^  w1_k1_pointwise +reduction +- +group_normalize, reduce +0.0 +0.00 +0.0$}}
-// REPORT-NEXT: {{^  total: 2 kernels, est. 307.8 us$}}
+// REPORT-NEXT: {{^  total: 2 kernels, est. 245.4 us$}}
 // REPORT-NEXT: {{^  w1_k0_conv: direct_3xtf32 \(3 input channels: a reduction of 81, whole; each step's products summed apart \(a sum downstream cancels the tensor cores' truncation bias\); persistent blocks \(each copies its next tile's input during the current one\)\); tiles 110x1x128, 128 threads, 54304 B shared \(registers bounded for 4 blocks an SM\); weights -> split TF32 fragments: 0.02 MB$}}
 // REPORT-NOT: shared w1
 // REPORT-LABEL: Solder plan for @w2 (sm_90, precision ieee;
 // REPORT-NEXT: {{^  kernel +kind +main loop +ops +MB moved +GFLOP +est. us$}}
-// REPORT-NEXT: {{^  w2_k0_conv +conv_transpose tensorop_3xtf32 64x128x16 s4 conv_transpose, relu, group_stats +727.3 +232.33 +3574.3$}}
+// REPORT-NEXT: {{^  w2_k0_conv +conv_transpose tensorop_3xtf32 64x128x16 s4 conv_transpose, relu, group_stats +727.3 +232.33 +3541.7$}}
 // REPORT-NEXT: {{^  w2_k1_pointwise +pointwise +- +group_normalize +644.0 +0.16 +153.3$}}
-// REPORT-NEXT: {{^  total: 2 kernels, est. 3727.6 us$}}
+// REPORT-NEXT: {{^  total: 2 kernels, est. 3695.0 us$}}
 // REPORT-NEXT: {{^  w2_k0_conv: tensorop_3xtf32 \(tensor cores\); grid 615x1x16, 128 threads, 49152 B shared; layout conversions \(input NCDHW -> NDHWC with 64 channels, weights -> KTRSC\): 270.2 MB$}}
-// REPORT-NEXT: {{^  shared w2_k0_conv#0 tensor<16x128x34x34x34xf32> \(322.0 MB\) -> w2_k1_pointwise: materialize \(cost model; materialize 3727.6 us, recompute 7146.2 us\)$}}
+// REPORT-NEXT: {{^  shared w2_k0_conv#0 tensor<16x128x34x34x34xf32> \(322.0 MB\) -> w2_k1_pointwise: materialize \(cost model; materialize 3695.0 us, recompute 7080.9 us\)$}}
 // REPORT-LABEL: Solder plan for @w3 (sm_90, precision ieee;
 // REPORT-NEXT: {{^  kernel +kind +main loop +ops +MB moved +GFLOP +est. us$}}
-// REPORT-NEXT: {{^  w3_k0_conv +conv +direct_3xtf32 256x64x72 2 rows conv, group_stats +587.4 +19.25 +583.3$}}
+// REPORT-NEXT: {{^  w3_k0_conv +conv +direct_3xtf32 256x64x72 2 rows conv, group_stats +587.4 +19.25 +464.9$}}
 // REPORT-NEXT: {{^  w3_k1_pointwise +reduction +- +group_normalize, tanh, add, mul, div, add, reduce +528.4 +2.34 +125.8$}}
-// REPORT-NEXT: {{^  total: 2 kernels, est. 709.1 us$}}
+// REPORT-NEXT: {{^  total: 2 kernels, est. 590.7 us$}}
 // REPORT-NEXT: {{^  w3_k0_conv: direct_3xtf32 \(8 input channels: a reduction of 72, whole\); grid 63x1x128, 256 threads, 70144 B shared; weights -> split TF32 fragments: 0.06 MB$}}
-// REPORT-NEXT: {{^  shared w3_k0_conv#0 tensor<128x64x126x126xf32> \(520.2 MB\) -> w3_k1_pointwise: materialize \(recompute impossible: .*reduces across channels.*; materialize 709.1 us, recompute 1221.7 us\)$}}
+// REPORT-NEXT: {{^  shared w3_k0_conv#0 tensor<128x64x126x126xf32> \(520.2 MB\) -> w3_k1_pointwise: materialize \(recompute impossible: .*reduces across channels.*; materialize 590.7 us, recompute 973.9 us\)$}}
 // REPORT-LABEL: Solder plan for @grouped_conv
 // REPORT-NEXT: {{^  kernel +kind +main loop +ops}}
 // REPORT-NEXT: {{^  grouped_conv_k0_conv +conv +fma 128x16x16 conv, silu +0.4 +0.00 +0.5$}}
@@ -285,14 +285,16 @@ func.func @pointwise_convs(%x: tensor<8x4x256x256xf32>, %w1: tensor<4x4x1x1xf32>
 // REPORT-LABEL: Solder plan for @pointwise_convs
 // REPORT: {{^  shared pointwise_convs_k0_conv#0 tensor<8x4x256x256xf32> \(8.4 MB\) -> pointwise_convs_k1_conv: materialize \(recompute impossible: pointwise_convs_k1_conv has a conv of its own; }}
 // Already fused by hand: its fusions (named by hand) are planned as they are;
-// at this size both plans cost nothing measurable, and a tie materializes.
+// at this size both plans cost well under 0.1 us, and the direct conv's
+// measured rate makes recomputing it the cheaper by a hair.
 // REPORT-LABEL: Solder plan for @w3_prefused
 // REPORT-NEXT: {{^  kernel +kind +main loop +ops}}
 // REPORT-NEXT: {{^  conv_stats +conv +direct_3xtf32 64x8x32 6 rows conv, group_stats }}
-// REPORT-NEXT: {{^  tail +reduction +- +group_normalize, tanh, add, mul, div, add, reduce }}
+// REPORT-NEXT: {{^  tail +conv +direct_3xtf32 64x8x32 6 rows conv, group_normalize, tanh, add, mul, div, add, reduce }}
 // REPORT-NEXT: {{^  total: 2 kernels}}
 // REPORT-NEXT: {{^  conv_stats: direct_3xtf32}}
-// REPORT-NEXT: {{^  shared conv_stats#0 tensor<2x8x6x6xf32> \(0.0 MB\) -> tail: materialize \(cost model; }}
+// REPORT-NEXT: {{^  tail: direct_3xtf32}}
+// REPORT-NEXT: {{^  shared conv_stats#0 tensor<2x8x6x6xf32> \(0.0 MB\) -> tail: recompute \(cost model; materialize 0.0 us, recompute 0.0 us\)$}}
 
 // SLOWMEM-LABEL: Solder plan for @w2 (sm_90, precision ieee; roofline: 100 GB/s, 51.0 TFLOP/s fp32, conv main loops at their measured rates)
 // SLOWMEM-NEXT: {{^  kernel +kind +main loop +ops}}
