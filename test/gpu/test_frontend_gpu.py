@@ -716,6 +716,27 @@ def test_backend_with_an_eager_op_between():
     assert sum("fused" in line for line in records) == 2, records
 
 
+def _runs_hopper_loop(manifest):
+    """Whether a bundle's convs run the Hopper main loop (solder.compile on a
+    9.0 GPU plans sm_90a), which reads tensor maps over its own conversion
+    of the input: a channels-last input is then converted, where sm80's
+    loop reads it as it is."""
+    return any(launch.get("mainloop", "").startswith("wgmma") for launch in manifest["launches"])
+
+
+def _check_later_call(kernels, hopper):
+    """A call after the first: the two convs, no weight preparation; on
+    sm80's loop nothing else, on the Hopper one each conv's input
+    conversion too."""
+    convs = [name for name in kernels if name.endswith("_conv")]
+    assert len(convs) == 2, kernels
+    assert not any(name.endswith("_weight_ktrsc") for name in kernels), kernels
+    if hopper:
+        assert len([name for name in kernels if name.endswith("_conv_input_ndhwc")]) == 2, kernels
+    else:
+        assert kernels == convs, kernels
+
+
 def _kernels_of_call(call):
     """The names of the kernels one call runs (torch.profiler)."""
     with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CUDA]) as prof:
@@ -836,7 +857,8 @@ def _assert_close_to_float64(got, module, x):
 def test_channels_last_input_taken_as_it_is():
     """A channels-last input (torch.channels_last) is read as it is by the
     first conv and by the second conv's epilogue (the residual): a call runs
-    the two conv kernels and no layout conversion. The output comes back in
+    the two conv kernels and no layout conversion (on sm80's main loop; the
+    Hopper one converts it, _runs_hopper_loop). The output comes back in
     the layout the traced graph gives it (torch.export's fake CUDA conv says
     NCHW where cuDNN would return channels-last; the bundle suite's
     basic_block_channels_last_io returns one channels-last). An NCHW input
@@ -845,12 +867,12 @@ def test_channels_last_input_taken_as_it_is():
     x = torch.rand(3, 64, 14, 14, device="cuda").contiguous(memory_format=torch.channels_last)
     compiled = solder.compile(module, (x,), quiet=True)
     manifest = json.loads((compiled.bundle / "manifest.json").read_text())
+    hopper = _runs_hopper_loop(manifest)
     assert [spec.get("layout") for spec in manifest["inputs"]] == \
-        ["channels_last"] + [None] * (len(manifest["inputs"]) - 1)
+        [None if hopper else "channels_last"] + [None] * (len(manifest["inputs"]) - 1)
     layout = solder.api.memory_format(manifest["outputs"][0])
     compiled(x)  # the weights' preparations
-    later = _kernels_of_call(lambda: compiled(x))
-    assert len(later) == 2 and all(name.endswith("_conv") for name in later), later
+    _check_later_call(_kernels_of_call(lambda: compiled(x)), hopper)
     out = torch.full(x.shape, float("nan"), device="cuda").contiguous(memory_format=layout)
     compiled(x, out=out)
     torch.cuda.synchronize()
@@ -898,9 +920,10 @@ def test_channels_last_output_returned_so():
 def test_channels_last_model_through_the_backend():
     """A channels-last model (module.to(memory_format=torch.channels_last),
     as convnets are run for speed) through torch.compile(backend="solder"):
-    the input is read as it is and the output returned in the traced
-    graph's layout; its weights, channels-last too, are converted once and
-    prepared once, so a later call runs the two conv kernels alone. An
+    the input is read as it is (on sm80's main loop) and the output
+    returned in the traced graph's layout; its weights, channels-last too,
+    are converted once and prepared once, so a later call runs the two conv
+    kernels alone (and on the Hopper loop their input conversions). An
     in-place change to a weight is followed."""
     torch._dynamo.reset()
     module = workloads.randomize_norms(BasicBlock()).cuda().eval() \
@@ -912,9 +935,15 @@ def test_channels_last_model_through_the_backend():
         with torch.no_grad():
             return compiled(x)
 
-    first = _kernels_of_call(call)
+    _kernels_of_call(call)
     later = _kernels_of_call(call)
-    assert len(later) == 2 and all(name.endswith("_conv") for name in later), (first, later)
+    hopper = any(name.endswith("_conv_input_ndhwc") for name in later)
+    # The Hopper main loop runs on a 9.0 GPU alone (solder.compile's sm_90a).
+    assert hopper == (torch.cuda.get_device_capability() == (9, 0)), later
+    # On the Hopper loop the call also converts the input to NCHW (PyTorch's
+    # copy) for the bundle's own conversion: Solder's kernels alone.
+    _check_later_call([name for name in later if name.startswith("solder_")] if hopper
+                      else later, hopper)
     _assert_close_to_float64(call(), module, x)
     with torch.no_grad():
         module.conv1.weight.mul_(-1.0)
