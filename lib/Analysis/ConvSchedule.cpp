@@ -722,9 +722,11 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     // stays on sm80's tiles: the KernelBench GEMMs (1024 rows x 1024 ->
     // 512, 64 CTAs of 128 x 64) ran 1.1-2.0x slower on it than on sm80's
     // 64 x 64 tiles, whose input and weights need no conversion (H200,
-    // 2026-11-27); the 8192^3 GEMM (2048-4096 CTAs) ran 1.5-1.6x faster. Convs keep
-    // the table's rates at any grid, as sm80's tiles do (none of the
-    // catalogs' small convs has been timed on it).
+    // 2026-11-27); the 8192^3 GEMM (2048-4096 CTAs) ran 1.5-1.6x faster.
+    // Convs keep the table's rates at any grid: the suite's eight small
+    // cases (grids under the SMs, conversions included) took 0.73-1.51x
+    // sm80's time on it, half of the 16 faster, 1.0x at the geomean (H200,
+    // 2026-11-27, bench/history/2026-11-27/small-convs-wgmma-vs-sm80-h200.txt).
     ArrayRef<WgmmaTile> tiles =
         precision == Precision::ieee ? ArrayRef(kWgmmaThreeTF32Tiles) : ArrayRef(kWgmmaTiles);
     for (const WgmmaTile &candidate : tiles) {
