@@ -28,11 +28,12 @@ std::optional<FoundGpu> solder::findGpu() {
       getAttribute(&major, kCapabilityMajor, device) == 0 &&
       getAttribute(&minor, kCapabilityMinor, device) == 0 &&
       getName(name, sizeof name - 1, device) == 0) {
+    // As the Python package's _gpu_arch maps it.
     std::string arch = "sm_" + std::to_string(major) + std::to_string(minor);
     if (major == 9 && minor == 0)
       arch += "a";
     found = FoundGpu{arch, name};
   }
-  dlclose(driver);
+  // The driver stays loaded: it is not meant to be unloaded once initialized.
   return found;
 }

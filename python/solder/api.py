@@ -76,6 +76,7 @@ def _gpu_arch(device):
                           "use backend='cpu' to run on the reference interpreter, "
                           "or solder.export to compile a bundle for another machine")
     major, minor = torch.cuda.get_device_capability(device)
+    # As solder-compile's default maps it (lib/Support/GpuProbe.cpp).
     # Hopper (9.0): its arch-specific target, whose kernels may use wgmma
     # and the Hopper main loop; the bundle then runs on that GPU alone,
     # which is where it was compiled for.

@@ -19,6 +19,8 @@ root=$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)
 out=$root/.gpu-bundles
 compile=${SOLDER_COMPILE:-$root/build/bin/solder-compile}
 mainloop_only=${1:-}
+[[ -z $mainloop_only || $mainloop_only == --mainloop-only ]] ||
+  { echo "usage: prepare_bundles.sh [--mainloop-only]" >&2; exit 2; }
 rm -rf "$out" && mkdir -p "$out"
 
 # Each job a line: compile into $out/NAME, and say so; a job that may fail
@@ -26,7 +28,8 @@ rm -rf "$out" && mkdir -p "$out"
 job() { # NAME SOLDER-COMPILE-ARGS...
   local name=$1; shift
   printf '%q ' "$compile" "$@" -o "$out/$name"
-  printf '> /dev/null && echo %q\n' "compiled $name"
+  printf '> /dev/null && echo %q || { echo %q >&2; exit 1; }\n' "compiled $name" \
+    "prepare_bundles: $name failed"
 }
 optional_job() { # NOTE NAME SOLDER-COMPILE-ARGS...
   local note=$1 name=$2; shift 2
@@ -79,7 +82,7 @@ optional_job() { # NOTE NAME SOLDER-COMPILE-ARGS...
     sweep ieee 64x128x16/32x64/4 128x64x16/64x32/4 64x64x16/32x32/5 128x128x16/64x64/3 \
       64x128x16/32x64/3 128x64x16/32x32/4 64x64x32/32x32/3
   fi
-} > "$out/jobs.sh"
-xargs -d '\n' -n 1 -P "${SOLDER_JOBS:-$(nproc)}" bash -c < "$out/jobs.sh"
-rm "$out/jobs.sh"
+} > "$out.jobs"
+trap 'rm -f "$out.jobs"' EXIT
+xargs -d '\n' -n 1 -P "${SOLDER_JOBS:-$(nproc)}" bash -c < "$out.jobs"
 du -sh "$out"

@@ -72,16 +72,23 @@ if [[ -d .gpu-bundles ]] && stage mainloop; then
 for r in json.load(open("bench/mainloop/rates.json"))["rates"]:
     if r["main_loop"].startswith("wgmma"):
         print("%dx%dx%dx%s" % (r["tile"][0], r["tile"][1], r["stages"], r["main_loop"]))')
+    builds=()
     for tile in $tiles; do
       IFS=x read -r bm bn stages math <<< "$tile"
       three=0 && [[ $math == wgmma_3xtf32 ]] && three=1
+      rm -f "build-gpu/wgmma_conv_$tile" # never time a binary of an earlier run
       nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a --expt-relaxed-constexpr \
         -Iruntime/device -Ithird_party/cutlass/include -DTILE_M=$bm -DTILE_N=$bn \
         -DSTAGES=$stages -DTHREE_TF32=$three bench/mainloop/wgmma_conv.cu -lcuda \
         -o "build-gpu/wgmma_conv_$tile" &
+      builds+=($!)
     done
-    wait
+    for build in "${builds[@]}"; do
+      wait "$build" || suite=1
+    done
+    : > "$OUT/wgmma_tiles.jsonl"
     for tile in $tiles; do
+      [[ -x build-gpu/wgmma_conv_$tile ]] || { echo "wgmma_conv $tile: did not build"; continue; }
       "build-gpu/wgmma_conv_$tile" big3x3_256 >> "$OUT/wgmma_tiles.jsonl" || suite=1
     done
     cat "$OUT/wgmma_tiles.jsonl"

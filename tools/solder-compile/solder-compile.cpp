@@ -407,17 +407,33 @@ static int compileBundle(ModuleOp module, StringRef targetArch, const std::strin
   return 0;
 }
 
-/// The arch(s) to build for: --arch, else the GPU found, else sm_90a (the
-/// newest this compiler plans for). Sets `defaultedBecause` when not given.
+/// The arch(s) to build for: --arch, else the GPU found (on a GPU newer
+/// than the archs it plans for, the newest of them below it, whose PTX the
+/// driver compiles for it), else sm_90a (the newest this compiler plans
+/// for). Sets `defaultedBecause` when not given; "" when the GPU found is
+/// older than any.
 static std::string targetArchs(std::string &defaultedBecause) {
   if (arch.getNumOccurrences())
     return arch;
-  if (std::optional<::solder::FoundGpu> gpu = ::solder::findGpu()) {
-    defaultedBecause = "the GPU found: " + gpu->name;
-    return gpu->arch;
+  std::optional<::solder::FoundGpu> gpu = ::solder::findGpu();
+  if (!gpu) {
+    defaultedBecause = "no GPU found";
+    return "sm_90a";
   }
-  defaultedBecause = "no GPU found";
-  return "sm_90a";
+  defaultedBecause = "the GPU found: " + gpu->name + ", " + gpu->arch;
+  if (getGpuTarget(gpu->arch))
+    return gpu->arch;
+  SmallVector<StringRef> known;
+  getKnownGpuArchs().split(known, ", ");
+  std::string newest;
+  for (StringRef candidate : known)
+    if (!candidate.ends_with("a") &&
+        ::solder::targetCapability(candidate.str()) <= ::solder::targetCapability(gpu->arch) &&
+        ::solder::targetCapability(candidate.str()) > ::solder::targetCapability(newest))
+      newest = candidate.str();
+  if (!newest.empty())
+    defaultedBecause += ", runs " + newest + "'s PTX";
+  return newest;
 }
 
 int main(int argc, char **argv) {
@@ -427,16 +443,13 @@ int main(int argc, char **argv) {
   });
   cl::HideUnrelatedOptions({&planCategory, &buildCategory});
   cl::ParseCommandLineOptions(argc, argv, "Solder compiler: .mlir to bundle\n");
-  std::string defaultedBecause;
-  std::string archList = targetArchs(defaultedBecause);
   if (printConfig) {
     std::string device = findDeviceInclude(argv[0]);
     llvm::outs() << llvm::formatv("{0:2}\n", llvm::json::Value(llvm::json::Object{
                                                  {"version", SOLDER_VERSION},
                                                  {"device_include", device},
                                                  {"cutlass_include", findCutlassInclude(device)},
-                                                 {"nvcc", findNvcc()},
-                                                 {"arch", archList}}));
+                                                 {"nvcc", findNvcc()}}));
     return 0;
   }
   if (inputFile.empty() || outputDir.empty())
@@ -463,19 +476,21 @@ int main(int argc, char **argv) {
       return fail("only f32 tensors are compiled for now, the function takes " +
                   Twine(llvm::formatv("{0}", type).str()));
 
+  std::string defaultedBecause;
+  std::string archList = targetArchs(defaultedBecause);
   // Several archs (--arch=sm_80,sm_90a): a bundle each, planned for its
   // own, in a folder named after it; the manifest names them and the
   // runtime loads the one for the GPU (resolveBundleTarget).
   SmallVector<StringRef> archs;
   StringRef(archList).split(archs, ',');
+  if (archList.empty())
+    return fail("no --arch, and " + defaultedBecause + ", is older than any of " +
+                getKnownGpuArchs() + ": give --arch");
   for (auto [index, target] : llvm::enumerate(archs)) {
     if (target.empty())
       return fail("--arch: an empty entry in '" + archList + "'");
     if (llvm::is_contained(ArrayRef(archs).take_front(index), target))
       return fail("--arch: " + target + " is listed twice");
-    if (!getGpuTarget(target) && !defaultedBecause.empty())
-      return fail("no --arch, and " + defaultedBecause + " is " + target + ", not one of " +
-                  getKnownGpuArchs() + ": give --arch");
     if (!getGpuTarget(target))
       return fail("--arch: " + target + " is not one of " + getKnownGpuArchs());
   }
