@@ -405,6 +405,17 @@ static bool readManifestRoot(const std::string &bundleDir, Value &root, std::str
   return true;
 }
 
+/// The compute capability of "sm_XY" or "sm_XYa" (10 X + Y), or -1.
+static int targetCapability(const std::string &arch) {
+  if (arch.size() < 5 || arch.compare(0, 3, "sm_") != 0)
+    return -1;
+  std::string digits = arch.substr(3, arch.back() == 'a' ? arch.size() - 4 : std::string::npos);
+  if (digits.empty() || digits.size() > 3 ||
+      digits.find_first_not_of("0123456789") != std::string::npos)
+    return -1;
+  return std::stoi(digits);
+}
+
 bool solder::resolveBundleTarget(const std::string &bundleDir,
                                  const std::function<bool(int &, int &)> &deviceCapability,
                                  std::string &resolved, std::string &error) {

@@ -32,7 +32,7 @@ std::optional<FoundGpu> solder::findGpu() {
     std::string arch = "sm_" + std::to_string(major) + std::to_string(minor);
     if (major == 9 && minor == 0)
       arch += "a";
-    found = FoundGpu{arch, name};
+    found = FoundGpu{arch, 10 * major + minor, name};
   }
   // The driver stays loaded: it is not meant to be unloaded once initialized.
   return found;

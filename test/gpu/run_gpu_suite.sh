@@ -20,6 +20,9 @@ mkdir -p "$OUT"
 stages=" ${SOLDER_GPU_STAGES:-templates suite mainloop frontend chains} "
 stage() { [[ $stages == *" $1 "* ]]; }
 nvidia-smi --query-gpu=name,driver_version,memory.total --format=csv,noheader | tee "$OUT/gpu.txt"
+# A 9.0 GPU runs the sm_90a bundles and the Hopper main loop's harness.
+hopper=0 && [[ $(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1) == 9.0 ]] &&
+  hopper=1
 cmake -S . -B build-gpu -DSOLDER_ENABLE_COMPILER=OFF -DCMAKE_BUILD_TYPE=Release > "$OUT/cmake.log" 2>&1 ||
   { tail -30 "$OUT/cmake.log"; exit 1; }
 cmake --build build-gpu -j 16 > "$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
@@ -40,8 +43,7 @@ if [[ -d .gpu-bundles ]] && stage suite; then
   # PRECISION-sm90a: the same cases planned for sm_90a (the Hopper main
   # loop), on a 9.0 GPU.
   variants="ieee tf32"
-  if [[ -d .gpu-bundles/tf32-sm90a ]] &&
-      [[ $(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1) == 9.0 ]]; then
+  if [[ -d .gpu-bundles/tf32-sm90a ]] && ((hopper)); then
     variants="$variants ieee-sm90a tf32-sm90a"
   fi
   for variant in $variants; do
@@ -67,7 +69,7 @@ if [[ -d .gpu-bundles ]] && stage mainloop; then
     "${ceilings[@]}" || suite=1
   # The Hopper main loop alone at each wgmma tile of the rate table (9.0
   # GPU): `rates.py update mainloop.json wgmma_tiles.jsonl` reads both.
-  if [[ $(nvidia-smi --query-gpu=compute_cap --format=csv,noheader | head -1) == 9.0 ]]; then
+  if ((hopper)); then
     tiles=$(python3 -c 'import json
 for r in json.load(open("bench/mainloop/rates.json"))["rates"]:
     if r["main_loop"].startswith("wgmma"):

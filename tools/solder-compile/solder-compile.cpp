@@ -423,17 +423,11 @@ static std::string targetArchs(std::string &defaultedBecause) {
   defaultedBecause = "the GPU found: " + gpu->name + ", " + gpu->arch;
   if (getGpuTarget(gpu->arch))
     return gpu->arch;
-  SmallVector<StringRef> known;
-  getKnownGpuArchs().split(known, ", ");
-  std::string newest;
-  for (StringRef candidate : known)
-    if (!candidate.ends_with("a") &&
-        ::solder::targetCapability(candidate.str()) <= ::solder::targetCapability(gpu->arch) &&
-        ::solder::targetCapability(candidate.str()) > ::solder::targetCapability(newest))
-      newest = candidate.str();
-  if (!newest.empty())
-    defaultedBecause += ", runs " + newest + "'s PTX";
-  return newest;
+  std::optional<StringRef> newest = getNewestPortableArch(gpu->capability);
+  if (!newest)
+    return "";
+  defaultedBecause += ", runs " + newest->str() + "'s PTX";
+  return newest->str();
 }
 
 int main(int argc, char **argv) {
@@ -481,11 +475,11 @@ int main(int argc, char **argv) {
   // Several archs (--arch=sm_80,sm_90a): a bundle each, planned for its
   // own, in a folder named after it; the manifest names them and the
   // runtime loads the one for the GPU (resolveBundleTarget).
-  SmallVector<StringRef> archs;
-  StringRef(archList).split(archs, ',');
   if (archList.empty())
     return fail("no --arch, and " + defaultedBecause + ", is older than any of " +
                 getKnownGpuArchs() + ": give --arch");
+  SmallVector<StringRef> archs;
+  StringRef(archList).split(archs, ',');
   for (auto [index, target] : llvm::enumerate(archs)) {
     if (target.empty())
       return fail("--arch: an empty entry in '" + archList + "'");

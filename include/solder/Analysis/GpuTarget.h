@@ -41,6 +41,10 @@ struct GpuTarget {
 std::optional<GpuTarget> getGpuTarget(StringRef arch);
 /// The archs getGpuTarget knows, for error messages.
 StringRef getKnownGpuArchs();
+/// The newest of them that is not arch-specific (no 'a') and runs on a GPU
+/// of compute capability `capability` (10 major + minor), from its PTX
+/// where newer; nullopt below them all.
+std::optional<StringRef> getNewestPortableArch(int capability);
 
 } // namespace mlir::solder
 

@@ -103,17 +103,6 @@ struct Manifest {
   std::string plan;
 };
 
-/// The compute capability of "sm_XY" or "sm_XYa" (10 X + Y), or -1.
-inline int targetCapability(const std::string &arch) {
-  if (arch.size() < 5 || arch.compare(0, 3, "sm_") != 0)
-    return -1;
-  std::string digits = arch.substr(3, arch.back() == 'a' ? arch.size() - 4 : std::string::npos);
-  if (digits.empty() || digits.size() > 3 ||
-      digits.find_first_not_of("0123456789") != std::string::npos)
-    return -1;
-  return std::stoi(digits);
-}
-
 /// A bundle of several archs (solder-compile --arch=sm_80,sm_90a) has a
 /// manifest of format "solder-multi-arch" whose "targets" name a bundle
 /// folder inside it per arch. `resolved`: `bundleDir` itself for a bundle of

@@ -19,6 +19,7 @@ struct FoundGpu {
   /// The arch Solder builds for it: "sm_90a" on 9.0 (the Hopper main loop's
   /// wgmma needs the arch-specific target), "sm_XY" on any other.
   std::string arch;
+  int capability;   // 10 major + minor
   std::string name; // "NVIDIA H200"
 };
 
