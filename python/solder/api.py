@@ -9,10 +9,12 @@ import sys
 import tempfile
 import time
 import warnings
+from dataclasses import dataclass
 from pathlib import Path
 
 import numpy as np
 import torch
+import torch.nn as nn
 
 from .errors import SolderError, SolderWarning
 from .importer import channels_last_format, import_module
@@ -160,6 +162,27 @@ def _pipelined_ir(mlir, force):
     return entry / "pipelined.mlir"
 
 
+def _viewed_outputs(results, views, shapes):
+    """The outputs as the caller sees ``results`` (ImportedModule.output_views).
+    A norm's mean and rstd, items of its (N, G, 2) statistics, are each
+    made dense, as PyTorch's kernels that read them (the CUDA
+    native_group_norm_backward) expect: the statistics moved to (2, N, G)
+    in one copy, of which each is a plane."""
+    planes, outputs = {}, []
+    for view, shape in zip(views, shapes):
+        result = results[view["result"]]
+        if "item" in view:
+            if view["result"] not in planes:
+                planes[view["result"]] = result.movedim(-1, 0).contiguous()
+            outputs.append(planes[view["result"]][view["item"]].view(shape))
+        elif "permute" in view:
+            permuted = result.permute(view["permute"])
+            outputs.append(permuted.contiguous() if view.get("contiguous") else permuted)
+        else:
+            outputs.append(result.view(shape))
+    return outputs
+
+
 class CompiledModule:
     """A compiled chain called like the module: takes the module's inputs
     (float32 tensors of the compiled shapes) and returns what it returns.
@@ -177,7 +200,7 @@ class CompiledModule:
     def __init__(self, *, backend, input_names, input_shapes, output_shapes,
                  output_is_sequence, parameters, bundle=None, device=None,
                  pipelined=None, mlir=None, input_arguments=None, result_shapes=None,
-                 parameter_inputs=(), parameters_require_grad=False):
+                 parameter_inputs=(), parameters_require_grad=False, output_views=None):
         self.backend = backend
         self.input_names = list(input_names)
         self.input_shapes = [tuple(s) for s in input_shapes]
@@ -190,6 +213,11 @@ class CompiledModule:
             if input_arguments is not None else list(enumerate(self.input_shapes))
         self.result_shapes = [tuple(s) for s in result_shapes] \
             if result_shapes is not None else list(self.output_shapes)
+        # An output that is a view of its result other than a reshape
+        # (what a training graph's backward saves: a norm's mean or rstd,
+        # items of its statistics; a permuted activation).
+        self.output_views = list(output_views) if output_views is not None else None
+        self._outputs_are_views = self.output_views is not None
         self.bundle = Path(bundle) if bundle is not None else None
         self.pipelined = pipelined
         # The kernels compute no gradients (issue "Training through
@@ -198,6 +226,11 @@ class CompiledModule:
         # grad is given.
         self._parameters_require_grad = parameters_require_grad
         self._warned_gradients = False
+        # solder.compile's module and example inputs (None elsewhere): a
+        # call in grad mode goes through autograd (_train_call), and from
+        # then on every call does, on the module's parameters as they are.
+        self._source = None
+        self._training = None
         self.mlir = mlir
         if backend == "cuda":
             from .runtime import LoadedBundle
@@ -302,23 +335,49 @@ class CompiledModule:
         return copy
 
     def _check_gradients(self, inputs):
-        """In grad mode: an input that requires grad is refused (its
-        gradient would be lost); parameters that require grad (a module's,
-        by default) get one warning, since an inference call without
-        torch.no_grad() is common and right."""
+        """In grad mode, a module compiled without its source (solder.load,
+        the backend's subgraphs) refuses an input that requires grad, whose
+        gradient would be lost, and warns once where its parameters require
+        grad (an inference call without torch.no_grad() is common)."""
         for index, tensor in enumerate(inputs):
             if tensor.requires_grad:
                 raise SolderError(
-                    f"input {index} ({self.input_names[index]}) requires grad, but a "
-                    "compiled module computes no gradients: call it under "
-                    "torch.no_grad() or detach the input, and train with the eager module")
+                    f"input {index} ({self.input_names[index]}) requires grad, but this "
+                    "compiled module computes no gradients (it was loaded from a bundle): "
+                    "call it under torch.no_grad() or detach the input, and train with "
+                    "solder.compile(module, ...) or torch.compile(module, backend='solder')")
         if self._parameters_require_grad and not self._warned_gradients:
             self._warned_gradients = True
             warnings.warn("solder: the compiled module's parameters require grad, but it "
                           "computes no gradients: its outputs carry none back to them. "
                           "Call it under torch.no_grad() or torch.inference_mode() for "
-                          "inference; train with the eager module.", SolderWarning,
-                          stacklevel=3)
+                          "inference.", SolderWarning, stacklevel=3)
+
+    def _needs_training(self, inputs):
+        """Whether a call in grad mode must take part in autograd: an input
+        or one of the module's parameters requires grad."""
+        return any(isinstance(t, torch.Tensor) and t.requires_grad for t in inputs) or \
+            any(p.requires_grad for p in self._source.module.parameters())
+
+    def _train_call(self, inputs):
+        """The call through autograd (solder.compile of a module): the
+        module's exported program, its forward compiled by Solder and its
+        backward run by PyTorch (solder.backend.compile_training), called on
+        the module's parameters and buffers as they are now; a training
+        BatchNorm's running statistics are written back."""
+        source = self._source
+        if self._training is None:
+            self._training = _TrainingProgram(source, self._precision, self._force)
+        if len(inputs) != len(self.input_shapes):
+            raise SolderError(f"the module takes {len(self.input_shapes)} inputs; "
+                              f"{len(inputs)} were given")
+        for index, tensor in enumerate(inputs):
+            if not isinstance(tensor, torch.Tensor) or \
+                    tuple(tensor.shape) != self.input_shapes[index] or \
+                    tensor.dtype != torch.float32 or \
+                    (self.backend == "cuda" and tensor.device != self.device):
+                self._refuse_input(index, tensor)
+        return self._training(inputs)
 
     def _refuse_input(self, index, tensor):
         """Raises input ``index``'s one-line error (labels are built only
@@ -344,6 +403,14 @@ class CompiledModule:
         """Runs the chain. ``out`` (a tensor, or a tuple for several outputs)
         is written instead of fresh tensors: contiguous float32 of the output
         shapes on the module's device."""
+        if out is not None and self._outputs_are_views:
+            raise SolderError("out= is not taken by a module that returns views of its "
+                              "results (a norm's statistics, a permuted tensor)")
+        if self._source is not None and (self._training is not None or (
+                torch.is_grad_enabled() and self._needs_training(inputs))):
+            if out is not None:
+                raise SolderError("out= is not taken by a call through autograd")
+            return self._train_call(inputs)
         given, inputs = inputs, self._check_inputs(inputs)
         if torch.is_grad_enabled():
             self._check_gradients(given)
@@ -352,8 +419,9 @@ class CompiledModule:
                                    given)
         else:
             arguments = [inputs[index].view(shape) for index, shape in self.input_arguments]
-            outputs = [o.view(shape) for o, shape in
-                       zip(self._interpret(arguments), self.output_shapes)]
+            outputs = self._interpret(arguments)
+            if not self._outputs_are_views:
+                outputs = [o.view(shape) for o, shape in zip(outputs, self.output_shapes)]
             if out is not None:
                 for target, value in zip(self._check_outputs(out), outputs):
                     target.copy_(value)
@@ -392,6 +460,8 @@ class CompiledModule:
 
     def _returned(self, outputs):
         """The outputs as the compiled forward returned them."""
+        if self._outputs_are_views:
+            outputs = _viewed_outputs(outputs, self.output_views, self.output_shapes)
         return tuple(outputs) if self.output_is_sequence else outputs[0]
 
     def _launch(self, inputs, outputs, given, unchecked=False):
@@ -406,9 +476,12 @@ class CompiledModule:
         arguments = list(inputs) if self._arguments_are_inputs else \
             [inputs[index] for index, _ in self.input_arguments]
         if outputs is None:
+            # Results where outputs view them (output_views), else the
+            # outputs, which the results fill as they are (reshaped).
+            shapes = self.result_shapes if self._outputs_are_views else self.output_shapes
             outputs = [torch.empty(shape, device=self.device, dtype=torch.float32,
                                    memory_format=layout)
-                       for shape, layout in zip(self.output_shapes, self._output_formats)]
+                       for shape, layout in zip(shapes, self._output_formats)]
         # The Python around the launches shows in short chains (W2 small: 35
         # of 66 us a call went to the checks, torch.cuda.device and the Stream
         # object): switch devices only when needed, and take the raw stream
@@ -498,9 +571,87 @@ def compile(module, example_inputs, precision="ieee", *, backend="cuda",
         example_inputs = (example_inputs,)
     imported = import_module(module, example_inputs)
     on_gpu = [t.device for t in example_inputs if t.is_cuda]
-    return compile_imported(imported, precision, backend, force, quiet,
-                            on_gpu[0] if on_gpu else torch.device("cuda"),
-                            any(p.requires_grad for p in module.parameters()))
+    compiled = compile_imported(imported, precision, backend, force, quiet,
+                                on_gpu[0] if on_gpu else torch.device("cuda"),
+                                any(p.requires_grad for p in module.parameters()))
+    compiled._source = _Source(module, tuple(t.detach() for t in example_inputs))
+    compiled._precision, compiled._force = precision, force
+    return compiled
+
+
+@dataclass
+class _Source:
+    """What solder.compile compiled: the module (its live parameters) and
+    the example inputs, which the call through autograd exports again."""
+    module: nn.Module
+    example_inputs: tuple
+
+
+class _TrainingProgram:
+    """``source``'s module exported with torch.export (in the mode, train
+    or eval, it is in at the first call through autograd), its graph
+    compiled for autograd by solder.backend.compile_training (forward by
+    Solder, backward by PyTorch), called on the module's parameters,
+    buffers and constants as they are at each call. Buffers the graph
+    updates (a training BatchNorm's running statistics) are written back;
+    the outputs keep the module's structure."""
+
+    def __init__(self, source, precision, force):
+        from .importer import export_program
+        module = source.module
+        program = export_program(module, source.example_inputs)
+        signature = program.graph_signature
+        state = {**dict(module.named_parameters(remove_duplicate=False)),
+                 **dict(module.named_buffers(remove_duplicate=False))}
+        self.sources = []  # per placeholder: an input index or a tensor
+        inputs = 0
+        for spec in signature.input_specs:
+            if spec.kind.name == "USER_INPUT":
+                self.sources.append(inputs)
+                inputs += 1
+            elif spec.target in state:
+                self.sources.append(state[spec.target])
+            else:
+                self.sources.append(program.constants[spec.target])
+        self.mutations, self.outputs = [], []
+        for position, spec in enumerate(signature.output_specs):
+            if spec.kind.name == "BUFFER_MUTATION":
+                self.mutations.append((position, state[spec.target]))
+            elif spec.kind.name == "USER_OUTPUT":
+                self.outputs.append(position)
+            else:
+                raise SolderError(f"{type(module).__name__}'s exported program has an "
+                                  f"output of kind {spec.kind.name.lower()}, which Solder "
+                                  "does not train through")
+        self.out_spec = program.call_spec.out_spec
+        self.graph_module, self.precision, self.force = program.graph_module, precision, force
+        # AOTAutograd's function differentiates the arguments that required
+        # grad when it traced: one per pattern of them.
+        self.functions = {}
+
+    def _arguments(self, inputs):
+        return [inputs[s] if isinstance(s, int) else s for s in self.sources]
+
+    def __call__(self, inputs):
+        from .backend import compile_training
+        arguments = self._arguments(inputs)
+        key = tuple(a.requires_grad for a in arguments)
+        function = self.functions.get(key)
+        if function is None:
+            function = self.functions[key] = compile_training(
+                self.graph_module, arguments, self.precision, self.force)
+        results = function(*arguments)
+        with torch.no_grad():
+            for position, buffer in self.mutations:
+                # A training BatchNorm's backward is handed its running
+                # statistics (unread in training mode): their versions stay
+                # as autograd saved them, as eager's in-place update leaves them.
+                with torch.autograd._unsafe_preserve_version_counter(buffer):
+                    buffer.copy_(results[position])
+        outputs = [results[position] for position in self.outputs]
+        if self.out_spec is None:
+            return outputs[0] if len(outputs) == 1 else tuple(outputs)
+        return torch.utils._pytree.tree_unflatten(outputs, self.out_spec)
 
 
 def compile_imported(imported, precision, backend, force, quiet, device,
@@ -515,7 +666,8 @@ def compile_imported(imported, precision, backend, force, quiet, device,
                   output_is_sequence=imported.output_is_sequence,
                   parameters=imported.parameters, mlir=imported.mlir,
                   parameter_inputs=imported.parameter_inputs,
-                  parameters_require_grad=parameters_require_grad)
+                  parameters_require_grad=parameters_require_grad,
+                  output_views=imported.output_views)
     if backend == "cpu":
         return CompiledModule(pipelined=_pipelined_ir(imported.mlir, force), **common)
     arch, gpu_name = _gpu_arch(device)
@@ -571,8 +723,9 @@ def load(path, device=None):
         outputs, sequence = frontend["output_shapes"], frontend["output_is_sequence"]
         arguments = frontend.get("input_arguments")
         results = frontend.get("result_shapes")
+        items = frontend.get("output_views")
     else:
-        arguments = results = None
+        arguments = results = items = None
         parameters = []
         names = [spec["name"] for spec in manifest["inputs"]]
         shapes = [spec["shape"] for spec in manifest["inputs"]]
@@ -584,4 +737,4 @@ def load(path, device=None):
                           input_names=names, input_shapes=shapes,
                           output_shapes=outputs, output_is_sequence=sequence,
                           parameters=parameters, input_arguments=arguments,
-                          result_shapes=results)
+                          result_shapes=results, output_views=items)

@@ -7,16 +7,16 @@ so locations and messages name the user's lines), lets torch.fx's
 knows, compiles each into a bundle (CUDA tensors) or into pipelined IR for the
 reference interpreter (CPU tensors), and leaves every other node to eager
 PyTorch: an unsupported op costs speed, never the model. A subgraph the
-importer refuses on a closer look (a view it cannot fuse, a BatchNorm whose
-running statistics the graph updates) gives that node back to eager and is
-partitioned again.
+importer refuses on a closer look (a view it cannot fuse) gives that node
+back to eager and is partitioned again.
 
 Shapes are static: the compiled graph is kept per input shapes, and a new
 shape compiles again (dynamo's guards see shape changes; a graph dynamo made
-dynamic is specialized here on each call's shapes). Inference only: a graph
-whose inputs require gradients with grad mode on runs eagerly, with one
-warning. An op the importer or the code generator refuses goes to eager
-alone: the graph is partitioned again around it. The first compile of a
+dynamic is specialized here on each call's shapes). A graph whose inputs
+require gradients with grad mode on trains (compile_training): its forward
+compiled by Solder, its backward run by PyTorch. An op the importer or the
+code generator refuses goes to eager alone: the graph is partitioned again
+around it. The first compile of a
 graph warns (SolderWarning) when anything ran eagerly: how many ops Solder
 compiled into how many kernels, and each op left to eager with its reason
 and line. ``SOLDER_LOG=info`` logs one line per subgraph: what was fused
@@ -28,6 +28,8 @@ Options (``torch.compile(..., options={...})``): ``precision`` ("ieee" or
 
 import copy
 import logging
+import math
+import operator
 import os
 import re
 import sys
@@ -55,8 +57,6 @@ def _configure_logging():
 
 
 _configure_logging()
-_warned_gradients = False
-
 
 def solder_backend(graph_module, example_inputs, **options):
     """The dynamo backend: returns a callable that runs ``graph_module``
@@ -71,22 +71,129 @@ def solder_backend(graph_module, example_inputs, **options):
     from .api import _check_options
     _check_options(precision, "cuda", force)
     if _needs_gradients(example_inputs):
-        global _warned_gradients
-        if not _warned_gradients:
-            warnings.warn("solder: the graph needs gradients (an input requires grad "
-                          "and grad mode is on); Solder compiles inference, so it runs "
-                          "eagerly. Call the model under torch.no_grad() or "
-                          "torch.inference_mode() to use Solder.", stacklevel=2)
-            _warned_gradients = True
-        return graph_module.forward
-    dynamic = not all(isinstance(t, torch.Tensor) and
-                      all(isinstance(d, int) for d in t.shape) for t in example_inputs)
-    return _CompiledOnCall(graph_module, precision, force, dynamic, prepare_once)
+        return compile_training(graph_module, example_inputs, precision, force,
+                                prepare_once)
+    return _CompiledOnCall(graph_module, precision, force, _is_dynamic(example_inputs),
+                           prepare_once)
 
 
 def _needs_gradients(inputs):
     return torch.is_grad_enabled() and any(
         isinstance(t, torch.Tensor) and t.requires_grad for t in inputs)
+
+
+def _is_dynamic(inputs):
+    return not all(isinstance(t, torch.Tensor) and all(isinstance(d, int) for d in t.shape)
+                   for t in inputs)
+
+
+# The graphs whose dynamic shapes sent their training forward to eager,
+# warned about once.
+_warned_dynamic_training = set()
+
+
+def compile_training(graph_module, example_inputs, precision="ieee", force="auto",
+                     prepare_once=True):
+    """A graph that needs gradients: AOTAutograd traces its joint forward and
+    backward and cuts them apart as Inductor does (min-cut
+    rematerialization: what is cheap to recompute is recomputed in the
+    backward rather than saved). The forward graph, whose extra outputs are
+    what the backward saves (activations, a norm's mean and rstd), is
+    partitioned and compiled like an inference graph; the backward runs in
+    eager PyTorch. AOTAutograd's runtime wraps both in one
+    torch.autograd.Function and writes back the running statistics a
+    training BatchNorm updates."""
+    from functorch.compile import make_boxed_func
+    from torch._functorch.aot_autograd import aot_module_simplified
+    from torch._functorch.partitioners import min_cut_rematerialization_partition
+
+    name = _graph_name(graph_module)
+    # The forward graph's inputs are the graph module's own parameters and
+    # buffers (lifted by AOTAutograd), then dynamo's inputs, of which the
+    # module's parameters and buffers are marked static.
+    lifted = len(dict(graph_module.named_parameters(remove_duplicate=False))) + \
+        len(dict(graph_module.named_buffers(remove_duplicate=False)))
+    static = set(range(lifted)) | {
+        lifted + index for index, value in enumerate(example_inputs)
+        if isinstance(value, nn.Parameter) or
+        getattr(value, "_dynamo_static_input_type", None) is not None}
+    dynamic = _is_dynamic(example_inputs)
+
+    def forward_compiler(forward, inputs):
+        if dynamic:
+            reason = ("its shapes are dynamic, and Solder compiles the forward of a "
+                      "graph that needs gradients for static shapes: "
+                      "torch.compile(..., dynamic=False) compiles each shape")
+            logger.info("%s: runs eagerly: %s", name, reason)
+            if name not in _warned_dynamic_training:  # once a graph, not once a shape
+                _warned_dynamic_training.add(name)
+                _warn(graph_module, f"solder: {name} runs eagerly: {reason}")
+            return make_boxed_func(forward.forward)
+        _running_statistics_by_pytorch(forward)
+        placeholders = [n for n in forward.graph.nodes if n.op == "placeholder"]
+        parameters = {node.name for index, node in enumerate(placeholders)
+                      if index in static} if prepare_once else set()
+        partitioned = _partition_and_compile(forward, f"{name} (forward)", graph_module,
+                                             precision, force, True, True, parameters)
+        return make_boxed_func(partitioned.forward)
+
+    def backward_compiler(backward, inputs):
+        return make_boxed_func(backward.forward)
+
+    return aot_module_simplified(graph_module, example_inputs, fw_compiler=forward_compiler,
+                                 bw_compiler=backward_compiler,
+                                 partition_fn=min_cut_rematerialization_partition)
+
+
+def _running_statistics_by_pytorch(graph_module):
+    """A training BatchNorm's running statistics, rewritten in ``graph_module``
+    as PyTorch ops of the batch statistics it saves for the backward:
+    running_mean.lerp(mean, momentum), and running_var.lerp(unbiased var,
+    momentum) with var = rstd^-2 - eps. Solder computes the BatchNorm and
+    its mean and rstd in the fused kernels; these few ops of C elements
+    each stay in PyTorch (marked ``solder_eager``: bookkeeping, not
+    reported)."""
+    aten = torch.ops.aten
+    graph = graph_module.graph
+    for node in list(graph.nodes):
+        if node.op != "call_function" or \
+                node.target is not aten._native_batch_norm_legit_functional.default:
+            continue
+        x, _, _, running_mean, running_var, training, momentum, eps = node.args[:8]
+        items = {user.args[1]: user for user in node.users if user.target is operator.getitem}
+        if not training or not (items.keys() & {3, 4}):
+            continue
+        shape = x.meta["val"].shape
+        count = math.prod(shape) // shape[1]
+        first_user = min((user for index in (3, 4) if index in items
+                          for user in items[index].users),
+                         key=lambda user: list(graph.nodes).index(user), default=None)
+        value = items.get(3, items.get(4)).meta["val"]
+
+        def op(target, *args):
+            created = graph.call_function(target, args)
+            created.meta.update(val=value, solder_eager=True,
+                                stack_trace=node.meta.get("stack_trace"))
+            return created
+
+        with graph.inserting_after(node):
+            for index in (2, 1):
+                if index not in items:
+                    items[index] = graph.call_function(operator.getitem, (node, index))
+                    items[index].meta["val"] = node.meta["val"][index]
+        with graph.inserting_before(first_user) if first_user is not None else \
+                graph.inserting_after(items[1]):
+            updates = {3: op(aten.lerp.Scalar, running_mean, items[1], momentum)}
+            variance = op(aten.sub.Tensor, op(aten.pow.Tensor_Scalar, items[2], -2), eps)
+            unbiased = op(aten.mul.Tensor, variance, count / max(count - 1, 1))
+            updates[4] = op(aten.lerp.Scalar, running_var, unbiased, momentum)
+        for index in (3, 4):
+            if index in items:
+                items[index].replace_all_uses_with(updates[index])
+                graph.erase_node(items[index])
+    graph.eliminate_dead_code()
+    graph.lint()
+    graph_module.recompile()
 
 
 class _CompiledOnCall:
@@ -188,7 +295,6 @@ def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True,
     ``prepare_once``: the module's parameters and buffers (dynamo's static
     inputs) are the bundles' solder.parameter arguments, so that their
     weight conversions run again only when a weight's version moves."""
-    report = SubgraphReport()
     name = _graph_name(graph_module)
     static, kept = _specialized(graph_module, args)
 
@@ -210,11 +316,25 @@ def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True,
                            ", ".join(sorted(unusual)).lower())
     parameters = _static_placeholders(program, [args[i] for i in kept]) if prepare_once \
         else set()
+    _running_statistics_by_pytorch(program.graph_module)
+    partitioned = _partition_and_compile(program.graph_module, name, graph_module, precision,
+                                         force, warn, guarded, parameters)
+    runner = _FlatRunner(partitioned, program, kept)
+    return runner.direct_call(len(args)) or runner
+
+
+def _partition_and_compile(module, name, graph_module, precision, force, warn, guarded,
+                           parameters):
+    """Compiles the supported subgraphs of the ATen graph ``module`` (a
+    copy is partitioned; the caller's stays) and returns the partitioned
+    module; reports it (``reports``, the log, and with ``warn`` one
+    SolderWarning at ``graph_module``'s first user line when anything ran
+    eagerly)."""
+    report = SubgraphReport()
     refused = {}  # node name -> reason: given back to eager after a closer look
     for _ in range(64):
-        module = copy.deepcopy(program.graph_module)
-        partitioned, retry = _partition(module, refused, precision, force, report,
-                                        guarded, parameters)
+        partitioned, retry = _partition(copy.deepcopy(module), refused, precision, force,
+                                        report, guarded, parameters)
         if not retry:
             break
         report.subgraphs.clear()
@@ -226,8 +346,7 @@ def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True,
     if warn and summary:
         _warn(graph_module, summary)
     reports.append((name, report))
-    runner = _FlatRunner(partitioned, program, kept)
-    return runner.direct_call(len(args)) or runner
+    return partitioned
 
 
 # (graph name, SubgraphReport) of every graph compiled in this process, in
@@ -377,7 +496,8 @@ class _Supported(torch.fx.passes.operator_support.OperatorSupportBase):
         self.refused = refused
 
     def is_node_supported(self, submodules, node):
-        if node.name in self.refused or not is_supported_node(node):
+        if node.name in self.refused or node.meta.get("solder_eager") or \
+                not is_supported_node(node):
             return False
         refusal = static_refusal(node)
         if refusal:
@@ -402,7 +522,7 @@ def _partition(module, refused, precision, force, report, guarded=False, paramet
     for node in module.graph.nodes:
         value = node.meta.get("val")
         if node.op == "call_function" and not any(node in p.nodes for p in partitions) \
-                and _op_name(node) not in _NON_COMPUTE and \
+                and _op_name(node) not in _NON_COMPUTE and not node.meta.get("solder_eager") and \
                 (_op_name(node) not in _PERMUTES or node.name in refused) and \
                 (getattr(value, "dtype", None) == torch.float32 or node.name in refused):
             reason = refused.get(node.name) or "not supported"

@@ -79,6 +79,17 @@ class Permuted:
         return tuple(self.base.shape[p] for p in self.perm)
 
 
+@dataclass
+class StatisticsItem:
+    """A norm's mean or rstd per (sample, group), as the backward of a
+    training graph saves it: item ``item`` (0 the mean, 1 the rstd) along
+    the last dim of ``stats``, a solder.group_stats. Returned only: the
+    caller takes the item from the function's result."""
+    stats: Value
+    item: int
+    shape: tuple
+
+
 class _Folded:
     """A parameter the importer computes from captured ones (an eval-mode
     norm's scale and shift): captured under a name of its own, so that
@@ -96,6 +107,13 @@ class TransposedParameter:
     (K, C)). Any other op refuses a transposed parameter and sees an input
     as Permuted."""
     placeholder: object
+
+
+def _permuted_is_dense(value):
+    """Whether ``value`` (Permuted) over a contiguous base is contiguous as
+    it is seen: its non-unit dims keep their order."""
+    dims = [d for d in value.perm if value.base.shape[d] != 1]
+    return dims == sorted(dims)
 
 
 def tensor_type(shape):
@@ -144,6 +162,13 @@ class ImportedModule:
     # weights through torch.compile): their arguments are solder.parameter.
     parameter_inputs: list = field(default_factory=list)
     notes: list = field(default_factory=list)
+    # Where outputs are not the results one by one, each reshaped (a
+    # training graph's, whose backward saves more): per output, the index
+    # of its result ("result") and how it views it: reshaped, its item k of
+    # the last dim ("item": a norm's mean or rstd of its (N, G, 2)
+    # statistics), or permuted ("permute", and "contiguous" where the graph
+    # expects a dense copy). None: one result an output.
+    output_views: list = None
 
     def __post_init__(self):
         if self.input_arguments is None:
@@ -172,13 +197,14 @@ class ImportedModule:
             json.dump(self.metadata(), f, indent=2)
 
     def metadata(self):
+        views = {"output_views": self.output_views} if self.output_views is not None else {}
         return {"function": self.function, "inputs": self.input_names,
                 "input_shapes": [list(s) for s in self.input_shapes],
                 "input_arguments": [[i, list(s)] for i, s in self.input_arguments],
                 "parameters": self.parameter_names,
                 "output_shapes": [list(s) for s in self.output_shapes],
                 "result_shapes": [list(s) for s in self.result_shapes],
-                "output_is_sequence": self.output_is_sequence}
+                "output_is_sequence": self.output_is_sequence, **views}
 
 
 # -- torch.export --------------------------------------------------------
@@ -491,6 +517,17 @@ _FIRST_RESULT = {aten.native_group_norm, aten.native_layer_norm,
                  aten.adaptive_max_pool1d, aten.adaptive_max_pool2d,
                  aten.adaptive_max_pool3d}
 
+# The norms whose results 1 and 2 (mean and rstd, which a training graph's
+# backward saves) the importer computes: op -> (training, eps) of a
+# BatchNorm's node.
+_STATISTICS = {
+    aten.native_group_norm: None,
+    aten._native_batch_norm_legit_functional: lambda n: (n.args[5], n.args[7]),
+    aten._native_batch_norm_legit: lambda n: (n.args[3], n.args[5])
+    if n.target._overloadname == "no_stats" else (n.args[5], n.args[7]),
+    aten.native_batch_norm: lambda n: (n.args[5], n.args[7]),
+}
+
 # The ops that keep a permuted tensor permuted on its way to a Linear: the
 # pointwise ones, LayerNorm, Linear itself.
 _PERMUTED_PASSES = frozenset(_UNARY) | frozenset(_BINARY) | _IDENTITY | frozenset({
@@ -519,6 +556,7 @@ class _Importer:
         self.parameter_values = {}  # (placeholder, shape) -> Value
         self.reshapes = {}  # (base name, shape) -> the solder.reshape's Value
         self.constants = {}
+        self.statistics = {}  # norm node -> its mean and rstd
         self.notes = []
         self.node = None
         self.handlers = self._handlers()
@@ -551,7 +589,20 @@ class _Importer:
                 raise self.unsupported(f"'{node.op}' node '{node.name}' is not supported")
             self.values[node] = self.call(node)
         self.node = output_node
-        results, output_shapes, channels_last_results = [], [], []
+        # Each returned value once (a training graph returns an output and
+        # its detached copy, a norm's mean and rstd of one statistics
+        # tensor); outputs that are views of a result say of which.
+        results, channels_last_results, output_shapes, output_views = [], [], [], []
+
+        def result_of(base, channels_last=False):
+            # One result a value and layout: a view reshapes a dense one.
+            keys = [(r.name, layout) for r, layout in zip(results, channels_last_results)]
+            if (base.name, channels_last) in keys:
+                return keys.index((base.name, channels_last))
+            results.append(base)
+            channels_last_results.append(channels_last)
+            return len(results) - 1
+
         for result in returned:
             if not isinstance(result, torch.fx.Node):
                 raise self.unsupported(f"the module returns a {type(result).__name__}; "
@@ -562,20 +613,39 @@ class _Importer:
                     f"the module returns its input or parameter '{result.name}' "
                     "unchanged; there is nothing to compile for it")
             value = self.values[result]
-            if isinstance(value, Permuted):
+            if isinstance(value, TransposedParameter):
                 raise self.unsupported(
-                    f"the module returns '{value.base.name}' permuted by "
-                    f"{list(value.perm)}; Solder returns tensors in the order it computes "
-                    "them (permute back inside the module)")
-            output_shapes.append(value.shape)
-            channels_last_results.append(not isinstance(value, View)
-                                         and is_channels_last(result.meta.get("val")))
+                    f"the module returns its input or parameter "
+                    f"'{value.placeholder.name}' transposed; there is nothing to compile "
+                    "for it")
+            output_shapes.append(tuple(value.shape))
+            if isinstance(value, StatisticsItem):
+                output_views.append({"result": result_of(value.stats), "item": value.item})
+                continue
+            if isinstance(value, Permuted):
+                if value.base.argument is not None:
+                    raise self.unsupported(
+                        f"the module returns its input or parameter '{result.name}' "
+                        "permuted; there is nothing to compile for it")
+                # Returned as computed; the caller sees it permuted: a view,
+                # or a copy where the graph expects it dense in the permuted
+                # order (a backward that views it so).
+                view = {"result": result_of(value.base), "permute": list(value.perm)}
+                expected = result.meta.get("val")
+                if isinstance(expected, torch.Tensor) and expected.is_contiguous() and \
+                        not _permuted_is_dense(value):
+                    view["contiguous"] = True
+                output_views.append(view)
+                continue
             base = value.base if isinstance(value, View) else value
             if base.argument is not None:
                 raise self.unsupported(
                     f"the module returns its input or parameter '{result.name}' "
                     "unchanged; there is nothing to compile for it")
-            results.append(base)
+            output_views.append({"result": result_of(base, not isinstance(value, View) and
+                                                     is_channels_last(result.meta.get("val")))})
+        if output_views == [{"result": i} for i in range(len(results))]:
+            output_views = None  # the results, each reshaped: no views
         self.arguments.sort(key=lambda argument: argument[1])  # in the caller's order
         # The captured parameters are the same call after call
         # (solder.parameter): what the bundle computes from them alone is
@@ -618,7 +688,7 @@ class _Importer:
             output_shapes=output_shapes, output_is_sequence=is_sequence,
             input_arguments=[(index, value.shape) for value, index, _ in self.arguments],
             result_shapes=[v.shape for v in results], notes=self.notes,
-            parameter_inputs=sorted(self.parameter_inputs))
+            parameter_inputs=sorted(self.parameter_inputs), output_views=output_views)
 
     @staticmethod
     def _needed(returned):
@@ -827,6 +897,11 @@ class _Importer:
                     f"{_describe(self.node)} takes the transposed parameter "
                     f"'{value.placeholder.name}'; Solder takes a transposed parameter "
                     "only as the weight of a Linear or matmul")
+            if isinstance(value, StatisticsItem):
+                raise self.unsupported(
+                    f"{_describe(self.node)} reads {_describe(operand.args[0])}'s "
+                    f"{('mean', 'rstd')[value.item]}; Solder returns a norm's statistics "
+                    "as outputs only")
             return value
         if isinstance(operand, bool) or not isinstance(operand, (int, float)):
             raise self.unsupported(
@@ -947,6 +1022,8 @@ class _Importer:
             raise self.unsupported(f"{_describe(node)} moves the tensor to {value.device} "
                                    "inside the module")
         self.result_shape()  # float32
+        if isinstance(self.values.get(node.args[0]), StatisticsItem):
+            return self.values[node.args[0]]  # detached for the backward
         return self.operand(node.args[0])
 
     def elementwise(self, op, operands, attrs="", name=None):
@@ -1288,6 +1365,19 @@ class _Importer:
         packet = source.target.overloadpacket
         if packet not in _FIRST_RESULT:
             raise self.unsupported(f"item {index} of {_describe(source)} is not supported")
+        if index in (1, 2) and packet in _STATISTICS:
+            self.node = source
+            try:
+                return StatisticsItem(self.norm_statistics(source), index - 1,
+                                      tuple(node.meta["val"].shape))
+            finally:
+                self.node = node
+        if index in (1, 2) and packet is aten.native_layer_norm:
+            self.node = source
+            try:
+                return self.layer_norm_statistics(source)[index - 1]
+            finally:
+                self.node = node
         if index != 0:
             self.node = source  # the op is what cannot run: blame it
             what = "indices" if "pool" in packet.__name__ else "statistics"
@@ -1300,6 +1390,53 @@ class _Importer:
             return self.first_result(packet, source)
         finally:
             self.node = node
+
+    def norm_statistics(self, node):
+        """The mean and rstd of ``node`` (a native_group_norm, or a
+        training BatchNorm's), once: a solder.group_stats, (N, G, 2) or
+        across the batch (1, C, 2), which the pipeline merges with the
+        norm's own (the same op once the norm is decomposed)."""
+        if node not in self.statistics:
+            x = self.value(node.args[0])
+            if node.target.overloadpacket is aten.native_group_norm:
+                groups, eps, across = int(node.args[6]), node.args[7], ""
+                shape = (x.shape[0], groups, 2)
+            else:
+                training, eps = _STATISTICS[node.target.overloadpacket](node)
+                if not training:
+                    raise self.unsupported(f"{_describe(node)}'s saved statistics in eval "
+                                           "mode")
+                groups, across = x.shape[1], " across_batch"
+                shape = (1, groups, 2)
+            self.statistics[node] = self.emit(
+                f"solder.group_stats %{x.name} num_groups = {groups} epsilon = "
+                f"{format_float(eps)}{across} : {x.type} -> {tensor_type(shape)}", shape,
+                name=f"{self.value_name(node)}_stats")
+        return self.statistics[node]
+
+    def layer_norm_statistics(self, node):
+        """(mean, rstd) of native_layer_norm ``node`` over its normalized
+        trailing dims, kept as dims of 1, as the op returns them:
+        tensors of the chain, computed as the decomposed layer_norm
+        computes them (two means, the variance of the centered values)."""
+        if node not in self.statistics:
+            operand, eps = self.undeclared_operand(node.args[0]), node.args[4]
+            if isinstance(operand, Permuted) and len(node.args[1]) == 1:
+                # Over the permuted tensor's last dim: its base's dim perm[-1].
+                x, dims, perm = operand.base, [operand.perm[-1]], operand.perm
+            else:
+                x, perm = self.value(node.args[0]), None
+                dims = list(range(len(x.shape) - len(node.args[1]), len(x.shape)))
+            prefix = self.value_name(node)
+            mean = self.emit_keepdim_reduce("mean", x, dims, name=f"{prefix}_mean")
+            centered = self.emit_elementwise("sub", [x, mean])
+            squared = self.emit_elementwise("mul", [centered, centered])
+            variance = self.emit_keepdim_reduce("mean", squared, dims)
+            shifted = self.emit_elementwise("add", [variance, self.constant(eps)])
+            rstd = self.emit_elementwise("rsqrt", [shifted], name=f"{prefix}_rstd")
+            self.statistics[node] = (mean, rstd) if perm is None else \
+                (Permuted(mean, tuple(perm)), Permuted(rstd, tuple(perm)))
+        return self.statistics[node]
 
     def first_result(self, packet, node):
         a = node.args
@@ -1381,8 +1518,9 @@ class _Importer:
             _arg(node, 2, "train", False)
         if training and _arg(node, 1, "p", 0.5) > 0:
             raise self.unsupported(
-                f"{_describe(node)} with training=True is random; call module.eval() "
-                "before compiling (Solder compiles inference)")
+                f"{_describe(node)} with training=True is random: torch.compile(backend="
+                "'solder') leaves it to PyTorch's generator; call module.eval() before "
+                "solder.compile")
         return self.operand(node.args[0])
 
     def batched(self, operand, spatial):

@@ -1,0 +1,247 @@
+"""Training through Solder on the CPU (the reference interpreter): the
+forward of a graph that needs gradients compiled by Solder, its backward run
+by PyTorch (issue "Training through Solder").
+
+Each case runs one training step (forward, backward with a random output
+gradient) of W1-W3 and of the catalog's models in training mode, and
+compares with the same step in float64: the output, the gradient of the
+input and of every parameter (no worse than three times eager float32's
+error, so that it is Solder's forward and not the check that decides), and
+the BatchNorms' running statistics. The forward must run in Solder: the ops
+left to eager are exactly those listed, and the norm of each model is
+fused, its saved mean and rstd included.
+"""
+
+import copy
+import sys
+import warnings
+from pathlib import Path
+
+import pytest
+import torch
+
+import solder
+import solder.backend as backend
+from solder import workloads
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
+import catalog  # noqa: E402
+
+from test_frontend import assert_matches  # noqa: E402
+
+
+pytestmark = pytest.mark.usefixtures("fresh_dynamo")
+
+
+@pytest.fixture(autouse=True)
+def grad_mode():
+    """Grad mode on (test_frontend, imported here, turns it off process-wide)."""
+    with torch.enable_grad():
+        yield
+
+WORKLOADS = ["w1", "w2", "w3"]
+SMALL = [name for name, (_, _, small) in catalog.MODELS.items() if small is not None]
+
+# The forward ops a training graph still leaves to eager, and why.
+TRAINING_EAGER = {
+    # The backward of max pooling reads the indices, which Solder does not compute.
+    "resnet18": {"max_pool2d_with_indices"},
+    "resnet50": {"max_pool2d_with_indices"},
+    # The residual add of the Linear's permuted output and the block's input.
+    "convnext_block": {"add"},
+}
+
+# The norm each model's forward graph holds under autograd, which must be
+# fused (its saved statistics come out of Solder's kernels).
+_TRAINING_NORMS = {
+    catalog._BN: "_native_batch_norm_legit_functional",
+    "group_norm": "native_group_norm",
+    "layer_norm": "native_layer_norm",
+}
+
+
+def _make(name):
+    if name in WORKLOADS:
+        model, (x,) = workloads.make(name, small=True, seed=5)
+        return model, x, {"group_norm"}
+    model, x = catalog.make(name, "small", seed=3)
+    return model, x, catalog.IN_SOLDER[name]
+
+
+def _step(model, x, grad_output=None, parameters_of=None):
+    """One forward and backward (of ``grad_output``, else zeros); returns
+    (output, {name: gradient}) of the input and of ``parameters_of``'s
+    parameters (default: the model's)."""
+    x = x.clone().requires_grad_()
+    out = model(x)
+    out.backward(torch.zeros_like(out) if grad_output is None else grad_output.to(out.dtype))
+    gradients = {"input": x.grad}
+    module = parameters_of or getattr(model, "_orig_mod", model)  # torch.compile's wrapper
+    gradients.update((n, p.grad) for n, p in module.named_parameters())
+    return out, gradients
+
+
+def assert_gradients_match(solder_grads, eager_grads, exact_grads):
+    """Each of Solder's tensors (gradients, the output) within 3x eager
+    float32's error of the float64 ones (plus 1e-6 of their largest
+    magnitude)."""
+    assert solder_grads.keys() == exact_grads.keys()
+    for name, exact in exact_grads.items():
+        assert solder_grads[name] is not None, f"{name}: no gradient"
+        assert solder_grads[name].dtype == torch.float32, name
+        error = (solder_grads[name].double() - exact).abs().max().item()
+        eager = (eager_grads[name].double() - exact).abs().max().item()
+        bound = 3 * eager + 1e-6 * exact.abs().max().item()
+        assert error <= bound, f"{name}: error {error:.3g}, eager float32's {eager:.3g}"
+
+
+@pytest.mark.parametrize("name", WORKLOADS + SMALL)
+@pytest.mark.filterwarnings("ignore::solder.SolderWarning")
+def test_training_step_through_the_backend(name, codegen_on_cpu):
+    model, x, kinds = _make(name)
+    model.train()
+    exact_model, eager_model = copy.deepcopy(model).double(), copy.deepcopy(model)
+    compiled = torch.compile(model, backend="solder")
+    out, _ = _step(compiled, x)
+    grad_output = torch.randn(out.shape, generator=torch.Generator().manual_seed(7))
+    for parameter in model.parameters():
+        parameter.grad = None
+    # Again, with a random output gradient (the first step compiled; both
+    # updated the running statistics, as eager's two steps below do).
+    out, grads = _step(compiled, x, grad_output)
+    _step(eager_model, x)
+    _step(exact_model, x.double())
+    for twin in (eager_model, exact_model):
+        twin.zero_grad(set_to_none=True)
+    eager_out, eager_grads = _step(eager_model, x, grad_output)
+    exact_out, exact_grads = _step(exact_model, x.double(), grad_output)
+
+    assert_gradients_match({"output": out.detach(), **grads},
+                           {"output": eager_out.detach(), **eager_grads},
+                           {"output": exact_out.detach(), **exact_grads})
+    # The running statistics, as the gradients (num_batches_tracked exactly).
+    buffers = [dict(m.named_buffers()) for m in (model, eager_model, exact_model)]
+    floating = [{n: b for n, b in found.items() if b.is_floating_point()} for found in buffers]
+    assert_gradients_match(*floating)
+    for buffer_name, count in buffers[0].items():
+        if not count.is_floating_point():
+            assert torch.equal(count, buffers[2][buffer_name]), buffer_name
+
+    eager, compiled = {}, []
+    for graph, report in backend.reports:
+        assert graph.endswith("(forward)"), graph
+        eager.update(report.eager_ops)
+        compiled += report.compiled_ops
+    assert set(eager) == TRAINING_EAGER.get(name, set()), eager
+    norms = {_TRAINING_NORMS[kind] for kind in kinds if kind in _TRAINING_NORMS}
+    assert compiled and norms <= set(compiled), sorted(compiled)
+
+
+def test_saved_statistics_come_out_of_the_fused_kernels():
+    """W3's forward under autograd is the inference chain's two kernels:
+    the conv with its GroupNorm statistics in the epilogue, then the rest;
+    the mean and rstd the backward saves are that epilogue's, not another
+    pass."""
+    model, (x,) = workloads.make("w3", small=True, seed=5)
+    out = torch.compile(model, backend="solder")(x.clone().requires_grad_())
+    out.sum().backward()
+    ((graph, report),) = backend.reports
+    assert graph.endswith("(forward)")
+    assert report.fallbacks == []
+    ((_, ops, kernels, _),) = report.subgraphs
+    assert sorted(ops) == sorted(["convolution", "native_group_norm", "tanh", "hardswish",
+                                  "add", "logsumexp"])
+    assert kernels == 2
+
+
+def test_dynamic_shapes_train_eagerly_with_one_warning():
+    model, (x,) = workloads.make("w3", small=True, seed=5)
+    compiled = torch.compile(model, backend="solder", dynamic=True)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        for shape in [(2, 8, 10, 10), (3, 8, 9, 11)]:
+            x = torch.rand(shape, requires_grad=True)
+            compiled(x).sum().backward()
+            exact = x.detach().double().requires_grad_()
+            copy.deepcopy(model).double()(exact).sum().backward()
+            assert_matches(x.grad, exact.grad, "input gradient")
+    messages = [str(w.message) for w in caught if issubclass(w.category, solder.SolderWarning)]
+    assert len(messages) == 1, messages
+    assert messages[0].endswith(
+        "runs eagerly: its shapes are dynamic, and Solder compiles the forward of a graph "
+        "that needs gradients for static shapes: torch.compile(..., dynamic=False) "
+        "compiles each shape")
+
+
+def test_compiled_module_trains():
+    """solder.compile: a call in grad mode takes part in autograd (the
+    module's parameters and the input get their gradients, a training
+    BatchNorm updates its running statistics), two SGD steps follow the
+    float64 model's, and the calls after training, under no_grad too, read
+    the trained parameters."""
+    model, x = catalog.make("se_resnet", "small", seed=3)
+    model.train()
+    exact = copy.deepcopy(model).double()
+    compiled = solder.compile(model, (x,), backend="cpu", quiet=True)
+    grad_output = torch.randn(2, 100, generator=torch.Generator().manual_seed(7))
+    for _ in range(2):
+        out, grads = _step(compiled, x, grad_output, parameters_of=model)
+        exact_out, exact_grads = _step(exact, x.double(), grad_output)
+        assert_matches(out.detach(), exact_out.detach())
+        for name, exact_grad in exact_grads.items():
+            torch.testing.assert_close(grads[name].double(), exact_grad,
+                                       rtol=1e-4, atol=1e-5 * exact_grad.abs().max().item(),
+                                       msg=lambda m: f"{name}: {m}")
+        with torch.no_grad():
+            for p, q in zip(model.parameters(), exact.parameters()):
+                p -= 0.1 * p.grad
+                q -= 0.1 * q.grad
+                p.grad, q.grad = None, None
+    for (name, buffer), (_, expected) in zip(model.named_buffers(), exact.named_buffers()):
+        torch.testing.assert_close(buffer.double(), expected.double(), rtol=1e-5, atol=1e-6,
+                                   msg=lambda m: f"{name}: {m}")
+    with torch.no_grad():
+        assert_matches(compiled(x), exact.double()(x.double()))
+
+
+class GroupNormWithStatistics(torch.nn.Module):
+    def forward(self, x):
+        return torch.ops.aten.native_group_norm(torch.relu(x), None, None, 2, 8, 20, 4, 1e-5)
+
+
+def test_statistics_outputs_are_dense():
+    """A norm's mean and rstd come out of one statistics result (one
+    solder.group_stats in the IR), each dense as eager's (the CUDA
+    native_group_norm_backward reads them so)."""
+    x = torch.randn(2, 8, 4, 5)
+    compiled = solder.compile(GroupNormWithStatistics(), (x,), backend="cpu", quiet=True)
+    assert compiled.mlir.count("solder.group_stats") == 1
+    assert [view["result"] for view in compiled.output_views] == [0, 1, 1]
+    with torch.no_grad():
+        got, expected = compiled(x), GroupNormWithStatistics()(x)
+    for tensor, want in zip(got, expected):
+        assert tensor.is_contiguous() and tensor.shape == want.shape
+        torch.testing.assert_close(tensor, want, rtol=1e-5, atol=1e-6)
+
+
+def test_dropout_stays_eager_with_its_generator():
+    """A training Dropout runs in PyTorch, on PyTorch's generator: for a
+    fixed seed the step is eager's, output and input gradient alike; the
+    convs around it run in Solder."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3), torch.nn.ReLU(), torch.nn.Dropout(0.5),
+                                torch.nn.Conv2d(8, 4, 1)).train()
+    x = torch.randn(2, 3, 8, 8)
+    grad_output = torch.randn(2, 4, 6, 6)
+    compiled = torch.compile(model, backend="solder")
+    results = []
+    for run in (compiled, model, compiled):
+        torch.manual_seed(1)
+        out, grads = _step(run, x, grad_output)
+        results.append((out.detach(), grads["input"]))
+    assert torch.equal(results[0][0], results[2][0])  # deterministic for the seed
+    torch.testing.assert_close(results[0][0], results[1][0], rtol=1e-5, atol=1e-6)
+    torch.testing.assert_close(results[0][1], results[1][1], rtol=1e-5, atol=1e-6)
+    ((_, report),) = backend.reports
+    assert set(report.eager_ops) == {"native_dropout"}
+    assert report.compiled_ops.count("convolution") == 2
