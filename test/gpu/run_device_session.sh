@@ -17,11 +17,16 @@
 #                                                 # the backend, both precisions, vs float64
 #   bash test/gpu/run_device_session.sh models-bench [MODELS]  # its timings against eager
 #                                                 # and torch.compile (bench_models.py)
+#   bash test/gpu/run_device_session.sh training [MODELS]      # one training step through
+#                                                 # the backend, both precisions, vs float64
+#   bash test/gpu/run_device_session.sh training-bench [MODELS]  # training steps against
+#                                                 # eager and torch.compile (bench_training.py)
 # [WORKLOADS] after `bench`: the harness's workloads (default w1,w3,w2); after
-# models and models-bench: catalog names, comma-separated (default all).
+# models, models-bench, training and training-bench: catalog names,
+# comma-separated (default all; resnet18,unet_down; resnet50,unet_down).
 set -uo pipefail
 OUT=${OUT:-/tmp/solder-gpu}
-stage=${1:?usage: run_device_session.sh suite|bench|frontend|chains|models|models-bench [NAMES]}
+stage=${1:?usage: run_device_session.sh suite|bench|frontend|chains|models|models-bench|training|training-bench [NAMES]}
 workloads=${2:-w1,w3,w2}
 mkdir -p "$OUT/session"
 export PYTHONUNBUFFERED=1
@@ -57,7 +62,7 @@ frontend|chains)
     > "$OUT/session/$stage.log" 2>&1 || status=1
   tail -5 "$OUT/session/$stage.log"
   ;;
-models|models-bench)
+models|models-bench|training|training-bench)
   # The backend compiles on the device: the carried solder-compile beside the
   # runtime (built by an earlier stage, or here), bundles cached across calls.
   if [[ ! -x build-gpu/bin/solder-run ]]; then
@@ -72,14 +77,24 @@ models|models-bench)
     python3 -m pytest -q -p no:cacheprovider -rA -s test/gpu/test_models_gpu.py \
       > "$OUT/session/models.log" 2>&1 || status=1
     grep -E "rel L2|passed|failed|Error" "$OUT/session/models.log" | tail -30
-  else
+  elif [[ $stage == models-bench ]]; then
     python3 bench/scripts/bench_models.py --json "$OUT/session/models.json" \
       $(tr ',' ' ' <<< "${2:-resnet18,resnet50}") > "$OUT/session/models_bench.log" 2>&1 || status=1
     tail -20 "$OUT/session/models_bench.log"
+  elif [[ $stage == training ]]; then
+    [[ -n ${2:-} ]] && export SOLDER_TRAINING_MODELS=$2
+    python3 -m pytest -q -p no:cacheprovider -p no:logging -rA -s test/gpu/test_training_gpu.py \
+      > "$OUT/session/training.log" 2>&1 || status=1
+    grep -E "within bounds|passed|failed|Error" "$OUT/session/training.log" | tail -30
+  else
+    python3 bench/scripts/bench_training.py --json "$OUT/session/training.json" \
+      $(tr ',' ' ' <<< "${2:-resnet50,unet_down}") > "$OUT/session/training_bench.log" 2>&1 ||
+      status=1
+    tail -20 "$OUT/session/training_bench.log"
   fi
   ;;
 *)
-  echo "run_device_session.sh: unknown stage '$stage' (suite, bench, frontend, chains, models or models-bench)"
+  echo "run_device_session.sh: unknown stage '$stage' (suite, bench, frontend, chains, models, models-bench, training or training-bench)"
   exit 2
   ;;
 esac

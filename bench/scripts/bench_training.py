@@ -1,0 +1,121 @@
+"""A training step of catalog models (test/models/catalog.py) at full size,
+in training mode: zero the gradients, forward, backward of a fixed random
+output gradient, an SGD step (PyTorch's foreach SGD, momentum 0.9). Eager
+PyTorch, torch.compile (Inductor, forward and backward) and
+torch.compile(backend="solder") (forward by Solder, backward by PyTorch) in
+the same run and the same precision mode (ieee: TF32 off for every peer;
+tf32: on). CUDA events after warm-up, L2 flushed, median of --runs
+(solder.bench.time_cuda). Per peer it also times the forward alone in grad
+mode (its graph dropped), so that the step splits into forward and the
+rest (backward and SGD).
+
+    python3 bench/scripts/bench_training.py [--runs 20] [--precisions ieee,tf32]
+        [--channels-last] [--json out.json] resnet50 unet_down ...
+
+--channels-last trains every peer's model and input in PyTorch's
+channels_last memory format, as convnets are trained for speed.
+"""
+
+import argparse
+import copy
+import json
+import sys
+import time
+from pathlib import Path
+
+import torch
+
+import solder.backend as backend
+from solder.bench import set_precision, time_cuda
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "models"))
+import catalog  # noqa: E402
+
+
+def training_step(model, x, grad_output, optimizer):
+    def run():
+        optimizer.zero_grad(set_to_none=True)
+        model(x).backward(grad_output)
+        optimizer.step()
+    return run
+
+
+def time_peer(name, model, x, grad_output, runs):
+    """(compile seconds, step ms, forward ms) of ``model`` (already
+    wrapped), on a copy of the parameters it was built with."""
+    optimizer = torch.optim.SGD(
+        getattr(model, "_orig_mod", model).parameters(), lr=1e-4, momentum=0.9, foreach=True)
+    run = training_step(model, x, grad_output, optimizer)
+    start = time.time()
+    run()
+    torch.cuda.synchronize()
+    compile_s = time.time() - start
+    step_ms = time_cuda(run, runs, 3)
+    forward_ms = time_cuda(lambda: model(x), runs, 3)
+    return compile_s, step_ms, forward_ms
+
+
+def run(name, precision, runs, channels_last=False):
+    set_precision(precision)
+    model, x = catalog.make(name, "full", seed=1)
+    model, x = model.cuda().train(), x.cuda()
+    if channels_last:
+        model = model.to(memory_format=torch.channels_last)
+        x = x.contiguous(memory_format=torch.channels_last)
+    with torch.no_grad():
+        shape = copy.deepcopy(model)(x).shape
+    grad_output = torch.randn(shape, device="cuda",
+                              generator=torch.Generator("cuda").manual_seed(2))
+    row = {"model": name, "precision": precision, "shape": list(x.shape),
+           "layout": "channels_last" if channels_last else "contiguous"}
+    peers = {"eager": lambda m: m,
+             "inductor": lambda m: torch.compile(m),
+             "solder": lambda m: torch.compile(m, backend="solder",
+                                               options={"precision": precision})}
+    for peer, wrap in peers.items():
+        torch._dynamo.reset()
+        backend.reports.clear()
+        compile_s, step_ms, forward_ms = time_peer(peer, wrap(copy.deepcopy(model)), x,
+                                                   grad_output, runs)
+        row[f"{peer}_step_ms"], row[f"{peer}_forward_ms"] = step_ms, forward_ms
+        if peer != "eager":
+            row[f"{peer}_compile_s"] = compile_s
+        if peer == "solder":
+            row["solder_ops"] = sum(len(r.compiled_ops) for _, r in backend.reports)
+            row["solder_kernels"] = sum(r.kernels for _, r in backend.reports)
+            row["eager_ops"] = {op: reason for _, r in backend.reports
+                                for op, reason in r.eager_ops.items()}
+    best = min(row["eager_step_ms"], row["inductor_step_ms"])
+    row["speedup_vs_best"] = best / row["solder_step_ms"]
+    return row
+
+
+def main():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("models", nargs="*", default=["resnet50", "unet_down"])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--precisions", default="ieee,tf32")
+    parser.add_argument("--channels-last", action="store_true")
+    parser.add_argument("--json")
+    args = parser.parse_args()
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}", flush=True)
+    rows = []
+    for name in args.models:
+        for precision in args.precisions.split(","):
+            row = run(name, precision, args.runs, args.channels_last)
+            rows.append(row)
+            peers = "; ".join(
+                f"{peer} {row[peer + '_step_ms']:.2f} (forward {row[peer + '_forward_ms']:.2f})"
+                for peer in ("solder", "eager", "inductor"))
+            layout = " channels-last" if args.channels_last else ""
+            print(f"{name}{layout} {precision} step ms: {peers}; "
+                  f"{row['speedup_vs_best']:.2f}x the best -- forward: {row['solder_ops']} ops in {row['solder_kernels']} kernels, "
+                  f"eager: {sorted(row['eager_ops']) or 'none'}; compile solder "
+                  f"{row['solder_compile_s']:.0f} s, inductor {row['inductor_compile_s']:.0f} s",
+                  flush=True)
+            if args.json:
+                Path(args.json).write_text(json.dumps(rows, indent=1))
+
+
+if __name__ == "__main__":
+    main()
