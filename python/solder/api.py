@@ -7,6 +7,7 @@ import os
 import shutil
 import sys
 import tempfile
+import threading
 import time
 import warnings
 from dataclasses import dataclass
@@ -179,8 +180,16 @@ def _viewed_outputs(results, views, shapes):
             permuted = result.permute(view["permute"])
             outputs.append(permuted.contiguous() if view.get("contiguous") else permuted)
         else:
-            outputs.append(result.view(shape))
+            outputs.append(_reshaped(result, shape))
     return outputs
+
+
+def _reshaped(result, shape):
+    """``result`` with ``shape`` (its elements in order), not a view in
+    autograd's eyes: an output the caller may change in place, as eager's,
+    also when AOTAutograd's function returns it."""
+    shape = tuple(shape)
+    return result if tuple(result.shape) == shape else torch.ops.aten._unsafe_view(result, shape)
 
 
 class CompiledModule:
@@ -190,7 +199,9 @@ class CompiledModule:
     On backend 'cuda' inputs must be CUDA tensors on the compiled device; the
     bundle runs on torch's current stream. Parameters were captured when the
     module was compiled (``parameters``): compile again after changing the
-    module's. What the bundle computes from them alone (the weights in its
+    module's; once a call has gone through autograd (solder.compile's
+    module, in grad mode), every call does, on the module's parameters as
+    they are. What the bundle computes from them alone (the weights in its
     main loops' layouts) is prepared at the first call and again only after
     an in-place change to one of ``parameters``. One bundle holds
     one workspace, so calls take turns: calls from several threads or on
@@ -359,15 +370,14 @@ class CompiledModule:
         return any(isinstance(t, torch.Tensor) and t.requires_grad for t in inputs) or \
             any(p.requires_grad for p in self._source.module.parameters())
 
-    def _train_call(self, inputs):
+    def _train_call(self, inputs, out=None):
         """The call through autograd (solder.compile of a module): the
         module's exported program, its forward compiled by Solder and its
         backward run by PyTorch (solder.backend.compile_training), called on
         the module's parameters and buffers as they are now; a training
-        BatchNorm's running statistics are written back."""
-        source = self._source
-        if self._training is None:
-            self._training = _TrainingProgram(source, self._precision, self._force)
+        BatchNorm's running statistics are written back. One program per
+        train/eval mode of the module's submodules (export fixes BatchNorm's
+        and Dropout's behaviour). ``out`` (under no_grad only) gets a copy."""
         if len(inputs) != len(self.input_shapes):
             raise SolderError(f"the module takes {len(self.input_shapes)} inputs; "
                               f"{len(inputs)} were given")
@@ -377,7 +387,22 @@ class CompiledModule:
                     tensor.dtype != torch.float32 or \
                     (self.backend == "cuda" and tensor.device != self.device):
                 self._refuse_input(index, tensor)
-        return self._training(inputs)
+        source = self._source
+        modes = tuple(m.training for m in source.module.modules())
+        with _training_lock:  # torch.export and AOTAutograd trace one at a time
+            if self._training is None:
+                self._training = {}
+            program = self._training.get(modes)
+            if program is None:
+                program = self._training[modes] = _TrainingProgram(
+                    source, self._precision, self._force, self._quiet)
+        outputs = program(inputs)
+        if out is None:
+            return outputs
+        values = outputs if isinstance(outputs, (tuple, list)) else (outputs,)
+        for target, value in zip(self._check_outputs(out), values):
+            target.copy_(value)
+        return out
 
     def _refuse_input(self, index, tensor):
         """Raises input ``index``'s one-line error (labels are built only
@@ -403,14 +428,18 @@ class CompiledModule:
         """Runs the chain. ``out`` (a tensor, or a tuple for several outputs)
         is written instead of fresh tensors: contiguous float32 of the output
         shapes on the module's device."""
+        needs_training = self._source is not None and torch.is_grad_enabled() and \
+            self._needs_training(inputs)
+        if needs_training and out is not None:
+            raise SolderError("out= is not taken by a call through autograd (grad mode is "
+                              "on and an input or a parameter requires grad): call it "
+                              "under torch.no_grad() to write into out")
+        if needs_training or self._training is not None:
+            return self._train_call(inputs, out)
         if out is not None and self._outputs_are_views:
-            raise SolderError("out= is not taken by a module that returns views of its "
-                              "results (a norm's statistics, a permuted tensor)")
-        if self._source is not None and (self._training is not None or (
-                torch.is_grad_enabled() and self._needs_training(inputs))):
-            if out is not None:
-                raise SolderError("out= is not taken by a call through autograd")
-            return self._train_call(inputs)
+            raise SolderError("out= is not taken by a module that returns a tensor twice "
+                              "or a view of one it returns (a norm's statistics, a "
+                              "permuted tensor)")
         given, inputs = inputs, self._check_inputs(inputs)
         if torch.is_grad_enabled():
             self._check_gradients(given)
@@ -421,7 +450,7 @@ class CompiledModule:
             arguments = [inputs[index].view(shape) for index, shape in self.input_arguments]
             outputs = self._interpret(arguments)
             if not self._outputs_are_views:
-                outputs = [o.view(shape) for o, shape in zip(outputs, self.output_shapes)]
+                outputs = [_reshaped(o, shape) for o, shape in zip(outputs, self.output_shapes)]
             if out is not None:
                 for target, value in zip(self._check_outputs(out), outputs):
                     target.copy_(value)
@@ -575,8 +604,13 @@ def compile(module, example_inputs, precision="ieee", *, backend="cuda",
                                 on_gpu[0] if on_gpu else torch.device("cuda"),
                                 any(p.requires_grad for p in module.parameters()))
     compiled._source = _Source(module, tuple(t.detach() for t in example_inputs))
-    compiled._precision, compiled._force = precision, force
+    compiled._precision, compiled._force, compiled._quiet = precision, force, quiet
     return compiled
+
+
+# Held while a module is exported and traced for autograd (calls from
+# several threads: export's tracing state is global).
+_training_lock = threading.Lock()
 
 
 @dataclass
@@ -588,66 +622,75 @@ class _Source:
 
 
 class _TrainingProgram:
-    """``source``'s module exported with torch.export (in the mode, train
-    or eval, it is in at the first call through autograd), its graph
-    compiled for autograd by solder.backend.compile_training (forward by
-    Solder, backward by PyTorch), called on the module's parameters,
-    buffers and constants as they are at each call. Buffers the graph
-    updates (a training BatchNorm's running statistics) are written back;
-    the outputs keep the module's structure."""
+    """``source``'s module exported with torch.export (in its current
+    train/eval modes), its graph compiled for autograd by
+    solder.backend.compile_training (forward by Solder, backward by
+    PyTorch), called on the module's parameters, buffers and constants as
+    they are at each call (looked up by name: ``module.cuda()`` or a
+    reassigned parameter is seen). Buffers the graph updates (a training
+    BatchNorm's running statistics) are written back; the outputs keep the
+    module's structure."""
 
-    def __init__(self, source, precision, force):
+    def __init__(self, source, precision, force, quiet=False):
         from .importer import export_program
-        module = source.module
-        program = export_program(module, source.example_inputs)
+        self.module = source.module
+        program = export_program(self.module, source.example_inputs)
         signature = program.graph_signature
-        state = {**dict(module.named_parameters(remove_duplicate=False)),
-                 **dict(module.named_buffers(remove_duplicate=False))}
-        self.sources = []  # per placeholder: an input index or a tensor
-        inputs = 0
+        # Per placeholder: an input index, a parameter's or buffer's name,
+        # or a constant tensor.
+        self.sources, inputs = [], 0
         for spec in signature.input_specs:
             if spec.kind.name == "USER_INPUT":
                 self.sources.append(inputs)
                 inputs += 1
-            elif spec.target in state:
-                self.sources.append(state[spec.target])
+            elif spec.kind.name in ("PARAMETER", "BUFFER") and spec.target not in \
+                    program.constants:
+                self.sources.append(spec.target)
             else:
                 self.sources.append(program.constants[spec.target])
-        self.mutations, self.outputs = [], []
+        self.mutations, self.outputs = [], []  # (output position, buffer name)
         for position, spec in enumerate(signature.output_specs):
             if spec.kind.name == "BUFFER_MUTATION":
-                self.mutations.append((position, state[spec.target]))
+                self.mutations.append((position, spec.target))
             elif spec.kind.name == "USER_OUTPUT":
                 self.outputs.append(position)
             else:
-                raise SolderError(f"{type(module).__name__}'s exported program has an "
+                raise SolderError(f"{type(self.module).__name__}'s exported program has an "
                                   f"output of kind {spec.kind.name.lower()}, which Solder "
                                   "does not train through")
         self.out_spec = program.call_spec.out_spec
         self.graph_module, self.precision, self.force = program.graph_module, precision, force
+        self.quiet = quiet
         # AOTAutograd's function differentiates the arguments that required
         # grad when it traced: one per pattern of them.
         self.functions = {}
 
-    def _arguments(self, inputs):
-        return [inputs[s] if isinstance(s, int) else s for s in self.sources]
+    def _state(self):
+        return {**dict(self.module.named_parameters(remove_duplicate=False)),
+                **dict(self.module.named_buffers(remove_duplicate=False))}
 
     def __call__(self, inputs):
         from .backend import compile_training
-        arguments = self._arguments(inputs)
+        state = self._state()
+        arguments = [inputs[s] if isinstance(s, int) else state[s] if isinstance(s, str)
+                     else s for s in self.sources]
         key = tuple(a.requires_grad for a in arguments)
-        function = self.functions.get(key)
-        if function is None:
-            function = self.functions[key] = compile_training(
-                self.graph_module, arguments, self.precision, self.force)
+        with _training_lock:
+            function = self.functions.get(key)
+            if function is None:
+                # Not guarded: nothing holds the strides of the caller's
+                # inputs from call to call, so the subgraphs check them.
+                function = self.functions[key] = compile_training(
+                    self.graph_module, arguments, self.precision, self.force,
+                    guarded=False, warn=not self.quiet)
         results = function(*arguments)
         with torch.no_grad():
-            for position, buffer in self.mutations:
+            for position, name in self.mutations:
                 # A training BatchNorm's backward is handed its running
                 # statistics (unread in training mode): their versions stay
                 # as autograd saved them, as eager's in-place update leaves them.
-                with torch.autograd._unsafe_preserve_version_counter(buffer):
-                    buffer.copy_(results[position])
+                with torch.autograd._unsafe_preserve_version_counter(state[name]):
+                    state[name].copy_(results[position])
         outputs = [results[position] for position in self.outputs]
         if self.out_spec is None:
             return outputs[0] if len(outputs) == 1 else tuple(outputs)

@@ -93,7 +93,7 @@ _warned_dynamic_training = set()
 
 
 def compile_training(graph_module, example_inputs, precision="ieee", force="auto",
-                     prepare_once=True):
+                     prepare_once=True, guarded=True, warn=True):
     """A graph that needs gradients: AOTAutograd traces its joint forward and
     backward and cuts them apart as Inductor does (min-cut
     rematerialization: what is cheap to recompute is recomputed in the
@@ -102,7 +102,10 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
     partitioned and compiled like an inference graph; the backward runs in
     eager PyTorch. AOTAutograd's runtime wraps both in one
     torch.autograd.Function and writes back the running statistics a
-    training BatchNorm updates."""
+    training BatchNorm updates. ``guarded``: something (dynamo's guards)
+    holds the strides of the graph's inputs from call to call, so the
+    subgraphs may skip their checks; ``warn``: a SolderWarning when
+    anything ran eagerly."""
     from functorch.compile import make_boxed_func
     from torch._functorch.aot_autograd import aot_module_simplified
     from torch._functorch.partitioners import min_cut_rematerialization_partition
@@ -125,7 +128,7 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
                       "graph that needs gradients for static shapes: "
                       "torch.compile(..., dynamic=False) compiles each shape")
             logger.info("%s: runs eagerly: %s", name, reason)
-            if name not in _warned_dynamic_training:  # once a graph, not once a shape
+            if warn and name not in _warned_dynamic_training:  # once a graph, not a shape
                 _warned_dynamic_training.add(name)
                 _warn(graph_module, f"solder: {name} runs eagerly: {reason}")
             return make_boxed_func(forward.forward)
@@ -134,7 +137,7 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
         parameters = {node.name for index, node in enumerate(placeholders)
                       if index in static} if prepare_once else set()
         partitioned = _partition_and_compile(forward, f"{name} (forward)", graph_module,
-                                             precision, force, True, True, parameters)
+                                             precision, force, warn, guarded, parameters)
         return make_boxed_func(partitioned.forward)
 
     def backward_compiler(backward, inputs):
@@ -523,7 +526,8 @@ def _partition(module, refused, precision, force, report, guarded=False, paramet
         value = node.meta.get("val")
         if node.op == "call_function" and not any(node in p.nodes for p in partitions) \
                 and _op_name(node) not in _NON_COMPUTE and not node.meta.get("solder_eager") and \
-                (_op_name(node) not in _PERMUTES or node.name in refused) and \
+                (_op_name(node) not in _PERMUTES or
+                 (node.name in refused and not _views_an_input(node))) and \
                 (getattr(value, "dtype", None) == torch.float32 or node.name in refused):
             reason = refused.get(node.name) or "not supported"
             where = source_location(node)
@@ -573,6 +577,16 @@ def _partition(module, refused, precision, force, report, guarded=False, paramet
         return fused, True
     fused.recompile()
     return fused, False
+
+
+def _views_an_input(node):
+    """Whether ``node`` is a view or permute of a graph input, through
+    others (a training graph saves a Linear's weight transposed): free in
+    eager, nothing for Solder to compile, so not reported as eager."""
+    while isinstance(node, torch.fx.Node) and node.op == "call_function" and \
+            _op_name(node) in _NON_COMPUTE | _PERMUTES:
+        node = node.args[0]
+    return isinstance(node, torch.fx.Node) and node.op == "placeholder"
 
 
 # ' (model.py:12)' ending a first line: the report names the line itself.

@@ -625,8 +625,9 @@ class _Importer:
             if isinstance(value, Permuted):
                 if value.base.argument is not None:
                     raise self.unsupported(
-                        f"the module returns its input or parameter '{result.name}' "
-                        "permuted; there is nothing to compile for it")
+                        f"the module returns its input or parameter "
+                        f"'{value.base.argument.name}' permuted; there is nothing to "
+                        "compile for it")
                 # Returned as computed; the caller sees it permuted: a view,
                 # or a copy where the graph expects it dense in the permuted
                 # order (a backward that views it so).
@@ -1518,9 +1519,9 @@ class _Importer:
             _arg(node, 2, "train", False)
         if training and _arg(node, 1, "p", 0.5) > 0:
             raise self.unsupported(
-                f"{_describe(node)} with training=True is random: torch.compile(backend="
-                "'solder') leaves it to PyTorch's generator; call module.eval() before "
-                "solder.compile")
+                f"{_describe(node)} with training=True is random: solder.compile does "
+                "not take it (torch.compile(backend='solder') leaves it to PyTorch's "
+                "generator; module.eval() turns it off for inference)")
         return self.operand(node.args[0])
 
     def batched(self, operand, spatial):

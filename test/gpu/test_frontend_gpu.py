@@ -33,6 +33,15 @@ def ieee_peers():
     torch.manual_seed(int.from_bytes(os.urandom(4), "little"))  # fresh every run
 
 
+@pytest.fixture(autouse=True)
+def inference():
+    """The calls are inference, as users make them: under no_grad (in grad
+    mode, with the module's parameters requiring grad, a call would go
+    through autograd; test_training_gpu.py covers that)."""
+    with torch.no_grad():
+        yield
+
+
 def check(module, inputs):
     """Compiles, runs twice into NaN-poisoned outputs, compares; returns the
     compiled module."""
@@ -426,7 +435,7 @@ def test_two_threads_on_two_streams_take_turns():
     def worker(parity):
         try:
             stream = torch.cuda.Stream()
-            with torch.cuda.stream(stream):
+            with torch.cuda.stream(stream), torch.no_grad():  # grad mode is per thread
                 results[parity] = [(i, compiled(inputs[i]))
                                    for _ in range(10) for i in range(parity, 6, 2)]
             stream.synchronize()

@@ -34,13 +34,14 @@ def test_module_on_the_second_gpu(name):
     module, (x,) = workloads.make(name, small=True, device="cuda:1")
     compiled = solder.compile(module, (x,), quiet=True)
     assert torch.cuda.current_device() == 0
-    with torch.no_grad():
+    with torch.no_grad():  # inference (in grad mode a call would train)
         expected = module(x)
-    got = compiled(x)
-    assert got.device == torch.device("cuda:1")
-    assert torch.allclose(got, expected, atol=EAGER_TOL, rtol=EAGER_TOL)
-    with pytest.raises(solder.SolderError, match=r"is on cuda:0; the module was compiled for cuda:1"):
-        compiled(x.to("cuda:0"))
+        got = compiled(x)
+        assert got.device == torch.device("cuda:1")
+        assert torch.allclose(got, expected, atol=EAGER_TOL, rtol=EAGER_TOL)
+        with pytest.raises(solder.SolderError,
+                           match=r"is on cuda:0; the module was compiled for cuda:1"):
+            compiled(x.to("cuda:0"))
 
 
 WORKER = """

@@ -24,17 +24,11 @@ from solder.bench import set_precision
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
 import catalog  # noqa: E402
+from compare import rel_l2  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a GPU")
 
 MODELS = os.environ.get("SOLDER_TRAINING_MODELS", "resnet18,unet_down").split(",")
-# The forward ops left to eager under autograd (test_training.py says why).
-TRAINING_EAGER = {"resnet18": {"max_pool2d_with_indices"}}
-
-
-def rel_l2(got, reference):
-    reference = reference.double()
-    return ((got.double() - reference).norm() / reference.norm().clamp_min(1e-300)).item()
 
 
 def step(model, x, grad_output=None):
@@ -60,7 +54,9 @@ def test_training_step(name, precision):
     torch._dynamo.reset()
     backend.reports.clear()
     set_precision(precision)
-    model, x = catalog.make(name, "full", seed=int.from_bytes(os.urandom(2), "little"))
+    seed = int.from_bytes(os.urandom(2), "little")
+    print(f"{name} {precision}: seed {seed}")
+    model, x = catalog.make(name, "full", seed=seed)
     model, x = model.cuda().train(), x.cuda()
     exact, eager = copy.deepcopy(model).double(), copy.deepcopy(model)
     compiled = torch.compile(model, backend="solder", options={"precision": precision})
@@ -72,7 +68,8 @@ def test_training_step(name, precision):
     worst = (0.0, None)
     for key, reference in expected.items():
         assert got[key] is not None and torch.isfinite(got[key]).all(), key
-        error, eager_error = rel_l2(got[key], reference), rel_l2(eager_got[key], reference)
+        error = rel_l2(got[key].double(), reference.double())
+        eager_error = rel_l2(eager_got[key].double(), reference.double())
         bound = max(1e-5, 2 * eager_error) if precision == "ieee" else \
             max(1e-3, 3 * eager_error)
         assert error <= bound, f"{key}: rel L2 {error:.2e} > {bound:.2e} (eager {eager_error:.2e})"
@@ -84,7 +81,7 @@ def test_training_step(name, precision):
         assert graph.endswith("(forward)"), graph
         eager_ops.update(report.eager_ops)
         compiled_ops.update(report.compiled_ops)
-    assert set(eager_ops) == TRAINING_EAGER.get(name, set()), eager_ops
-    norm = "native_group_norm" if name == "unet_down" else \
-        "_native_batch_norm_legit_functional"
-    assert {"convolution", norm} <= compiled_ops, sorted(compiled_ops)
+    assert set(eager_ops) == catalog.TRAINING_EAGER.get(name, set()), eager_ops
+    norms = {catalog.TRAINING_NORMS[kind] for kind in catalog.IN_SOLDER[name]
+             if kind in catalog.TRAINING_NORMS}
+    assert norms <= compiled_ops, sorted(compiled_ops)

@@ -396,6 +396,25 @@ EAGER = {
 }
 
 
+# The forward ops a training graph (under autograd) still leaves to eager,
+# and why; every other model's training forward runs wholly in Solder.
+TRAINING_EAGER = {
+    # The backward of max pooling reads the indices, which Solder does not compute.
+    "resnet18": {"max_pool2d_with_indices"},
+    "resnet50": {"max_pool2d_with_indices"},
+    # The residual add of the Linear's permuted output and the block's input.
+    "convnext_block": {"add"},
+}
+
+# The op a norm of IN_SOLDER is in a training forward graph, which must run
+# in Solder (its saved statistics come out of Solder's kernels).
+TRAINING_NORMS = {
+    _BN: "_native_batch_norm_legit_functional",
+    "group_norm": "native_group_norm",
+    "layer_norm": "native_layer_norm",
+}
+
+
 def make(name, size="full", seed=0):
     """(model, input) of catalog entry ``name``: float32, eval mode, random
     norm parameters and statistics, a uniform random input."""

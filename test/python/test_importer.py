@@ -802,9 +802,9 @@ UNSUPPORTED = [
     (InPlaceOnParameter, (2, 3), r"InPlaceOnParameter changes its parameter 'scale' "
      r"in place", "self.scale.mul_(2)"),
     (TrainingDropout, (2, 3),
-     r"'aten\.native_dropout' with training=True is random: torch\.compile\(backend="
-     r"'solder'\) leaves it to PyTorch's generator; call module\.eval\(\) before "
-     r"solder\.compile", "self.drop"),
+     r"'aten\.native_dropout' with training=True is random: solder\.compile does not "
+     r"take it \(torch\.compile\(backend='solder'\) leaves it to PyTorch's generator; "
+     r"module\.eval\(\) turns it off for inference\)", "self.drop"),
     (ReflectConv, (1, 3, 5, 5), r"'aten\.pad' is not supported", "self.conv(x)"),
     (DoubleParameter, (2, 3), r"parameter 'scale' is torch\.float64; Solder "
      r"compiles float32 models", "x * self.scale"),

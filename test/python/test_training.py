@@ -42,24 +42,6 @@ def grad_mode():
 WORKLOADS = ["w1", "w2", "w3"]
 SMALL = [name for name, (_, _, small) in catalog.MODELS.items() if small is not None]
 
-# The forward ops a training graph still leaves to eager, and why.
-TRAINING_EAGER = {
-    # The backward of max pooling reads the indices, which Solder does not compute.
-    "resnet18": {"max_pool2d_with_indices"},
-    "resnet50": {"max_pool2d_with_indices"},
-    # The residual add of the Linear's permuted output and the block's input.
-    "convnext_block": {"add"},
-}
-
-# The norm each model's forward graph holds under autograd, which must be
-# fused (its saved statistics come out of Solder's kernels).
-_TRAINING_NORMS = {
-    catalog._BN: "_native_batch_norm_legit_functional",
-    "group_norm": "native_group_norm",
-    "layer_norm": "native_layer_norm",
-}
-
-
 def _make(name):
     if name in WORKLOADS:
         model, (x,) = workloads.make(name, small=True, seed=5)
@@ -132,8 +114,9 @@ def test_training_step_through_the_backend(name, codegen_on_cpu):
         assert graph.endswith("(forward)"), graph
         eager.update(report.eager_ops)
         compiled += report.compiled_ops
-    assert set(eager) == TRAINING_EAGER.get(name, set()), eager
-    norms = {_TRAINING_NORMS[kind] for kind in kinds if kind in _TRAINING_NORMS}
+    assert set(eager) == catalog.TRAINING_EAGER.get(name, set()), eager
+    norms = {catalog.TRAINING_NORMS[kind] for kind in kinds
+             if kind in catalog.TRAINING_NORMS}
     assert compiled and norms <= set(compiled), sorted(compiled)
 
 
@@ -202,6 +185,26 @@ def test_compiled_module_trains():
                                    msg=lambda m: f"{name}: {m}")
     with torch.no_grad():
         assert_matches(compiled(x), exact.double()(x.double()))
+    # The training forward, fused whole (the Linear's transposed weight it
+    # saves is a view, not an eager op); then, under no_grad with an input
+    # that requires no grad, another function of the same program.
+    graph, report = backend.reports[0]
+    assert graph.endswith("(forward)") and report.fallbacks == []
+    assert "_native_batch_norm_legit_functional" in report.compiled_ops
+    # Switched to eval: the running statistics are read, not updated (a
+    # program of its own, exported in eval mode).
+    model.eval()
+    exact.eval()
+    frozen = {name: b.clone() for name, b in model.named_buffers()}
+    with torch.no_grad():
+        assert_matches(compiled(x), exact(x.double()))
+    for name, buffer in model.named_buffers():
+        assert torch.equal(buffer, frozen[name]), name
+    with pytest.raises(solder.SolderError,
+                       match=r"^out= is not taken by a call through autograd \(grad mode is on "
+                             r"and an input or a parameter requires grad\): call it under "
+                             r"torch\.no_grad\(\) to write into out$"):
+        compiled(x, out=torch.empty(2, 100))
 
 
 class GroupNormWithStatistics(torch.nn.Module):
@@ -245,3 +248,22 @@ def test_dropout_stays_eager_with_its_generator():
     ((_, report),) = backend.reports
     assert set(report.eager_ops) == {"native_dropout"}
     assert report.compiled_ops.count("convolution") == 2
+
+
+def test_outputs_can_be_changed_in_place():
+    """A returned tensor that reshapes a result (the flatten here) is not a
+    view in autograd's eyes, as eager's is not: an in-place op on it works
+    under autograd, and the gradients follow it."""
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 4, 3), torch.nn.Flatten())
+    twin = copy.deepcopy(model).double()
+    x = torch.randn(2, 3, 6, 6)
+    out = torch.compile(model, backend="solder")(x)
+    ((_, report),) = backend.reports
+    assert "convolution" in report.compiled_ops
+    expected = twin(x.double())
+    out.mul_(2.0).sum().backward()
+    expected.mul_(2.0).sum().backward()
+    assert_matches(out.detach(), expected.detach())
+    torch.testing.assert_close(model[0].weight.grad.double(), twin[0].weight.grad,
+                               rtol=1e-5, atol=1e-5)
