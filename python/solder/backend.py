@@ -16,10 +16,9 @@ dynamic is specialized here on each call's shapes). A graph whose inputs
 require gradients with grad mode on trains (compile_training): its forward
 compiled by Solder, its backward run by PyTorch. An op the importer or the
 code generator refuses goes to eager alone: the graph is partitioned again
-around it. The first compile of a
-graph warns (SolderWarning) when anything ran eagerly: how many ops Solder
-compiled into how many kernels, and each op left to eager with its reason
-and line. ``SOLDER_LOG=info`` logs one line per subgraph: what was fused
+around it. The first compile of a graph warns (SolderWarning) when anything
+ran eagerly: how many ops Solder compiled into how many kernels, and each op
+left to eager with its reason and line. ``SOLDER_LOG=info`` logs one line per subgraph: what was fused
 into how many kernels, and what fell back to eager and why.
 
 Options (``torch.compile(..., options={...})``): ``precision`` ("ieee" or
@@ -57,6 +56,7 @@ def _configure_logging():
 
 
 _configure_logging()
+
 
 def solder_backend(graph_module, example_inputs, **options):
     """The dynamo backend: returns a callable that runs ``graph_module``
