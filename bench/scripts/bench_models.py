@@ -77,10 +77,7 @@ def run(name, precision, runs, peers, channels_last=False):
                 row["solder_compile_ms"] = time_cuda(lambda: compiled(*xs), runs, 3)
             except solder.SolderError as error:
                 row["solder_compile_refused"] = str(error).splitlines()[0]
-    row["solder_ops"] = sum(len(r.compiled_ops) for _, r in backend.reports)
-    row["solder_kernels"] = sum(r.kernels for _, r in backend.reports)
-    row["eager_ops"] = {op: reason for _, r in backend.reports
-                        for op, reason in r.eager_ops.items()}
+    row.update(backend.reports_summary())
     best = min(row.get("eager_ms", float("inf")), row.get("inductor_ms", float("inf")))
     row["speedup_vs_best"] = best / row["solder_ms"]
     if "solder_compile_ms" in row:

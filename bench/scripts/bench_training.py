@@ -81,10 +81,7 @@ def run(name, precision, runs, channels_last=False):
         if peer != "eager":
             row[f"{peer}_compile_s"] = compile_s
         if peer == "solder":
-            row["solder_ops"] = sum(len(r.compiled_ops) for _, r in backend.reports)
-            row["solder_kernels"] = sum(r.kernels for _, r in backend.reports)
-            row["eager_ops"] = {op: reason for _, r in backend.reports
-                                for op, reason in r.eager_ops.items()}
+            row.update(backend.reports_summary())
     best = min(row["eager_step_ms"], row["inductor_step_ms"])
     row["speedup_vs_best"] = best / row["solder_step_ms"]
     return row
@@ -109,7 +106,8 @@ def main():
                 for peer in ("solder", "eager", "inductor"))
             layout = " channels-last" if args.channels_last else ""
             print(f"{name}{layout} {precision} step ms: {peers}; "
-                  f"{row['speedup_vs_best']:.2f}x the best -- forward: {row['solder_ops']} ops in {row['solder_kernels']} kernels, "
+                  f"{row['speedup_vs_best']:.2f}x the best -- forward: {row['solder_ops']} "
+                  f"ops in {row['solder_kernels']} kernels, "
                   f"eager: {sorted(row['eager_ops']) or 'none'}; compile solder "
                   f"{row['solder_compile_s']:.0f} s, inductor {row['inductor_compile_s']:.0f} s",
                   flush=True)

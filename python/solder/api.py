@@ -309,9 +309,11 @@ class CompiledModule:
         """The generated CUDA C++ (kernels.cu) of the bundle."""
         return self.bundle / "kernels.cu" if self.bundle else None
 
-    def _check_inputs(self, inputs):
+    def _check_inputs(self, inputs, convert=True):
         """The inputs, dense in the layouts the bundle takes and 16-byte
-        aligned (copied where not). Cheap per tensor: through the backend a
+        aligned (copied where not); with ``convert`` False, the inputs as
+        they are once checked (a call through autograd, which differentiates
+        the caller's tensors). Cheap per tensor: through the backend a
         ResNet-50 passes ~320 (its parameters), and the checks run before
         the first kernel launches."""
         if len(inputs) != len(self.input_shapes):
@@ -325,12 +327,14 @@ class CompiledModule:
                     or tensor.dtype is not float32
                     or (on_gpu and tensor.get_device() != device.index)):
                 self._refuse_input(index, tensor)
+            if not convert:
+                continue
             if not tensor.is_contiguous(memory_format=layout):
                 tensor = self._converted_input(index, tensor, layout)
             if tensor.data_ptr() % 16:  # a view at an odd offset: kernels load float4
                 tensor = tensor.clone(memory_format=layout)
             checked.append(tensor)
-        return checked
+        return checked if convert else inputs
 
     def _converted_input(self, index, tensor, layout):
         """Input ``index`` in ``layout``: a copy, kept for a parameter input
@@ -378,15 +382,7 @@ class CompiledModule:
         BatchNorm's running statistics are written back. One program per
         train/eval mode of the module's submodules (export fixes BatchNorm's
         and Dropout's behaviour). ``out`` (under no_grad only) gets a copy."""
-        if len(inputs) != len(self.input_shapes):
-            raise SolderError(f"the module takes {len(self.input_shapes)} inputs; "
-                              f"{len(inputs)} were given")
-        for index, tensor in enumerate(inputs):
-            if not isinstance(tensor, torch.Tensor) or \
-                    tuple(tensor.shape) != self.input_shapes[index] or \
-                    tensor.dtype != torch.float32 or \
-                    (self.backend == "cuda" and tensor.device != self.device):
-                self._refuse_input(index, tensor)
+        self._check_inputs(inputs, convert=False)
         source = self._source
         modes = tuple(m.training for m in source.module.modules())
         with _training_lock:  # torch.export and AOTAutograd trace one at a time
@@ -643,8 +639,7 @@ class _TrainingProgram:
             if spec.kind.name == "USER_INPUT":
                 self.sources.append(inputs)
                 inputs += 1
-            elif spec.kind.name in ("PARAMETER", "BUFFER") and spec.target not in \
-                    program.constants:
+            elif spec.kind.name in ("PARAMETER", "BUFFER"):
                 self.sources.append(spec.target)
             else:
                 self.sources.append(program.constants[spec.target])
@@ -670,7 +665,6 @@ class _TrainingProgram:
                 **dict(self.module.named_buffers(remove_duplicate=False))}
 
     def __call__(self, inputs):
-        from .backend import compile_training
         state = self._state()
         arguments = [inputs[s] if isinstance(s, int) else state[s] if isinstance(s, str)
                      else s for s in self.sources]
@@ -678,6 +672,7 @@ class _TrainingProgram:
         with _training_lock:
             function = self.functions.get(key)
             if function is None:
+                from .backend import compile_training
                 # Not guarded: nothing holds the strides of the caller's
                 # inputs from call to call, so the subgraphs check them.
                 function = self.functions[key] = compile_training(

@@ -158,6 +158,7 @@ def _running_statistics_by_pytorch(graph_module):
     reported)."""
     aten = torch.ops.aten
     graph = graph_module.graph
+    order = {node: index for index, node in enumerate(graph.nodes)}  # as traced
     for node in list(graph.nodes):
         if node.op != "call_function" or \
                 node.target is not aten._native_batch_norm_legit_functional.default:
@@ -170,7 +171,7 @@ def _running_statistics_by_pytorch(graph_module):
         count = math.prod(shape) // shape[1]
         first_user = min((user for index in (3, 4) if index in items
                           for user in items[index].users),
-                         key=lambda user: list(graph.nodes).index(user), default=None)
+                         key=order.__getitem__, default=None)
         value = items.get(3, items.get(4)).meta["val"]
 
         def op(target, *args):
@@ -355,6 +356,15 @@ def _partition_and_compile(module, name, graph_module, precision, force, warn, g
 # (graph name, SubgraphReport) of every graph compiled in this process, in
 # order: what a test or a benchmark reads back.
 reports = []
+
+
+def reports_summary():
+    """What the graphs in ``reports`` compiled, as a benchmark records it:
+    {"solder_ops": ops compiled, "solder_kernels": their launches,
+    "eager_ops": {op: reason} of those left to eager}."""
+    return {"solder_ops": sum(len(r.compiled_ops) for _, r in reports),
+            "solder_kernels": sum(r.kernels for _, r in reports),
+            "eager_ops": {op: reason for _, r in reports for op, reason in r.eager_ops.items()}}
 
 
 class _FlatRunner:

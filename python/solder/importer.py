@@ -517,16 +517,18 @@ _FIRST_RESULT = {aten.native_group_norm, aten.native_layer_norm,
                  aten.adaptive_max_pool1d, aten.adaptive_max_pool2d,
                  aten.adaptive_max_pool3d}
 
-# The norms whose results 1 and 2 (mean and rstd, which a training graph's
-# backward saves) the importer computes: op -> (training, eps) of a
-# BatchNorm's node.
-_STATISTICS = {
-    aten.native_group_norm: None,
+# The BatchNorm ops that may normalize by batch statistics: op -> the
+# (training, eps) of its node.
+_BATCH_NORM_MODE = {
     aten._native_batch_norm_legit_functional: lambda n: (n.args[5], n.args[7]),
     aten._native_batch_norm_legit: lambda n: (n.args[3], n.args[5])
     if n.target._overloadname == "no_stats" else (n.args[5], n.args[7]),
     aten.native_batch_norm: lambda n: (n.args[5], n.args[7]),
 }
+
+# The norms whose results 1 and 2 (mean and rstd, which a training graph's
+# backward saves) the importer computes.
+_STATISTICS = {aten.native_group_norm, aten.native_layer_norm} | set(_BATCH_NORM_MODE)
 
 # The ops that keep a permuted tensor permuted on its way to a Linear: the
 # pointwise ones, LayerNorm, Linear itself.
@@ -593,15 +595,16 @@ class _Importer:
         # its detached copy, a norm's mean and rstd of one statistics
         # tensor); outputs that are views of a result say of which.
         results, channels_last_results, output_shapes, output_views = [], [], [], []
+        positions = {}  # (value name, channels-last) -> its index in results
 
         def result_of(base, channels_last=False):
             # One result a value and layout: a view reshapes a dense one.
-            keys = [(r.name, layout) for r, layout in zip(results, channels_last_results)]
-            if (base.name, channels_last) in keys:
-                return keys.index((base.name, channels_last))
-            results.append(base)
-            channels_last_results.append(channels_last)
-            return len(results) - 1
+            key = (base.name, channels_last)
+            if key not in positions:
+                positions[key] = len(results)
+                results.append(base)
+                channels_last_results.append(channels_last)
+            return positions[key]
 
         for result in returned:
             if not isinstance(result, torch.fx.Node):
@@ -1369,14 +1372,10 @@ class _Importer:
         if index in (1, 2) and packet in _STATISTICS:
             self.node = source
             try:
+                if packet is aten.native_layer_norm:
+                    return self.layer_norm_statistics(source)[index - 1]
                 return StatisticsItem(self.norm_statistics(source), index - 1,
                                       tuple(node.meta["val"].shape))
-            finally:
-                self.node = node
-        if index in (1, 2) and packet is aten.native_layer_norm:
-            self.node = source
-            try:
-                return self.layer_norm_statistics(source)[index - 1]
             finally:
                 self.node = node
         if index != 0:
@@ -1403,7 +1402,7 @@ class _Importer:
                 groups, eps, across = int(node.args[6]), node.args[7], ""
                 shape = (x.shape[0], groups, 2)
             else:
-                training, eps = _STATISTICS[node.target.overloadpacket](node)
+                training, eps = _BATCH_NORM_MODE[node.target.overloadpacket](node)
                 if not training:
                     raise self.unsupported(f"{_describe(node)}'s saved statistics in eval "
                                            "mode")
@@ -1448,16 +1447,11 @@ class _Importer:
             return self.emit_layer_norm(a[0], list(a[1]), a[2], a[3], a[4])
         if packet is aten._native_batch_norm_legit_no_training:
             return self.running_stats_norm(a[0], a[1], a[2], a[3], a[4], a[6])
-        if packet is aten._native_batch_norm_legit_functional:
-            return self.batch_stats_norm(a[0], a[1], a[2], a[5], a[7])
-        if packet is aten._native_batch_norm_legit:
-            if node.target._overloadname == "no_stats":
-                return self.batch_stats_norm(a[0], a[1], a[2], a[3], a[5])
-            return self.batch_stats_norm(a[0], a[1], a[2], a[5], a[7])
-        if packet is aten.native_batch_norm:
-            if a[5]:
-                return self.batch_stats_norm(a[0], a[1], a[2], True, a[7])
-            return self.running_stats_norm(a[0], a[1], a[2], a[3], a[4], a[7])
+        if packet in _BATCH_NORM_MODE:
+            training, eps = _BATCH_NORM_MODE[packet](node)
+            if packet is aten.native_batch_norm and not training:
+                return self.running_stats_norm(a[0], a[1], a[2], a[3], a[4], eps)
+            return self.batch_stats_norm(a[0], a[1], a[2], training, eps)
         if packet in (aten.adaptive_max_pool1d, aten.adaptive_max_pool2d,
                       aten.adaptive_max_pool3d):
             return self.adaptive_pool("max", node)

@@ -19,9 +19,11 @@ import pytest
 import torch
 
 import solder.backend as backend
+from solder.bench import set_precision
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
 import catalog  # noqa: E402
+from compare import rel_l2  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a GPU")
 
@@ -30,19 +32,13 @@ MODELS = os.environ.get("SOLDER_MODELS", ",".join(
     name for name, (_, full, _) in catalog.MODELS.items() if full is not None)).split(",")
 
 
-def rel_l2(got, reference):
-    return ((got.double() - reference).norm() / reference.norm()).item()
-
-
 @pytest.mark.parametrize("precision", ["ieee", "tf32"])
 @pytest.mark.parametrize("name", MODELS)
 @pytest.mark.filterwarnings("ignore::solder.SolderWarning")
 def test_model(name, precision):
     torch._dynamo.reset()
     backend.reports.clear()
-    tf32 = precision == "tf32"
-    torch.backends.cudnn.allow_tf32 = tf32
-    torch.backends.cuda.matmul.allow_tf32 = tf32
+    set_precision(precision)
     model, x = catalog.make(name, "full", seed=int.from_bytes(os.urandom(2), "little"))
     model, x = model.cuda(), x.cuda()
     with torch.no_grad():
