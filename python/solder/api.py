@@ -167,14 +167,22 @@ def _viewed_outputs(results, views, shapes):
     """The outputs as the caller sees ``results`` (ImportedModule.output_views).
     A norm's mean and rstd, items of its (N, G, 2) statistics, are each
     made dense, as PyTorch's kernels that read them (the CUDA
-    native_group_norm_backward) expect: the statistics moved to (2, N, G)
-    in one copy, of which each is a plane."""
+    native_group_norm_backward, cuDNN's BatchNorm backward) expect: every
+    norm's statistics concatenated as (pairs, 2) and moved to (2, pairs),
+    two launches whatever the number of norms (a ResNet-50 has 53), of
+    which each mean and each rstd is a slice of one row."""
+    statistics = sorted({view["result"] for view in views if "item" in view})
     planes, outputs = {}, []
+    if statistics:
+        pairs = [results[index].reshape(-1, 2) for index in statistics]
+        both = (torch.cat(pairs) if len(pairs) > 1 else pairs[0]).t().contiguous()
+        offset = 0
+        for index, pair in zip(statistics, pairs):
+            planes[index] = both[:, offset:offset + len(pair)]
+            offset += len(pair)
     for view, shape in zip(views, shapes):
         result = results[view["result"]]
         if "item" in view:
-            if view["result"] not in planes:
-                planes[view["result"]] = result.movedim(-1, 0).contiguous()
             outputs.append(planes[view["result"]][view["item"]].view(shape))
         elif "permute" in view:
             permuted = result.permute(view["permute"])

@@ -22,7 +22,8 @@ left to eager with its reason and line. ``SOLDER_LOG=info`` logs one line per su
 into how many kernels, and what fell back to eager and why.
 
 Options (``torch.compile(..., options={...})``): ``precision`` ("ieee" or
-"tf32") and ``force`` (the planner's "auto", "materialize", "recompute").
+"tf32"), ``force`` (the planner's "auto", "materialize", "recompute") and
+``backward`` (who runs a training graph's backward: "eager" or "inductor").
 """
 
 import copy
@@ -65,14 +66,17 @@ def solder_backend(graph_module, example_inputs, **options):
     precision = options.pop("precision", "ieee")
     force = options.pop("force", "auto")
     prepare_once = options.pop("prepare_once", True)
+    backward = options.pop("backward", "eager")
     if options:
         raise SolderError(f"unknown solder backend options {sorted(options)} "
-                          "(precision, force, prepare_once)")
+                          "(precision, force, prepare_once, backward)")
     from .api import _check_options
     _check_options(precision, "cuda", force)
+    if backward not in BACKWARDS:
+        raise SolderError(f"unknown backward '{backward}' (one of {', '.join(BACKWARDS)})")
     if _needs_gradients(example_inputs):
         return compile_training(graph_module, example_inputs, precision, force,
-                                prepare_once)
+                                prepare_once, backward=backward)
     return _CompiledOnCall(graph_module, precision, force, _is_dynamic(example_inputs),
                            prepare_once)
 
@@ -92,15 +96,22 @@ def _is_dynamic(inputs):
 _warned_dynamic_training = set()
 
 
+# Who runs a training graph's backward: eager PyTorch, or Inductor.
+BACKWARDS = ("eager", "inductor")
+
+
 def compile_training(graph_module, example_inputs, precision="ieee", force="auto",
-                     prepare_once=True, guarded=True, warn=True):
+                     prepare_once=True, guarded=True, warn=True, backward="eager"):
     """A graph that needs gradients: AOTAutograd traces its joint forward and
     backward and cuts them apart as Inductor does (min-cut
     rematerialization: what is cheap to recompute is recomputed in the
     backward rather than saved). The forward graph, whose extra outputs are
     what the backward saves (activations, a norm's mean and rstd), is
-    partitioned and compiled like an inference graph; the backward runs in
-    eager PyTorch. AOTAutograd's runtime wraps both in one
+    partitioned and compiled like an inference graph. The backward runs in
+    eager PyTorch (``backward="eager"``, each training BatchNorm's backward
+    as eager autograd runs it), or is compiled by Inductor (``"inductor"``:
+    its decompositions fuse the norms' backward with their neighbours into
+    Triton kernels; convs stay cuDNN's). AOTAutograd's runtime wraps both in one
     torch.autograd.Function and writes back the running statistics a
     training BatchNorm updates. ``guarded``: something (dynamo's guards)
     holds the strides of the graph's inputs from call to call, so the
@@ -140,8 +151,12 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
                                              precision, force, warn, guarded, parameters)
         return make_boxed_func(partitioned.forward)
 
-    def backward_compiler(backward, inputs):
-        return make_boxed_func(backward.forward)
+    def backward_compiler(graph, inputs):
+        if backward == "inductor":
+            from torch._inductor.compile_fx import compile_fx
+            return make_boxed_func(compile_fx(graph, inputs))
+        _batch_norm_backward_as_eager(graph)
+        return make_boxed_func(graph.forward)
 
     return aot_module_simplified(graph_module, example_inputs, fw_compiler=forward_compiler,
                                  bw_compiler=backward_compiler,
@@ -151,51 +166,112 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
 def _running_statistics_by_pytorch(graph_module):
     """A training BatchNorm's running statistics, rewritten in ``graph_module``
     as PyTorch ops of the batch statistics it saves for the backward:
-    running_mean.lerp(mean, momentum), and running_var.lerp(unbiased var,
-    momentum) with var = rstd^-2 - eps. Solder computes the BatchNorm and
-    its mean and rstd in the fused kernels; these few ops of C elements
-    each stay in PyTorch (marked ``solder_eager``: bookkeeping, not
-    reported)."""
+    running_mean.lerp_(mean, momentum), running_var.lerp_(unbiased var,
+    momentum) with var = rstd^-2 - eps, and num_batches_tracked.add_(1).
+    Solder computes the BatchNorm and its mean and rstd in the fused
+    kernels. These updates of C elements a BatchNorm run in place on the
+    buffers, all BatchNorms' in one foreach launch an op (a ResNet-50 has 53
+    BatchNorms: 6 launches where one op a BatchNorm and statistic took 318),
+    at the end of the graph; the graph returns the buffers themselves as
+    their new values, so the caller's copy back is a no-op. Marked
+    ``solder_eager``: bookkeeping, not reported."""
     aten = torch.ops.aten
     graph = graph_module.graph
-    order = {node: index for index, node in enumerate(graph.nodes)}  # as traced
+    output = next(node for node in graph.nodes if node.op == "output")
+    means, variances, counters = [], [], []  # (running, new value node, statistics...)
     for node in list(graph.nodes):
-        if node.op != "call_function" or \
-                node.target is not aten._native_batch_norm_legit_functional.default:
+        if node.op != "call_function":
+            continue
+        if node.target is aten.add.Tensor and node.args[1] == 1 and \
+                node.args[0].op == "placeholder" and set(node.users) == {output} and \
+                getattr(node.args[0].meta.get("val"), "dtype", None) == torch.long:
+            counters.append((node.args[0], node))  # num_batches_tracked + 1
+            continue
+        if node.target is not aten._native_batch_norm_legit_functional.default:
             continue
         x, _, _, running_mean, running_var, training, momentum, eps = node.args[:8]
         items = {user.args[1]: user for user in node.users if user.target is operator.getitem}
-        if not training or not (items.keys() & {3, 4}):
-            continue
-        shape = x.meta["val"].shape
-        count = math.prod(shape) // shape[1]
-        first_user = min((user for index in (3, 4) if index in items
-                          for user in items[index].users),
-                         key=order.__getitem__, default=None)
-        value = items.get(3, items.get(4)).meta["val"]
-
-        def op(target, *args):
-            created = graph.call_function(target, args)
-            created.meta.update(val=value, solder_eager=True,
-                                stack_trace=node.meta.get("stack_trace"))
-            return created
-
+        if not training or not (items.keys() & {3, 4}) or \
+                any(set(items[index].users) != {output} for index in (3, 4) if index in items):
+            continue  # its new running statistics read in the graph: eager
         with graph.inserting_after(node):
             for index in (2, 1):
                 if index not in items:
                     items[index] = graph.call_function(operator.getitem, (node, index))
                     items[index].meta["val"] = node.meta["val"][index]
-        with graph.inserting_before(first_user) if first_user is not None else \
-                graph.inserting_after(items[1]):
-            updates = {3: op(aten.lerp.Scalar, running_mean, items[1], momentum)}
-            variance = op(aten.sub.Tensor, op(aten.pow.Tensor_Scalar, items[2], -2), eps)
-            unbiased = op(aten.mul.Tensor, variance, count / max(count - 1, 1))
-            updates[4] = op(aten.lerp.Scalar, running_var, unbiased, momentum)
-        for index in (3, 4):
-            if index in items:
-                items[index].replace_all_uses_with(updates[index])
-                graph.erase_node(items[index])
+        shape = x.meta["val"].shape
+        count = math.prod(shape) // shape[1]
+        if 3 in items:
+            means.append((running_mean, items[3], momentum, items[1]))
+        if 4 in items:
+            variances.append((running_var, items[4], momentum, items[2], eps,
+                              count / max(count - 1, 1)))
+
+    def op(target, *args):
+        created = graph.call_function(target, args)
+        created.meta["solder_eager"] = True
+        return created
+
+    with graph.inserting_before(output):
+        for momentum in dict.fromkeys(update[2] for update in means):
+            group = [update for update in means if update[2] == momentum]
+            op(aten._foreach_lerp_.Scalar, [u[0] for u in group], [u[3] for u in group],
+               momentum)
+        for momentum in dict.fromkeys(update[2] for update in variances):
+            group = [update for update in variances if update[2] == momentum]
+            variance = op(aten._foreach_pow.Scalar, [u[3] for u in group], -2)
+            op(aten._foreach_sub_.ScalarList, variance, [u[4] for u in group])
+            op(aten._foreach_mul_.ScalarList, variance, [u[5] for u in group])
+            op(aten._foreach_lerp_.Scalar, [u[0] for u in group], variance, momentum)
+        if counters:
+            op(aten._foreach_add_.Scalar, [buffer for buffer, _ in counters], 1)
+    # AOTAutograd's forward returns the inputs' new values first, then what
+    # the backward saves. A training BatchNorm's backward is handed its
+    # running statistics but does not read them; saved as the buffers
+    # themselves, the caller's copy back (an in-place op, if a no-op) would
+    # fail autograd's version check, so the batch statistics stand in.
+    outputs = list(output.args[0])
+    for buffer, new_value, stand_in in [(u[0], u[1], u[3]) for u in means + variances] + \
+            [(buffer, counter, buffer) for buffer, counter in counters]:
+        positions = [i for i, value in enumerate(outputs) if value is new_value]
+        outputs[positions[0]] = buffer
+        for position in positions[1:]:
+            outputs[position] = stand_in
+    output.args = (tuple(outputs),)
     graph.eliminate_dead_code()
+    graph.lint()
+    graph_module.recompile()
+
+
+def _batch_norm_backward_as_eager(graph_module):
+    """The backward of each training BatchNorm in ``graph_module`` as eager
+    autograd runs it: aten.batch_norm_backward, which picks cuDNN's kernels
+    where eager's forward would have run cuDNN (a CUDA float32 input), and
+    PyTorch's own otherwise. AOTAutograd's graph names
+    native_batch_norm_backward, PyTorch's generic kernels, which take a
+    channels-last input through copies to NCHW and then run 2x slower than
+    cuDNN's NHWC kernels. cuDNN's BatchNorm (no fused activation) keeps no
+    reserve space, so an empty one stands in for the forward's."""
+    aten = torch.ops.aten
+    graph = graph_module.graph
+    for node in list(graph.nodes):
+        if node.op != "call_function" or \
+                node.target is not aten.native_batch_norm_backward.default:
+            continue
+        grad_output, x, weight, running_mean, running_var, save_mean, save_invstd, \
+            training, eps, mask = node.args
+        if not training or weight is None:
+            continue
+        with graph.inserting_before(node):
+            reserve = graph.call_function(aten.empty.memory_format, ([0],), {
+                "dtype": torch.uint8, "device": x.meta["val"].device})
+            reserve.meta["val"] = x.meta["val"].new_empty((0,), dtype=torch.uint8)
+            backward = graph.call_function(aten.batch_norm_backward.default, (
+                grad_output, x, weight, running_mean, running_var, save_mean, save_invstd,
+                True, eps, mask, reserve))
+        backward.meta.update(node.meta)
+        node.replace_all_uses_with(backward)
+        graph.erase_node(node)
     graph.lint()
     graph_module.recompile()
 

@@ -1,14 +1,17 @@
 """One training step through torch.compile(backend="solder") on the GPU, in
 both precisions: ResNet-18 (batch 32, 224x224, its BatchNorms in training
 mode) and a diffusion UNet's ResnetBlock stack (the catalog's unet_down,
-GroupNorm). The forward runs in Solder's kernels, the backward in PyTorch.
+GroupNorm). The forward runs in Solder's kernels, the backward in eager
+PyTorch or compiled by Inductor (the backend's ``backward`` option).
 Compared with the same step in float64: the output, the gradient of the
 input and of every parameter, and the running statistics. Run by
 run_device_session.sh's `training` stage (SOLDER_BIN_DIR set).
 
 Tolerance per tensor, relative L2 against float64: ieee at most 2x eager
 float32's error (floor 1e-5); tf32 at most max(3x eager TF32's, 1e-3), the
-issue's bound. Each tensor's ratio to eager's error is printed.
+issue's bound. Each tensor's ratio to eager's error is printed. Each case
+draws a seed (printed; SOLDER_TRAINING_SEED fixes it) and
+SOLDER_TRAINING_BACKWARDS picks the backward options (default: every one).
 """
 
 import copy
@@ -29,6 +32,7 @@ from compare import rel_l2  # noqa: E402
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a GPU")
 
 MODELS = os.environ.get("SOLDER_TRAINING_MODELS", "resnet18,unet_down").split(",")
+BACKWARDS = os.environ.get("SOLDER_TRAINING_BACKWARDS", ",".join(backend.BACKWARDS)).split(",")
 
 
 def step(model, x, grad_output=None):
@@ -47,19 +51,22 @@ def step(model, x, grad_output=None):
     return tensors, grad_output
 
 
+@pytest.mark.parametrize("backward", BACKWARDS)
 @pytest.mark.parametrize("precision", ["ieee", "tf32"])
 @pytest.mark.parametrize("name", MODELS)
 @pytest.mark.filterwarnings("ignore::solder.SolderWarning")
-def test_training_step(name, precision):
+def test_training_step(name, precision, backward):
     torch._dynamo.reset()
     backend.reports.clear()
     set_precision(precision)
-    seed = int.from_bytes(os.urandom(2), "little")
-    print(f"{name} {precision}: seed {seed}")
+    seed = int(os.environ.get("SOLDER_TRAINING_SEED") or
+               int.from_bytes(os.urandom(2), "little"))  # printed: a failure reproduces
+    print(f"{name} {precision} (backward: {backward}): seed {seed}")
     model, x = catalog.make(name, "full", seed=seed)
     model, x = model.cuda().train(), x.cuda()
     exact, eager = copy.deepcopy(model).double(), copy.deepcopy(model)
-    compiled = torch.compile(model, backend="solder", options={"precision": precision})
+    compiled = torch.compile(model, backend="solder",
+                             options={"precision": precision, "backward": backward})
     got, grad_output = step(compiled, x)
     expected, _ = step(exact, x.double(), grad_output)
     eager_got, _ = step(eager, x, grad_output)
@@ -74,8 +81,8 @@ def test_training_step(name, precision):
             max(1e-3, 3 * eager_error)
         assert error <= bound, f"{key}: rel L2 {error:.2e} > {bound:.2e} (eager {eager_error:.2e})"
         worst = max(worst, (error / max(eager_error, 1e-12), key))
-    print(f"{name} {precision}: {len(expected)} tensors within bounds; worst ratio to eager's "
-          f"error {worst[0]:.2f} ({worst[1]})")
+    print(f"{name} {precision} (backward: {backward}): {len(expected)} tensors within "
+          f"bounds; worst ratio to eager's error {worst[0]:.2f} ({worst[1]})")
     eager_ops, compiled_ops = {}, set()
     for graph, report in backend.reports:
         assert graph.endswith("(forward)"), graph

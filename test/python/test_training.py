@@ -12,6 +12,7 @@ left to eager are exactly those listed, and the norm of each model is
 fused, its saved mean and rstd included.
 """
 
+import collections
 import copy
 import sys
 import warnings
@@ -135,6 +136,83 @@ def test_saved_statistics_come_out_of_the_fused_kernels():
     assert sorted(ops) == sorted(["convolution", "native_group_norm", "tanh", "hardswish",
                                   "add", "logsumexp"])
     assert kernels == 2
+
+
+def _top_level_ops(run):
+    """{ATen op: count} of what ``run`` dispatches, ops called inside
+    another op not counted (a foreach op's per-tensor fallback on the
+    CPU, the kernel batch_norm_backward picks)."""
+    with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU]) as profile:
+        run()
+    return collections.Counter(
+        event.name[len("aten::"):] for event in profile.events()
+        if event.name.startswith("aten::") and
+        not (event.cpu_parent and event.cpu_parent.name.startswith("aten::")))
+
+
+def test_batch_norm_bookkeeping_and_backward():
+    """Three training BatchNorms: their running statistics and
+    num_batches_tracked are updated in place by one foreach op a step of
+    the update (not one op a BatchNorm), and exactly as eager's; their
+    backward is aten.batch_norm_backward, which picks cuDNN on a GPU as
+    eager autograd does, not native_batch_norm_backward."""
+    torch.manual_seed(4)
+    model = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 8, 3), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
+        torch.nn.Conv2d(8, 8, 3), torch.nn.BatchNorm2d(8, momentum=0.3), torch.nn.ReLU(),
+        torch.nn.Conv2d(8, 4, 3), torch.nn.BatchNorm2d(4)).train()
+    eager = copy.deepcopy(model)
+    x = torch.randn(2, 3, 12, 12)
+    compiled = torch.compile(model, backend="solder")
+    compiled(x).sum().backward()  # compiles
+    eager(x).sum().backward()
+    outputs = []
+    forward = _top_level_ops(lambda: outputs.append(compiled(x)))
+    backward = _top_level_ops(lambda: outputs[0].sum().backward())
+    eager(x).sum().backward()
+    bookkeeping = {op: count for op, count in forward.items()
+                   if op.startswith("_foreach") or op in ("lerp", "pow", "sub", "mul", "add")}
+    assert bookkeeping == {"_foreach_lerp_": 4, "_foreach_pow": 2, "_foreach_sub_": 2,
+                           "_foreach_mul_": 2, "_foreach_add_": 1}  # a group a momentum (0.1, 0.3)
+    assert backward["batch_norm_backward"] == 3
+    assert backward["native_batch_norm_backward"] == 0
+    for (name, buffer), (_, expected) in zip(model.named_buffers(), eager.named_buffers()):
+        if name.endswith("num_batches_tracked"):
+            assert buffer.item() == expected.item() == 2, name
+        else:
+            torch.testing.assert_close(buffer, expected, rtol=1e-5, atol=1e-6, msg=name)
+
+
+def test_backward_by_inductor():
+    """backward="inductor": Inductor compiles the backward graph, so that no
+    norm's backward is an ATen op of its own (Inductor's decompositions
+    fused them into its kernels; the convs' backward stays ATen's), and the
+    gradients and running statistics are float64's within eager's error."""
+    torch.manual_seed(6)
+    model = torch.nn.Sequential(
+        torch.nn.Conv2d(3, 8, 3), torch.nn.BatchNorm2d(8), torch.nn.ReLU(),
+        torch.nn.Conv2d(8, 8, 3), torch.nn.GroupNorm(2, 8), torch.nn.SiLU()).train()
+    eager, exact = copy.deepcopy(model), copy.deepcopy(model).double()
+    x = torch.randn(2, 3, 12, 12)
+    grad_output = torch.randn(2, 8, 8, 8)
+    compiled = torch.compile(model, backend="solder", options={"backward": "inductor"})
+    out, gradients = _step(compiled, x, grad_output)  # compiles
+    gradients = {name: gradient.clone() for name, gradient in gradients.items()}
+    second = compiled(x.clone().requires_grad_())
+    backward = _top_level_ops(lambda: second.backward(grad_output))
+    assert not {"native_batch_norm_backward", "batch_norm_backward",
+                "native_group_norm_backward"} & backward.keys(), backward
+    assert backward["convolution_backward"] == 2
+    exact_out, exact_gradients = _step(exact, x.double(), grad_output)
+    eager_out, eager_gradients = _step(eager, x, grad_output)
+    assert_gradients_match({**gradients, "output": out}, {**eager_gradients, "output": eager_out},
+                           {**exact_gradients, "output": exact_out})
+    eager(x)  # its second step's running statistics, as the compiled model's
+    torch.testing.assert_close(model[1].running_var, eager[1].running_var, rtol=1e-5, atol=1e-6)
+    # (dynamo wraps the backend's error)
+    with pytest.raises(Exception, match="SolderError: unknown backward 'aot' "
+                       "\\(one of eager, inductor\\)\n"):
+        torch.compile(copy.deepcopy(model), backend="solder", options={"backward": "aot"})(x)
 
 
 def test_dynamic_shapes_train_eagerly_with_one_warning():
