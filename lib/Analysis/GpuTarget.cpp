@@ -53,6 +53,14 @@ StringRef mlir::solder::getKnownGpuArchs() {
   return list;
 }
 
+SmallVector<StringRef> mlir::solder::getPortableArchs() {
+  SmallVector<StringRef> portable;
+  for (const KnownArch &known : kKnownArchs)
+    if (!known.arch.ends_with("a"))
+      portable.push_back(known.arch);
+  return portable;
+}
+
 std::optional<StringRef> mlir::solder::getNewestPortableArch(int capability) {
   std::optional<StringRef> newest;
   int newestCapability = -1;

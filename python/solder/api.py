@@ -19,7 +19,8 @@ import torch.nn as nn
 
 from .errors import SolderError, SolderWarning
 from .importer import channels_last_format, import_module
-from .tools import compiler_fingerprint, file_digest, find_tool, run_tool
+from .tools import compiler_config, compiler_fingerprint, file_digest, find_tool, \
+    run_tool
 
 PRECISIONS = ("ieee", "tf32")
 BACKENDS = ("cuda", "cpu")
@@ -79,12 +80,24 @@ def _gpu_arch(device):
                           "use backend='cpu' to run on the reference interpreter, "
                           "or solder.export to compile a bundle for another machine")
     major, minor = torch.cuda.get_device_capability(device)
-    # As solder-compile's default maps it (lib/Support/GpuProbe.cpp).
-    # Hopper (9.0): its arch-specific target, whose kernels may use wgmma
-    # and the Hopper main loop; the bundle then runs on that GPU alone,
-    # which is where it was compiled for.
-    arch = "sm_90a" if (major, minor) == (9, 0) else f"sm_{major}{minor}"
-    return arch, torch.cuda.get_device_name(device)
+    name = torch.cuda.get_device_name(device)
+    # As solder-compile's default maps it (tools/solder-compile,
+    # targetArchs). Hopper (9.0): its arch-specific target, whose kernels may
+    # use wgmma and the Hopper main loop; the bundle then runs on that GPU
+    # alone, which is where it was compiled for. A GPU newer than the archs
+    # solder-compile plans for: the newest of them below it, whose PTX the
+    # driver compiles for it.
+    if (major, minor) == (9, 0):
+        return "sm_90a", name
+    arch, capability = f"sm_{major}{minor}", 10 * major + minor
+    planned = compiler_config()["portable_archs"]
+    if arch in planned:
+        return arch, name
+    below = [known for known in planned if int(known[len("sm_"):]) <= capability]
+    if not below:
+        raise SolderError(f"{name} ({arch}) is older than every GPU Solder compiles for "
+                          f"({', '.join(planned)})")
+    return max(below, key=lambda known: int(known[len("sm_"):])), name
 
 
 def _cached(kind, key_parts, build):

@@ -145,15 +145,22 @@ def _nvcc_version(nvcc, size, mtime):
         return None
 
 
+def compiler_config():
+    """solder-compile --print-config of the solder-compile found: its
+    device templates, CUTLASS and nvcc, version and the archs it plans for
+    ("portable_archs")."""
+    compiler = find_tool("solder-compile")
+    stat = os.stat(compiler)
+    return _compiler_config(str(compiler), stat.st_size, stat.st_mtime_ns,
+                            os.environ.get("SOLDER_NVCC"), os.environ.get("PATH"))
+
+
 def compiler_fingerprint():
     """What, besides the IR and options, decides a bundle's contents: the
     solder-compile binary, the device templates it includes and nvcc. The
     tools run once per process; files are hashed again only when they change."""
-    compiler = find_tool("solder-compile")
-    stat = os.stat(compiler)
-    config = _compiler_config(str(compiler), stat.st_size, stat.st_mtime_ns,
-                              os.environ.get("SOLDER_NVCC"), os.environ.get("PATH"))
-    parts = {"solder-compile": file_digest(compiler), "config": config}
+    config = compiler_config()
+    parts = {"solder-compile": file_digest(find_tool("solder-compile")), "config": config}
     include = Path(config.get("device_include") or "")
     if include.is_dir():
         # Every template, in the folders by role too (conv/, epilogue/, ...).

@@ -783,6 +783,34 @@ def test_export_targets_the_gpu_found_else_sm_90a(tmp_path, monkeypatch):
     assert (path / "kernels.sm_90a.cubin").is_file()
 
 
+@pytest.mark.parametrize("capability,arch", [
+    ((9, 0), "sm_90a"),   # Hopper: its arch-specific target (wgmma)
+    ((8, 9), "sm_89"),    # a planned arch: itself
+    ((10, 3), "sm_100"),  # newer than planned: the newest below it (its PTX)
+    ((12, 1), "sm_120"),
+    ((11, 0), "sm_100"),
+])
+def test_the_arch_for_a_gpu(monkeypatch, capability, arch):
+    """The arch solder.compile builds for the GPU it runs on, as
+    solder-compile's default picks it (test/Codegen/solder-compile.test)."""
+    from solder import api
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "get_device_capability", lambda device: capability)
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda device: "NVIDIA Next")
+    assert api._gpu_arch("cuda") == (arch, "NVIDIA Next")
+
+
+def test_a_gpu_older_than_every_planned_arch(monkeypatch):
+    from solder import api
+    monkeypatch.setattr(torch.cuda, "is_available", lambda: True)
+    monkeypatch.setattr(torch.cuda, "get_device_capability", lambda device: (7, 5))
+    monkeypatch.setattr(torch.cuda, "get_device_name", lambda device: "Tesla T4")
+    with pytest.raises(solder.SolderError, match=r"^Tesla T4 \(sm_75\) is older than every "
+                       r"GPU Solder compiles for \(sm_80, sm_86, sm_87, sm_89, sm_90, sm_100, "
+                       r"sm_120\)$"):
+        api._gpu_arch("cuda")
+
+
 @pytest.mark.parametrize("workload,mainloop,math", [
     # W1: a mean reads the conv's result, which could cancel one product's
     # rounding of the input's offset: one product of the input centered.

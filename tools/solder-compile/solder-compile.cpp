@@ -443,7 +443,9 @@ int main(int argc, char **argv) {
                                                  {"version", SOLDER_VERSION},
                                                  {"device_include", device},
                                                  {"cutlass_include", findCutlassInclude(device)},
-                                                 {"nvcc", findNvcc()}}));
+                                                 {"nvcc", findNvcc()},
+                                                 {"portable_archs", llvm::json::Array(
+                                                      getPortableArchs())}}));
     return 0;
   }
   if (inputFile.empty() || outputDir.empty())

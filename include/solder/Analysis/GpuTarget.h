@@ -10,6 +10,8 @@
 #define SOLDER_ANALYSIS_GPUTARGET_H
 
 #include "mlir/Support/LLVM.h"
+#include "llvm/ADT/SmallVector.h"
+#include "llvm/ADT/StringRef.h"
 
 #include <cstdint>
 #include <optional>
@@ -41,6 +43,10 @@ struct GpuTarget {
 std::optional<GpuTarget> getGpuTarget(StringRef arch);
 /// The archs getGpuTarget knows, for error messages.
 StringRef getKnownGpuArchs();
+/// The archs getGpuTarget knows that are not arch-specific (no 'a'), oldest
+/// first: those whose PTX newer GPUs run (solder-compile --print-config
+/// lists them for the Python package's choice).
+SmallVector<StringRef> getPortableArchs();
 /// The newest of them that is not arch-specific (no 'a') and runs on a GPU
 /// of compute capability `capability` (10 major + minor), from its PTX
 /// where newer; nullopt below them all.
