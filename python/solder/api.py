@@ -222,7 +222,8 @@ class CompiledModule:
     module was compiled (``parameters``): compile again after changing the
     module's; once a call has gone through autograd (solder.compile's
     module, in grad mode), every call does, on the module's parameters as
-    they are. What the bundle computes from them alone (the weights in its
+    they are, and so does every call of a module with a BatchNorm in
+    training mode, whose running statistics each call updates. What the bundle computes from them alone (the weights in its
     main loops' layouts) is prepared at the first call and again only after
     an in-place change to one of ``parameters``. One bundle holds
     one workspace, so calls take turns: calls from several threads or on
@@ -395,6 +396,15 @@ class CompiledModule:
         return any(isinstance(t, torch.Tensor) and t.requires_grad for t in inputs) or \
             any(p.requires_grad for p in self._source.module.parameters())
 
+    def _updates_buffers(self):
+        """Whether a call changes the module's buffers, grad mode or not: a
+        BatchNorm in training mode updates its running statistics, which
+        the bundle compiled at solder.compile does not (only what the
+        outputs need is imported), and the training path does."""
+        return self._source is not None and any(
+            isinstance(m, nn.modules.batchnorm._BatchNorm) and m.training and
+            m.track_running_stats for m in self._source.module.modules())
+
     def _train_call(self, inputs, out=None):
         """The call through autograd (solder.compile of a module): the
         module's exported program, its forward compiled by Solder and its
@@ -451,7 +461,7 @@ class CompiledModule:
             raise SolderError("out= is not taken by a call through autograd (grad mode is "
                               "on and an input or a parameter requires grad): call it "
                               "under torch.no_grad() to write into out")
-        if needs_training or self._training is not None:
+        if needs_training or self._training is not None or self._updates_buffers():
             return self._train_call(inputs, out)
         if out is not None and self._outputs_are_views:
             raise SolderError("out= is not taken by a module that returns a tensor twice "

@@ -215,6 +215,28 @@ def test_backward_by_inductor():
         torch.compile(copy.deepcopy(model), backend="solder", options={"backward": "aot"})(x)
 
 
+def test_compiled_module_updates_running_statistics_without_grad():
+    """solder.compile of a module with a BatchNorm in training mode: a call
+    under no_grad normalizes with the batch statistics and updates the
+    running statistics and num_batches_tracked, as eager's does (the
+    training path, whose forward Solder compiles; out= gets a copy)."""
+    torch.manual_seed(8)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3), torch.nn.BatchNorm2d(8),
+                                torch.nn.ReLU()).train()
+    eager = copy.deepcopy(model)
+    x = torch.randn(2, 3, 10, 10)
+    with torch.no_grad():
+        compiled = solder.compile(model, [x], backend="cpu", quiet=True)
+        out = torch.empty(2, 8, 8, 8)
+        for call in range(2):
+            got = compiled(x) if call == 0 else compiled(x, out=out)
+            assert_matches(got, eager(x), "output")
+    assert got is out
+    for (name, buffer), (_, expected) in zip(model.named_buffers(), eager.named_buffers()):
+        torch.testing.assert_close(buffer, expected, rtol=1e-5, atol=1e-6, msg=name)
+    assert model[1].num_batches_tracked.item() == 2
+
+
 def test_dynamic_shapes_train_eagerly_with_one_warning():
     model, (x,) = workloads.make("w3", small=True, seed=5)
     compiled = torch.compile(model, backend="solder", dynamic=True)
