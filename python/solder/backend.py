@@ -177,6 +177,7 @@ def _running_statistics_by_pytorch(graph_module):
     ``solder_eager``: bookkeeping, not reported."""
     aten = torch.ops.aten
     graph = graph_module.graph
+    graph.eliminate_dead_code()  # (a getitem no one reads)
     output = next(node for node in graph.nodes if node.op == "output")
     means, variances, counters = [], [], []  # (running, new value node, statistics...)
     for node in list(graph.nodes):
@@ -207,6 +208,18 @@ def _running_statistics_by_pytorch(graph_module):
             variances.append((running_var, items[4], momentum, items[2], eps,
                               count / max(count - 1, 1)))
 
+    # The graph returns the inputs' new values first (AOTAutograd's forward
+    # and an exported program alike), then the outputs and what the backward
+    # saves. A BatchNorm's new running statistics are such values; an int64
+    # scalar input plus one is num_batches_tracked's only where it too is
+    # among them: returned before a BatchNorm's new statistics.
+    outputs = list(output.args[0])
+    first = {value: outputs.index(value) for value in set(outputs) if
+             isinstance(value, torch.fx.Node)}
+    mutations_end = max((first[u[1]] for u in means + variances), default=-1)
+    counters = [(buffer, counter) for buffer, counter in counters
+                if first[counter] < mutations_end]
+
     def op(target, *args):
         created = graph.call_function(target, args)
         created.meta["solder_eager"] = True
@@ -225,12 +238,10 @@ def _running_statistics_by_pytorch(graph_module):
             op(aten._foreach_lerp_.Scalar, [u[0] for u in group], variance, momentum)
         if counters:
             op(aten._foreach_add_.Scalar, [buffer for buffer, _ in counters], 1)
-    # AOTAutograd's forward returns the inputs' new values first, then what
-    # the backward saves. A training BatchNorm's backward is handed its
-    # running statistics but does not read them; saved as the buffers
-    # themselves, the caller's copy back (an in-place op, if a no-op) would
-    # fail autograd's version check, so the batch statistics stand in.
-    outputs = list(output.args[0])
+    # A training BatchNorm's backward is handed its running statistics but
+    # does not read them; saved as the buffers themselves, the caller's copy
+    # back (an in-place op, if a no-op) would fail autograd's version check,
+    # so the batch statistics stand in.
     for buffer, new_value, stand_in in [(u[0], u[1], u[3]) for u in means + variances] + \
             [(buffer, counter, buffer) for buffer, counter in counters]:
         positions = [i for i, value in enumerate(outputs) if value is new_value]
