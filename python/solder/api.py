@@ -90,7 +90,10 @@ def _gpu_arch(device):
     if (major, minor) == (9, 0):
         return "sm_90a", name
     arch, capability = f"sm_{major}{minor}", 10 * major + minor
-    planned = compiler_config()["portable_archs"]
+    planned = compiler_config().get("portable_archs")
+    if planned is None:
+        raise SolderError(f"{find_tool('solder-compile')} does not list the archs it plans "
+                          "for (--print-config): it is older than this package; rebuild it")
     if arch in planned:
         return arch, name
     below = [known for known in planned if int(known[len("sm_"):]) <= capability]
@@ -183,7 +186,9 @@ def _viewed_outputs(results, views, shapes):
     native_group_norm_backward, cuDNN's BatchNorm backward) expect: every
     norm's statistics concatenated as (pairs, 2) and moved to (2, pairs),
     two launches whatever the number of norms (a ResNet-50 has 53), of
-    which each mean and each rstd is a slice of one row."""
+    which each mean and each rstd is a slice of one row. They share that
+    buffer (and its version counter): they are what the backward reads, not
+    tensors to change in place."""
     statistics = sorted({view["result"] for view in views if "item" in view})
     planes, outputs = {}, []
     if statistics:
@@ -398,12 +403,12 @@ class CompiledModule:
 
     def _updates_buffers(self):
         """Whether a call changes the module's buffers, grad mode or not: a
-        BatchNorm in training mode updates its running statistics, which
-        the bundle compiled at solder.compile does not (only what the
-        outputs need is imported), and the training path does."""
+        BatchNorm (or InstanceNorm) with running statistics, in training
+        mode, updates them, which the bundle compiled at solder.compile does
+        not (only what the outputs need is imported), and the training path
+        does."""
         return self._source is not None and any(
-            isinstance(m, nn.modules.batchnorm._BatchNorm) and m.training and
-            m.track_running_stats for m in self._source.module.modules())
+            norm.training for norm in self._source.running_statistics)
 
     def _train_call(self, inputs, out=None):
         """The call through autograd (solder.compile of a module): the
@@ -643,9 +648,16 @@ _training_lock = threading.Lock()
 @dataclass
 class _Source:
     """What solder.compile compiled: the module (its live parameters) and
-    the example inputs, which the call through autograd exports again."""
+    the example inputs, which the call through autograd exports again;
+    ``running_statistics``: its norms that keep running statistics (a call
+    in training mode updates them)."""
     module: nn.Module
     example_inputs: tuple
+
+    def __post_init__(self):
+        self.running_statistics = [
+            m for m in self.module.modules()
+            if isinstance(m, nn.modules.batchnorm._NormBase) and m.track_running_stats]
 
 
 class _TrainingProgram:
@@ -688,7 +700,7 @@ class _TrainingProgram:
         self.graph_module, self.precision, self.force = program.graph_module, precision, force
         self.quiet = quiet
         # AOTAutograd's function differentiates the arguments that required
-        # grad when it traced: one per pattern of them.
+        # grad when it traced: one per pattern of them and grad mode.
         self.functions = {}
 
     def _state(self):
@@ -699,7 +711,9 @@ class _TrainingProgram:
         state = self._state()
         arguments = [inputs[s] if isinstance(s, int) else state[s] if isinstance(s, str)
                      else s for s in self.sources]
-        key = tuple(a.requires_grad for a in arguments)
+        # Traced under no_grad, AOTAutograd's function computes no gradients:
+        # grad mode is part of the key.
+        key = (torch.is_grad_enabled(),) + tuple(a.requires_grad for a in arguments)
         with _training_lock:
             function = self.functions.get(key)
             if function is None:
@@ -712,9 +726,10 @@ class _TrainingProgram:
         results = function(*arguments)
         with torch.no_grad():
             for position, name in self.mutations:
-                # A training BatchNorm's backward is handed its running
-                # statistics (unread in training mode): their versions stay
-                # as autograd saved them, as eager's in-place update leaves them.
+                # The forward updated a fused BatchNorm's running statistics
+                # in place (the result is the buffer: no copy). Where one
+                # stayed eager, its backward may be handed them (unread in
+                # training mode): their versions stay as autograd saved them.
                 with torch.autograd._unsafe_preserve_version_counter(state[name]):
                     state[name].copy_(results[position])
         outputs = [results[position] for position in self.outputs]

@@ -111,9 +111,9 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
     eager PyTorch (``backward="eager"``, each training BatchNorm's backward
     as eager autograd runs it), or is compiled by Inductor (``"inductor"``:
     its decompositions fuse the norms' backward with their neighbours into
-    Triton kernels; convs stay cuDNN's). AOTAutograd's runtime wraps both in one
-    torch.autograd.Function and writes back the running statistics a
-    training BatchNorm updates. ``guarded``: something (dynamo's guards)
+    Triton kernels; convs stay cuDNN's). AOTAutograd's runtime wraps both in
+    one torch.autograd.Function and applies the inputs' mutations (a no-op
+    for the running statistics the forward updated in place). ``guarded``: something (dynamo's guards)
     holds the strides of the graph's inputs from call to call, so the
     subgraphs may skip their checks; ``warn``: a SolderWarning when
     anything ran eagerly."""
@@ -153,6 +153,9 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
 
     def backward_compiler(graph, inputs):
         if backward == "inductor":
+            # compile_fx traces the backward graph again (AOTAutograd, as an
+            # inference graph), which is where Inductor's decompositions apply:
+            # to the backward alone.
             from torch._inductor.compile_fx import compile_fx
             return make_boxed_func(compile_fx(graph, inputs))
         _batch_norm_backward_as_eager(graph)
@@ -167,7 +170,9 @@ def _running_statistics_by_pytorch(graph_module):
     """A training BatchNorm's running statistics, rewritten in ``graph_module``
     as PyTorch ops of the batch statistics it saves for the backward:
     running_mean.lerp_(mean, momentum), running_var.lerp_(unbiased var,
-    momentum) with var = rstd^-2 - eps, and num_batches_tracked.add_(1).
+    momentum) with var = rstd^-2 - eps, and num_batches_tracked.add_(1)
+    (where the graph returns it among the inputs' new values: the last
+    BatchNorm's, returned after every new statistic, stays an eager add).
     Solder computes the BatchNorm and its mean and rstd in the fused
     kernels. These updates of C elements a BatchNorm run in place on the
     buffers, all BatchNorms' in one foreach launch an op (a ResNet-50 has 53
@@ -183,8 +188,9 @@ def _running_statistics_by_pytorch(graph_module):
     for node in list(graph.nodes):
         if node.op != "call_function":
             continue
-        if node.target is aten.add.Tensor and node.args[1] == 1 and \
-                node.args[0].op == "placeholder" and set(node.users) == {output} and \
+        if node.target is aten.add.Tensor and len(node.args) == 2 and not node.kwargs and \
+                node.args[1] == 1 and node.args[0].op == "placeholder" and \
+                set(node.users) == {output} and \
                 getattr(node.args[0].meta.get("val"), "dtype", None) == torch.long:
             counters.append((node.args[0], node))  # num_batches_tracked + 1
             continue
@@ -193,8 +199,12 @@ def _running_statistics_by_pytorch(graph_module):
         x, _, _, running_mean, running_var, training, momentum, eps = node.args[:8]
         items = {user.args[1]: user for user in node.users if user.target is operator.getitem}
         if not training or not (items.keys() & {3, 4}) or \
+                running_mean.op != "placeholder" or running_var.op != "placeholder" or \
                 any(set(items[index].users) != {output} for index in (3, 4) if index in items):
-            continue  # its new running statistics read in the graph: eager
+            # Its running statistics not the graph's inputs (made in the
+            # graph), or their new values read in it (a BatchNorm applied
+            # twice): eager.
+            continue
         with graph.inserting_after(node):
             for index in (2, 1):
                 if index not in items:
@@ -208,17 +218,26 @@ def _running_statistics_by_pytorch(graph_module):
             variances.append((running_var, items[4], momentum, items[2], eps,
                               count / max(count - 1, 1)))
 
-    # The graph returns the inputs' new values first (AOTAutograd's forward
-    # and an exported program alike), then the outputs and what the backward
-    # saves. A BatchNorm's new running statistics are such values; an int64
-    # scalar input plus one is num_batches_tracked's only where it too is
-    # among them: returned before a BatchNorm's new statistics.
+    # The graph returns the inputs' new values first, in the order of the
+    # inputs (AOTAutograd's forward and an exported program alike), then
+    # the outputs and what the backward saves. A BatchNorm's new running
+    # statistics of its input buffers are such values; an int64 scalar input
+    # plus one is taken for num_batches_tracked's only where it is returned
+    # among them (before a BatchNorm's new statistics) and in its input's
+    # place in their order.
     outputs = list(output.args[0])
     first = {value: outputs.index(value) for value in set(outputs) if
              isinstance(value, torch.fx.Node)}
-    mutations_end = max((first[u[1]] for u in means + variances), default=-1)
+    placeholders = {node: index for index, node in enumerate(graph.find_nodes(op="placeholder"))}
+    known = sorted((first[u[1]], placeholders[u[0]]) for u in means + variances)
+    mutations_end = known[-1][0] if known else -1
+
+    def in_input_order(buffer, position):
+        return all((position < known_position) == (placeholders[buffer] < known_input)
+                   for known_position, known_input in known)
+
     counters = [(buffer, counter) for buffer, counter in counters
-                if first[counter] < mutations_end]
+                if first[counter] < mutations_end and in_input_order(buffer, first[counter])]
 
     def op(target, *args):
         created = graph.call_function(target, args)

@@ -183,6 +183,31 @@ def test_batch_norm_bookkeeping_and_backward():
             torch.testing.assert_close(buffer, expected, rtol=1e-5, atol=1e-6, msg=name)
 
 
+def test_only_buffers_are_updated_in_place():
+    """The in-place bookkeeping takes only a BatchNorm's input buffers and
+    num_batches_tracked among the inputs' new values: running statistics
+    made in the graph, and a user's int64 input plus one, stay functional
+    (the caller's step is not changed)."""
+
+    class Model(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(3, 4, 3)
+            self.weight = torch.nn.Parameter(torch.rand(4))
+
+        def forward(self, x, step):
+            y = torch.nn.functional.batch_norm(self.conv(x), torch.zeros(4), torch.ones(4),
+                                               self.weight, None, True, 0.1, 1e-5)
+            return y, step + 1
+
+    model = Model()
+    x, step = torch.randn(2, 3, 8, 8), torch.tensor(7)
+    out, next_step = torch.compile(model, backend="solder")(x.clone().requires_grad_(), step)
+    out.sum().backward()
+    assert step.item() == 7 and next_step.item() == 8
+    assert_matches(out, model(x, step)[0])
+
+
 def test_backward_by_inductor():
     """backward="inductor": Inductor compiles the backward graph, so that no
     norm's backward is an ATen op of its own (Inductor's decompositions
@@ -219,7 +244,8 @@ def test_compiled_module_updates_running_statistics_without_grad():
     """solder.compile of a module with a BatchNorm in training mode: a call
     under no_grad normalizes with the batch statistics and updates the
     running statistics and num_batches_tracked, as eager's does (the
-    training path, whose forward Solder compiles; out= gets a copy)."""
+    training path, whose forward Solder compiles; out= gets a copy); a
+    later call in grad mode computes gradients."""
     torch.manual_seed(8)
     model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3), torch.nn.BatchNorm2d(8),
                                 torch.nn.ReLU()).train()
@@ -235,6 +261,14 @@ def test_compiled_module_updates_running_statistics_without_grad():
     for (name, buffer), (_, expected) in zip(model.named_buffers(), eager.named_buffers()):
         torch.testing.assert_close(buffer, expected, rtol=1e-5, atol=1e-6, msg=name)
     assert model[1].num_batches_tracked.item() == 2
+    # Then in grad mode: a function of its own, which computes gradients.
+    compiled(x).sum().backward()
+    eager(x).sum().backward()
+    for (name, parameter), (_, expected) in zip(model.named_parameters(),
+                                                eager.named_parameters()):
+        assert parameter.grad is not None, name
+        torch.testing.assert_close(parameter.grad, expected.grad, rtol=1e-4, atol=1e-5,
+                                   msg=name)
 
 
 def test_dynamic_shapes_train_eagerly_with_one_warning():
