@@ -113,10 +113,10 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
     its decompositions fuse the norms' backward with their neighbours into
     Triton kernels; convs stay cuDNN's). AOTAutograd's runtime wraps both in
     one torch.autograd.Function and applies the inputs' mutations (a no-op
-    for the running statistics the forward updated in place). ``guarded``: something (dynamo's guards)
-    holds the strides of the graph's inputs from call to call, so the
-    subgraphs may skip their checks; ``warn``: a SolderWarning when
-    anything ran eagerly."""
+    for the running statistics the forward updated in place). ``guarded``:
+    something (dynamo's guards) holds the strides of the graph's inputs from
+    call to call, so the subgraphs may skip their checks; ``warn``: a
+    SolderWarning when anything ran eagerly."""
     from functorch.compile import make_boxed_func
     from torch._functorch.aot_autograd import aot_module_simplified
     from torch._functorch.partitioners import min_cut_rematerialization_partition
