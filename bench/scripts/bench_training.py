@@ -113,8 +113,8 @@ def main():
             layout = " channels-last" if args.channels_last else ""
             print(f"{name}{layout} {precision} step ms: {peers}; "
                   f"{row['speedup_vs_best']:.2f}x the best (with Inductor's backward "
-                  f"{row['speedup_inductor_backward_vs_best']:.2f}x) -- forward: {row['solder_ops']} "
-                  f"ops in {row['solder_kernels']} kernels, "
+                  f"{row['speedup_inductor_backward_vs_best']:.2f}x) -- forward: "
+                  f"{row['solder_ops']} ops in {row['solder_kernels']} kernels, "
                   f"eager: {sorted(row['eager_ops']) or 'none'}; compile solder "
                   f"{row['solder_compile_s']:.0f} s, inductor {row['inductor_compile_s']:.0f} s",
                   flush=True)

@@ -228,10 +228,11 @@ class CompiledModule:
     module's; once a call has gone through autograd (solder.compile's
     module, in grad mode), every call does, on the module's parameters as
     they are, and so does every call of a module with a BatchNorm in
-    training mode, whose running statistics each call updates. What the bundle computes from them alone (the weights in its
-    main loops' layouts) is prepared at the first call and again only after
-    an in-place change to one of ``parameters``. One bundle holds
-    one workspace, so calls take turns: calls from several threads or on
+    training mode, whose running statistics each call updates. What the
+    bundle computes from them alone (the weights in its main loops'
+    layouts) is prepared at the first call and again only after an
+    in-place change to one of ``parameters``. One bundle holds one
+    workspace, so calls take turns: calls from several threads or on
     several streams are safe, and never overlap on the GPU.
     """
 
