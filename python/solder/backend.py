@@ -34,7 +34,8 @@ import os
 import re
 import sys
 import warnings
-from collections import Counter
+from collections import Counter, defaultdict
+from typing import NamedTuple
 
 import torch
 import torch.nn as nn
@@ -166,6 +167,19 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
                                  partition_fn=min_cut_rematerialization_partition)
 
 
+class _BufferUpdate(NamedTuple):
+    """One buffer the forward updates in place: ``new_value`` is the node
+    the graph returned for it; ``stand_in`` is what the backward saves in
+    its place (and for a running statistic, the batch statistic it moves
+    toward: the mean, or the rstd the variance comes from)."""
+    buffer: torch.fx.Node
+    new_value: torch.fx.Node
+    stand_in: torch.fx.Node
+    momentum: float = None
+    eps: float = None
+    unbiased: float = None  # n / (n - 1)
+
+
 def _running_statistics_by_pytorch(graph_module):
     """A training BatchNorm's running statistics, rewritten in ``graph_module``
     as PyTorch ops of the batch statistics it saves for the backward:
@@ -184,7 +198,7 @@ def _running_statistics_by_pytorch(graph_module):
     graph = graph_module.graph
     graph.eliminate_dead_code()  # (a getitem no one reads)
     output = next(node for node in graph.nodes if node.op == "output")
-    means, variances, counters = [], [], []  # (running, new value node, statistics...)
+    means, variances, counters = [], [], []  # _BufferUpdate each
     for node in list(graph.nodes):
         if node.op != "call_function":
             continue
@@ -192,7 +206,8 @@ def _running_statistics_by_pytorch(graph_module):
                 node.args[1] == 1 and node.args[0].op == "placeholder" and \
                 set(node.users) == {output} and \
                 getattr(node.args[0].meta.get("val"), "dtype", None) == torch.long:
-            counters.append((node.args[0], node))  # num_batches_tracked + 1
+            # num_batches_tracked + 1: the buffer itself stands in, if saved
+            counters.append(_BufferUpdate(node.args[0], node, stand_in=node.args[0]))
             continue
         if node.target is not aten._native_batch_norm_legit_functional.default:
             continue
@@ -213,10 +228,10 @@ def _running_statistics_by_pytorch(graph_module):
         shape = x.meta["val"].shape
         count = math.prod(shape) // shape[1]
         if 3 in items:
-            means.append((running_mean, items[3], momentum, items[1]))
+            means.append(_BufferUpdate(running_mean, items[3], items[1], momentum))
         if 4 in items:
-            variances.append((running_var, items[4], momentum, items[2], eps,
-                              count / max(count - 1, 1)))
+            variances.append(_BufferUpdate(running_var, items[4], items[2], momentum, eps,
+                                           count / max(count - 1, 1)))
 
     # The graph returns the inputs' new values first, in the order of the
     # inputs (AOTAutograd's forward and an exported program alike), then
@@ -226,47 +241,52 @@ def _running_statistics_by_pytorch(graph_module):
     # among them (before a BatchNorm's new statistics) and in its input's
     # place in their order.
     outputs = list(output.args[0])
-    first = {value: outputs.index(value) for value in set(outputs) if
-             isinstance(value, torch.fx.Node)}
+    positions = defaultdict(list)  # value -> its positions in outputs
+    for position, value in enumerate(outputs):
+        positions[value].append(position)
     placeholders = {node: index for index, node in enumerate(graph.find_nodes(op="placeholder"))}
-    known = sorted((first[u[1]], placeholders[u[0]]) for u in means + variances)
+    known = sorted((positions[u.new_value][0], placeholders[u.buffer])
+                   for u in means + variances)
     mutations_end = known[-1][0] if known else -1
 
-    def in_input_order(buffer, position):
-        return all((position < known_position) == (placeholders[buffer] < known_input)
-                   for known_position, known_input in known)
+    def in_input_order(update):
+        position = positions[update.new_value][0]
+        return position < mutations_end and all(
+            (position < known_position) == (placeholders[update.buffer] < known_input)
+            for known_position, known_input in known)
 
-    counters = [(buffer, counter) for buffer, counter in counters
-                if first[counter] < mutations_end and in_input_order(buffer, first[counter])]
+    counters = [update for update in counters if in_input_order(update)]
 
     def op(target, *args):
         created = graph.call_function(target, args)
         created.meta["solder_eager"] = True
         return created
 
+    def by_momentum(updates):
+        for momentum in dict.fromkeys(u.momentum for u in updates):
+            yield momentum, [u for u in updates if u.momentum == momentum]
+
     with graph.inserting_before(output):
-        for momentum in dict.fromkeys(update[2] for update in means):
-            group = [update for update in means if update[2] == momentum]
-            op(aten._foreach_lerp_.Scalar, [u[0] for u in group], [u[3] for u in group],
-               momentum)
-        for momentum in dict.fromkeys(update[2] for update in variances):
-            group = [update for update in variances if update[2] == momentum]
-            variance = op(aten._foreach_pow.Scalar, [u[3] for u in group], -2)
-            op(aten._foreach_sub_.ScalarList, variance, [u[4] for u in group])
-            op(aten._foreach_mul_.ScalarList, variance, [u[5] for u in group])
-            op(aten._foreach_lerp_.Scalar, [u[0] for u in group], variance, momentum)
+        for momentum, group in by_momentum(means):
+            op(aten._foreach_lerp_.Scalar, [u.buffer for u in group],
+               [u.stand_in for u in group], momentum)
+        for momentum, group in by_momentum(variances):
+            # The unbiased variance from the batch's rstd.
+            variance = op(aten._foreach_pow.Scalar, [u.stand_in for u in group], -2)
+            op(aten._foreach_sub_.ScalarList, variance, [u.eps for u in group])
+            op(aten._foreach_mul_.ScalarList, variance, [u.unbiased for u in group])
+            op(aten._foreach_lerp_.Scalar, [u.buffer for u in group], variance, momentum)
         if counters:
-            op(aten._foreach_add_.Scalar, [buffer for buffer, _ in counters], 1)
+            op(aten._foreach_add_.Scalar, [u.buffer for u in counters], 1)
     # A training BatchNorm's backward is handed its running statistics but
     # does not read them; saved as the buffers themselves, the caller's copy
     # back (an in-place op, if a no-op) would fail autograd's version check,
     # so the batch statistics stand in.
-    for buffer, new_value, stand_in in [(u[0], u[1], u[3]) for u in means + variances] + \
-            [(buffer, counter, buffer) for buffer, counter in counters]:
-        positions = [i for i, value in enumerate(outputs) if value is new_value]
-        outputs[positions[0]] = buffer
-        for position in positions[1:]:
-            outputs[position] = stand_in
+    for update in means + variances + counters:
+        mutation, *saved = positions[update.new_value]
+        outputs[mutation] = update.buffer
+        for position in saved:
+            outputs[position] = update.stand_in
     output.args = (tuple(outputs),)
     graph.eliminate_dead_code()
     graph.lint()
