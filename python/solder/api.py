@@ -96,11 +96,12 @@ def _gpu_arch(device):
                           "for (--print-config): it is older than this package; rebuild it")
     if arch in planned:
         return arch, name
-    below = [known for known in planned if int(known[len("sm_"):]) <= capability]
+    capabilities = {known: int(known[len("sm_"):]) for known in planned}
+    below = [known for known in planned if capabilities[known] <= capability]
     if not below:
         raise SolderError(f"{name} ({arch}) is older than every GPU Solder compiles for "
                           f"({', '.join(planned)})")
-    return max(below, key=lambda known: int(known[len("sm_"):])), name
+    return max(below, key=capabilities.get), name
 
 
 def _cached(kind, key_parts, build):
