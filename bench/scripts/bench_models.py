@@ -14,8 +14,6 @@ channels_last memory format (module.to(memory_format=...)), as convnets
 are run for speed.
 """
 
-import argparse
-import json
 import sys
 import time
 from pathlib import Path
@@ -24,7 +22,7 @@ import torch
 
 import solder
 import solder.backend as backend
-from solder.bench import set_precision, time_cuda
+from solder.bench import catalog_bench_main, set_precision, time_cuda
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "models"))
 import catalog  # noqa: E402
@@ -85,37 +83,31 @@ def run(name, precision, runs, peers, channels_last=False):
     return row
 
 
+def line(row, args):
+    peers = ", ".join(f"{peer} {row[peer + '_ms']:.3f}" for peer in ("eager", "inductor")
+                      if peer + "_ms" in row)
+    if "solder_compile_ms" in row:
+        peers += (f"; solder.compile {row['solder_compile_ms']:.3f}, "
+                  f"{row['solder_compile_speedup_vs_best']:.2f}x")
+    layout = " channels-last" if args.channels_last else ""
+    return (f"{row['model']}{layout} {row['precision']}: solder {row['solder_ms']:.3f} ms "
+            f"({peers}; {row['speedup_vs_best']:.2f}x the best) -- {row['solder_ops']} ops in "
+            f"{row['solder_kernels']} kernels, eager: {sorted(row['eager_ops']) or 'none'}"
+            f"; compile solder {row['solder_compile_s']:.0f} s"
+            + (f", inductor {row['inductor_compile_s']:.0f} s"
+               if "inductor_compile_s" in row else ""))
+
+
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("models", nargs="*", default=["resnet18", "resnet50"])
-    parser.add_argument("--runs", type=int, default=20)
-    parser.add_argument("--precisions", default="ieee,tf32")
-    parser.add_argument("--peers", default="eager,inductor",
-                        help="eager, inductor, and solder.compile (the chain compiled "
-                        "ahead of time, called without torch.compile)")
-    parser.add_argument("--channels-last", action="store_true")
-    parser.add_argument("--json")
-    args = parser.parse_args()
-    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}", flush=True)
-    rows = []
-    for name in args.models:
-        for precision in args.precisions.split(","):
-            row = run(name, precision, args.runs, args.peers.split(","), args.channels_last)
-            rows.append(row)
-            peers = ", ".join(f"{peer} {row[peer + '_ms']:.3f}" for peer in ("eager", "inductor")
-                              if peer + "_ms" in row)
-            if "solder_compile_ms" in row:
-                peers += (f"; solder.compile {row['solder_compile_ms']:.3f}, "
-                          f"{row['solder_compile_speedup_vs_best']:.2f}x")
-            layout = " channels-last" if args.channels_last else ""
-            print(f"{name}{layout} {precision}: solder {row['solder_ms']:.3f} ms ({peers}; "
-                  f"{row['speedup_vs_best']:.2f}x the best) -- {row['solder_ops']} ops in "
-                  f"{row['solder_kernels']} kernels, eager: {sorted(row['eager_ops']) or 'none'}"
-                  f"; compile solder {row['solder_compile_s']:.0f} s"
-                  + (f", inductor {row['inductor_compile_s']:.0f} s"
-                     if "inductor_compile_s" in row else ""), flush=True)
-            if args.json:
-                Path(args.json).write_text(json.dumps(rows, indent=1))
+    catalog_bench_main(
+        ["resnet18", "resnet50"],
+        lambda name, precision, args: run(name, precision, args.runs, args.peers.split(","),
+                                          args.channels_last),
+        line,
+        lambda parser: parser.add_argument(
+            "--peers", default="eager,inductor",
+            help="eager, inductor, and solder.compile (the chain compiled ahead of time, "
+            "called without torch.compile)"))
 
 
 if __name__ == "__main__":

@@ -17,9 +17,7 @@ rest (backward and SGD).
 channels_last memory format, as convnets are trained for speed.
 """
 
-import argparse
 import copy
-import json
 import sys
 import time
 from pathlib import Path
@@ -27,7 +25,7 @@ from pathlib import Path
 import torch
 
 import solder.backend as backend
-from solder.bench import set_precision, time_cuda
+from solder.bench import catalog_bench_main, set_precision, time_cuda
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "models"))
 import catalog  # noqa: E402
@@ -92,33 +90,24 @@ def run(name, precision, runs, channels_last=False):
     return row
 
 
+def line(row, args):
+    peers = "; ".join(
+        f"{peer} {row[peer + '_step_ms']:.2f} (forward {row[peer + '_forward_ms']:.2f})"
+        for peer in ("solder", "solder_inductor_backward", "eager", "inductor"))
+    layout = " channels-last" if args.channels_last else ""
+    return (f"{row['model']}{layout} {row['precision']} step ms: {peers}; "
+            f"{row['speedup_vs_best']:.2f}x the best (with Inductor's backward "
+            f"{row['speedup_inductor_backward_vs_best']:.2f}x) -- forward: "
+            f"{row['solder_ops']} ops in {row['solder_kernels']} kernels, "
+            f"eager: {sorted(row['eager_ops']) or 'none'}; compile solder "
+            f"{row['solder_compile_s']:.0f} s, inductor {row['inductor_compile_s']:.0f} s")
+
+
 def main():
-    parser = argparse.ArgumentParser()
-    parser.add_argument("models", nargs="*", default=["resnet50", "unet_down"])
-    parser.add_argument("--runs", type=int, default=20)
-    parser.add_argument("--precisions", default="ieee,tf32")
-    parser.add_argument("--channels-last", action="store_true")
-    parser.add_argument("--json")
-    args = parser.parse_args()
-    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}", flush=True)
-    rows = []
-    for name in args.models:
-        for precision in args.precisions.split(","):
-            row = run(name, precision, args.runs, args.channels_last)
-            rows.append(row)
-            peers = "; ".join(
-                f"{peer} {row[peer + '_step_ms']:.2f} (forward {row[peer + '_forward_ms']:.2f})"
-                for peer in ("solder", "solder_inductor_backward", "eager", "inductor"))
-            layout = " channels-last" if args.channels_last else ""
-            print(f"{name}{layout} {precision} step ms: {peers}; "
-                  f"{row['speedup_vs_best']:.2f}x the best (with Inductor's backward "
-                  f"{row['speedup_inductor_backward_vs_best']:.2f}x) -- forward: "
-                  f"{row['solder_ops']} ops in {row['solder_kernels']} kernels, "
-                  f"eager: {sorted(row['eager_ops']) or 'none'}; compile solder "
-                  f"{row['solder_compile_s']:.0f} s, inductor {row['inductor_compile_s']:.0f} s",
-                  flush=True)
-            if args.json:
-                Path(args.json).write_text(json.dumps(rows, indent=1))
+    catalog_bench_main(["resnet50", "unet_down"],
+                       lambda name, precision, args: run(name, precision, args.runs,
+                                                         args.channels_last),
+                       line)
 
 
 if __name__ == "__main__":

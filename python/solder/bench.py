@@ -41,6 +41,34 @@ def set_precision(mode):
     torch.backends.cuda.matmul.allow_tf32 = enabled
 
 
+def catalog_bench_main(default_models, run, line, add_arguments=None):
+    """The command line of a benchmark over catalog models
+    (bench/scripts/bench_models.py, bench_training.py): models, --runs,
+    --precisions, --channels-last, --json, and what ``add_arguments(parser)``
+    adds. Each model in each precision gives one row, ``run(name, precision,
+    args)``, printed as ``line(row, args)`` and written to --json as the rows
+    so far."""
+    parser = argparse.ArgumentParser()
+    parser.add_argument("models", nargs="*", default=default_models)
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--precisions", default="ieee,tf32")
+    parser.add_argument("--channels-last", action="store_true")
+    parser.add_argument("--json")
+    if add_arguments:
+        add_arguments(parser)
+    args = parser.parse_args()
+    print(f"{torch.cuda.get_device_name()}, torch {torch.__version__}", flush=True)
+    rows = []
+    for name in args.models:
+        for precision in args.precisions.split(","):
+            rows.append(run(name, precision, args))
+            print(line(rows[-1], args), flush=True)
+            if args.json:
+                with open(args.json, "w") as out:
+                    json.dump(rows, out, indent=1)
+    return rows
+
+
 def time_cuda(fn, runs, warmup, min_warmup_s=0.2):
     """Median milliseconds of ``fn`` by CUDA events, L2 flushed before each
     run (a buffer twice the L2 size is rewritten between runs). Warm-up runs
