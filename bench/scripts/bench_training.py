@@ -2,16 +2,17 @@
 in training mode: zero the gradients, forward, backward of a fixed random
 output gradient, an SGD step (PyTorch's foreach SGD, momentum 0.9). Eager
 PyTorch, torch.compile (Inductor, forward and backward) and
-torch.compile(backend="solder") (forward by Solder; backward by eager
-PyTorch, and again by Inductor: options={"backward": "inductor"}) in the
-same run and the same precision mode (ieee: TF32 off for every peer;
+torch.compile(backend="solder") with each of --backwards (the backend's
+``backward`` option: "solder", its default, the convs' input gradients by
+Solder and the rest by eager PyTorch; "eager"; "inductor") in the same run and the same precision mode (ieee: TF32 off for every peer;
 tf32: on). CUDA events after warm-up, L2 flushed, median of --runs
 (solder.bench.time_cuda). Per peer it also times the forward alone in grad
 mode (its graph dropped), so that the step splits into forward and the
 rest (backward and SGD).
 
     python3 bench/scripts/bench_training.py [--runs 20] [--precisions ieee,tf32]
-        [--channels-last] [--json out.json] resnet50 unet_down ...
+        [--backwards solder,inductor] [--channels-last] [--json out.json]
+        resnet50 unet_down ...
 
 --channels-last trains every peer's model and input in PyTorch's
 channels_last memory format, as convnets are trained for speed.
@@ -54,7 +55,7 @@ def time_peer(name, model, x, grad_output, runs):
     return compile_s, step_ms, forward_ms
 
 
-def run(name, precision, runs, channels_last=False):
+def run(name, precision, runs, backwards, channels_last=False):
     set_precision(precision)
     model, x = catalog.make(name, "full", seed=1)
     model, x = model.cuda().train(), x.cuda()
@@ -66,14 +67,12 @@ def run(name, precision, runs, channels_last=False):
     grad_output = torch.randn(shape, device="cuda",
                               generator=torch.Generator("cuda").manual_seed(2))
     row = {"model": name, "precision": precision, "shape": list(x.shape),
-           "layout": "channels_last" if channels_last else "contiguous"}
-    peers = {"eager": lambda m: m,
-             "inductor": lambda m: torch.compile(m),
-             "solder": lambda m: torch.compile(m, backend="solder",
-                                               options={"precision": precision}),
-             "solder_inductor_backward": lambda m: torch.compile(
-                 m, backend="solder", options={"precision": precision,
-                                               "backward": "inductor"})}
+           "layout": "channels_last" if channels_last else "contiguous",
+           "backwards": backwards}
+    peers = {"eager": lambda m: m, "inductor": lambda m: torch.compile(m)}
+    for backward in backwards:
+        peers[solder_peer(backward)] = lambda m, backward=backward: torch.compile(
+            m, backend="solder", options={"precision": precision, "backward": backward})
     for peer, wrap in peers.items():
         torch._dynamo.reset()
         backend.reports.clear()
@@ -82,32 +81,46 @@ def run(name, precision, runs, channels_last=False):
         row[f"{peer}_step_ms"], row[f"{peer}_forward_ms"] = step_ms, forward_ms
         if peer != "eager":
             row[f"{peer}_compile_s"] = compile_s
-        if peer == "solder":
-            row.update(backend.reports_summary())
-    best = min(row["eager_step_ms"], row["inductor_step_ms"])
-    row["speedup_vs_best"] = best / row["solder_step_ms"]
-    row["speedup_inductor_backward_vs_best"] = best / row["solder_inductor_backward_step_ms"]
+        if peer.startswith("solder"):
+            row[f"{peer}_summary"] = summary = backend.reports_summary()
+            if peer == solder_peer(backwards[0]):
+                row.update(summary)
+    row["best_peer_step_ms"] = best = min(row["eager_step_ms"], row["inductor_step_ms"])
+    for backward in backwards:
+        row[f"speedup_{solder_peer(backward)}_vs_best"] = best / row[
+            f"{solder_peer(backward)}_step_ms"]
     return row
 
 
+def solder_peer(backward):
+    """The row's name for Solder with ``backward``: "solder" for the default."""
+    return "solder" if backward == backend.BACKWARDS[0] else f"solder_{backward}_backward"
+
+
 def line(row, args):
+    solders = [solder_peer(backward) for backward in row["backwards"]]
     peers = "; ".join(
         f"{peer} {row[peer + '_step_ms']:.2f} (forward {row[peer + '_forward_ms']:.2f})"
-        for peer in ("solder", "solder_inductor_backward", "eager", "inductor"))
+        for peer in solders + ["eager", "inductor"])
+    speedups = ", ".join(f"{peer} {row[f'speedup_{peer}_vs_best']:.2f}x" for peer in solders)
+    compiles = ", ".join(f"{peer} {row[peer + '_compile_s']:.0f} s"
+                         for peer in solders + ["inductor"])
     layout = " channels-last" if args.channels_last else ""
-    return (f"{row['model']}{layout} {row['precision']} step ms: {peers}; "
-            f"{row['speedup_vs_best']:.2f}x the best (with Inductor's backward "
-            f"{row['speedup_inductor_backward_vs_best']:.2f}x) -- forward: "
-            f"{row['solder_ops']} ops in {row['solder_kernels']} kernels, "
-            f"eager: {sorted(row['eager_ops']) or 'none'}; compile solder "
-            f"{row['solder_compile_s']:.0f} s, inductor {row['inductor_compile_s']:.0f} s")
+    return (f"{row['model']}{layout} {row['precision']} step ms: {peers}; against the "
+            f"best: {speedups} -- {solders[0]}: {row['solder_ops']} ops in "
+            f"{row['solder_kernels']} kernels, eager: {sorted(row['eager_ops']) or 'none'}; "
+            f"compile {compiles}")
 
 
 def main():
-    catalog_bench_main(["resnet50", "unet_down"],
-                       lambda name, precision, args: run(name, precision, args.runs,
-                                                         args.channels_last),
-                       line)
+    catalog_bench_main(
+        ["resnet50", "unet_down"],
+        lambda name, precision, args: run(name, precision, args.runs,
+                                          args.backwards.split(","), args.channels_last),
+        line,
+        lambda parser: parser.add_argument(
+            "--backwards", default=",".join(backend.BACKWARDS),
+            help="the Solder backend's backward options to time, comma-separated"))
 
 
 if __name__ == "__main__":

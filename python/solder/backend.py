@@ -67,7 +67,7 @@ def solder_backend(graph_module, example_inputs, **options):
     precision = options.pop("precision", "ieee")
     force = options.pop("force", "auto")
     prepare_once = options.pop("prepare_once", True)
-    backward = options.pop("backward", "eager")
+    backward = options.pop("backward", "solder")
     if options:
         raise SolderError(f"unknown solder backend options {sorted(options)} "
                           "(precision, force, prepare_once, backward)")
@@ -97,21 +97,28 @@ def _is_dynamic(inputs):
 _warned_dynamic_training = set()
 
 
-# Who runs a training graph's backward: eager PyTorch, or Inductor.
-BACKWARDS = ("eager", "inductor")
+# Who runs a training graph's backward: Solder its convs' input gradients
+# and eager PyTorch the rest, eager PyTorch alone, or Inductor.
+BACKWARDS = ("solder", "eager", "inductor")
+# Where the convs' input gradients go to Solder: ieee, its 3xTF32 loop
+# against cuDNN's float32 dgrad on FMA (measured faster on an H200). In tf32
+# cuDNN's dgrad runs on TF32 tensor cores; Solder's is not measured there.
+_SOLDER_GRADIENT_PRECISIONS = {"ieee"}
 
 
 def compile_training(graph_module, example_inputs, precision="ieee", force="auto",
-                     prepare_once=True, guarded=True, warn=True, backward="eager"):
+                     prepare_once=True, guarded=True, warn=True, backward="solder"):
     """A graph that needs gradients: AOTAutograd traces its joint forward and
     backward and cuts them apart as Inductor does (min-cut
     rematerialization: what is cheap to recompute is recomputed in the
     backward rather than saved). The forward graph, whose extra outputs are
     what the backward saves (activations, a norm's mean and rstd), is
     partitioned and compiled like an inference graph. The backward runs in
-    eager PyTorch (``backward="eager"``, each training BatchNorm's backward
-    as eager autograd runs it), or is compiled by Inductor (``"inductor"``:
-    its decompositions fuse the norms' backward with their neighbours into
+    eager PyTorch, each training BatchNorm's backward as eager autograd
+    runs it, with the convs' input gradients compiled by Solder in ieee
+    (``backward="solder"``, ``_input_gradients_by_solder``) or not
+    (``"eager"``), or is compiled by Inductor (``"inductor"``: its
+    decompositions fuse the norms' backward with their neighbours into
     Triton kernels; convs stay cuDNN's). AOTAutograd's runtime wraps both in
     one torch.autograd.Function and applies the inputs' mutations (a no-op
     for the running statistics the forward updated in place). ``guarded``:
@@ -160,6 +167,11 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
             from torch._inductor.compile_fx import compile_fx
             return make_boxed_func(compile_fx(graph, inputs))
         _batch_norm_backward_as_eager(graph)
+        if backward == "solder" and precision in _SOLDER_GRADIENT_PRECISIONS and \
+                _input_gradients_by_solder(graph):
+            partitioned = _partition_and_compile(graph, f"{name} (backward)", graph_module,
+                                                 precision, force, warn, False, set())
+            return make_boxed_func(partitioned.forward)
         return make_boxed_func(graph.forward)
 
     return aot_module_simplified(graph_module, example_inputs, fw_compiler=forward_compiler,
@@ -324,6 +336,75 @@ def _batch_norm_backward_as_eager(graph_module):
         graph.erase_node(node)
     graph.lint()
     graph_module.recompile()
+
+
+# A conv's input gradient goes to Solder from this many input channels (the
+# transposed conv's output channels, a tensor-core tile's columns): a stem's
+# 3 would fill a fraction of a tile, and stays cuDNN's.
+_MIN_GRADIENT_CHANNELS = 16
+
+
+def _every_phase_reached(size, stride, padding, dilation):
+    """Whether each output phase of the transposed conv (the input pixels
+    of one residue modulo the stride) takes at least one kernel tap: a
+    strided 1x1 conv's gradient does not (only the pixels it read get
+    one), and Solder plans such a transposed conv on its FMA loop."""
+    return all(len({(tap * dilation[i] - padding[i]) % stride[i] for tap in range(size[i])})
+               == stride[i] for i in range(len(size)))
+
+
+def _input_gradients_by_solder(graph_module):
+    """Each conv's input gradient in ``graph_module`` (a backward graph) as
+    the transposed conv it is, for Solder to compile on its 3xTF32 main
+    loop (in ieee, where cuDNN's float32 dgrad runs on FMA); 2-D convs
+    only, the ones tested. The weight gradient stays cuDNN's
+    (``convolution_backward`` with the input's gradient masked off): its
+    reduction runs over batch and pixels, a shape Solder's conv loops do
+    not tile. So does the input gradient of a strided 1x1 conv
+    (``_every_phase_reached``). The residual adds that take a gradient
+    computed here may fuse into its epilogue; everything else stays eager
+    (``solder_eager``). Returns whether anything changed."""
+    aten = torch.ops.aten
+    graph = graph_module.graph
+    gradients = set()
+    for node in list(graph.nodes):
+        if node.op != "call_function" or node.target is not aten.convolution_backward.default:
+            continue
+        grad_output, x, weight, _, stride, padding, dilation, transposed, _, groups, \
+            mask = node.args
+        uses = {user.args[1]: user for user in node.users
+                if user.target is operator.getitem}
+        value = x.meta["val"]
+        size = weight.meta["val"].shape[2:]
+        if transposed or groups != 1 or value.dim() != 4 or not mask[0] or 0 not in uses or \
+                value.dtype != torch.float32 or value.shape[1] < _MIN_GRADIENT_CHANNELS or \
+                not _every_phase_reached(size, stride, padding, dilation):
+            continue
+        # The transposed conv's output is the input's size: the rows a strided
+        # forward conv dropped come back as output padding.
+        output_padding = [value.shape[2 + i] - ((grad_output.meta["val"].shape[2 + i] - 1) *
+                                                stride[i] - 2 * padding[i] +
+                                                dilation[i] * (size[i] - 1) + 1)
+                          for i in range(2)]
+        with graph.inserting_before(node):
+            gradient = graph.call_function(aten.convolution.default, (
+                grad_output, weight, None, stride, padding, dilation, True, output_padding, 1))
+        gradient.meta.update(node.meta)
+        gradient.meta["val"] = uses[0].meta["val"]
+        uses[0].replace_all_uses_with(gradient)
+        graph.erase_node(uses[0])
+        if len(node.users) == 0:
+            graph.erase_node(node)
+        else:
+            node.args = node.args[:-1] + ([False, *mask[1:]],)
+        gradients.add(gradient)
+    for node in graph.nodes:
+        if node.op == "call_function" and node not in gradients and not (
+                node.target is aten.add.Tensor and any(a in gradients for a in node.args)):
+            node.meta["solder_eager"] = True
+    graph.lint()
+    graph_module.recompile()
+    return bool(gradients)
 
 
 class _CompiledOnCall:

@@ -110,8 +110,14 @@ def test_training_step_through_the_backend(name, codegen_on_cpu):
         if not count.is_floating_point():
             assert torch.equal(count, buffers[2][buffer_name]), buffer_name
 
-    eager, compiled = {}, []
+    eager, compiled, gradients = {}, [], collections.Counter()
     for graph, report in backend.reports:
+        if graph.endswith("(backward)"):
+            # Each conv's input gradient as a transposed conv (the residual
+            # adds that take one fused with it); nothing else of the backward.
+            assert report.eager_ops == {}, report.eager_ops
+            gradients.update(report.compiled_ops)
+            continue
         assert graph.endswith("(forward)"), graph
         eager.update(report.eager_ops)
         compiled += report.compiled_ops
@@ -119,6 +125,17 @@ def test_training_step_through_the_backend(name, codegen_on_cpu):
     norms = {catalog.TRAINING_NORMS[kind] for kind in kinds
              if kind in catalog.TRAINING_NORMS}
     assert compiled and norms <= set(compiled), sorted(compiled)
+    assert gradients["convolution"] == _solder_input_gradients(model), gradients
+    assert set(gradients) <= {"convolution", "add"}, gradients
+
+
+def _solder_input_gradients(model):
+    """How many of ``model``'s convs have their input gradient computed by
+    Solder: the dense 2-D ones (not transposed, not grouped) of at least
+    16 input channels, other than a strided 1x1 (a ResNet's downsample)."""
+    return sum(type(m) is torch.nn.Conv2d and m.groups == 1 and
+               m.in_channels >= backend._MIN_GRADIENT_CHANNELS and
+               not (m.kernel_size == (1, 1) and m.stride != (1, 1)) for m in model.modules())
 
 
 def test_saved_statistics_come_out_of_the_fused_kernels():
@@ -208,6 +225,63 @@ def test_only_buffers_are_updated_in_place():
     assert_matches(out, model(x, step)[0])
 
 
+class _GradientBlock(torch.nn.Module):
+    """Convs whose input gradients go to Solder in ieee, and those that do not."""
+
+    def __init__(self):
+        super().__init__()
+        self.stem = torch.nn.Conv2d(3, 16, 3, padding=1)  # 3 channels: cuDNN's
+        self.conv = torch.nn.Conv2d(16, 16, 3, padding=1)
+        self.strided = torch.nn.Conv2d(16, 24, 3, stride=2, padding=1)  # 4 phases
+        self.shortcut = torch.nn.Conv2d(16, 24, 1, stride=2)  # a phase no tap reaches
+        self.frozen = torch.nn.Conv2d(24, 24, 3, padding=1).requires_grad_(False)
+
+    def forward(self, x):
+        h = torch.relu(self.stem(x))
+        h = torch.relu(self.conv(h)) + h
+        return self.frozen(torch.relu(self.strided(h) + self.shortcut(h)))
+
+
+def test_input_gradients_by_solder():
+    """The default backward ("solder"), ieee: the input gradients of the
+    conv, the strided conv and the frozen conv are Solder's transposed
+    convs (the frozen one's convolution_backward gone: it had nothing else
+    to compute), two of them one kernel with the add of h's two gradients;
+    the stem's (3 channels) and the strided 1x1's stay in
+    convolution_backward. In tf32
+    the backward is eager's. Gradients within eager's error."""
+    torch.manual_seed(8)
+    model = _GradientBlock()
+    eager, exact = copy.deepcopy(model), copy.deepcopy(model).double()
+    x, grad_output = torch.randn(2, 3, 12, 12), torch.randn(2, 24, 6, 6)
+    compiled = torch.compile(model, backend="solder")
+    out, gradients = _step(compiled, x, grad_output)  # compiles
+    gradients = {name: gradient.clone() for name, gradient in gradients.items()
+                 if not name.startswith("frozen.")}
+    second = compiled(x.clone().requires_grad_())
+    backward = _top_level_ops(lambda: second.backward(grad_output))
+    assert backward["convolution_backward"] == 4, backward
+    ((graph, report),) = [(g, r) for g, r in backend.reports if g.endswith("(backward)")]
+    # h's gradient: the conv's plus the residual's, the strided conv's plus
+    # the shortcut's (cuDNN's): each add in the epilogue of Solder's conv.
+    assert sorted((ops, kernels) for _, ops, kernels, _ in report.subgraphs) == [
+        (["convolution"], 1), (["convolution", "add"], 1), (["convolution", "add"], 1)], \
+        report.subgraphs
+    assert report.fallbacks == []
+    trained = ["input"] + [n for n, p in model.named_parameters() if p.requires_grad]
+    exact_out, exact_gradients = _step(exact, x.double(), grad_output)
+    eager_out, eager_gradients = _step(eager, x, grad_output)
+    assert_gradients_match({**gradients, "output": out},
+                           {**{n: eager_gradients[n] for n in trained}, "output": eager_out},
+                           {**{n: exact_gradients[n] for n in trained}, "output": exact_out})
+
+    torch._dynamo.reset()
+    backend.reports.clear()
+    tf32 = torch.compile(copy.deepcopy(model), backend="solder", options={"precision": "tf32"})
+    tf32(x.clone().requires_grad_()).backward(grad_output)
+    assert [g for g, _ in backend.reports if g.endswith("(backward)")] == []
+
+
 def test_backward_by_inductor():
     """backward="inductor": Inductor compiles the backward graph, so that no
     norm's backward is an ATen op of its own (Inductor's decompositions
@@ -236,7 +310,7 @@ def test_backward_by_inductor():
     torch.testing.assert_close(model[1].running_var, eager[1].running_var, rtol=1e-5, atol=1e-6)
     # (dynamo wraps the backend's error)
     with pytest.raises(Exception, match="SolderError: unknown backward 'aot' "
-                       "\\(one of eager, inductor\\)\n"):
+                       "\\(one of solder, eager, inductor\\)\n"):
         torch.compile(copy.deepcopy(model), backend="solder", options={"backward": "aot"})(x)
 
 
