@@ -754,12 +754,20 @@ def compile_imported(imported, precision, backend, force, quiet, device,
                   parameter_inputs=imported.parameter_inputs,
                   parameters_require_grad=parameters_require_grad,
                   output_views=imported.output_views)
+    artifact = build_artifact(imported.mlir, precision, backend, force, quiet, device)
     if backend == "cpu":
-        return CompiledModule(pipelined=_pipelined_ir(imported.mlir, force), **common)
+        return CompiledModule(pipelined=artifact, **common)
+    return CompiledModule(bundle=artifact, device=device, **common)
+
+
+def build_artifact(mlir, precision, backend, force, quiet, device):
+    """What ``mlir`` compiles to, from the cache or built into it: its
+    bundle for ``device`` (backend 'cuda'), or its pipelined IR ('cpu').
+    Safe to call from several threads (the cache's entries appear whole)."""
+    if backend == "cpu":
+        return _pipelined_ir(mlir, force)
     arch, gpu_name = _gpu_arch(device)
-    bundle = _compile_bundle(imported.mlir, arch, force, precision, gpu_name,
-                             quiet=quiet)
-    return CompiledModule(bundle=bundle, device=device, **common)
+    return _compile_bundle(mlir, arch, force, precision, gpu_name, quiet=quiet)
 
 
 def export(module, example_inputs, path, *, arch=None, force="auto",

@@ -33,6 +33,7 @@ import operator
 import os
 import re
 import sys
+import time
 import warnings
 from collections import Counter, defaultdict
 from typing import NamedTuple
@@ -545,7 +546,7 @@ def _partition_and_compile(module, name, graph_module, precision, force, warn, g
     refused = {}  # node name -> reason: given back to eager after a closer look
     for _ in range(64):
         partitioned, retry = _partition(copy.deepcopy(module), refused, precision, force,
-                                        report, guarded, parameters)
+                                        report, guarded, parameters, name)
         if not retry:
             break
         report.subgraphs.clear()
@@ -733,7 +734,8 @@ _NON_COMPUTE = {"view", "_unsafe_view", "reshape", "flatten", "squeeze", "unsque
 _PERMUTES = {"permute", "transpose", "t", "numpy_T"}
 
 
-def _partition(module, refused, precision, force, report, guarded=False, parameters=()):
+def _partition(module, refused, precision, force, report, guarded=False, parameters=(),
+               graph_name="graph"):
     from torch.fx.passes.infra.partitioner import CapabilityBasedPartitioner
     partitioner = CapabilityBasedPartitioner(module, _Supported(refused),
                                              allows_single_node_partition=True)
@@ -755,14 +757,18 @@ def _partition(module, refused, precision, force, report, guarded=False, paramet
     names = {n.name for n in module.graph.nodes}
     fused = partitioner.fuse_partitions(partitions, prefix="solder_")
     retry = False
-    for node in list(fused.graph.nodes):
-        if node.op != "call_module" or not node.target.startswith("solder_"):
-            continue
-        subgraph = getattr(fused, node.target)
-        # The subgraph's inputs that are the module's parameters and buffers.
-        subgraph_parameters = [i for i, arg in enumerate(node.args)
-                               if isinstance(arg, torch.fx.Node) and arg.op == "placeholder"
-                               and arg.name in parameters]
+    jobs = []
+    for node in fused.graph.nodes:
+        if node.op == "call_module" and node.target.startswith("solder_"):
+            # The subgraph's inputs that are the module's parameters and buffers.
+            jobs.append((node, getattr(fused, node.target),
+                         [i for i, arg in enumerate(node.args)
+                          if isinstance(arg, torch.fx.Node) and arg.op == "placeholder"
+                          and arg.name in parameters]))
+    _build_ahead([(subgraph, node.target, subgraph_parameters)
+                  for node, subgraph, subgraph_parameters in jobs], graph_name, precision,
+                 force)
+    for node, subgraph, subgraph_parameters in jobs:
         try:
             compiled = _compile_subgraph(subgraph, node.target, precision, force,
                                          subgraph_parameters)
@@ -816,6 +822,50 @@ def _leave_eager(subgraph, name, error, report):
 
 def _compile_subgraph(subgraph, name, precision, force, parameters=()):
     from .api import compile_imported
+    device, cpu_scalars = _subgraph_device(subgraph)
+    imported = import_graph(subgraph, name, name, parameter_inputs=parameters)
+    compiled = compile_imported(imported, precision, device.type, force, True, device)
+    return _CompiledSubgraph(compiled, cpu_scalars)
+
+
+def _build_ahead(jobs, graph_name, precision, force):
+    """Builds what each of ``jobs`` ((subgraph, name, parameters)) compiles
+    to, on parallel threads, into Solder's cache, where its own compile then
+    finds it: a graph of many subgraphs (a backward, with a conv's input
+    gradient each) would otherwise wait on one solder-compile and nvcc at a
+    time. A subgraph that fails here fails again in its own compile, which
+    reports it."""
+    from concurrent.futures import ThreadPoolExecutor
+    from .api import build_artifact
+    sources = []
+    for subgraph, name, parameters in jobs:
+        try:
+            device, _ = _subgraph_device(subgraph)
+            sources.append((import_graph(subgraph, name, name,
+                                         parameter_inputs=parameters).mlir, device))
+        except SolderError:
+            continue
+    workers = min(len(sources), os.cpu_count() or 1)
+    if workers < 2:
+        return
+
+    def build(source):
+        mlir, device = source
+        try:
+            build_artifact(mlir, precision, device.type, force, True, device)
+        except SolderError:
+            pass
+
+    start = time.time()
+    with ThreadPoolExecutor(workers) as pool:
+        list(pool.map(build, sources))
+    logger.debug("%s: built %d subgraphs on %d threads in %.1f s", graph_name, len(sources),
+                workers, time.time() - start)
+
+
+def _subgraph_device(subgraph):
+    """(the device of ``subgraph``'s inputs, the indices of its 0-dim CPU
+    scalars beside them)."""
     placeholders = [n for n in subgraph.graph.nodes if n.op == "placeholder"]
     tensors = {index: n.meta["val"] for index, n in enumerate(placeholders)
                if isinstance(n.meta.get("val"), torch.Tensor)}
@@ -835,9 +885,7 @@ def _compile_subgraph(subgraph, name, precision, force, parameters=()):
     device = devices.pop()
     if device.type not in ("cuda", "cpu"):
         raise SolderError(f"tensors on {device}; Solder runs CUDA and CPU tensors")
-    imported = import_graph(subgraph, name, name, parameter_inputs=parameters)
-    compiled = compile_imported(imported, precision, device.type, force, True, device)
-    return _CompiledSubgraph(compiled, cpu_scalars)
+    return device, cpu_scalars
 
 
 class _CompiledSubgraph(nn.Module):

@@ -282,6 +282,31 @@ def test_input_gradients_by_solder():
     assert [g for g, _ in backend.reports if g.endswith("(backward)")] == []
 
 
+def test_subgraphs_built_in_parallel(monkeypatch):
+    """A graph of several subgraphs (the backward's three input gradients)
+    has them built on parallel threads into the cache before each is
+    compiled in turn, which then finds it there: no solder-opt (the CPU's
+    build; solder-compile and nvcc on a GPU) runs on the compiling thread."""
+    import threading
+    import solder.api as api
+    monkeypatch.setattr(backend.os, "cpu_count", lambda: 4)
+    runs = []
+    run_on_ir = api._run_on_ir
+
+    def recorded(mlir, *args):
+        runs.append((mlir.split("(")[0].split("@")[-1],
+                     threading.current_thread() is threading.main_thread()))
+        return run_on_ir(mlir, *args)
+
+    monkeypatch.setattr(api, "_run_on_ir", recorded)
+    model = _GradientBlock()
+    out = torch.compile(model, backend="solder")(torch.randn(2, 3, 12, 12).requires_grad_())
+    forward_runs = len(runs)
+    out.sum().backward()
+    backward = runs[forward_runs:]
+    assert sorted(backward) == [("solder_0", False), ("solder_1", False), ("solder_2", False)]
+
+
 def test_backward_by_inductor():
     """backward="inductor": Inductor compiles the backward graph, so that no
     norm's backward is an ATen op of its own (Inductor's decompositions
