@@ -168,8 +168,10 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
             from torch._inductor.compile_fx import compile_fx
             return make_boxed_func(compile_fx(graph, inputs))
         _batch_norm_backward_as_eager(graph)
+        # A dynamic graph's backward stays eager, as its forward does (its
+        # sizes are symbols: Solder compiles static shapes).
         if backward == "solder" and precision in _SOLDER_GRADIENT_PRECISIONS and \
-                _input_gradients_by_solder(graph):
+                not dynamic and _input_gradients_by_solder(graph):
             partitioned = _partition_and_compile(graph, f"{name} (backward)", graph_module,
                                                  precision, force, warn, False, set())
             return make_boxed_func(partitioned.forward)
@@ -339,9 +341,11 @@ def _batch_norm_backward_as_eager(graph_module):
     graph_module.recompile()
 
 
-# A conv's input gradient goes to Solder from this many input channels (the
-# transposed conv's output channels, a tensor-core tile's columns): a stem's
-# 3 would fill a fraction of a tile, and stays cuDNN's.
+# A conv's input gradient goes to Solder where both its channel counts
+# reach this (the transposed conv's input and output channels: a
+# tensor-core tile's reduction and columns): a stem's 3 input channels, or a
+# UNet's final 64 -> 3 conv, would put it on Solder's FMA loop, and stay
+# cuDNN's.
 _MIN_GRADIENT_CHANNELS = 16
 
 
@@ -354,32 +358,51 @@ def _every_phase_reached(size, stride, padding, dilation):
                == stride[i] for i in range(len(size)))
 
 
+def _on_tensor_cores(value, weight, size, stride, padding, dilation):
+    """Whether Solder plans the transposed conv that is a conv's input
+    gradient on its tensor-core loops, as its planner decides
+    (``getTensorOpObstacle`` in lib/Analysis/ConvSchedule.cpp): enough
+    channels both ways, every output phase reached, at most 16 phases, a
+    kernel of at most 32 taps a dimension, and a padding the transposed
+    conv can take (at most the kernel's extent)."""
+    return value.shape[1] >= _MIN_GRADIENT_CHANNELS and \
+        weight.shape[0] >= _MIN_GRADIENT_CHANNELS and \
+        math.prod(stride) <= 16 and max(size) <= 32 and \
+        all(padding[i] <= dilation[i] * (size[i] - 1) for i in range(len(size))) and \
+        _every_phase_reached(size, stride, padding, dilation)
+
+
 def _input_gradients_by_solder(graph_module):
     """Each conv's input gradient in ``graph_module`` (a backward graph) as
     the transposed conv it is, for Solder to compile on its 3xTF32 main
-    loop (in ieee, where cuDNN's float32 dgrad runs on FMA); 2-D convs
-    only, the ones tested. The weight gradient stays cuDNN's
+    loop (in ieee, where cuDNN's float32 dgrad runs on FMA); dense 2-D
+    float32 convs only, the ones tested, where Solder plans it on tensor
+    cores (``_on_tensor_cores``). The weight gradient stays cuDNN's
     (``convolution_backward`` with the input's gradient masked off): its
     reduction runs over batch and pixels, a shape Solder's conv loops do
-    not tile. So does the input gradient of a strided 1x1 conv
-    (``_every_phase_reached``). The residual adds that take a gradient
-    computed here may fuse into its epilogue; everything else stays eager
-    (``solder_eager``). Returns whether anything changed."""
+    not tile. The residual adds that take a gradient computed here may fuse
+    into its epilogue; everything else stays eager (``solder_eager``).
+    Returns whether anything changed."""
     aten = torch.ops.aten
     graph = graph_module.graph
     gradients = set()
     for node in list(graph.nodes):
-        if node.op != "call_function" or node.target is not aten.convolution_backward.default:
+        if node.op != "call_function" or \
+                node.target is not aten.convolution_backward.default or node.kwargs:
             continue
         grad_output, x, weight, _, stride, padding, dilation, transposed, _, groups, \
             mask = node.args
-        uses = {user.args[1]: user for user in node.users
-                if user.target is operator.getitem}
-        value = x.meta["val"]
-        size = weight.meta["val"].shape[2:]
-        if transposed or groups != 1 or value.dim() != 4 or not mask[0] or 0 not in uses or \
-                value.dtype != torch.float32 or value.shape[1] < _MIN_GRADIENT_CHANNELS or \
-                not _every_phase_reached(size, stride, padding, dilation):
+        uses = [user for user in node.users
+                if user.target is operator.getitem and user.args[1] == 0]
+        value, weight_value = x.meta["val"], weight.meta["val"]
+        if transposed or groups != 1 or value.dim() != 4 or not mask[0] or \
+                value.dtype != torch.float32 or not any(use.users for use in uses):
+            continue
+        size = weight_value.shape[2:]
+        # ATen may give one value for every spatial dimension.
+        stride, padding, dilation = ([v[0]] * 2 if len(v) == 1 else list(v)
+                                     for v in (stride, padding, dilation))
+        if not _on_tensor_cores(value, weight_value, size, stride, padding, dilation):
             continue
         # The transposed conv's output is the input's size: the rows a strided
         # forward conv dropped come back as output padding.
@@ -392,12 +415,14 @@ def _input_gradients_by_solder(graph_module):
                 grad_output, weight, None, stride, padding, dilation, True, output_padding, 1))
         gradient.meta.update(node.meta)
         gradient.meta["val"] = uses[0].meta["val"]
-        uses[0].replace_all_uses_with(gradient)
-        graph.erase_node(uses[0])
+        for use in uses:
+            use.replace_all_uses_with(gradient)
+            graph.erase_node(use)
         if len(node.users) == 0:
             graph.erase_node(node)
         else:
             node.args = node.args[:-1] + ([False, *mask[1:]],)
+            node.meta["val"] = (None, *node.meta["val"][1:])
         gradients.add(gradient)
     for node in graph.nodes:
         if node.op == "call_function" and node not in gradients and not (

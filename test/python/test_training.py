@@ -132,9 +132,10 @@ def test_training_step_through_the_backend(name, codegen_on_cpu):
 def _solder_input_gradients(model):
     """How many of ``model``'s convs have their input gradient computed by
     Solder: the dense 2-D ones (not transposed, not grouped) of at least
-    16 input channels, other than a strided 1x1 (a ResNet's downsample)."""
+    16 input and output channels, other than a strided 1x1 (a ResNet's
+    downsample). The catalog's models call each conv once."""
     return sum(type(m) is torch.nn.Conv2d and m.groups == 1 and
-               m.in_channels >= backend._MIN_GRADIENT_CHANNELS and
+               min(m.in_channels, m.out_channels) >= backend._MIN_GRADIENT_CHANNELS and
                not (m.kernel_size == (1, 1) and m.stride != (1, 1)) for m in model.modules())
 
 
@@ -234,39 +235,42 @@ class _GradientBlock(torch.nn.Module):
         self.conv = torch.nn.Conv2d(16, 16, 3, padding=1)
         self.strided = torch.nn.Conv2d(16, 24, 3, stride=2, padding=1)  # 4 phases
         self.shortcut = torch.nn.Conv2d(16, 24, 1, stride=2)  # a phase no tap reaches
+        self.dilated = torch.nn.Conv2d(24, 24, 3, padding=2, dilation=2)
         self.frozen = torch.nn.Conv2d(24, 24, 3, padding=1).requires_grad_(False)
+        self.head = torch.nn.Conv2d(24, 3, 1)  # 3 output channels: cuDNN's
 
     def forward(self, x):
         h = torch.relu(self.stem(x))
         h = torch.relu(self.conv(h)) + h
-        return self.frozen(torch.relu(self.strided(h) + self.shortcut(h)))
+        h = torch.relu(self.dilated(torch.relu(self.strided(h) + self.shortcut(h))))
+        return self.head(self.frozen(h))
 
 
 def test_input_gradients_by_solder():
     """The default backward ("solder"), ieee: the input gradients of the
-    conv, the strided conv and the frozen conv are Solder's transposed
-    convs (the frozen one's convolution_backward gone: it had nothing else
-    to compute), two of them one kernel with the add of h's two gradients;
-    the stem's (3 channels) and the strided 1x1's stay in
-    convolution_backward. In tf32
+    conv, the strided conv, the dilated conv and the frozen conv are
+    Solder's transposed convs (the frozen one's convolution_backward gone:
+    it had nothing else to compute), two of them one kernel with the add of
+    h's two gradients; the stem's (3 input channels), the head's (3 output
+    channels) and the strided 1x1's stay in convolution_backward. In tf32
     the backward is eager's. Gradients within eager's error."""
     torch.manual_seed(8)
     model = _GradientBlock()
     eager, exact = copy.deepcopy(model), copy.deepcopy(model).double()
-    x, grad_output = torch.randn(2, 3, 12, 12), torch.randn(2, 24, 6, 6)
+    x, grad_output = torch.randn(2, 3, 12, 12), torch.randn(2, 3, 6, 6)
     compiled = torch.compile(model, backend="solder")
     out, gradients = _step(compiled, x, grad_output)  # compiles
     gradients = {name: gradient.clone() for name, gradient in gradients.items()
                  if not name.startswith("frozen.")}
     second = compiled(x.clone().requires_grad_())
     backward = _top_level_ops(lambda: second.backward(grad_output))
-    assert backward["convolution_backward"] == 4, backward
+    assert backward["convolution_backward"] == 6, backward
     ((graph, report),) = [(g, r) for g, r in backend.reports if g.endswith("(backward)")]
     # h's gradient: the conv's plus the residual's, the strided conv's plus
     # the shortcut's (cuDNN's): each add in the epilogue of Solder's conv.
     assert sorted((ops, kernels) for _, ops, kernels, _ in report.subgraphs) == [
-        (["convolution"], 1), (["convolution", "add"], 1), (["convolution", "add"], 1)], \
-        report.subgraphs
+        (["convolution"], 1), (["convolution"], 1), (["convolution", "add"], 1),
+        (["convolution", "add"], 1)], report.subgraphs
     assert report.fallbacks == []
     trained = ["input"] + [n for n, p in model.named_parameters() if p.requires_grad]
     exact_out, exact_gradients = _step(exact, x.double(), grad_output)
@@ -283,7 +287,7 @@ def test_input_gradients_by_solder():
 
 
 def test_subgraphs_built_in_parallel(monkeypatch):
-    """A graph of several subgraphs (the backward's three input gradients)
+    """A graph of several subgraphs (the backward's four input gradients)
     has them built on parallel threads into the cache before each is
     compiled in turn, which then finds it there: no solder-opt (the CPU's
     build; solder-compile and nvcc on a GPU) runs on the compiling thread."""
@@ -304,7 +308,7 @@ def test_subgraphs_built_in_parallel(monkeypatch):
     forward_runs = len(runs)
     out.sum().backward()
     backward = runs[forward_runs:]
-    assert sorted(backward) == [("solder_0", False), ("solder_1", False), ("solder_2", False)]
+    assert sorted(backward) == [(f"solder_{i}", False) for i in range(4)]
 
 
 def test_backward_by_inductor():
@@ -370,18 +374,27 @@ def test_compiled_module_updates_running_statistics_without_grad():
                                    msg=name)
 
 
-def test_dynamic_shapes_train_eagerly_with_one_warning():
-    model, (x,) = workloads.make("w3", small=True, seed=5)
+@pytest.mark.parametrize("name", ["w3", "gradient_block"])
+def test_dynamic_shapes_train_eagerly_with_one_warning(name):
+    """A dynamic graph's forward and backward (its convs' input gradients
+    too) run eagerly, with one warning."""
+    if name == "w3":
+        model, _ = workloads.make("w3", small=True, seed=5)
+        shapes = [(2, 8, 10, 10), (3, 8, 9, 11)]
+    else:
+        torch.manual_seed(9)
+        model, shapes = _GradientBlock(), [(2, 3, 12, 12), (3, 3, 10, 14)]
     compiled = torch.compile(model, backend="solder", dynamic=True)
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
-        for shape in [(2, 8, 10, 10), (3, 8, 9, 11)]:
+        for shape in shapes:
             x = torch.rand(shape, requires_grad=True)
             compiled(x).sum().backward()
             exact = x.detach().double().requires_grad_()
             copy.deepcopy(model).double()(exact).sum().backward()
             assert_matches(x.grad, exact.grad, "input gradient")
     messages = [str(w.message) for w in caught if issubclass(w.category, solder.SolderWarning)]
+    assert backend.reports == []
     assert len(messages) == 1, messages
     assert messages[0].endswith(
         "runs eagerly: its shapes are dynamic, and Solder compiles the forward of a graph "
