@@ -4,8 +4,9 @@ output gradient, an SGD step (PyTorch's foreach SGD, momentum 0.9). Eager
 PyTorch, torch.compile (Inductor, forward and backward) and
 torch.compile(backend="solder") with each of --backwards (the backend's
 ``backward`` option: "solder", its default, the convs' input gradients by
-Solder and the rest by eager PyTorch; "eager"; "inductor") in the same run and the same precision mode (ieee: TF32 off for every peer;
-tf32: on). CUDA events after warm-up, L2 flushed, median of --runs
+Solder and the rest by eager PyTorch; "eager"; "inductor") in the same run
+and the same precision mode (ieee: TF32 off for every peer; tf32: on).
+CUDA events after warm-up, L2 flushed, median of --runs
 (solder.bench.time_cuda). Per peer it also times the forward alone in grad
 mode (its graph dropped), so that the step splits into forward and the
 rest (backward and SGD).

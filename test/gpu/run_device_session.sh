@@ -87,7 +87,12 @@ models|models-bench|training|training-bench)
       > "$OUT/session/training.log" 2>&1 || status=1
     grep -E "within bounds|passed|failed|Error" "$OUT/session/training.log" | tail -30
   else
+    # A call runs at most 10 minutes: ResNet-50 in both precisions with every
+    # backward option (compiles included) takes longer, so the default times
+    # Solder's default backward; SOLDER_TRAINING_BACKWARDS=solder,eager,inductor
+    # with one model a call for the others.
     python3 bench/scripts/bench_training.py --json "$OUT/session/training.json" \
+      --backwards "${SOLDER_TRAINING_BACKWARDS:-solder}" \
       $(tr ',' ' ' <<< "${2:-resnet50,unet_down}") > "$OUT/session/training_bench.log" 2>&1 ||
       status=1
     tail -20 "$OUT/session/training_bench.log"
