@@ -341,11 +341,9 @@ def _batch_norm_backward_as_eager(graph_module):
     graph_module.recompile()
 
 
-# A conv's input gradient goes to Solder where both its channel counts
-# reach this (the transposed conv's input and output channels: a
-# tensor-core tile's reduction and columns): a stem's 3 input channels, or a
-# UNet's final 64 -> 3 conv, would put it on Solder's FMA loop, and stay
-# cuDNN's.
+# A conv's input gradient goes to Solder from this many channels of the
+# conv's input (the transposed conv's output channels, a tensor-core tile's
+# columns): a stem's 3 would fill a fraction of a tile, and stays cuDNN's.
 _MIN_GRADIENT_CHANNELS = 16
 
 
@@ -353,21 +351,20 @@ def _every_phase_reached(size, stride, padding, dilation):
     """Whether each output phase of the transposed conv (the input pixels
     of one residue modulo the stride) takes at least one kernel tap: a
     strided 1x1 conv's gradient does not (only the pixels it read get
-    one), and Solder plans such a transposed conv on its FMA loop."""
+    one)."""
     return all(len({(tap * dilation[i] - padding[i]) % stride[i] for tap in range(size[i])})
                == stride[i] for i in range(len(size)))
 
 
-def _on_tensor_cores(value, weight, size, stride, padding, dilation):
-    """Whether Solder plans the transposed conv that is a conv's input
-    gradient on its tensor-core loops, as its planner decides
-    (``getTensorOpObstacle`` in lib/Analysis/ConvSchedule.cpp): enough
-    channels both ways, every output phase reached, at most 16 phases, a
-    kernel of at most 32 taps a dimension, and a padding the transposed
-    conv can take (at most the kernel's extent)."""
-    return value.shape[1] >= _MIN_GRADIENT_CHANNELS and \
-        weight.shape[0] >= _MIN_GRADIENT_CHANNELS and \
-        math.prod(stride) <= 16 and max(size) <= 32 and \
+def _on_tensor_cores(weight, size, stride, padding, dilation):
+    """Whether Solder's planner runs the transposed conv that is the input
+    gradient of a conv of ``weight`` (K, C, ...) on tensor cores in ieee,
+    not its FMA loop (``getTensorOpObstacle`` in
+    lib/Analysis/ConvSchedule.cpp; a test holds the two together): K of at
+    least 16 (its reduction), every output phase reached, at most 16
+    phases, a kernel of at most 32 taps a dimension, and a padding within
+    the kernel's extent."""
+    return weight.shape[0] >= 16 and math.prod(stride) <= 16 and max(size) <= 32 and \
         all(padding[i] <= dilation[i] * (size[i] - 1) for i in range(len(size))) and \
         _every_phase_reached(size, stride, padding, dilation)
 
@@ -402,7 +399,8 @@ def _input_gradients_by_solder(graph_module):
         # ATen may give one value for every spatial dimension.
         stride, padding, dilation = ([v[0]] * 2 if len(v) == 1 else list(v)
                                      for v in (stride, padding, dilation))
-        if not _on_tensor_cores(value, weight_value, size, stride, padding, dilation):
+        if value.shape[1] < _MIN_GRADIENT_CHANNELS or \
+                not _on_tensor_cores(weight_value, size, stride, padding, dilation):
             continue
         # The transposed conv's output is the input's size: the rows a strided
         # forward conv dropped come back as output padding.

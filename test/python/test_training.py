@@ -286,6 +286,53 @@ def test_input_gradients_by_solder():
     assert [g for g, _ in backend.reports if g.endswith("(backward)")] == []
 
 
+# (input channels, output channels, kernel, stride, padding, dilation) of
+# forward convs, and whether Solder's planner runs their input gradient on
+# tensor cores (sm_90a, ieee).
+_GRADIENT_CONVS = [
+    ((64, 64, 3, 1, 1, 1), True), ((64, 256, 1, 1, 0, 1), True),
+    ((128, 128, 3, 2, 1, 1), True), ((24, 24, 3, 1, 2, 2), True),
+    ((3, 64, 7, 2, 3, 1), True),  # a stem: taken by the planner, not the backend
+    ((256, 512, 1, 2, 0, 1), False),  # a phase no tap reaches
+    ((64, 3, 3, 1, 1, 1), False),  # a reduction of 3 channels
+    ((32, 32, 3, 4, 1, 1), False),  # stride 4 over 3 taps: a phase without one
+    ((32, 32, 5, 1, 5, 1), False),  # padding past the kernel
+]
+
+
+@pytest.mark.parametrize("conv, on_tensor_cores", _GRADIENT_CONVS)
+def test_input_gradients_taken_where_the_planner_uses_tensor_cores(conv, on_tensor_cores,
+                                                                    tmp_path):
+    """backend._on_tensor_cores, with which the backend picks the input
+    gradients it gives Solder, agrees with the planner's choice for the
+    transposed conv (solder-compile --report): a drift in either shows
+    here."""
+    from solder.importer import export_program, import_graph
+    from solder.tools import run_tool
+    c, k, size, stride, padding, dilation = conv
+    x, weight = torch.empty(2, c, 16, 16), torch.empty(k, c, size, size)
+    y = torch.nn.functional.conv2d(x, weight, None, stride, padding, dilation)
+    taken = backend._on_tensor_cores(weight, [size] * 2, [stride] * 2, [padding] * 2,
+                                     [dilation] * 2)
+    assert taken == on_tensor_cores
+    output_padding = 16 - ((y.shape[2] - 1) * stride - 2 * padding + dilation * (size - 1) + 1)
+
+    class Gradient(torch.nn.Module):
+        def forward(self, grad_output, w):
+            return torch.nn.functional.conv_transpose2d(grad_output, w, None, stride, padding,
+                                                        output_padding, 1, dilation)
+
+    program = export_program(Gradient(), (torch.empty(y.shape), weight), "gradient")
+    source = tmp_path / "gradient.mlir"
+    source.write_text(import_graph(program.graph_module, "gradient", "gradient").mlir)
+    plan = run_tool("solder-compile", [source, "-o", tmp_path / "bundle", "--emit-cuda-only",
+                                       "--report", "--arch=sm_90a", "--precision=ieee"],
+                    "solder-compile").stdout
+    (row,) = [line.split() for line in plan.splitlines()
+              if line.split()[1:2] == ["conv_transpose"]]
+    assert (row[2] != "fma") == on_tensor_cores, plan
+
+
 def test_subgraphs_built_in_parallel(monkeypatch):
     """A graph of several subgraphs (the backward's four input gradients)
     has them built on parallel threads into the cache before each is
