@@ -42,7 +42,7 @@ import torch
 import torch.nn as nn
 
 from .errors import SolderError, SolderWarning, UnsupportedOperation
-from .importer import export_program, import_graph, is_supported_node, \
+from .importer import ImportedModule, export_program, import_graph, is_supported_node, \
     source_location, static_refusal
 
 logger = logging.getLogger("solder")
@@ -780,21 +780,26 @@ def _partition(module, refused, precision, force, report, guarded=False, paramet
     names = {n.name for n in module.graph.nodes}
     fused = partitioner.fuse_partitions(partitions, prefix="solder_")
     retry = False
-    jobs = []
+    jobs = []  # (node, subgraph, its _ImportedSubgraph or the importer's refusal)
     for node in fused.graph.nodes:
         if node.op == "call_module" and node.target.startswith("solder_"):
+            subgraph = getattr(fused, node.target)
             # The subgraph's inputs that are the module's parameters and buffers.
-            jobs.append((node, getattr(fused, node.target),
-                         [i for i, arg in enumerate(node.args)
-                          if isinstance(arg, torch.fx.Node) and arg.op == "placeholder"
-                          and arg.name in parameters]))
-    _build_ahead([(subgraph, node.target, subgraph_parameters)
-                  for node, subgraph, subgraph_parameters in jobs], graph_name, precision,
-                 force)
-    for node, subgraph, subgraph_parameters in jobs:
+            subgraph_parameters = [i for i, arg in enumerate(node.args)
+                                   if isinstance(arg, torch.fx.Node) and
+                                   arg.op == "placeholder" and arg.name in parameters]
+            try:
+                imported = _import_subgraph(subgraph, node.target, subgraph_parameters)
+            except SolderError as error:  # raised again below, in the subgraphs' order
+                imported = error
+            jobs.append((node, subgraph, imported))
+    _build_ahead([imported for _, _, imported in jobs
+                  if isinstance(imported, _ImportedSubgraph)], graph_name, precision, force)
+    for node, subgraph, imported in jobs:
         try:
-            compiled = _compile_subgraph(subgraph, node.target, precision, force,
-                                         subgraph_parameters)
+            if isinstance(imported, SolderError):
+                raise imported
+            compiled = _compile_subgraph(imported, precision, force)
         except UnsupportedOperation as error:
             # The importer's refusal names its node, the code generator's the
             # nodes its location holds: those alone go to eager, and the
@@ -843,47 +848,53 @@ def _leave_eager(subgraph, name, error, report):
     report.fallbacks.append((f"subgraph {name}", None, str(error).splitlines()[0]))
 
 
-def _compile_subgraph(subgraph, name, precision, force, parameters=()):
-    from .api import compile_imported
+class _ImportedSubgraph(NamedTuple):
+    """A subgraph imported for Solder: its IR, the device of its inputs,
+    and the indices of its 0-dim CPU scalars beside them."""
+    imported: ImportedModule
+    device: torch.device
+    cpu_scalars: list
+
+
+def _import_subgraph(subgraph, name, parameters=()):
     device, cpu_scalars = _subgraph_device(subgraph)
-    imported = import_graph(subgraph, name, name, parameter_inputs=parameters)
-    compiled = compile_imported(imported, precision, device.type, force, True, device)
-    return _CompiledSubgraph(compiled, cpu_scalars)
+    return _ImportedSubgraph(import_graph(subgraph, name, name, parameter_inputs=parameters),
+                             device, cpu_scalars)
 
 
-def _build_ahead(jobs, graph_name, precision, force):
-    """Builds what each of ``jobs`` ((subgraph, name, parameters)) compiles
-    to, on parallel threads, into Solder's cache, where its own compile then
+def _compile_subgraph(subgraph, precision, force):
+    """The compiled form of an _ImportedSubgraph."""
+    from .api import compile_imported
+    compiled = compile_imported(subgraph.imported, precision, subgraph.device.type, force, True,
+                                subgraph.device)
+    return _CompiledSubgraph(compiled, subgraph.cpu_scalars)
+
+
+def _build_ahead(subgraphs, graph_name, precision, force):
+    """Builds what each of ``subgraphs`` (_ImportedSubgraph) compiles to,
+    on parallel threads, into Solder's cache, where its own compile then
     finds it: a graph of many subgraphs (a backward, with a conv's input
     gradient each) would otherwise wait on one solder-compile and nvcc at a
     time. A subgraph that fails here fails again in its own compile, which
     reports it."""
     from concurrent.futures import ThreadPoolExecutor
     from .api import build_artifact
-    sources = []
-    for subgraph, name, parameters in jobs:
-        try:
-            device, _ = _subgraph_device(subgraph)
-            sources.append((import_graph(subgraph, name, name,
-                                         parameter_inputs=parameters).mlir, device))
-        except SolderError:
-            continue
-    workers = min(len(sources), os.cpu_count() or 1)
+    workers = min(len(subgraphs), os.cpu_count() or 1)
     if workers < 2:
         return
 
-    def build(source):
-        mlir, device = source
+    def build(subgraph):
         try:
-            build_artifact(mlir, precision, device.type, force, True, device)
+            build_artifact(subgraph.imported.mlir, precision, subgraph.device.type, force, True,
+                           subgraph.device)
         except SolderError:
             pass
 
     start = time.time()
     with ThreadPoolExecutor(workers) as pool:
-        list(pool.map(build, sources))
-    logger.debug("%s: built %d subgraphs on %d threads in %.1f s", graph_name, len(sources),
-                workers, time.time() - start)
+        list(pool.map(build, subgraphs))
+    logger.debug("%s: built %d subgraphs on %d threads in %.1f s", graph_name, len(subgraphs),
+                 workers, time.time() - start)
 
 
 def _subgraph_device(subgraph):

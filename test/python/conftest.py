@@ -122,10 +122,9 @@ def codegen_on_cpu(monkeypatch):
     from compare import through_cuda_codegen
     compile_subgraph = backend._compile_subgraph
 
-    def through_codegen(subgraph, name, precision, force, parameters=()):
-        through_cuda_codegen(
-            backend.import_graph(subgraph, name, name, parameter_inputs=parameters).mlir)
-        return compile_subgraph(subgraph, name, precision, force, parameters)
+    def through_codegen(subgraph, precision, force):
+        through_cuda_codegen(subgraph.imported.mlir)
+        return compile_subgraph(subgraph, precision, force)
 
     monkeypatch.setattr(backend, "_compile_subgraph", through_codegen)
 
