@@ -1,21 +1,26 @@
 """One training step through torch.compile(backend="solder") on the GPU, in
 both precisions: ResNet-18 (batch 32, 224x224, its BatchNorms in training
 mode) and a diffusion UNet's ResnetBlock stack (the catalog's unet_down,
-GroupNorm). The forward runs in Solder's kernels, the backward in eager
-PyTorch or compiled by Inductor (the backend's ``backward`` option).
+GroupNorm). The forward runs in Solder's kernels, the backward as the
+backend's ``backward`` option says (the convs' input gradients in Solder,
+eager PyTorch, or Inductor).
 Compared with the same step in float64: the output, the gradient of the
 input and of every parameter, and the running statistics. Run by
 run_device_session.sh's `training` stage (SOLDER_BIN_DIR set).
 
-Tolerance per tensor, relative L2 against float64: ieee at most 2x eager
-float32's error (floor 1e-5); tf32 at most max(3x eager TF32's, 1e-3), the
-issue's bound. Each tensor's ratio to eager's error is printed. Each case
+Each case runs three trials (fresh inputs and output gradients, from the
+same parameters). Tolerance per tensor, relative L2 against float64, as
+medians over the trials: ieee at most 2x eager float32's error (floor
+1e-5); tf32 at most max(3x eager TF32's, 1e-3), the issue's bound. Eager's
+error in a trial is the larger of its two steps', contiguous and
+channels-last. The worst ratio to eager's error is printed. Each case
 draws a seed (printed; SOLDER_TRAINING_SEED fixes it) and
 SOLDER_TRAINING_BACKWARDS picks the backward options (default: every one).
 """
 
 import copy
 import os
+import statistics
 import sys
 from pathlib import Path
 
@@ -35,20 +40,24 @@ MODELS = os.environ.get("SOLDER_TRAINING_MODELS", "resnet18,unet_down").split(",
 BACKWARDS = os.environ.get("SOLDER_TRAINING_BACKWARDS", ",".join(backend.BACKWARDS)).split(",")
 
 
-def step(model, x, grad_output=None):
-    """Forward and backward; returns {name: tensor} of the output, the input's
-    gradient, every parameter's gradient and every floating buffer."""
-    x = x.clone().requires_grad_()
-    out = model(x)
-    if grad_output is None:
-        grad_output = torch.randn(out.shape, device=out.device,
-                                  generator=torch.Generator(out.device).manual_seed(11))
-    out.backward(grad_output.to(out.dtype))
+TRIALS = 3
+
+
+def step(model, state, x, grad_output):
+    """From parameters and buffers ``state``: forward and backward; returns
+    {name: tensor} of the output, the input's gradient, every parameter's
+    gradient and every floating buffer, copied."""
     module = getattr(model, "_orig_mod", model)
+    module.load_state_dict(state)
+    for parameter in module.parameters():
+        parameter.grad = None
+    x = x.to(next(module.parameters()).dtype).clone().requires_grad_()
+    out = model(x)
+    out.backward(grad_output.to(out.dtype))
     tensors = {"output": out.detach(), "input.grad": x.grad}
     tensors.update((f"{n}.grad", p.grad) for n, p in module.named_parameters())
     tensors.update((n, b) for n, b in module.named_buffers() if b.is_floating_point())
-    return tensors, grad_output
+    return {key: tensor.detach().double().clone() for key, tensor in tensors.items()}
 
 
 @pytest.mark.parametrize("backward", BACKWARDS)
@@ -63,26 +72,55 @@ def test_training_step(name, precision, backward):
                int.from_bytes(os.urandom(2), "little"))  # printed: a failure reproduces
     print(f"{name} {precision} (backward: {backward}): seed {seed}")
     model, x = catalog.make(name, "full", seed=seed)
-    model, x = model.cuda().train(), x.cuda()
+    model = model.cuda().train()
+    state = copy.deepcopy(model.state_dict())
+    with torch.no_grad():
+        output_shape = copy.deepcopy(model)(x.cuda()).shape
     exact, eager = copy.deepcopy(model).double(), copy.deepcopy(model)
+    eager_channels_last = copy.deepcopy(model).to(memory_format=torch.channels_last)
     compiled = torch.compile(model, backend="solder",
                              options={"precision": precision, "backward": backward})
-    got, grad_output = step(compiled, x)
-    expected, _ = step(exact, x.double(), grad_output)
-    eager_got, _ = step(eager, x, grad_output)
+    # Errors per tensor and trial (an input and output gradient each): Solder's,
+    # and eager's as the larger of its two float32 steps', contiguous and
+    # channels-last (cuDNN's NCHW and NHWC kernels sum in other orders).
+    errors = {}
+    for trial in range(TRIALS):
+        generator = torch.Generator("cuda").manual_seed(seed + trial)
+        x = torch.randn(x.shape, device="cuda", generator=generator)
+        grad_output = torch.randn(output_shape, device="cuda", generator=generator)
+        for role, peer, layout in [("exact", exact, torch.contiguous_format),
+                                   ("solder", compiled, torch.contiguous_format),
+                                   ("eager", eager, torch.contiguous_format),
+                                   ("eager", eager_channels_last, torch.channels_last)]:
+            got = step(peer, state, x.contiguous(memory_format=layout), grad_output)
+            if role == "exact":
+                expected = got
+                continue
+            for key, reference in expected.items():
+                assert torch.isfinite(got[key]).all(), (role, key)
+                errors.setdefault((role, key), [[] for _ in range(TRIALS)])[trial].append(
+                    rel_l2(got[key], reference))
     torch.cuda.synchronize()
-    assert got.keys() == expected.keys()
-    worst = (0.0, None)
-    for key, reference in expected.items():
-        assert got[key] is not None and torch.isfinite(got[key]).all(), key
-        error = rel_l2(got[key].double(), reference.double())
-        eager_error = rel_l2(eager_got[key].double(), reference.double())
+    # Within eager's error, as medians over the trials: a tensor's error
+    # is dominated by the few activations whose ReLU mask float32 flips
+    # against float64 (one flip moves a last-stage BatchNorm weight's
+    # gradient by about 1e-3, by estimate), in eager and in Solder alike,
+    # which a single trial draws or not.
+    worst = (0.0, None, None)
+    for key in expected:
+        error = statistics.median(max(trial) for trial in errors[("solder", key)])
+        eager_trials = [max(trial) for trial in errors[("eager", key)]]
+        eager_error = statistics.median(eager_trials)
         bound = max(1e-5, 2 * eager_error) if precision == "ieee" else \
             max(1e-3, 3 * eager_error)
-        assert error <= bound, f"{key}: rel L2 {error:.2e} > {bound:.2e} (eager {eager_error:.2e})"
-        worst = max(worst, (error / max(eager_error, 1e-12), key))
+        solder_trials = ", ".join(f"{max(t):.2e}" for t in errors[("solder", key)])
+        assert error <= bound, (f"{key}: median rel L2 {error:.2e} > {bound:.2e} (Solder's "
+                                f"trials {solder_trials}; eager's "
+                                f"{', '.join(f'{e:.2e}' for e in eager_trials)})")
+        worst = max(worst, (error / max(eager_error, 1e-12), key, solder_trials))
     print(f"{name} {precision} (backward: {backward}): {len(expected)} tensors within "
-          f"bounds; worst ratio to eager's error {worst[0]:.2f} ({worst[1]})")
+          f"bounds over {TRIALS} trials; worst ratio to eager's error {worst[0]:.2f} "
+          f"({worst[1]}: {worst[2]})")
     eager_ops, compiled_ops, backward_graphs = {}, set(), 0
     for graph, report in backend.reports:
         if graph.endswith("(backward)"):  # the convs' input gradients (backward "solder")
