@@ -6,8 +6,9 @@ torch.compile(backend="solder") with each of --backwards (the backend's
 ``backward`` option: "solder", its default, the convs' input gradients by
 Solder and the rest by eager PyTorch; "eager"; "inductor") in the same run
 and the same precision mode (ieee: TF32 off for every peer; tf32: on).
-CUDA events after warm-up, L2 flushed, median of --runs
-(solder.bench.time_cuda). Per peer it also times the forward alone in grad
+CUDA events after warm-up, L2 flushed (solder.bench.time_cuda): every
+peer compiled first, then timed in three interleaved rounds of --runs each,
+the median of the rounds' medians. Per peer it also times the forward alone in grad
 mode (its graph dropped), so that the step splits into forward and the
 rest (backward and SGD).
 
@@ -20,6 +21,8 @@ channels_last memory format, as convnets are trained for speed.
 """
 
 import copy
+import gc
+import statistics
 import sys
 import time
 from pathlib import Path
@@ -33,6 +36,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "models"))
 import catalog  # noqa: E402
 
 
+ROUNDS = 3
+
+
 def training_step(model, x, grad_output, optimizer):
     def run():
         optimizer.zero_grad(set_to_none=True)
@@ -41,8 +47,8 @@ def training_step(model, x, grad_output, optimizer):
     return run
 
 
-def time_peer(name, model, x, grad_output, runs):
-    """(compile seconds, step ms, forward ms) of ``model`` (already
+def compile_peer(model, x, grad_output):
+    """(seconds the first step took, the step) of ``model`` (already
     wrapped), on a copy of the parameters it was built with."""
     optimizer = torch.optim.SGD(
         getattr(model, "_orig_mod", model).parameters(), lr=1e-4, momentum=0.9, foreach=True)
@@ -50,10 +56,7 @@ def time_peer(name, model, x, grad_output, runs):
     start = time.time()
     run()
     torch.cuda.synchronize()
-    compile_s = time.time() - start
-    step_ms = time_cuda(run, runs, 3)
-    forward_ms = time_cuda(lambda: model(x), runs, 3)
-    return compile_s, step_ms, forward_ms
+    return time.time() - start, run
 
 
 def run(name, precision, runs, backwards, channels_last=False):
@@ -74,18 +77,34 @@ def run(name, precision, runs, backwards, channels_last=False):
     for backward in backwards:
         peers[solder_peer(backward)] = lambda m, backward=backward: torch.compile(
             m, backend="solder", options={"precision": precision, "backward": backward})
+    # Every peer is compiled first and kept (dynamo's cache tells their
+    # backends apart), then timed in ROUNDS interleaved rounds, the heap
+    # collected before each: a host-bound step's time drifts with the host
+    # over a run, and with the garbage the compiles left, which timing one
+    # peer after another's compile charged to the later peers.
+    torch._dynamo.reset()
+    steps = {}
     for peer, wrap in peers.items():
-        torch._dynamo.reset()
         backend.reports.clear()
-        compile_s, step_ms, forward_ms = time_peer(peer, wrap(copy.deepcopy(model)), x,
-                                                   grad_output, runs)
-        row[f"{peer}_step_ms"], row[f"{peer}_forward_ms"] = step_ms, forward_ms
+        compiled = wrap(copy.deepcopy(model))
+        compile_s, step = compile_peer(compiled, x, grad_output)
+        steps[peer] = (step, compiled)
         if peer != "eager":
             row[f"{peer}_compile_s"] = compile_s
         if peer.startswith("solder"):
             row[f"{peer}_summary"] = summary = backend.reports_summary()
             if peer == solder_peer(backwards[0]):
                 row.update(summary)
+    times = {peer: ([], []) for peer in steps}
+    for _ in range(ROUNDS):
+        for peer, (step, compiled) in steps.items():
+            gc.collect()
+            times[peer][0].append(time_cuda(step, runs, 3))
+            times[peer][1].append(time_cuda(lambda: compiled(x), runs, 3))
+    for peer, (step_ms, forward_ms) in times.items():
+        row[f"{peer}_step_ms"] = statistics.median(step_ms)
+        row[f"{peer}_forward_ms"] = statistics.median(forward_ms)
+        row[f"{peer}_step_ms_rounds"] = step_ms
     row["best_peer_step_ms"] = best = min(row["eager_step_ms"], row["inductor_step_ms"])
     for backward in backwards:
         row[f"speedup_{solder_peer(backward)}_vs_best"] = best / row[

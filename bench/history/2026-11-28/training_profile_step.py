@@ -15,6 +15,13 @@ for peer, m in peers.items():
     for _ in range(3):
         y = m(x); g = torch.randn_like(y) if g is None else g; y.backward(g)
     torch.cuda.synchronize()
+    import time, statistics
+    host, wall = [], []
+    for _ in range(10):
+        t0 = time.perf_counter(); y = m(x); y.backward(g); t1 = time.perf_counter()
+        torch.cuda.synchronize(); t2 = time.perf_counter()
+        host.append((t1 - t0) * 1e3); wall.append((t2 - t0) * 1e3)
+    print(f"== {peer} {name} {precision} step (forward + backward): host {statistics.median(host):.2f} ms, wall {statistics.median(wall):.2f} ms")
     for phase in ("forward", "step"):
         with profile(activities=[ProfilerActivity.CUDA]) as prof:
             y = m(x)
