@@ -4,6 +4,7 @@ import array
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 import tempfile
@@ -104,6 +105,43 @@ def _gpu_arch(device):
     return max(below, key=capabilities.get), name
 
 
+_SSA_OR_SYMBOL = re.compile(r"[%@][\w$.-]+")
+
+
+def cache_ir(mlir):
+    """``mlir`` as the cache keys it: without comments and source locations,
+    its symbols and values renamed in order of appearance. The same
+    computation imported from other source lines (an edit above it in the
+    file) or under another subgraph's names (a training backward's repeated
+    blocks, each a subgraph) is then one entry; the entry keeps the names
+    and lines of the compile that built it (a bundle's source.mlir)."""
+    text, out, depth, i = mlir, [], 0, 0
+    while i < len(text):
+        if text.startswith('"', i):  # a string literal, kept whole
+            end = i + 1
+            while end < len(text) and text[end] != '"':
+                end += 2 if text[end] == "\\" else 1
+            if depth == 0:
+                out.append(text[i:end + 1])
+            i = end + 1
+        elif depth == 0 and text.startswith("//", i):  # a comment, to its line's end
+            end = text.find("\n", i)
+            i = len(text) if end < 0 else end
+        elif depth == 0 and text.startswith(" loc(", i):
+            depth, i = 1, i + len(" loc(")
+        elif depth and text[i] in "()":
+            depth += 1 if text[i] == "(" else -1
+            i += 1
+        else:
+            if depth == 0:
+                out.append(text[i])
+            i += 1
+    names = {}
+    return _SSA_OR_SYMBOL.sub(
+        lambda match: names.setdefault(match.group(), f"{match.group()[0]}{len(names)}"),
+        "".join(out)).strip()
+
+
 def _cached(kind, key_parts, build):
     """The cache entry for ``key_parts`` (built by ``build(tmpdir)`` on a
     miss, then moved into place so a half-written entry is never seen)."""
@@ -160,7 +198,7 @@ def _compile_bundle(mlir, arch, force, precision="ieee", gpu_name=None, output=N
         output.mkdir(parents=True)
         build(output)
         return output
-    key = {"kind": "bundle", "mlir": mlir, "arch": arch, "gpu": gpu_name,
+    key = {"kind": "bundle", "mlir": cache_ir(mlir), "arch": arch, "gpu": gpu_name,
            "force": force, "precision": precision, "compiler": compiler_fingerprint()}
     entry, hit = _cached("bundles", key, build)
     if hit and not quiet:
@@ -174,7 +212,7 @@ def _pipelined_ir(mlir, force):
         _run_on_ir(mlir, directory, "solder-opt",
                    [f"--solder-pipeline=force={force}", "-o", directory / "pipelined.mlir"],
                    "solder-opt --solder-pipeline")
-    key = {"kind": "pipelined", "mlir": mlir, "force": force,
+    key = {"kind": "pipelined", "mlir": cache_ir(mlir), "force": force,
            "solder-opt": file_digest(find_tool("solder-opt"))}
     entry, _ = _cached("pipelined", key, build)
     return entry / "pipelined.mlir"

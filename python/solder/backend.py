@@ -878,7 +878,11 @@ def _build_ahead(subgraphs, graph_name, precision, force):
     time. A subgraph that fails here fails again in its own compile, which
     reports it."""
     from concurrent.futures import ThreadPoolExecutor
-    from .api import build_artifact
+    from .api import build_artifact, cache_ir
+    # Subgraphs that compute the same (a backward's repeated blocks) share
+    # a cache entry: one build each.
+    subgraphs = list({(cache_ir(subgraph.imported.mlir), subgraph.device): subgraph
+                      for subgraph in subgraphs}.values())
     workers = min(len(subgraphs), os.cpu_count() or 1)
     if workers < 2:
         return

@@ -935,6 +935,45 @@ def test_cache_reuses_entries(tmp_path):
     assert not [p for p in (root / "pipelined").iterdir() if p.name.startswith(".tmp-")]
 
 
+class _Scaled(torch.nn.Module):
+    def forward(self, x):
+        return torch.tanh(x) * 2.0
+
+
+class _ScaledElsewhere(torch.nn.Module):
+    """_Scaled's computation from other source lines, under other names."""
+
+    def forward(self, activation):
+        result = torch.tanh(activation)
+        return result * 2.0
+
+
+def test_cache_keys_the_computation_not_its_lines_or_names(tmp_path):
+    """Source locations, comments and names are not in the key (an edit
+    above a model, a backward's repeated blocks): one entry for both; a
+    change to an op or an attribute is another."""
+    root = tmp_path / "cache"
+    x = torch.rand(2, 3, 4)
+    first = solder.compile(_Scaled(), (x,), backend="cpu", quiet=True)
+    second = solder.compile(_ScaledElsewhere(), (x,), backend="cpu", quiet=True)
+    assert first.mlir != second.mlir  # other lines, names
+    assert second.pipelined == first.pipelined
+    assert len(cache_entries(root, "pipelined")) == 1
+    assert_matches(second(x), torch.tanh(x.double()) * 2.0)
+
+    class Halved(torch.nn.Module):
+        def forward(self, x):
+            return torch.tanh(x) * 0.5
+
+    class Sigmoid(torch.nn.Module):
+        def forward(self, x):
+            return torch.sigmoid(x) * 2.0
+
+    solder.compile(Halved(), (x,), backend="cpu", quiet=True)
+    solder.compile(Sigmoid(), (x,), backend="cpu", quiet=True)
+    assert len(cache_entries(root, "pipelined")) == 3
+
+
 def test_cache_entry_is_used(tmp_path):
     """A hit reads the cached file: corrupting it shows up in the result."""
     root = tmp_path / "cache"

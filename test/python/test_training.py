@@ -358,6 +358,40 @@ def test_subgraphs_built_in_parallel(monkeypatch):
     assert sorted(backward) == [(f"solder_{i}", False) for i in range(4)]
 
 
+def test_repeated_blocks_build_once(monkeypatch):
+    """Three convs of one shape have input gradients that compute the same
+    under other names (three backward subgraphs): one build, which each
+    compiles from the cache, and their gradients match eager's."""
+    import solder.api as api
+    monkeypatch.setattr(backend.os, "cpu_count", lambda: 4)
+    builds = []
+    run_on_ir = api._run_on_ir
+
+    def recorded(mlir, *args):
+        builds.append(mlir.split("(")[0].split("@")[-1])
+        return run_on_ir(mlir, *args)
+
+    monkeypatch.setattr(api, "_run_on_ir", recorded)
+    torch.manual_seed(0)
+    model = torch.nn.Sequential(*[layer for _ in range(3) for layer in
+                                  (torch.nn.Conv2d(16, 16, 3, padding=1), torch.nn.ReLU())])
+    x = torch.randn(2, 16, 8, 8)
+    grad_output = torch.randn(2, 16, 8, 8)
+    eager = copy.deepcopy(model)
+    compiled_x, eager_x = x.clone().requires_grad_(), x.clone().requires_grad_()
+    out = torch.compile(model, backend="solder")(compiled_x)
+    forward_builds = len(builds)
+    out.backward(grad_output)
+    eager(eager_x).backward(grad_output)
+    (graph, report), = [(g, r) for g, r in backend.reports if g.endswith("(backward)")]
+    assert report.compiled_ops == ["convolution"] * 3, report.compiled_ops
+    assert len(builds) - forward_builds == 1, builds
+    torch.testing.assert_close(compiled_x.grad, eager_x.grad, rtol=1e-4, atol=1e-5)
+    for solder_parameter, eager_parameter in zip(model.parameters(), eager.parameters()):
+        torch.testing.assert_close(solder_parameter.grad, eager_parameter.grad,
+                                   rtol=1e-4, atol=1e-5)
+
+
 def test_backward_by_inductor():
     """backward="inductor": Inductor compiles the backward graph, so that no
     norm's backward is an ATen op of its own (Inductor's decompositions
