@@ -93,6 +93,10 @@ def run(name, precision, runs, backwards, channels_last=False):
             row[f"{peer}_compile_s"] = compile_s
         if peer.startswith("solder"):
             row[f"{peer}_summary"] = summary = backend.reports_summary()
+            # Peers share dynamo's cache (one forward code object, told
+            # apart by backend): past its recompile limit a peer runs eagerly.
+            if not summary["solder_ops"]:
+                raise RuntimeError(f"{peer}: Solder compiled nothing ({summary['eager_ops']})")
             if peer == solder_peer(backwards[0]):
                 row.update(summary)
     times = {peer: ([], []) for peer in steps}

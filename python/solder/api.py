@@ -1,6 +1,7 @@
 """solder.compile, solder.export and solder.load."""
 
 import array
+import functools
 import hashlib
 import json
 import os
@@ -108,21 +109,33 @@ def _gpu_arch(device):
 _SSA_OR_SYMBOL = re.compile(r"[%@][\w$.-]+")
 
 
+@functools.lru_cache(maxsize=64)
 def cache_ir(mlir):
     """``mlir`` as the cache keys it: without comments and source locations,
-    its symbols and values renamed in order of appearance. The same
-    computation imported from other source lines (an edit above it in the
-    file) or under another subgraph's names (a training backward's repeated
-    blocks, each a subgraph) is then one entry; the entry keeps the names
-    and lines of the compile that built it (a bundle's source.mlir)."""
-    text, out, depth, i = mlir, [], 0, 0
+    its symbols and values renamed in order of appearance (string literals
+    kept as they are). The same computation imported from other source
+    lines (an edit above it in the file) or under another subgraph's names
+    (a training backward's repeated blocks, each a subgraph) is then one
+    entry; the entry keeps the names and lines of the compile that built it
+    (a bundle's source.mlir). Memoized: a graph's IR is keyed by its
+    build-ahead thread and its compile alike."""
+    text, pieces, depth, i, code = mlir, [], 0, 0, []
+    names = {}
+
+    def flush():
+        pieces.append(_SSA_OR_SYMBOL.sub(
+            lambda match: names.setdefault(match.group(), f"{match.group()[0]}{len(names)}"),
+            "".join(code)))
+        code.clear()
+
     while i < len(text):
         if text.startswith('"', i):  # a string literal, kept whole
             end = i + 1
             while end < len(text) and text[end] != '"':
                 end += 2 if text[end] == "\\" else 1
             if depth == 0:
-                out.append(text[i:end + 1])
+                flush()
+                pieces.append(text[i:end + 1])
             i = end + 1
         elif depth == 0 and text.startswith("//", i):  # a comment, to its line's end
             end = text.find("\n", i)
@@ -134,12 +147,10 @@ def cache_ir(mlir):
             i += 1
         else:
             if depth == 0:
-                out.append(text[i])
+                code.append(text[i])
             i += 1
-    names = {}
-    return _SSA_OR_SYMBOL.sub(
-        lambda match: names.setdefault(match.group(), f"{match.group()[0]}{len(names)}"),
-        "".join(out)).strip()
+    flush()
+    return "".join(pieces).strip()
 
 
 def _cached(kind, key_parts, build):

@@ -881,8 +881,10 @@ def _build_ahead(subgraphs, graph_name, precision, force):
     from .api import build_artifact, cache_ir
     # Subgraphs that compute the same (a backward's repeated blocks) share
     # a cache entry: one build each.
-    subgraphs = list({(cache_ir(subgraph.imported.mlir), subgraph.device): subgraph
-                      for subgraph in subgraphs}.values())
+    distinct = {}
+    for subgraph in subgraphs:
+        distinct.setdefault((cache_ir(subgraph.imported.mlir), subgraph.device), subgraph)
+    subgraphs = list(distinct.values())
     workers = min(len(subgraphs), os.cpu_count() or 1)
     if workers < 2:
         return

@@ -10,7 +10,8 @@ run_device_session.sh's `training` stage (SOLDER_BIN_DIR set).
 
 Each case runs three trials (fresh inputs and output gradients, from the
 same parameters). Tolerance per tensor, relative L2 against float64, as
-medians over the trials: ieee at most 2x eager float32's error (floor
+medians over the trials (and every trial within ten times that, at least
+1e-2): ieee at most 2x eager float32's error (floor
 1e-5); tf32 at most max(3x eager TF32's, 1e-3), the issue's bound. Eager's
 error in a trial is the larger of its two steps', contiguous and
 channels-last. The worst ratio to eager's error is printed. Each case
@@ -113,11 +114,17 @@ def test_training_step(name, precision, backward):
         eager_error = statistics.median(eager_trials)
         bound = max(1e-5, 2 * eager_error) if precision == "ieee" else \
             max(1e-3, 3 * eager_error)
-        solder_trials = ", ".join(f"{max(t):.2e}" for t in errors[("solder", key)])
-        assert error <= bound, (f"{key}: median rel L2 {error:.2e} > {bound:.2e} (Solder's "
-                                f"trials {solder_trials}; eager's "
-                                f"{', '.join(f'{e:.2e}' for e in eager_trials)})")
-        worst = max(worst, (error / max(eager_error, 1e-12), key, solder_trials))
+        solder_trials = [max(trial) for trial in errors[("solder", key)]]
+        described = (f"(Solder's trials {', '.join(f'{e:.2e}' for e in solder_trials)}; "
+                     f"eager's {', '.join(f'{e:.2e}' for e in eager_trials)})")
+        assert error <= bound, f"{key}: median rel L2 {error:.2e} > {bound:.2e} {described}"
+        # A wrong result in one trial of three (a data-dependent bug) is no
+        # ReLU flip: far past one flip's 1e-3 and the median's bound.
+        assert max(solder_trials) <= max(10 * bound, 1e-2), (
+            f"{key}: a trial's rel L2 {max(solder_trials):.2e} > "
+            f"{max(10 * bound, 1e-2):.2e} {described}")
+        worst = max(worst, (error / max(eager_error, 1e-12), key,
+                            ", ".join(f"{e:.2e}" for e in solder_trials)))
     print(f"{name} {precision} (backward: {backward}): {len(expected)} tensors within "
           f"bounds over {TRIALS} trials; worst ratio to eager's error {worst[0]:.2f} "
           f"({worst[1]}: {worst[2]})")

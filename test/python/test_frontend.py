@@ -969,9 +969,17 @@ def test_cache_keys_the_computation_not_its_lines_or_names(tmp_path):
         def forward(self, x):
             return torch.sigmoid(x) * 2.0
 
-    solder.compile(Halved(), (x,), backend="cpu", quiet=True)
-    solder.compile(Sigmoid(), (x,), backend="cpu", quiet=True)
-    assert len(cache_entries(root, "pipelined")) == 3
+    class Difference(torch.nn.Module):
+        def forward(self, x):
+            return x - torch.tanh(x)
+
+    class Reversed(torch.nn.Module):  # the same ops, wired the other way
+        def forward(self, x):
+            return torch.tanh(x) - x
+
+    for module in (Halved(), Sigmoid(), Difference(), Reversed()):
+        solder.compile(module, (x,), backend="cpu", quiet=True)
+    assert len(cache_entries(root, "pipelined")) == 5
 
 
 def test_cache_entry_is_used(tmp_path):

@@ -384,6 +384,7 @@ def test_repeated_blocks_build_once(monkeypatch):
     out.backward(grad_output)
     eager(eager_x).backward(grad_output)
     (graph, report), = [(g, r) for g, r in backend.reports if g.endswith("(backward)")]
+    assert len(report.subgraphs) == 3, report.subgraphs
     assert report.compiled_ops == ["convolution"] * 3, report.compiled_ops
     assert len(builds) - forward_builds == 1, builds
     torch.testing.assert_close(compiled_x.grad, eager_x.grad, rtol=1e-4, atol=1e-5)
