@@ -8,8 +8,9 @@ Compared with the same step in float64: the output, the gradient of the
 input and of every parameter, and the running statistics. Run by
 run_device_session.sh's `training` stage (SOLDER_BIN_DIR set).
 
-Each case runs three trials (fresh inputs and output gradients, from the
-same parameters). Tolerance per tensor, relative L2 against float64, as
+Each case runs three trials: fresh inputs and output gradients, and the
+parameters scaled afresh after the first (a stale weight preparation
+shows). Tolerance per tensor, relative L2 against float64, as
 medians over the trials (and every trial within ten times that, at least
 1e-2): ieee at most 2x eager float32's error (floor
 1e-5); tf32 at most max(3x eager TF32's, 1e-3), the issue's bound. Eager's
@@ -75,6 +76,7 @@ def test_training_step(name, precision, backward):
     model, x = catalog.make(name, "full", seed=seed)
     model = model.cuda().train()
     state = copy.deepcopy(model.state_dict())
+    parameter_names = {name for name, _ in model.named_parameters()}
     with torch.no_grad():
         output_shape = copy.deepcopy(model)(x.cuda()).shape
     exact, eager = copy.deepcopy(model).double(), copy.deepcopy(model)
@@ -89,11 +91,18 @@ def test_training_step(name, precision, backward):
         generator = torch.Generator("cuda").manual_seed(seed + trial)
         x = torch.randn(x.shape, device="cuda", generator=generator)
         grad_output = torch.randn(output_shape, device="cuda", generator=generator)
+        # Each trial's parameters differ (each scaled by 1 + 0.1 N(0, 1)):
+        # a weight Solder prepared for an earlier trial and failed to
+        # prepare again shows.
+        trial_state = {name: value * (1 + 0.1 * torch.randn(
+                           value.shape, device="cuda", generator=generator))
+                       if trial and name in parameter_names else value
+                       for name, value in state.items()}
         for role, peer, layout in [("exact", exact, torch.contiguous_format),
                                    ("solder", compiled, torch.contiguous_format),
                                    ("eager", eager, torch.contiguous_format),
                                    ("eager", eager_channels_last, torch.channels_last)]:
-            got = step(peer, state, x.contiguous(memory_format=layout), grad_output)
+            got = step(peer, trial_state, x.contiguous(memory_format=layout), grad_output)
             if role == "exact":
                 expected = got
                 continue
