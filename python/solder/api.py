@@ -119,8 +119,7 @@ def cache_ir(mlir):
     entry; the entry keeps the names and lines of the compile that built it
     (a bundle's source.mlir). Memoized: a graph's IR is keyed by its
     build-ahead thread and its compile alike."""
-    text, pieces, depth, i, code = mlir, [], 0, 0, []
-    names = {}
+    pieces, code, names, depth, i = [], [], {}, 0, 0
 
     def flush():
         pieces.append(_SSA_OR_SYMBOL.sub(
@@ -128,26 +127,26 @@ def cache_ir(mlir):
             "".join(code)))
         code.clear()
 
-    while i < len(text):
-        if text.startswith('"', i):  # a string literal, kept whole
+    while i < len(mlir):
+        if mlir.startswith('"', i):  # a string literal, kept whole
             end = i + 1
-            while end < len(text) and text[end] != '"':
-                end += 2 if text[end] == "\\" else 1
+            while end < len(mlir) and mlir[end] != '"':
+                end += 2 if mlir[end] == "\\" else 1
             if depth == 0:
                 flush()
-                pieces.append(text[i:end + 1])
+                pieces.append(mlir[i:end + 1])
             i = end + 1
-        elif depth == 0 and text.startswith("//", i):  # a comment, to its line's end
-            end = text.find("\n", i)
-            i = len(text) if end < 0 else end
-        elif depth == 0 and text.startswith(" loc(", i):
+        elif depth == 0 and mlir.startswith("//", i):  # a comment, to its line's end
+            end = mlir.find("\n", i)
+            i = len(mlir) if end < 0 else end
+        elif depth == 0 and mlir.startswith(" loc(", i):
             depth, i = 1, i + len(" loc(")
-        elif depth and text[i] in "()":
-            depth += 1 if text[i] == "(" else -1
+        elif depth and mlir[i] in "()":
+            depth += 1 if mlir[i] == "(" else -1
             i += 1
         else:
             if depth == 0:
-                code.append(text[i])
+                code.append(mlir[i])
             i += 1
     flush()
     return "".join(pieces).strip()

@@ -24,6 +24,7 @@ import copy
 import os
 import statistics
 import sys
+from collections import defaultdict
 from pathlib import Path
 
 import pytest
@@ -76,17 +77,18 @@ def test_training_step(name, precision, backward):
     model, x = catalog.make(name, "full", seed=seed)
     model = model.cuda().train()
     state = copy.deepcopy(model.state_dict())
-    parameter_names = {name for name, _ in model.named_parameters()}
+    parameter_names = {key for key, _ in model.named_parameters()}
     with torch.no_grad():
         output_shape = copy.deepcopy(model)(x.cuda()).shape
     exact, eager = copy.deepcopy(model).double(), copy.deepcopy(model)
     eager_channels_last = copy.deepcopy(model).to(memory_format=torch.channels_last)
     compiled = torch.compile(model, backend="solder",
                              options={"precision": precision, "backward": backward})
-    # Errors per tensor and trial (an input and output gradient each): Solder's,
-    # and eager's as the larger of its two float32 steps', contiguous and
-    # channels-last (cuDNN's NCHW and NHWC kernels sum in other orders).
-    errors = {}
+    # Errors per tensor, one a trial (an input and output gradient each):
+    # Solder's, and eager's as the larger of its two float32 steps',
+    # contiguous and channels-last (cuDNN's NCHW and NHWC kernels sum in
+    # other orders).
+    solder_errors, eager_errors = defaultdict(list), defaultdict(list)
     for trial in range(TRIALS):
         generator = torch.Generator("cuda").manual_seed(seed + trial)
         x = torch.randn(x.shape, device="cuda", generator=generator)
@@ -94,46 +96,43 @@ def test_training_step(name, precision, backward):
         # Each trial's parameters differ (each scaled by 1 + 0.1 N(0, 1)):
         # a weight Solder prepared for an earlier trial and failed to
         # prepare again shows.
-        trial_state = {name: value * (1 + 0.1 * torch.randn(
+        trial_state = {key: value * (1 + 0.1 * torch.randn(
                            value.shape, device="cuda", generator=generator))
-                       if trial and name in parameter_names else value
-                       for name, value in state.items()}
-        for role, peer, layout in [("exact", exact, torch.contiguous_format),
-                                   ("solder", compiled, torch.contiguous_format),
-                                   ("eager", eager, torch.contiguous_format),
-                                   ("eager", eager_channels_last, torch.channels_last)]:
-            got = step(peer, trial_state, x.contiguous(memory_format=layout), grad_output)
-            if role == "exact":
-                expected = got
-                continue
-            for key, reference in expected.items():
-                assert torch.isfinite(got[key]).all(), (role, key)
-                errors.setdefault((role, key), [[] for _ in range(TRIALS)])[trial].append(
-                    rel_l2(got[key], reference))
+                       if trial and key in parameter_names else value
+                       for key, value in state.items()}
+        expected = step(exact, trial_state, x, grad_output)
+        got = step(compiled, trial_state, x, grad_output)
+        eager_steps = [step(eager, trial_state, x, grad_output),
+                       step(eager_channels_last, trial_state,
+                            x.contiguous(memory_format=torch.channels_last), grad_output)]
+        for key, reference in expected.items():
+            for tensors in (got, *eager_steps):
+                assert torch.isfinite(tensors[key]).all(), key
+            solder_errors[key].append(rel_l2(got[key], reference))
+            eager_errors[key].append(max(rel_l2(e[key], reference) for e in eager_steps))
     torch.cuda.synchronize()
     # Within eager's error, as medians over the trials: a tensor's error
     # is dominated by the few activations whose ReLU mask float32 flips
     # against float64 (one flip moves a last-stage BatchNorm weight's
     # gradient by about 1e-3, by estimate), in eager and in Solder alike,
     # which a single trial draws or not.
+    def listed(errors):
+        return ", ".join(f"{error:.2e}" for error in errors)
+
     worst = (0.0, None, None)
     for key in expected:
-        error = statistics.median(max(trial) for trial in errors[("solder", key)])
-        eager_trials = [max(trial) for trial in errors[("eager", key)]]
-        eager_error = statistics.median(eager_trials)
+        solder_trials, eager_trials = solder_errors[key], eager_errors[key]
+        error, eager_error = statistics.median(solder_trials), statistics.median(eager_trials)
         bound = max(1e-5, 2 * eager_error) if precision == "ieee" else \
             max(1e-3, 3 * eager_error)
-        solder_trials = [max(trial) for trial in errors[("solder", key)]]
-        described = (f"(Solder's trials {', '.join(f'{e:.2e}' for e in solder_trials)}; "
-                     f"eager's {', '.join(f'{e:.2e}' for e in eager_trials)})")
+        described = f"(Solder's trials {listed(solder_trials)}; eager's {listed(eager_trials)})"
         assert error <= bound, f"{key}: median rel L2 {error:.2e} > {bound:.2e} {described}"
         # A wrong result in one trial of three (a data-dependent bug) is no
         # ReLU flip: far past one flip's 1e-3 and the median's bound.
         assert max(solder_trials) <= max(10 * bound, 1e-2), (
             f"{key}: a trial's rel L2 {max(solder_trials):.2e} > "
             f"{max(10 * bound, 1e-2):.2e} {described}")
-        worst = max(worst, (error / max(eager_error, 1e-12), key,
-                            ", ".join(f"{e:.2e}" for e in solder_trials)))
+        worst = max(worst, (error / max(eager_error, 1e-12), key, listed(solder_trials)))
     print(f"{name} {precision} (backward: {backward}): {len(expected)} tensors within "
           f"bounds over {TRIALS} trials; worst ratio to eager's error {worst[0]:.2f} "
           f"({worst[1]}: {worst[2]})")

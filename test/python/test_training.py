@@ -333,64 +333,60 @@ def test_input_gradients_taken_where_the_planner_uses_tensor_cores(conv, on_tens
     assert (row[2] != "fma") == on_tensor_cores, plan
 
 
-def test_subgraphs_built_in_parallel(monkeypatch):
-    """A graph of several subgraphs (the backward's four input gradients)
-    has them built on parallel threads into the cache before each is
-    compiled in turn, which then finds it there: no solder-opt (the CPU's
-    build; solder-compile and nvcc on a GPU) runs on the compiling thread."""
+@pytest.fixture
+def recorded_builds(monkeypatch):
+    """The builds (solder-opt runs: the CPU's build; solder-compile and nvcc
+    on a GPU) as (function name, whether on the main thread), with four
+    cores to build on."""
     import threading
-    import solder.api as api
-    monkeypatch.setattr(backend.os, "cpu_count", lambda: 4)
-    runs = []
-    run_on_ir = api._run_on_ir
-
-    def recorded(mlir, *args):
-        runs.append((mlir.split("(")[0].split("@")[-1],
-                     threading.current_thread() is threading.main_thread()))
-        return run_on_ir(mlir, *args)
-
-    monkeypatch.setattr(api, "_run_on_ir", recorded)
-    model = _GradientBlock()
-    out = torch.compile(model, backend="solder")(torch.randn(2, 3, 12, 12).requires_grad_())
-    forward_runs = len(runs)
-    out.sum().backward()
-    backward = runs[forward_runs:]
-    assert sorted(backward) == [(f"solder_{i}", False) for i in range(4)]
-
-
-def test_repeated_blocks_build_once(monkeypatch):
-    """Three convs of one shape have input gradients that compute the same
-    under other names (three backward subgraphs): one build, which each
-    compiles from the cache, and their gradients match eager's."""
     import solder.api as api
     monkeypatch.setattr(backend.os, "cpu_count", lambda: 4)
     builds = []
     run_on_ir = api._run_on_ir
 
     def recorded(mlir, *args):
-        builds.append(mlir.split("(")[0].split("@")[-1])
+        builds.append((mlir.split("(")[0].split("@")[-1],
+                       threading.current_thread() is threading.main_thread()))
         return run_on_ir(mlir, *args)
 
     monkeypatch.setattr(api, "_run_on_ir", recorded)
+    return builds
+
+
+def test_subgraphs_built_in_parallel(recorded_builds):
+    """A graph of several subgraphs (the backward's four input gradients)
+    has them built on parallel threads into the cache before each is
+    compiled in turn, which then finds it there: no build runs on the
+    compiling thread."""
+    model = _GradientBlock()
+    out = torch.compile(model, backend="solder")(torch.randn(2, 3, 12, 12).requires_grad_())
+    forward_builds = len(recorded_builds)
+    out.sum().backward()
+    backward = recorded_builds[forward_builds:]
+    assert sorted(backward) == [(f"solder_{i}", False) for i in range(4)]
+
+
+def test_repeated_blocks_build_once(recorded_builds):
+    """Three convs of one shape have input gradients that compute the same
+    under other names (three backward subgraphs): one build, which each
+    compiles from the cache, and their gradients match eager's."""
     torch.manual_seed(0)
     model = torch.nn.Sequential(*[layer for _ in range(3) for layer in
                                   (torch.nn.Conv2d(16, 16, 3, padding=1), torch.nn.ReLU())])
-    x = torch.randn(2, 16, 8, 8)
-    grad_output = torch.randn(2, 16, 8, 8)
-    eager = copy.deepcopy(model)
-    compiled_x, eager_x = x.clone().requires_grad_(), x.clone().requires_grad_()
-    out = torch.compile(model, backend="solder")(compiled_x)
-    forward_builds = len(builds)
-    out.backward(grad_output)
-    eager(eager_x).backward(grad_output)
+    eager, exact = copy.deepcopy(model), copy.deepcopy(model).double()
+    x, grad_output = torch.randn(2, 16, 8, 8), torch.randn(2, 16, 8, 8)
+    compiled = torch.compile(model, backend="solder")
+    compiled(x.clone().requires_grad_())  # the forward's compile
+    forward_builds = len(recorded_builds)
+    out, gradients = _step(compiled, x, grad_output)
     (graph, report), = [(g, r) for g, r in backend.reports if g.endswith("(backward)")]
     assert len(report.subgraphs) == 3, report.subgraphs
     assert report.compiled_ops == ["convolution"] * 3, report.compiled_ops
-    assert len(builds) - forward_builds == 1, builds
-    torch.testing.assert_close(compiled_x.grad, eager_x.grad, rtol=1e-4, atol=1e-5)
-    for solder_parameter, eager_parameter in zip(model.parameters(), eager.parameters()):
-        torch.testing.assert_close(solder_parameter.grad, eager_parameter.grad,
-                                   rtol=1e-4, atol=1e-5)
+    assert len(recorded_builds) - forward_builds == 1, recorded_builds
+    exact_out, exact_gradients = _step(exact, x.double(), grad_output)
+    eager_out, eager_gradients = _step(eager, x, grad_output)
+    assert_gradients_match({**gradients, "output": out}, {**eager_gradients, "output": eager_out},
+                           {**exact_gradients, "output": exact_out})
 
 
 def test_backward_by_inductor():
