@@ -364,7 +364,11 @@ class CompiledModule:
             self._inference_parameters = [p.is_inference() for p in self.parameters]
             # The last call's versioned inputs, held so that no other tensor
             # takes their addresses while the runtime compares the next
-            # call's pointers and versions with theirs.
+            # call's pointers and versions with theirs: the caller's tensors
+            # (a kept conversion of one is held by _converted; one made in a
+            # CUDA graph's capture lives in the graph's pool, where a tensor
+            # the graph does not return must not outlive the capture, and
+            # the runtime compares no pointers after a capture).
             self._held = []
         else:
             self.device = torch.device("cpu")
@@ -379,6 +383,10 @@ class CompiledModule:
         # input -> (tensor, (version, data_ptr, strides), copy)
         self._parameter_inputs = set(parameter_inputs)
         self._converted = {}
+        # False: each call converts afresh (under PyTorch's CUDA graph
+        # trees, whose warm-up call allocates in the graph's memory pool,
+        # where nothing the graph does not return may stay).
+        self.keeps_conversions = True
         self._relayout = []  # call_unchecked's (set_relayout)
 
     @property
@@ -416,8 +424,12 @@ class CompiledModule:
     def _converted_input(self, index, tensor, layout):
         """Input ``index`` in ``layout``: a copy, kept for a parameter input
         while the caller's tensor, its storage (``p.data = ...`` keeps the
-        tensor and its version) and its version stay the same."""
-        if index not in self._parameter_inputs or tensor.is_inference():
+        tensor and its version) and its version stay the same. Made afresh
+        in a CUDA graph's capture, whose replays copy what the parameter
+        holds then."""
+        if index not in self._parameter_inputs or tensor.is_inference() or \
+                not self.keeps_conversions or \
+                (tensor.is_cuda and torch.cuda.is_current_stream_capturing()):
             return tensor.contiguous(memory_format=layout)
         key = (tensor._version, tensor.data_ptr(), tensor.stride())
         source, kept, copy = self._converted.get(index, (None, None, None))
@@ -603,7 +615,7 @@ class CompiledModule:
             try:
                 versions = array.array("Q", [0 if i is None else given[i]._version + 1
                                              for i in self._version_sources])
-                held = [inputs[i] for _, i in self._versioned_inputs]
+                held = [given[i] for _, i in self._versioned_inputs]
             except RuntimeError:  # an inference tensor has no version counter
                 versions = None
         if versions is None:
@@ -616,7 +628,7 @@ class CompiledModule:
                         and not source.is_inference():
                     # A kept conversion is as new as its source.
                     versions[position] = source._version + 1
-                    held.append(tensor)
+                    held.append(source)
         versions.extend(1 if inference else p._version + 1
                         for p, inference in zip(self.parameters, self._inference_parameters))
         if _current_device() == index:

@@ -22,8 +22,11 @@ left to eager with its reason and line. ``SOLDER_LOG=info`` logs one line per su
 into how many kernels, and what fell back to eager and why.
 
 Options (``torch.compile(..., options={...})``): ``precision`` ("ieee" or
-"tf32"), ``force`` (the planner's "auto", "materialize", "recompute") and
-``backward`` (who runs a training graph's backward: "eager" or "inductor").
+"tf32"), ``force`` (the planner's "auto", "materialize", "recompute"),
+``backward`` (who runs a training graph's backward: "solder", "eager" or
+"inductor") and ``cudagraphs`` (True: each compiled graph, a training
+graph's forward and backward alike, is recorded into a CUDA graph and
+replayed, as torch.compile(mode="reduce-overhead") does; ``_CudaGraphs``).
 """
 
 import copy
@@ -36,6 +39,7 @@ import sys
 import time
 import warnings
 from collections import Counter, defaultdict
+from types import SimpleNamespace
 from typing import NamedTuple
 
 import torch
@@ -69,18 +73,21 @@ def solder_backend(graph_module, example_inputs, **options):
     force = options.pop("force", "auto")
     prepare_once = options.pop("prepare_once", True)
     backward = options.pop("backward", "solder")
+    cudagraphs = options.pop("cudagraphs", False)
     if options:
         raise SolderError(f"unknown solder backend options {sorted(options)} "
-                          "(precision, force, prepare_once, backward)")
+                          "(precision, force, prepare_once, backward, cudagraphs)")
     from .api import _check_options
     _check_options(precision, "cuda", force)
     if backward not in BACKWARDS:
         raise SolderError(f"unknown backward '{backward}' (one of {', '.join(BACKWARDS)})")
+    if not isinstance(cudagraphs, bool):
+        raise SolderError(f"cudagraphs is True or False, not {cudagraphs!r}")
     if _needs_gradients(example_inputs):
         return compile_training(graph_module, example_inputs, precision, force,
-                                prepare_once, backward=backward)
+                                prepare_once, backward=backward, cudagraphs=cudagraphs)
     return _CompiledOnCall(graph_module, precision, force, _is_dynamic(example_inputs),
-                           prepare_once)
+                           prepare_once, cudagraphs)
 
 
 def _needs_gradients(inputs):
@@ -108,7 +115,8 @@ _SOLDER_GRADIENT_PRECISIONS = {"ieee"}
 
 
 def compile_training(graph_module, example_inputs, precision="ieee", force="auto",
-                     prepare_once=True, guarded=True, warn=True, backward="solder"):
+                     prepare_once=True, guarded=True, warn=True, backward="solder",
+                     cudagraphs=False):
     """A graph that needs gradients: AOTAutograd traces its joint forward and
     backward and cuts them apart as Inductor does (min-cut
     rematerialization: what is cheap to recompute is recomputed in the
@@ -125,7 +133,8 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
     for the running statistics the forward updated in place). ``guarded``:
     something (dynamo's guards) holds the strides of the graph's inputs from
     call to call, so the subgraphs may skip their checks; ``warn``: a
-    SolderWarning when anything ran eagerly."""
+    SolderWarning when anything ran eagerly; ``cudagraphs``: the forward
+    and the backward replayed from CUDA graphs (_CudaGraphs)."""
     from functorch.compile import make_boxed_func
     from torch._functorch.aot_autograd import aot_module_simplified
     from torch._functorch.partitioners import min_cut_rematerialization_partition
@@ -141,6 +150,7 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
         if isinstance(value, nn.Parameter) or
         getattr(value, "_dynamo_static_input_type", None) is not None}
     dynamic = _is_dynamic(example_inputs)
+    graphs = _CudaGraphs(graph_module, name, warn) if cudagraphs else None
 
     def forward_compiler(forward, inputs):
         if dynamic:
@@ -158,7 +168,8 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
                       if index in static} if prepare_once else set()
         partitioned = _partition_and_compile(forward, f"{name} (forward)", graph_module,
                                              precision, force, warn, guarded, parameters)
-        return make_boxed_func(partitioned.forward)
+        run = make_boxed_func(partitioned.forward)
+        return graphs.forward(run, forward, inputs, static, partitioned) if graphs else run
 
     def backward_compiler(graph, inputs):
         if backward == "inductor":
@@ -166,20 +177,218 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
             # inference graph), which is where Inductor's decompositions apply:
             # to the backward alone.
             from torch._inductor.compile_fx import compile_fx
-            return make_boxed_func(compile_fx(graph, inputs))
-        _batch_norm_backward_as_eager(graph)
-        # A dynamic graph's backward stays eager, as its forward does (its
-        # sizes are symbols: Solder compiles static shapes).
-        if backward == "solder" and precision in _SOLDER_GRADIENT_PRECISIONS and \
-                not dynamic and _input_gradients_by_solder(graph):
-            partitioned = _partition_and_compile(graph, f"{name} (backward)", graph_module,
-                                                 precision, force, warn, False, set())
-            return make_boxed_func(partitioned.forward)
-        return make_boxed_func(graph.forward)
+            run = make_boxed_func(compile_fx(graph, inputs))
+        else:
+            _batch_norm_backward_as_eager(graph)
+            # A dynamic graph's backward stays eager, as its forward does (its
+            # sizes are symbols: Solder compiles static shapes).
+            run, partitioned = make_boxed_func(graph.forward), None
+            if backward == "solder" and precision in _SOLDER_GRADIENT_PRECISIONS and \
+                    not dynamic and _input_gradients_by_solder(graph):
+                partitioned = _partition_and_compile(graph, f"{name} (backward)",
+                                                     graph_module, precision, force, warn,
+                                                     False, set())
+                run = make_boxed_func(partitioned.forward)
+        return graphs.backward(run, graph, inputs, partitioned) if graphs else run
 
     return aot_module_simplified(graph_module, example_inputs, fw_compiler=forward_compiler,
                                  bw_compiler=backward_compiler,
                                  partition_fn=min_cut_rematerialization_partition)
+
+
+class _CudaGraphs:
+    """The backend's ``cudagraphs`` option on one graph: its compiled
+    forward and backward (or its inference) replayed from CUDA graphs by
+    PyTorch's CUDA graph trees (torch._inductor.cudagraph_trees: what
+    torch.compile(mode="reduce-overhead") replays with; the calls follow
+    dynamo's "cudagraphs" backend). Each is run once to warm up, recorded
+    at its second call and replayed from then on, the forward and the
+    backward into one memory pool: the activations the forward saves are
+    the backward's inputs where they lie. The parameters and buffers, and
+    the backward's saved activations, are read where they lie; other inputs
+    are copied into the graph's own. The outputs of a replay are
+    overwritten by the next (a tensor kept across steps is cloned; PyTorch
+    raises on reading an overwritten one). The bundles' weight preparations
+    are captured with their convs (the runtime skips none in a capture), so
+    each replay prepares the weights as they are then. A graph that cannot
+    be captured (a CPU tensor, an input written in place that is not a
+    parameter or buffer, an op PyTorch marks unsafe to capture) runs as
+    compiled, with a SolderWarning; its backward then too."""
+
+    def __init__(self, graph_module, name, warn):
+        self.graph_module, self.name, self.warn = graph_module, name, warn
+        self.device_index = None  # the forward's, once it is graphed
+
+    def forward(self, run, graph, inputs, static, partitioned):
+        """``run`` (boxed: takes its inputs as one list) of the ATen graph
+        ``graph`` on example ``inputs``, replayed from a CUDA graph;
+        ``static``: the indices of the inputs that stay where they lie;
+        ``partitioned``: the module ``run`` calls, whose subgraphs then
+        keep no conversion of an input from call to call."""
+        api = _cudagraph_api()
+        written = _written_inputs(graph)
+        reason = _cudagraph_refusal(api, graph, _names(graph, written - set(static)))
+        if reason:
+            self._refused(" (forward)", reason)
+            return run
+        self.device_index = api.get_device_index(graph)
+        _convert_each_call(partitioned)
+        return _cudagraphified(api, run, graph, inputs, static, written, self.device_index,
+                               is_backward=False, is_inference=False)
+
+    def backward(self, run, graph, inputs, partitioned=None):
+        """The backward's ``run``, graphed where its forward is."""
+        if self.device_index is None:
+            return run
+        api = _cudagraph_api()
+        saved = range(api.count_tangents(graph))  # the forward's outputs, where they lie
+        written = _written_inputs(graph)
+        reason = _cudagraph_refusal(api, graph, _names(graph, written - set(saved)))
+        if reason:
+            self._refused(" (backward)", reason)
+            # Graph trees must know the backward ran (its forward's pool
+            # is then free for the next step), as dynamo's backend tells them.
+            manager = api.get_manager(self.device_index, create_if_none_exists=False)
+
+            def told(arguments):
+                if manager is not None:
+                    manager.set_to_running_backward()
+                return run(arguments)
+            told._boxed_call = True
+            return told
+        _convert_each_call(partitioned)
+        return _cudagraphified(api, run, graph, inputs, saved, written, self.device_index,
+                               is_backward=True, is_inference=False)
+
+    def inference(self, run, exported, inputs, static, written, partitioned):
+        """An inference graph's ``run`` (called with dynamo's arguments,
+        ``inputs`` an example of them), checked on its exported ATen graph
+        ``exported``; ``static`` and ``written``: the indices of the
+        arguments that stay where they lie and that it writes in place."""
+        from functorch.compile import make_boxed_func
+        api = _cudagraph_api()
+        reason = _cudagraph_refusal(api, exported,
+                                    _names(self.graph_module, set(written) - set(static)))
+        if reason:
+            self._refused("", reason)
+            return run
+        _convert_each_call(partitioned)
+        graphed = _cudagraphified(api, make_boxed_func(run), self.graph_module, inputs,
+                                  static, written, api.get_device_index(exported),
+                                  is_backward=False, is_inference=True)
+        return lambda *args: graphed(list(args))
+
+    def _refused(self, part, reason):
+        message = f"solder: {self.name}{part} runs without a CUDA graph: {reason}"
+        logger.info("%s", message)
+        if self.warn:
+            _warn(self.graph_module, message)
+
+
+def _convert_each_call(partitioned):
+    """The subgraphs of ``partitioned`` (None: none) keep no conversion of
+    an input (a channels-last weight) from call to call: the graph trees'
+    warm-up call allocates in the graph's memory pool, where nothing the
+    graph does not return may stay, and the replays convert anyway."""
+    for module in partitioned.modules() if partitioned is not None else ():
+        if isinstance(module, _CompiledSubgraph) and module.compiled.backend == "cuda":
+            module.compiled.keeps_conversions = False
+
+
+def _cudagraph_api():
+    """PyTorch's CUDA graph trees and the checks dynamo's "cudagraphs" backend
+    makes (private API, the same in torch 2.11 to 2.15)."""
+    try:
+        from torch._dynamo.backends.cudagraphs import get_device_index, \
+            get_device_node_mapping, get_stack_traces
+        from torch._inductor.cudagraph_trees import cudagraphify_impl, get_manager
+        from torch._inductor.cudagraph_utils import check_multiple_devices_or_any_cpu_nodes, \
+            get_placeholder_info
+        from torch._inductor.utils import count_tangents, get_first_incompatible_cudagraph_node
+    except ImportError as error:
+        raise SolderError(f"cudagraphs=True needs PyTorch's CUDA graph trees, which torch "
+                          f"{torch.__version__} lacks ({error})") from None
+    return SimpleNamespace(**locals())
+
+
+def _cudagraph_refusal(api, graph, written_copied):
+    """Why the ATen graph ``graph`` cannot be replayed from a CUDA graph, or
+    None. ``written_copied``: the names of the inputs it writes in place
+    that a replay copies into its own (the caller's would not see the
+    write)."""
+    if written_copied:
+        return f"it writes {', '.join(written_copied)} in place, not a parameter or buffer"
+    devices = api.check_multiple_devices_or_any_cpu_nodes(api.get_device_node_mapping(graph))
+    if devices:
+        # (PyTorch's message goes on with a stack trace, which the warning's
+        # location gives)
+        return devices.removeprefix("skipping cudagraphs due to ").split(". Found from")[0]
+    node = api.get_first_incompatible_cudagraph_node(graph)
+    if node is not None:
+        return f"{node.name} ({_op_name(node)}) cannot be captured"
+    return None
+
+
+def _cudagraphified(api, run, graph, inputs, static, written, device_index, is_backward,
+                    is_inference):
+    def taking(arguments):
+        # Graph trees hand their list over (the boxed calling convention)
+        # and expect it emptied: the callee frees what it no longer needs.
+        taken = list(arguments)
+        arguments.clear()
+        return run(taken)
+
+    graphed = api.cudagraphify_impl(
+        taking, list(inputs), sorted(static), device_index=device_index,
+        is_backward=is_backward, is_inference=is_inference,
+        stack_traces=api.get_stack_traces(graph),
+        placeholders=api.get_placeholder_info(graph.graph),
+        mutated_input_idxs=tuple(sorted(written)))
+    graphed._boxed_call = True
+    return graphed
+
+
+def _names(graph_module, indices):
+    placeholders = graph_module.graph.find_nodes(op="placeholder")
+    return [placeholders[index].name for index in sorted(indices)]
+
+
+def _written_inputs(graph_module):
+    """The indices of the placeholders of ``graph_module`` that an op writes
+    in place (its schema marks the argument written; a list argument, as
+    the foreach ops take, item by item), directly or through a view.
+    (torch's find_input_mutations takes no list argument.)"""
+    from torch.multiprocessing.reductions import StorageWeakRef
+
+    def storage(node):
+        value = node.meta.get("val") if isinstance(node, torch.fx.Node) else None
+        return StorageWeakRef(value._typed_storage()) \
+            if isinstance(value, torch.Tensor) else None
+
+    placeholders = {node: index for index, node in
+                    enumerate(graph_module.graph.find_nodes(op="placeholder"))}
+    by_storage = defaultdict(set)
+    for node, index in placeholders.items():
+        by_storage[storage(node)].add(index)
+    by_storage.pop(None, None)
+    written = set()
+    for node in graph_module.graph.nodes:
+        schema = getattr(node.target, "_schema", None)
+        if node.op != "call_function" or schema is None:
+            continue
+        for position, argument in enumerate(schema.arguments):
+            if not (argument.alias_info and argument.alias_info.is_write):
+                continue
+            value = node.args[position] if position < len(node.args) else \
+                node.kwargs.get(argument.name)
+            for item in value if isinstance(value, (list, tuple)) else [value]:
+                if not isinstance(item, torch.fx.Node):
+                    continue
+                if item in placeholders:
+                    written.add(placeholders[item])
+                else:
+                    written |= by_storage.get(storage(item), set())
+    return written
 
 
 class _BufferUpdate(NamedTuple):
@@ -438,22 +647,29 @@ class _CompiledOnCall:
     compiled once and then called directly; a graph dynamo made dynamic is
     compiled once per set of input shapes."""
 
-    def __init__(self, graph_module, precision, force, dynamic, prepare_once=True):
+    def __init__(self, graph_module, precision, force, dynamic, prepare_once=True,
+                 cudagraphs=False):
         self.graph_module = graph_module
         self.precision = precision
         self.force = force
         self.dynamic = dynamic
         self.prepare_once = prepare_once
+        self.cudagraphs = cudagraphs
         self.compiled = {}
 
     def __call__(self, *args):
         key = _key(args) if self.dynamic else None
         runner = self.compiled.get(key)
         if runner is None:
+            first = not self.compiled
+            if self.cudagraphs and self.dynamic and first:
+                _CudaGraphs(self.graph_module, _graph_name(self.graph_module), True)._refused(
+                    "", "its shapes are dynamic: torch.compile(..., dynamic=False) "
+                    "compiles each shape")
             runner = self.compiled[key] = compile_graph(
                 self.graph_module, args, self.precision, self.force,
-                warn=not self.compiled, guarded=not self.dynamic,
-                prepare_once=self.prepare_once)
+                warn=first, guarded=not self.dynamic, prepare_once=self.prepare_once,
+                cudagraphs=self.cudagraphs and not self.dynamic)
         return runner(*args)
 
 
@@ -521,7 +737,7 @@ def _op_name(node):
 
 
 def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True,
-                  guarded=False, prepare_once=True):
+                  guarded=False, prepare_once=True, cudagraphs=False):
     """Exports ``graph_module`` on ``args`` (concrete), compiles its supported
     subgraphs and returns the partitioned module (eager for the rest). With
     ``warn``, anything left to eager is one SolderWarning. ``guarded``: dynamo's
@@ -529,7 +745,8 @@ def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True,
     (a static graph), so its subgraphs may skip their per-input checks.
     ``prepare_once``: the module's parameters and buffers (dynamo's static
     inputs) are the bundles' solder.parameter arguments, so that their
-    weight conversions run again only when a weight's version moves."""
+    weight conversions run again only when a weight's version moves.
+    ``cudagraphs``: replayed from a CUDA graph (_CudaGraphs)."""
     name = _graph_name(graph_module)
     static, kept = _specialized(graph_module, args)
 
@@ -555,7 +772,15 @@ def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True,
     partitioned = _partition_and_compile(program.graph_module, name, graph_module, precision,
                                          force, warn, guarded, parameters)
     runner = _FlatRunner(partitioned, program, kept)
-    return runner.direct_call(len(args)) or runner
+    run = runner.direct_call(len(args)) or runner
+    if cudagraphs:
+        static = [index for index, value in enumerate(args)
+                  if isinstance(value, nn.Parameter) or
+                  getattr(value, "_dynamo_static_input_type", None) is not None]
+        written = [kept[index] for _, index in runner.mutations]
+        run = _CudaGraphs(graph_module, name, warn).inference(
+            run, program.graph_module, args, static, written, partitioned)
+    return run
 
 
 def _partition_and_compile(module, name, graph_module, precision, force, warn, guarded,

@@ -14,6 +14,7 @@ fused, its saved mean and rstd included.
 
 import collections
 import copy
+import re
 import sys
 import warnings
 from pathlib import Path
@@ -591,3 +592,60 @@ def test_outputs_can_be_changed_in_place():
     assert_matches(out.detach(), expected.detach())
     torch.testing.assert_close(model[0].weight.grad.double(), twin[0].weight.grad,
                                rtol=1e-5, atol=1e-5)
+
+
+def test_cudagraphs_refused_with_the_reason():
+    """cudagraphs=True where a graph cannot be captured (CPU tensors here):
+    the graph runs as compiled, with one SolderWarning that says why, its
+    backward too (it follows its forward), and the step is right; in
+    inference the same. A value other than True or False is refused."""
+    class Block(torch.nn.Module):  # its lines name the graph
+        def __init__(self):
+            super().__init__()
+            self.conv, self.norm = torch.nn.Conv2d(3, 8, 3), torch.nn.BatchNorm2d(8)
+
+        def forward(self, x):
+            return torch.relu(self.norm(self.conv(x)))
+
+    torch.manual_seed(7)
+    model = Block().train()
+    eager, exact = copy.deepcopy(model), copy.deepcopy(model).double()
+    x, grad_output = torch.randn(2, 3, 10, 10), torch.randn(2, 8, 8, 8)
+    compiled = torch.compile(model, backend="solder", options={"cudagraphs": True})
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        out, gradients = _step(compiled, x, grad_output)
+        with torch.no_grad():
+            inference = compiled(x)
+    messages = [str(w.message) for w in caught if issubclass(w.category, solder.SolderWarning)]
+    assert len(messages) == 2, messages
+    assert re.fullmatch(r"solder: graph at test_training\.py:\d+ \(forward\) runs without a "
+                        r"CUDA graph: cpu device \(\w+\)", messages[0]), messages[0]
+    assert re.fullmatch(r"solder: graph at test_training\.py:\d+ runs without a CUDA graph: "
+                        r"cpu device \(\w+\)", messages[1]), messages[1]
+    eager_out, eager_gradients = _step(eager, x, grad_output)
+    exact_out, exact_gradients = _step(exact, x.double(), grad_output)
+    assert_gradients_match({**gradients, "output": out}, {**eager_gradients, "output": eager_out},
+                           {**exact_gradients, "output": exact_out})
+    with torch.no_grad():
+        assert_matches(inference, eager(x))
+    with pytest.raises(Exception, match="SolderError: cudagraphs is True or False, not 'yes'\n"):
+        torch.compile(copy.deepcopy(model), backend="solder", options={"cudagraphs": "yes"})(x)
+
+
+def test_written_inputs_through_lists_and_views():
+    """The inputs a graph writes in place, which a CUDA graph's replay must
+    not copy: through a foreach op's list (the running statistics' updates)
+    and through a view; an input only read is not one."""
+    aten = torch.ops.aten
+    graph = torch.fx.Graph()
+    values = [torch.zeros(4), torch.ones(4), torch.zeros(2, 2)]
+    mean, batch_mean, counts = (graph.placeholder(name) for name in ("mean", "batch", "counts"))
+    for node, value in zip((mean, batch_mean, counts), values):
+        node.meta["val"] = value
+    flat = graph.call_function(aten.view.default, (counts, [4]))
+    flat.meta["val"] = values[2].view(4)
+    graph.call_function(aten._foreach_lerp_.Scalar, ([mean], [batch_mean], 0.1))
+    graph.call_function(aten.add_.Tensor, (flat, 1))
+    graph.output((batch_mean,))
+    assert backend._written_inputs(torch.fx.GraphModule({}, graph)) == {0, 2}
