@@ -91,8 +91,10 @@ models|models-bench|training|training-bench)
     # backward option (compiles included) takes longer, so the default times
     # Solder's default backward; SOLDER_TRAINING_BACKWARDS=solder,eager,inductor
     # with one model a call for the others.
+    # SOLDER_TRAINING_CUDAGRAPHS=1: also Solder and Inductor under CUDA graphs.
     python3 bench/scripts/bench_training.py --json "$OUT/session/training.json" \
       --backwards "${SOLDER_TRAINING_BACKWARDS:-solder}" \
+      ${SOLDER_TRAINING_CUDAGRAPHS:+--cudagraphs} \
       $(tr ',' ' ' <<< "${2:-resnet50,unet_down}") > "$OUT/session/training_bench.log" 2>&1 ||
       status=1
     tail -20 "$OUT/session/training_bench.log"

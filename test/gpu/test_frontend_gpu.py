@@ -855,6 +855,37 @@ class BasicBlock(nn.Module):
         return torch.relu(self.bn2(self.conv2(y)) + x)
 
 
+def test_cudagraphs_replay_the_weights_as_they_are():
+    """options={"cudagraphs": True}: a channels-last model's calls replay one
+    CUDA graph after the first two (warm-up, record), each on a fresh
+    input and after an in-place change to a weight, and each equals
+    float64's: the weights' conversions to the bundle's layout and their
+    preparations are captured with the convs, not left at what they held
+    at the capture."""
+    torch._dynamo.reset()
+    module = workloads.randomize_norms(BasicBlock()).cuda().eval() \
+        .to(memory_format=torch.channels_last)
+    compiled = torch.compile(module, backend="solder", options={"cudagraphs": True})
+    for call in range(5):
+        x = torch.rand(3, 64, 14, 14, device="cuda").contiguous(
+            memory_format=torch.channels_last)
+        with torch.no_grad():
+            module.conv1.weight.mul_(-1.0)
+            module.conv2.weight.mul_(1.5)
+            with torch.profiler.profile(activities=[torch.profiler.ProfilerActivity.CPU,
+                                                    torch.profiler.ProfilerActivity.CUDA]) as prof:
+                got = compiled(x).clone()  # the next replay overwrites the output
+                torch.cuda.synchronize()
+        _assert_close_to_float64(got, module, x)
+        # (the recording call replays what it captured too; the bundles'
+        # own graphs are cuGraphLaunch)
+        launches = [event.name for event in prof.events() if "GraphLaunch" in event.name]
+        if call == 0:
+            assert "cudaGraphLaunch" not in launches, launches
+        elif call >= 2:
+            assert launches == ["cudaGraphLaunch"], (call, launches)
+
+
 def _assert_close_to_float64(got, module, x):
     with torch.no_grad():
         eager = module(x)

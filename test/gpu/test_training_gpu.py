@@ -18,12 +18,17 @@ error in a trial is the larger of its two steps', contiguous and
 channels-last. The worst ratio to eager's error is printed. Each case
 draws a seed (printed; SOLDER_TRAINING_SEED fixes it) and
 SOLDER_TRAINING_BACKWARDS picks the backward options (default: every one).
+The default backward runs once more with ``cudagraphs=True``: its trials
+are the graph trees' warm-up, recording and a replay (whose forward and
+backward must be one graph launch each), each with its own parameters.
 """
 
+import contextlib
 import copy
 import os
 import statistics
 import sys
+import warnings
 from collections import defaultdict
 from pathlib import Path
 
@@ -41,6 +46,10 @@ pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a G
 
 MODELS = os.environ.get("SOLDER_TRAINING_MODELS", "resnet18,unet_down").split(",")
 BACKWARDS = os.environ.get("SOLDER_TRAINING_BACKWARDS", ",".join(backend.BACKWARDS)).split(",")
+# (backward, cudagraphs): every backward, and the default one replayed from
+# CUDA graphs (trials 0, 1 and 2 are its warm-up, recording and replay).
+VARIANTS = [(backward, False) for backward in BACKWARDS] + \
+    [("solder", True)] * ("solder" in BACKWARDS)
 
 
 TRIALS = 3
@@ -63,17 +72,19 @@ def step(model, state, x, grad_output):
     return {key: tensor.detach().double().clone() for key, tensor in tensors.items()}
 
 
-@pytest.mark.parametrize("backward", BACKWARDS)
+@pytest.mark.parametrize("backward,cudagraphs", VARIANTS,
+                         ids=[f"{b}{'-cudagraphs' * g}" for b, g in VARIANTS])
 @pytest.mark.parametrize("precision", ["ieee", "tf32"])
 @pytest.mark.parametrize("name", MODELS)
 @pytest.mark.filterwarnings("ignore::solder.SolderWarning")
-def test_training_step(name, precision, backward):
+def test_training_step(name, precision, backward, cudagraphs):
     torch._dynamo.reset()
     backend.reports.clear()
     set_precision(precision)
     seed = int(os.environ.get("SOLDER_TRAINING_SEED") or
                int.from_bytes(os.urandom(2), "little"))  # printed: a failure reproduces
-    print(f"{name} {precision} (backward: {backward}): seed {seed}")
+    case = f"{name} {precision} (backward: {backward}{', cudagraphs' * cudagraphs})"
+    print(f"{case}: seed {seed}")
     model, x = catalog.make(name, "full", seed=seed)
     model = model.cuda().train()
     state = copy.deepcopy(model.state_dict())
@@ -82,8 +93,8 @@ def test_training_step(name, precision, backward):
         output_shape = copy.deepcopy(model)(x.cuda()).shape
     exact, eager = copy.deepcopy(model).double(), copy.deepcopy(model)
     eager_channels_last = copy.deepcopy(model).to(memory_format=torch.channels_last)
-    compiled = torch.compile(model, backend="solder",
-                             options={"precision": precision, "backward": backward})
+    compiled = torch.compile(model, backend="solder", options={
+        "precision": precision, "backward": backward, "cudagraphs": cudagraphs})
     # Errors per tensor, one a trial (an input and output gradient each):
     # Solder's, and eager's as the larger of its two float32 steps',
     # contiguous and channels-last (cuDNN's NCHW and NHWC kernels sum in
@@ -101,7 +112,19 @@ def test_training_step(name, precision, backward):
                        if trial and key in parameter_names else value
                        for key, value in state.items()}
         expected = step(exact, trial_state, x, grad_output)
-        got = step(compiled, trial_state, x, grad_output)
+        profile = torch.profiler.profile(activities=[
+            torch.profiler.ProfilerActivity.CPU, torch.profiler.ProfilerActivity.CUDA]) \
+            if cudagraphs else contextlib.nullcontext()
+        with warnings.catch_warnings(record=True) as caught, profile:
+            warnings.simplefilter("always")
+            got = step(compiled, trial_state, x, grad_output)
+        refusals = [str(w.message) for w in caught if "CUDA graph" in str(w.message)]
+        assert not refusals, refusals
+        if cudagraphs and trial >= 2:
+            # Replayed from the third trial (the second records): the
+            # forward and the backward one graph launch each.
+            replays = sum(event.name == "cudaGraphLaunch" for event in profile.events())
+            assert replays == 2, f"trial {trial}: {replays} CUDA graph launches"
         eager_steps = [step(eager, trial_state, x, grad_output),
                        step(eager_channels_last, trial_state,
                             x.contiguous(memory_format=torch.channels_last), grad_output)]
@@ -133,7 +156,7 @@ def test_training_step(name, precision, backward):
             f"{key}: a trial's rel L2 {max(solder_trials):.2e} > "
             f"{max(10 * bound, 1e-2):.2e} {described}")
         worst = max(worst, (error / max(eager_error, 1e-12), key, listed(solder_trials)))
-    print(f"{name} {precision} (backward: {backward}): {len(expected)} tensors within "
+    print(f"{case}: {len(expected)} tensors within "
           f"bounds over {TRIALS} trials; worst ratio to eager's error {worst[0]:.2f} "
           f"({worst[1]}: {worst[2]})")
     eager_ops, compiled_ops, backward_graphs = {}, set(), 0
