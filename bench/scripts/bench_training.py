@@ -13,11 +13,17 @@ mode (its graph dropped), so that the step splits into forward and the
 rest (backward and SGD).
 
     python3 bench/scripts/bench_training.py [--runs 20] [--precisions ieee,tf32]
-        [--backwards solder,inductor] [--channels-last] [--json out.json]
-        resnet50 unet_down ...
+        [--backwards solder,inductor] [--channels-last] [--cudagraphs]
+        [--json out.json] resnet50 unet_down ...
 
 --channels-last trains every peer's model and input in PyTorch's
 channels_last memory format, as convnets are trained for speed.
+--cudagraphs adds two peers whose steps replay CUDA graphs: Solder with
+``cudagraphs=True`` (the first of --backwards) and torch.compile's
+mode="reduce-overhead" (Inductor's, graphed the same way, by PyTorch's
+CUDA graph trees); the best peer is then the best of eager and both
+Inductors. Their forward alone is not timed (a forward without its
+backward is not what the graphs record).
 """
 
 import copy
@@ -59,7 +65,7 @@ def compile_peer(model, x, grad_output):
     return time.time() - start, run
 
 
-def run(name, precision, runs, backwards, channels_last=False):
+def run(name, precision, runs, backwards, channels_last=False, cudagraphs=False):
     set_precision(precision)
     model, x = catalog.make(name, "full", seed=1)
     model, x = model.cuda().train(), x.cuda()
@@ -77,6 +83,10 @@ def run(name, precision, runs, backwards, channels_last=False):
     for backward in backwards:
         peers[solder_peer(backward)] = lambda m, backward=backward: torch.compile(
             m, backend="solder", options={"precision": precision, "backward": backward})
+    if cudagraphs:
+        peers[GRAPHED_SOLDER] = lambda m: torch.compile(m, backend="solder", options={
+            "precision": precision, "backward": backwards[0], "cudagraphs": True})
+        peers[GRAPHED_INDUCTOR] = lambda m: torch.compile(m, mode="reduce-overhead")
     # Every peer is compiled first and kept (dynamo's cache tells their
     # backends apart), then timed in ROUNDS interleaved rounds, the heap
     # collected before each: a host-bound step's time drifts with the host
@@ -104,16 +114,27 @@ def run(name, precision, runs, backwards, channels_last=False):
         for peer, (step, compiled) in steps.items():
             gc.collect()
             times[peer][0].append(time_cuda(step, runs, 3))
-            times[peer][1].append(time_cuda(lambda: compiled(x), runs, 3))
+            if peer not in (GRAPHED_SOLDER, GRAPHED_INDUCTOR):
+                times[peer][1].append(time_cuda(lambda: compiled(x), runs, 3))
     for peer, (step_ms, forward_ms) in times.items():
         row[f"{peer}_step_ms"] = statistics.median(step_ms)
-        row[f"{peer}_forward_ms"] = statistics.median(forward_ms)
+        row[f"{peer}_forward_ms"] = statistics.median(forward_ms) if forward_ms else None
         row[f"{peer}_step_ms_rounds"] = step_ms
-    row["best_peer_step_ms"] = best = min(row["eager_step_ms"], row["inductor_step_ms"])
-    for backward in backwards:
-        row[f"speedup_{solder_peer(backward)}_vs_best"] = best / row[
-            f"{solder_peer(backward)}_step_ms"]
+    row["best_peer_step_ms"] = best = min(
+        row[f"{peer}_step_ms"] for peer in ("eager", "inductor", GRAPHED_INDUCTOR)
+        if peer in steps)
+    for peer in solder_peers(row):
+        row[f"speedup_{peer}_vs_best"] = best / row[f"{peer}_step_ms"]
     return row
+
+
+# The peers --cudagraphs adds.
+GRAPHED_SOLDER, GRAPHED_INDUCTOR = "solder_cudagraphs", "inductor_cudagraphs"
+
+
+def solder_peers(row):
+    return [solder_peer(backward) for backward in row["backwards"]] + \
+        [GRAPHED_SOLDER] * (f"{GRAPHED_SOLDER}_step_ms" in row)
 
 
 def solder_peer(backward):
@@ -122,13 +143,18 @@ def solder_peer(backward):
 
 
 def line(row, args):
-    solders = [solder_peer(backward) for backward in row["backwards"]]
-    peers = "; ".join(
-        f"{peer} {row[peer + '_step_ms']:.2f} (forward {row[peer + '_forward_ms']:.2f})"
-        for peer in solders + ["eager", "inductor"])
+    solders = solder_peers(row)
+    others = ["eager", "inductor"] + [GRAPHED_INDUCTOR] * (GRAPHED_SOLDER in solders)
+
+    def timed(peer):
+        forward = row[peer + "_forward_ms"]
+        return f"{peer} {row[peer + '_step_ms']:.2f}" + \
+            (f" (forward {forward:.2f})" if forward is not None else "")
+
+    peers = "; ".join(timed(peer) for peer in solders + others)
     speedups = ", ".join(f"{peer} {row[f'speedup_{peer}_vs_best']:.2f}x" for peer in solders)
     compiles = ", ".join(f"{peer} {row[peer + '_compile_s']:.0f} s"
-                         for peer in solders + ["inductor"])
+                         for peer in solders + others[1:])
     layout = " channels-last" if args.channels_last else ""
     return (f"{row['model']}{layout} {row['precision']} step ms: {peers}; against the "
             f"best: {speedups} -- {solders[0]}: {row['solder_ops']} ops in "
@@ -140,11 +166,17 @@ def main():
     catalog_bench_main(
         ["resnet50", "unet_down"],
         lambda name, precision, args: run(name, precision, args.runs,
-                                          args.backwards.split(","), args.channels_last),
-        line,
-        lambda parser: parser.add_argument(
-            "--backwards", default=",".join(backend.BACKWARDS),
-            help="the Solder backend's backward options to time, comma-separated"))
+                                          args.backwards.split(","), args.channels_last,
+                                          args.cudagraphs),
+        line, add_arguments)
+
+
+def add_arguments(parser):
+    parser.add_argument("--backwards", default=",".join(backend.BACKWARDS),
+                        help="the Solder backend's backward options to time, comma-separated")
+    parser.add_argument("--cudagraphs", action="store_true",
+                        help="also time Solder and Inductor with their steps replayed "
+                        "from CUDA graphs")
 
 
 if __name__ == "__main__":
