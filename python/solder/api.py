@@ -618,6 +618,12 @@ class CompiledModule:
                 held = [given[i] for _, i in self._versioned_inputs]
             except RuntimeError:  # an inference tensor has no version counter
                 versions = None
+            if versions is not None and not self.keeps_conversions:
+                # A conversion made for this call alone: nothing holds its
+                # address after the call, so it passes no version.
+                for position, input_index in self._versioned_inputs:
+                    if inputs[input_index] is not given[input_index]:
+                        versions[position] = 0
         if versions is None:
             versions = array.array("Q", self._argument_versions)
             held = []

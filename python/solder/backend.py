@@ -30,6 +30,7 @@ replayed, as torch.compile(mode="reduce-overhead") does; ``_CudaGraphs``).
 """
 
 import copy
+import functools
 import logging
 import math
 import operator
@@ -142,17 +143,19 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
     name = _graph_name(graph_module)
     # The forward graph's inputs are the graph module's own parameters and
     # buffers (lifted by AOTAutograd), then dynamo's inputs, of which the
-    # module's parameters and buffers are marked static.
+    # module's parameters and buffers are marked static: where AOTAutograd
+    # does not say which are static (its forward's metadata, which
+    # Inductor reads too, follows any inputs it merged or added).
     lifted = len(dict(graph_module.named_parameters(remove_duplicate=False))) + \
         len(dict(graph_module.named_buffers(remove_duplicate=False)))
-    static = set(range(lifted)) | {
+    static_by_position = set(range(lifted)) | {
         lifted + index for index, value in enumerate(example_inputs)
         if isinstance(value, nn.Parameter) or
         getattr(value, "_dynamo_static_input_type", None) is not None}
     dynamic = _is_dynamic(example_inputs)
     graphs = _CudaGraphs(graph_module, name, warn) if cudagraphs else None
 
-    def forward_compiler(forward, inputs):
+    def forward_compiler(forward, inputs, is_inference=False):
         if dynamic:
             reason = ("its shapes are dynamic, and Solder compiles the forward of a "
                       "graph that needs gradients for static shapes: "
@@ -163,13 +166,17 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
                 _warn(graph_module, f"solder: {name} runs eagerly: {reason}")
             return make_boxed_func(forward.forward)
         _running_statistics_by_pytorch(forward)
+        context = torch._guards.TracingContext.try_get()
+        indices = getattr(getattr(context, "fw_metadata", None), "static_input_indices", None)
+        static = static_by_position if indices is None else set(indices)
         placeholders = [n for n in forward.graph.nodes if n.op == "placeholder"]
         parameters = {node.name for index, node in enumerate(placeholders)
                       if index in static} if prepare_once else set()
         partitioned = _partition_and_compile(forward, f"{name} (forward)", graph_module,
                                              precision, force, warn, guarded, parameters)
         run = make_boxed_func(partitioned.forward)
-        return graphs.forward(run, forward, inputs, static, partitioned) if graphs else run
+        return graphs.forward(run, forward, inputs, static, partitioned, is_inference) \
+            if graphs else run
 
     def backward_compiler(graph, inputs):
         if backward == "inductor":
@@ -191,8 +198,12 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
                 run = make_boxed_func(partitioned.forward)
         return graphs.backward(run, graph, inputs, partitioned) if graphs else run
 
+    # (A graph none of whose outputs requires grad has no backward:
+    # AOTAutograd compiles its forward as an inference graph.)
     return aot_module_simplified(graph_module, example_inputs, fw_compiler=forward_compiler,
                                  bw_compiler=backward_compiler,
+                                 inference_compiler=functools.partial(forward_compiler,
+                                                                      is_inference=True),
                                  partition_fn=min_cut_rematerialization_partition)
 
 
@@ -219,12 +230,13 @@ class _CudaGraphs:
         self.graph_module, self.name, self.warn = graph_module, name, warn
         self.device_index = None  # the forward's, once it is graphed
 
-    def forward(self, run, graph, inputs, static, partitioned):
+    def forward(self, run, graph, inputs, static, partitioned, is_inference=False):
         """``run`` (boxed: takes its inputs as one list) of the ATen graph
         ``graph`` on example ``inputs``, replayed from a CUDA graph;
         ``static``: the indices of the inputs that stay where they lie;
         ``partitioned``: the module ``run`` calls, whose subgraphs then
-        keep no conversion of an input from call to call."""
+        keep no conversion of an input from call to call; ``is_inference``:
+        no backward follows (the graph trees then wait for none)."""
         api = _cudagraph_api()
         written = _written_inputs(graph)
         reason = _cudagraph_refusal(api, graph, _names(graph, written - set(static)))
@@ -234,7 +246,7 @@ class _CudaGraphs:
         self.device_index = api.get_device_index(graph)
         _convert_each_call(partitioned)
         return _cudagraphified(api, run, graph, inputs, static, written, self.device_index,
-                               is_backward=False, is_inference=False)
+                               is_backward=False, is_inference=is_inference)
 
     def backward(self, run, graph, inputs, partitioned=None):
         """The backward's ``run``, graphed where its forward is."""
@@ -247,12 +259,10 @@ class _CudaGraphs:
         if reason:
             self._refused(" (backward)", reason)
             # Graph trees must know the backward ran (its forward's pool
-            # is then free for the next step), as dynamo's backend tells them.
-            manager = api.get_manager(self.device_index, create_if_none_exists=False)
-
+            # is then free for the next step), as dynamo's backend tells
+            # them; their manager exists once the forward has run.
             def told(arguments):
-                if manager is not None:
-                    manager.set_to_running_backward()
+                api.get_manager(self.device_index).set_to_running_backward()
                 return run(arguments)
             told._boxed_call = True
             return told
@@ -318,11 +328,15 @@ def _cudagraph_refusal(api, graph, written_copied):
     write)."""
     if written_copied:
         return f"it writes {', '.join(written_copied)} in place, not a parameter or buffer"
-    devices = api.check_multiple_devices_or_any_cpu_nodes(api.get_device_node_mapping(graph))
+    mapping = api.get_device_node_mapping(graph)
+    # (PyTorch's check lets CPU nodes through where Inductor's graph
+    # partitioning is on, which Solder's graphs do not go through.)
+    cpu = mapping.get(torch.device("cpu"))
+    if cpu is not None:
+        return f"cpu device ({cpu.name})"
+    devices = api.check_multiple_devices_or_any_cpu_nodes(mapping)
     if devices:
-        # (PyTorch's message goes on with a stack trace, which the warning's
-        # location gives)
-        return devices.removeprefix("skipping cudagraphs due to ").split(". Found from")[0]
+        return devices.removeprefix("skipping cudagraphs due to ")
     node = api.get_first_incompatible_cudagraph_node(graph)
     if node is not None:
         return f"{node.name} ({_op_name(node)}) cannot be captured"
@@ -774,12 +788,12 @@ def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True,
     runner = _FlatRunner(partitioned, program, kept)
     run = runner.direct_call(len(args)) or runner
     if cudagraphs:
-        static = [index for index, value in enumerate(args)
-                  if isinstance(value, nn.Parameter) or
-                  getattr(value, "_dynamo_static_input_type", None) is not None]
+        static_inputs = [index for index, value in enumerate(args)
+                         if isinstance(value, nn.Parameter) or
+                         getattr(value, "_dynamo_static_input_type", None) is not None]
         written = [kept[index] for _, index in runner.mutations]
         run = _CudaGraphs(graph_module, name, warn).inference(
-            run, program.graph_module, args, static, written, partitioned)
+            run, program.graph_module, args, static_inputs, written, partitioned)
     return run
 
 

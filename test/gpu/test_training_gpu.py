@@ -18,9 +18,10 @@ error in a trial is the larger of its two steps', contiguous and
 channels-last. The worst ratio to eager's error is printed. Each case
 draws a seed (printed; SOLDER_TRAINING_SEED fixes it) and
 SOLDER_TRAINING_BACKWARDS picks the backward options (default: every one).
-The default backward runs once more with ``cudagraphs=True``: its trials
-are the graph trees' warm-up, recording and a replay (whose forward and
-backward must be one graph launch each), each with its own parameters.
+The default backward runs once more with ``cudagraphs=True``, in four
+trials: the graph trees' warm-up, recording and two replays (whose forward
+and backward must be one graph launch each, nothing captured again), each
+with its own parameters.
 """
 
 import contextlib
@@ -41,6 +42,7 @@ from solder.bench import set_precision
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "models"))
 import catalog  # noqa: E402
 from compare import rel_l2  # noqa: E402
+from test_frontend_gpu import _is_capture  # noqa: E402
 
 pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a GPU")
 
@@ -100,7 +102,9 @@ def test_training_step(name, precision, backward, cudagraphs):
     # contiguous and channels-last (cuDNN's NCHW and NHWC kernels sum in
     # other orders).
     solder_errors, eager_errors = defaultdict(list), defaultdict(list)
-    for trial in range(TRIALS):
+    # Under CUDA graphs one trial more: two replays after the recording.
+    trials = TRIALS + cudagraphs
+    for trial in range(trials):
         generator = torch.Generator("cuda").manual_seed(seed + trial)
         x = torch.randn(x.shape, device="cuda", generator=generator)
         grad_output = torch.randn(output_shape, device="cuda", generator=generator)
@@ -121,10 +125,14 @@ def test_training_step(name, precision, backward, cudagraphs):
         refusals = [str(w.message) for w in caught if "CUDA graph" in str(w.message)]
         assert not refusals, refusals
         if cudagraphs and trial >= 2:
-            # Replayed from the third trial (the second records): the
-            # forward and the backward one graph launch each.
-            replays = sum(event.name == "cudaGraphLaunch" for event in profile.events())
-            assert replays == 2, f"trial {trial}: {replays} CUDA graph launches"
+            # Replayed from the third trial (the second records, and
+            # replays what it captured): the forward and the backward one
+            # graph launch each, and nothing captured again.
+            names = [event.name for event in profile.events()]
+            replays = names.count("cudaGraphLaunch")
+            captures = [name for name in names if _is_capture(name)]
+            assert replays == 2 and not captures, (
+                f"trial {trial}: {replays} CUDA graph launches, captures {captures}")
         eager_steps = [step(eager, trial_state, x, grad_output),
                        step(eager_channels_last, trial_state,
                             x.contiguous(memory_format=torch.channels_last), grad_output)]
@@ -157,7 +165,7 @@ def test_training_step(name, precision, backward, cudagraphs):
             f"{max(10 * bound, 1e-2):.2e} {described}")
         worst = max(worst, (error / max(eager_error, 1e-12), key, listed(solder_trials)))
     print(f"{case}: {len(expected)} tensors within "
-          f"bounds over {TRIALS} trials; worst ratio to eager's error {worst[0]:.2f} "
+          f"bounds over {trials} trials; worst ratio to eager's error {worst[0]:.2f} "
           f"({worst[1]}: {worst[2]})")
     eager_ops, compiled_ops, backward_graphs = {}, set(), 0
     for graph, report in backend.reports:
