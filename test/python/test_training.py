@@ -649,3 +649,34 @@ def test_written_inputs_through_lists_and_views():
     graph.call_function(aten.add_.Tensor, (flat, 1))
     graph.output((batch_mean,))
     assert backend._written_inputs(torch.fx.GraphModule({}, graph)) == {0, 2}
+
+
+def test_cudagraphs_refuse_an_input_written_in_place():
+    """An inference graph that writes its caller's input in place (not a
+    parameter or buffer: a replay would write the graph's copy of it) runs
+    without a CUDA graph, with the reason, and writes the caller's tensor."""
+
+    class Counted(torch.nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.conv = torch.nn.Conv2d(3, 4, 3)
+
+        def forward(self, x, calls):
+            calls.add_(1)
+            return torch.relu(self.conv(x))
+
+    torch.manual_seed(2)
+    model = Counted()
+    x, calls = torch.randn(2, 3, 8, 8), torch.zeros(1)
+    compiled = torch.compile(model, backend="solder", options={"cudagraphs": True})
+    with warnings.catch_warnings(record=True) as caught, torch.no_grad():
+        warnings.simplefilter("always")
+        out = compiled(x, calls)
+    messages = [str(w.message) for w in caught if "CUDA graph" in str(w.message)]
+    assert len(messages) == 1, messages
+    assert re.fullmatch(r"solder: graph at test_training\.py:\d+ runs without a CUDA graph: "
+                        r"it writes \w*calls\w* in place, not a parameter or buffer",
+                        messages[0]), messages[0]
+    assert calls.item() == 1
+    with torch.no_grad():
+        assert_matches(out, torch.relu(model.conv(x)))
