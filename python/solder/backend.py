@@ -345,6 +345,9 @@ def _cudagraph_refusal(api, graph, written_copied):
 
 def _cudagraphified(api, run, graph, inputs, static, written, device_index, is_backward,
                     is_inference):
+    """The graph trees' callable of ``run``, as dynamo's "cudagraphs" backend
+    makes it (``graph`` names its placeholders and stack traces in PyTorch's
+    messages)."""
     def taking(arguments):
         # Graph trees hand their list over (the boxed calling convention)
         # and expect it emptied: the callee frees what it no longer needs.
