@@ -16,6 +16,7 @@ import collections
 import copy
 import re
 import sys
+import types
 import warnings
 from pathlib import Path
 
@@ -680,3 +681,49 @@ def test_cudagraphs_refuse_an_input_written_in_place():
     assert calls.item() == 1
     with torch.no_grad():
         assert_matches(out, torch.relu(model.conv(x)))
+
+
+def test_cudagraphs_wiring(monkeypatch):
+    """What the backend hands PyTorch's graph trees (recorded here in
+    their place, on the CPU): a training step's forward with the module's
+    parameters and buffers static and the running statistics among the
+    inputs it writes, then its backward; a grad-mode graph with no
+    gradient to compute, and a call under no_grad, as inference graphs."""
+    recorded = []
+
+    def record(api, run, graph, inputs, static, written, device_index, is_backward,
+               is_inference):
+        recorded.append((len(inputs), set(static), set(written), is_backward, is_inference))
+        return run
+
+    from torch._inductor.utils import count_tangents
+    monkeypatch.setattr(backend, "_cudagraph_api", lambda: types.SimpleNamespace(
+        get_device_index=lambda graph: 0, count_tangents=count_tangents))
+    monkeypatch.setattr(backend, "_cudagraph_refusal", lambda api, graph, written: None)
+    monkeypatch.setattr(backend, "_cudagraphified", record)
+    torch.manual_seed(3)
+    model = torch.nn.Sequential(torch.nn.Conv2d(3, 8, 3), torch.nn.BatchNorm2d(8),
+                                torch.nn.ReLU()).train()
+    eager = copy.deepcopy(model)
+    x = torch.randn(2, 3, 10, 10)
+    compiled = torch.compile(model, backend="solder", options={"cudagraphs": True})
+    out, gradients = _step(compiled, x)
+    _, eager_gradients = _step(eager, x)
+    for name, gradient in gradients.items():
+        torch.testing.assert_close(gradient, eager_gradients[name], rtol=1e-4, atol=1e-5)
+    (count, static, written, *forward), (_, saved, _, *backward) = recorded
+    # conv weight and bias, norm weight and bias, three buffers: static;
+    # the running mean, variance and num_batches_tracked written
+    assert len(static) == 7 and count == 8 and len(written) == 3 and written <= static
+    assert forward == [False, False] and backward == [True, False] and saved
+    recorded.clear()
+    with torch.no_grad():
+        compiled(x)
+    ((count, static, written, *inference),) = recorded
+    assert (count, len(static), len(written), inference) == (8, 7, 3, [False, True])
+    recorded.clear()
+    torch._dynamo.reset()
+    detached = torch.compile(lambda x: model(x).detach(), backend="solder",
+                             options={"cudagraphs": True})
+    detached(x.clone().requires_grad_())
+    assert [call[3:] for call in recorded] == [(False, True)], recorded
