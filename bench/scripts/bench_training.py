@@ -100,7 +100,7 @@ def run(name, precision, runs, backwards, channels_last=False, cudagraphs=False)
         backend.reports.clear()
         compiled = wrap(copy.deepcopy(model))
         # Under CUDA graphs the second step records them.
-        graphed = peer in (GRAPHED_SOLDER, GRAPHED_INDUCTOR)
+        graphed = peer in GRAPHED
         compile_s, step = compile_peer(compiled, x, grad_output, steps=1 + graphed)
         steps[peer] = (step, compiled)
         if peer != "eager":
@@ -118,7 +118,7 @@ def run(name, precision, runs, backwards, channels_last=False, cudagraphs=False)
         for peer, (step, compiled) in steps.items():
             gc.collect()
             times[peer][0].append(time_cuda(step, runs, 3))
-            if peer not in (GRAPHED_SOLDER, GRAPHED_INDUCTOR):
+            if peer not in GRAPHED:
                 times[peer][1].append(time_cuda(lambda: compiled(x), runs, 3))
     for peer, (step_ms, forward_ms) in times.items():
         row[f"{peer}_step_ms"] = statistics.median(step_ms)
@@ -133,7 +133,7 @@ def run(name, precision, runs, backwards, channels_last=False, cudagraphs=False)
 
 
 # The peers --cudagraphs adds.
-GRAPHED_SOLDER, GRAPHED_INDUCTOR = "solder_cudagraphs", "inductor_cudagraphs"
+GRAPHED_SOLDER, GRAPHED_INDUCTOR = GRAPHED = "solder_cudagraphs", "inductor_cudagraphs"
 
 
 def solder_peers(row):

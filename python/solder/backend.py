@@ -149,9 +149,7 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
     lifted = len(dict(graph_module.named_parameters(remove_duplicate=False))) + \
         len(dict(graph_module.named_buffers(remove_duplicate=False)))
     static_by_position = set(range(lifted)) | {
-        lifted + index for index, value in enumerate(example_inputs)
-        if isinstance(value, nn.Parameter) or
-        getattr(value, "_dynamo_static_input_type", None) is not None}
+        lifted + index for index, value in enumerate(example_inputs) if _is_static_input(value)}
     dynamic = _is_dynamic(example_inputs)
     graphs = _CudaGraphs(graph_module, name, warn) if cudagraphs else None
 
@@ -791,9 +789,7 @@ def compile_graph(graph_module, args, precision="ieee", force="auto", warn=True,
     runner = _FlatRunner(partitioned, program, kept)
     run = runner.direct_call(len(args)) or runner
     if cudagraphs:
-        static_inputs = [index for index, value in enumerate(args)
-                         if isinstance(value, nn.Parameter) or
-                         getattr(value, "_dynamo_static_input_type", None) is not None]
+        static_inputs = [index for index, value in enumerate(args) if _is_static_input(value)]
         written = [kept[index] for _, index in runner.mutations]
         run = _CudaGraphs(graph_module, name, warn).inference(
             run, program.graph_module, args, static_inputs, written, partitioned)
@@ -927,12 +923,18 @@ def _static_placeholders(program, args):
         if spec.kind.name == "USER_INPUT":
             value = args[user]
             user += 1
-            if isinstance(value, nn.Parameter) or \
-                    getattr(value, "_dynamo_static_input_type", None) is not None:
+            if _is_static_input(value):
                 static.add(spec.arg.name)
         elif spec.kind.name in ("PARAMETER", "BUFFER"):
             static.add(spec.arg.name)
     return static
+
+
+def _is_static_input(value):
+    """Whether one of dynamo's inputs is a module's parameter or buffer
+    (dynamo marks them ``_dynamo_static_input_type``)."""
+    return isinstance(value, nn.Parameter) or \
+        getattr(value, "_dynamo_static_input_type", None) is not None
 
 
 def _specialized(graph_module, args):

@@ -49,7 +49,7 @@ pytestmark = pytest.mark.skipif(not torch.cuda.is_available(), reason="needs a G
 MODELS = os.environ.get("SOLDER_TRAINING_MODELS", "resnet18,unet_down").split(",")
 BACKWARDS = os.environ.get("SOLDER_TRAINING_BACKWARDS", ",".join(backend.BACKWARDS)).split(",")
 # (backward, cudagraphs): every backward, and the default one replayed from
-# CUDA graphs (trials 0, 1 and 2 are its warm-up, recording and replay).
+# CUDA graphs (its trials: warm-up, recording, then replays).
 VARIANTS = [(backward, False) for backward in BACKWARDS] + \
     [("solder", True)] * ("solder" in BACKWARDS)
 
