@@ -184,19 +184,36 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
                          tile[(firstLocal + h) * kTileStride + row], partials[h]);
         }
     } else {
-#pragma unroll
-      for (int h = 0; h < 2; ++h) {
-        const int local = firstLocal + h, channel = channelBase + local;
-#pragma unroll
-        for (int i = 0; i < BM / kLanesPerChannel; ++i) {
+      // The lane's rows as a trip count, not a check an element, and both
+      // channels of a row in one step: a check an element made each visit
+      // a block of its own, so an epilogue that reads an element (a
+      // residual) waited out each load before issuing the next. ResNet-50's
+      // 1x1 64 -> 256 conv with its residual took 0.27 ms, 4x the same conv
+      // storing alone (H200, tf32).
+      const int below = laneInGroup < pixels
+                            ? (pixels - laneInGroup + kLanesPerChannel - 1) / kLanesPerChannel
+                            : 0;
+      const int count = below < BM / kLanesPerChannel ? below : BM / kLanesPerChannel;
+      const int channel = channelBase + firstLocal;
+      const int channelsHere = firstLocal >= BN || channel >= channels.end ? 0
+                               : firstLocal + 1 < BN && channel + 1 < channels.end ? 2
+                                                                                   : 1;
+      const auto visitRows = [&](auto channelCount) {
+#pragma unroll 4
+        for (int i = 0; i < count; ++i) {
           const int row = laneInGroup + kLanesPerChannel * i;
-          if (local < BN && channel < channels.end && row < pixels) {
-            const int pixel = rows.pixel(row);
-            if (!kMappedRows || pixel >= 0)
-              epilogue.visit(n, channel, pixel, tile[local * kTileStride + row], partials[h]);
-          }
+          const int pixel = rows.pixel(row);
+          if (!kMappedRows || pixel >= 0)
+#pragma unroll
+            for (int h = 0; h < decltype(channelCount)::value; ++h)
+              epilogue.visit(n, channel + h, pixel, tile[(firstLocal + h) * kTileStride + row],
+                             partials[h]);
         }
-      }
+      };
+      if (channelsHere == 2)
+        visitRows(std::integral_constant<int, 2>{});
+      else if (channelsHere == 1)
+        visitRows(std::integral_constant<int, 1>{});
     }
 #pragma unroll
     for (int h = 0; h < 2; ++h)
