@@ -256,6 +256,12 @@ constexpr int64_t kDirectTF32Registers = 80;
 constexpr int64_t kDirectThreeTF32Registers = 128;
 
 /// Spatial dims padded to (D, H, W) as the geometry structs have them.
+/// The share of the SM slots of a grid of `ctas` CTAs' waves (one CTA an
+/// SM) that has a CTA: 1 for whole waves, 64 / 132 for 64 CTAs on 132 SMs.
+static double wavesWorking(int64_t ctas, int64_t multiprocessors) {
+  return ctas / static_cast<double>(llvm::alignTo(ctas, multiprocessors));
+}
+
 static std::array<int, 3> padSpatial(ArrayRef<int64_t> dims, int fill) {
   std::array<int, 3> padded = {fill, fill, fill};
   for (auto [to, dim] : llvm::zip(llvm::drop_begin(padded, 3 - dims.size()), dims))
@@ -337,7 +343,6 @@ std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
     }
   }
   int64_t bn = std::min<int64_t>(64, llvm::alignTo(output.getDimSize(1), 8));
-  int64_t warps = llvm::divideCeil(rows * out[2], 16) > 12 ? 8 : 4;
   ::solder::DirectConvShape shape{output.getDimSize(0),
                                   static_cast<int>(inChannels),
                                   static_cast<int>(output.getDimSize(1)),
@@ -347,11 +352,27 @@ std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
                                   {stride[0], stride[1], stride[2]},
                                   {pad[0], pad[1], pad[2]},
                                   {dilation[0], dilation[1], dilation[2]}};
-  DirectTile tile{rows, bn, warps,
-                  ::solder::DirectTensorOpLayout(
-                      shape, ::solder::DirectTensorOpTile{
-                                 static_cast<int>(rows), static_cast<int>(bn),
-                                 static_cast<int>(warps), threeTF32 ? 2 : 1, centered})};
+  auto tileOf = [&](int64_t rows, int64_t bn) {
+    int64_t warps = llvm::divideCeil(rows * out[2], 16) > 12 ? 8 : 4;
+    return DirectTile{rows, bn, warps,
+                      ::solder::DirectTensorOpLayout(
+                          shape, ::solder::DirectTensorOpTile{
+                                     static_cast<int>(rows), static_cast<int>(bn),
+                                     static_cast<int>(warps), threeTF32 ? 2 : 1, centered})};
+  };
+  DirectTile tile = tileOf(rows, bn);
+  // Weights and window past the shared memory (ResNet's 7x7 stride-2 stem
+  // in 3xTF32: 131 KB for 64 channels and two rows of 112): fewer channels a
+  // tile down to 16, then fewer rows, then 8 channels.
+  while (tile.layout.sharedBytes > maxSharedBytes && (bn > 8 || rows > 1)) {
+    if (bn > 16)
+      bn = llvm::alignTo(bn / 2, 8);
+    else if (rows > 1)
+      --rows;
+    else
+      bn = 8;
+    tile = tileOf(rows, bn);
+  }
   if (tile.layout.sharedBytes > maxSharedBytes)
     return llvm::formatv("an input window of {0} B > {1} B of shared memory",
                          tile.layout.sharedBytes, maxSharedBytes)
@@ -711,6 +732,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   // or 3xTF32 for ieee) is faster than the sm80 one.
   const WgmmaTile *wgmmaTile = nullptr;
   double wgmmaTeraFlops = 0;
+  std::string wgmmaFill; // why a tile of a lower rate, if so
   // What its conversions store of each operand: the TF32 value, or for
   // 3xTF32 its big and small TF32 parts (twice the stages' bytes and the
   // conversions' writes).
@@ -723,25 +745,50 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     // 512, 64 CTAs of 128 x 64) ran 1.1-2.0x slower on it than on sm80's
     // 64 x 64 tiles, whose input and weights need no conversion (H200,
     // 2026-11-27); the 8192^3 GEMM (2048-4096 CTAs) ran 1.5-1.6x faster.
-    // Convs keep the table's rates at any grid: the suite's eight small
-    // cases (grids under the SMs, conversions included) took 0.73-1.51x
-    // sm80's time on it, half of the 16 faster, 1.0x at the geomean (H200,
-    // 2026-11-27, bench/history/2026-11-27/small-convs-wgmma-vs-sm80-h200.txt).
+    // Convs keep the table's rates at any grid against sm80's loop: the
+    // suite's eight small cases (grids under the SMs, conversions included)
+    // took 0.73-1.51x sm80's time on it, half of the 16 faster, 1.0x at the
+    // geomean (H200, 2026-11-27,
+    // bench/history/2026-11-27/small-convs-wgmma-vs-sm80-h200.txt).
+    // Among its tiles, the one that finishes first: the table's rate (from
+    // a grid of many waves) times the share of its grid's last wave that
+    // works (one CTA an SM) and of its rows that are pixels (a tile holds
+    // one sample's). ResNet-50's layer3 and layer4 convs at batch 32 are
+    // 64 CTAs of 128 x 256, half the SMs idle, or 128 of 128 x 128.
     ArrayRef<WgmmaTile> tiles =
         precision == Precision::ieee ? ArrayRef(kWgmmaThreeTF32Tiles) : ArrayRef(kWgmmaTiles);
+    double bestEffective = 0;
+    const WgmmaTile *fastest = nullptr; // the best rate, whatever its grid
+    double fastestRate = 0;
     for (const WgmmaTile &candidate : tiles) {
-      if (samplesAsPixels && ctas(gridOf(candidate.bm, candidate.bn)) < target.multiprocessors)
+      std::array<int64_t, 3> grid = gridOf(candidate.bm, candidate.bn);
+      if (samplesAsPixels && ctas(grid) < target.multiprocessors)
         continue;
       double rate = candidate.teraFlops * groupInChannels /
                     static_cast<double>(llvm::alignTo(groupInChannels, 32)) * outChannels /
                     static_cast<double>(llvm::alignTo(outChannels, candidate.bn));
-      if (rate > wgmmaTeraFlops) {
+      if (rate > fastestRate) {
+        fastest = &candidate;
+        fastestRate = rate;
+      }
+      int64_t rows = samplesAsPixels ? batch : phaseVolume;
+      double effective = rate * wavesWorking(ctas(grid), target.multiprocessors) * rows /
+                      static_cast<double>(llvm::alignTo(rows, candidate.bm));
+      if (effective > bestEffective) {
         wgmmaTile = &candidate;
         wgmmaTeraFlops = rate;
+        bestEffective = effective;
       }
     }
     if (wgmmaTeraFlops <= tensorOpTeraFlops)
       wgmmaTile = nullptr;
+    else if (wgmmaTile != fastest)
+      wgmmaFill = llvm::formatv("; {0} x {1} tiles: {2} CTAs for {3} SMs ({4} x {5}: {6})",
+                                wgmmaTile->bm, wgmmaTile->bn,
+                                ctas(gridOf(wgmmaTile->bm, wgmmaTile->bn)),
+                                target.multiprocessors, fastest->bm, fastest->bn,
+                                ctas(gridOf(fastest->bm, fastest->bn)))
+                      .str();
   }
   if (tensorOp) {
     schedule.kind = MainLoopKind::implicit_gemm_tensorop;
@@ -782,7 +829,8 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                                        "{2:F0} TFLOP/s against {3:F0} for sm80's mma.sync",
                                        precision == Precision::ieee ? ", 3xTF32" : "",
                                        wgmmaTile->stages, wgmmaTeraFlops, tensorOpTeraFlops)
-                             .str();
+                                 .str() +
+                         wgmmaFill;
       schedule.tile = {wgmmaTile->bm, wgmmaTile->bn, ::solder::kWgmmaStepChannels};
       schedule.warp = {wgmmaTile->bm / ::solder::kWgmmaConsumerGroups, wgmmaTile->bn};
       schedule.stages = wgmmaTile->stages;

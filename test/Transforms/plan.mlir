@@ -106,11 +106,20 @@
 // SM90A: #solder.conv_schedule<implicit_gemm_tensorop, tf32, {{.*}}pixels = across_samples>, scheduler = grid, tiles = [1, 1, 1]
 // SM90A-LABEL: func.func @gemm_rows(
 // SM90A: solder.fusion "gemm_rows_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], warp = [64, 256], stages = 4, padded_channels = 1024, input_grid = [16384, 1, 1], weight_grid = [4096, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [128, 4, 1], threads = 384, shared_bytes = 197696, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores; a GEMM (one pixel a sample, tiles of BM samples): wgmma fed by TMA (sm_90a), 4 stages, about 336 TFLOP/s against 197 for sm80's mma.sync"
+// A grid under the SMs takes the tile that finishes first, not the one of
+// the best rate: ResNet-50's layer4 3x3 conv at batch 32 is 64 CTAs of
+// 128 x 256 (half of the 132 SMs idle) or 128 of 128 x 128.
+// SM90A-LABEL: func.func @layer4_conv(
+// SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 128, 32], {{.*}}tiles = [1, 4, 32], {{.*}}reason = "tensor cores: wgmma fed by TMA (sm_90a), 6 stages, about 274 TFLOP/s against 197 for sm80's mma.sync; 128 x 128 tiles: 128 CTAs for 132 SMs (128 x 256: 64)"
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=ieee arch=sm_90a})' | FileCheck %s --check-prefix=SM90AIEEE
 // SM90AIEEE-LABEL: func.func @w2(
 // SM90AIEEE: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32x3, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 3, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197680, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores: wgmma fed by TMA (sm_90a), 3xTF32, 3 stages, about 131 TFLOP/s against 66 for sm80's mma.sync"
 // SM90AIEEE-LABEL: func.func @gemm_rows(
 // SM90AIEEE: #solder.conv_schedule<implicit_gemm_wgmma, tf32x3, #solder.implicit_gemm<tile = [128, 128, 32], {{.*}}pixels = across_samples>, scheduler = grid, tiles = [128, 8, 1]
+// ResNet's 7x7 stride-2 stem: two rows of 112 with 64 channels a tile take
+// 131 KB in 3xTF32, past the direct conv's 100 KB; 32 channels a tile fit.
+// SM90AIEEE-LABEL: func.func @resnet_stem(
+// SM90AIEEE: #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 2, tile = [224, 32, 152], {{.*}}tiles = [56, 2, 32], threads = 256, shared_bytes = 91936,
 // RUN: not solder-opt %s --solder-plan=arch=sm_75 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADARCH
 // BADARCH: error: solder-plan: arch must be one of sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_120, got 'sm_75'
 // RUN: not solder-opt %s --solder-plan=force=banana -o /dev/null 2>&1 | FileCheck %s --check-prefix=BANANA
@@ -734,4 +743,16 @@ func.func @gemm_rows(%x: tensor<16384x1024x1xf32>, %w: tensor<1024x1024x1xf32>) 
   %y = solder.conv %x, %w strides = [1] padding = [0] dilations = [1] groups = 1
        : (tensor<16384x1024x1xf32>, tensor<1024x1024x1xf32>) -> tensor<16384x1024x1xf32>
   return %y : tensor<16384x1024x1xf32>
+}
+
+func.func @layer4_conv(%x: tensor<32x512x7x7xf32>, %w: tensor<512x512x3x3xf32>) -> tensor<32x512x7x7xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
+       : (tensor<32x512x7x7xf32>, tensor<512x512x3x3xf32>) -> tensor<32x512x7x7xf32>
+  return %y : tensor<32x512x7x7xf32>
+}
+
+func.func @resnet_stem(%x: tensor<32x3x224x224xf32>, %w: tensor<64x3x7x7xf32>) -> tensor<32x64x112x112xf32> {
+  %y = solder.conv %x, %w strides = [2, 2] padding = [3, 3] dilations = [1, 1] groups = 1
+       : (tensor<32x3x224x224xf32>, tensor<64x3x7x7xf32>) -> tensor<32x64x112x112xf32>
+  return %y : tensor<32x64x112x112xf32>
 }

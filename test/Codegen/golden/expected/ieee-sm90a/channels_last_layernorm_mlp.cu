@@ -291,10 +291,10 @@ struct channels_last_layernorm_mlp_k4_conv_epilogue {
 };
 
 using channels_last_layernorm_mlp_k4_conv_mainloop = solder::WgmmaConv<
-    channels_last_layernorm_mlp_k4_conv_geometry, solder::WgmmaTile<128, 128, 3, solder::TensorMath::k3xTF32>>;
+    channels_last_layernorm_mlp_k4_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::k3xTF32>>;
 using channels_last_layernorm_mlp_k4_conv_kernel = solder::ConvKernel<channels_last_layernorm_mlp_k4_conv_mainloop, channels_last_layernorm_mlp_k4_conv_epilogue,
-    solder::GridTileScheduler<2, 1, 2>>;
-static_assert(channels_last_layernorm_mlp_k4_conv_kernel::kThreads == 384 && channels_last_layernorm_mlp_k4_conv_kernel::kSharedBytes == 197680,
+    solder::GridTileScheduler<2, 2, 2>>;
+static_assert(channels_last_layernorm_mlp_k4_conv_kernel::kThreads == 384 && channels_last_layernorm_mlp_k4_conv_kernel::kSharedBytes == 197696,
               "the plan's threads and shared memory");
 
 // channels_last_layernorm_mlp_k4_conv_maps: the tensor maps its copies read, over the converted input and

@@ -69,10 +69,10 @@ struct inverted_residual_channels_last_k0_conv_epilogue {
 };
 
 using inverted_residual_channels_last_k0_conv_mainloop = solder::WgmmaConv<
-    inverted_residual_channels_last_k0_conv_geometry, solder::WgmmaTile<128, 128, 3, solder::TensorMath::k3xTF32>>;
+    inverted_residual_channels_last_k0_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::k3xTF32>>;
 using inverted_residual_channels_last_k0_conv_kernel = solder::ConvKernel<inverted_residual_channels_last_k0_conv_mainloop, inverted_residual_channels_last_k0_conv_epilogue,
-    solder::GridTileScheduler<2, 1, 2>>;
-static_assert(inverted_residual_channels_last_k0_conv_kernel::kThreads == 384 && inverted_residual_channels_last_k0_conv_kernel::kSharedBytes == 197680,
+    solder::GridTileScheduler<2, 2, 2>>;
+static_assert(inverted_residual_channels_last_k0_conv_kernel::kThreads == 384 && inverted_residual_channels_last_k0_conv_kernel::kSharedBytes == 197696,
               "the plan's threads and shared memory");
 
 // inverted_residual_channels_last_k0_conv_maps: the tensor maps its copies read, over the converted input and

@@ -62,10 +62,10 @@ struct linear_rows_bias_gelu_k0_conv_epilogue {
 };
 
 using linear_rows_bias_gelu_k0_conv_mainloop = solder::WgmmaConv<
-    solder::SamplesAsPixels<linear_rows_bias_gelu_k0_conv_geometry>, solder::WgmmaTile<256, 128, 4>>;
+    solder::SamplesAsPixels<linear_rows_bias_gelu_k0_conv_geometry>, solder::WgmmaTile<128, 128, 6>>;
 using linear_rows_bias_gelu_k0_conv_kernel = solder::ConvKernel<linear_rows_bias_gelu_k0_conv_mainloop, solder::SamplesAsPixelsEpilogue<linear_rows_bias_gelu_k0_conv_epilogue>,
-    solder::GridTileScheduler<17, 9, 1>>;
-static_assert(linear_rows_bias_gelu_k0_conv_kernel::kThreads == 384 && linear_rows_bias_gelu_k0_conv_kernel::kSharedBytes == 197696,
+    solder::GridTileScheduler<33, 9, 1>>;
+static_assert(linear_rows_bias_gelu_k0_conv_kernel::kThreads == 384 && linear_rows_bias_gelu_k0_conv_kernel::kSharedBytes == 197728,
               "the plan's threads and shared memory");
 
 // linear_rows_bias_gelu_k0_conv_maps: the tensor maps its copies read, over the converted input and
