@@ -737,8 +737,12 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   // 3xTF32 its big and small TF32 parts (twice the stages' bytes and the
   // conversions' writes).
   const int wgmmaOperandParts = precision == Precision::ieee ? 2 : 1;
+  // An input its producer stored channels-last: in TF32 the producer
+  // rounded it too, and the tensor map reads it as it is; 3xTF32 reads the
+  // two parts of a conversion.
   if (tensorOp && target.hasWgmma && !tileOverride && groups == 1 && phases == 1 &&
-      !inputChannelsLast && getWgmmaConvForm(anchor, samplesAsPixels).fits) {
+      (!inputChannelsLast || precision == Precision::tf32) &&
+      getWgmmaConvForm(anchor, samplesAsPixels).fits) {
     // A K step is 32 channels of a tap, a tile BN channels: fewer leave
     // them part zero. A GEMM whose grid leaves SMs idle (one CTA an SM)
     // stays on sm80's tiles: the KernelBench GEMMs (1024 rows x 1024 ->

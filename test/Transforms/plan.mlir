@@ -111,6 +111,13 @@
 // 128 x 256 (half of the 132 SMs idle) or 128 of 128 x 128.
 // SM90A-LABEL: func.func @layer4_conv(
 // SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 128, 32], {{.*}}tiles = [1, 4, 32], {{.*}}reason = "tensor cores: wgmma fed by TMA (sm_90a), 6 stages, about 274 TFLOP/s against 197 for sm80's mma.sync; 128 x 128 tiles: 128 CTAs for 132 SMs (128 x 256: 64)"
+// A conv result that only TF32 Hopper convs read is stored channels-last
+// and rounded to TF32 by its producer, and the reader's tensor map reads it
+// as it is (no input_grid: no conversion); in ieee the reader's 3xTF32
+// takes its conversion's two parts, and the producer stores NCDHW.
+// SM90A-LABEL: func.func @bottleneck_edge(
+// SM90A: solder.fusion "bottleneck_edge_k0_conv" {{.*}}solder.channels_last = array<i64: 0>, {{.*}}solder.rounded_tf32 = array<i64: 0>, {{.*}}input_grid = [49, 1, 32], weight_grid = [16, 1, 1]>
+// SM90A: solder.fusion "bottleneck_edge_k1_conv" {{.*}}#solder.implicit_gemm<tile = [128, 64, 32], warp = [64, 64], stages = 8, padded_channels = 64, weight_grid = [144, 1, 1]>
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=ieee arch=sm_90a})' | FileCheck %s --check-prefix=SM90AIEEE
 // SM90AIEEE-LABEL: func.func @w2(
 // SM90AIEEE: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32x3, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 3, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197680, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores: wgmma fed by TMA (sm_90a), 3xTF32, 3 stages, about 131 TFLOP/s against 66 for sm80's mma.sync"
@@ -120,6 +127,9 @@
 // 131 KB in 3xTF32, past the direct conv's 100 KB; 32 channels a tile fit.
 // SM90AIEEE-LABEL: func.func @resnet_stem(
 // SM90AIEEE: #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 2, tile = [224, 32, 152], {{.*}}tiles = [56, 2, 32], threads = 256, shared_bytes = 91936,
+// SM90AIEEE-LABEL: func.func @bottleneck_edge(
+// SM90AIEEE-NOT: solder.rounded_tf32
+// SM90AIEEE: solder.fusion "bottleneck_edge_k1_conv" {{.*}}padded_channels = 64, input_grid = [49, 1, 32], weight_grid = [144, 1, 1]>
 // RUN: not solder-opt %s --solder-plan=arch=sm_75 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADARCH
 // BADARCH: error: solder-plan: arch must be one of sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_120, got 'sm_75'
 // RUN: not solder-opt %s --solder-plan=force=banana -o /dev/null 2>&1 | FileCheck %s --check-prefix=BANANA
@@ -755,4 +765,13 @@ func.func @resnet_stem(%x: tensor<32x3x224x224xf32>, %w: tensor<64x3x7x7xf32>) -
   %y = solder.conv %x, %w strides = [2, 2] padding = [3, 3] dilations = [1, 1] groups = 1
        : (tensor<32x3x224x224xf32>, tensor<64x3x7x7xf32>) -> tensor<32x64x112x112xf32>
   return %y : tensor<32x64x112x112xf32>
+}
+
+func.func @bottleneck_edge(%x: tensor<32x64x56x56xf32>, %w1: tensor<64x64x1x1xf32>, %w2: tensor<64x64x3x3xf32>) -> tensor<32x64x56x56xf32> {
+  %y = solder.conv %x, %w1 strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<32x64x56x56xf32>, tensor<64x64x1x1xf32>) -> tensor<32x64x56x56xf32>
+  %r = solder.relu %y : tensor<32x64x56x56xf32>
+  %z = solder.conv %r, %w2 strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
+       : (tensor<32x64x56x56xf32>, tensor<64x64x3x3xf32>) -> tensor<32x64x56x56xf32>
+  return %z : tensor<32x64x56x56xf32>
 }

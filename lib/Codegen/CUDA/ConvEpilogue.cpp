@@ -148,7 +148,11 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
         continue;
       if (channelsLastStorage.contains(fusion.getResult(index)))
         epilogue << "    out" << index << "[(i0 * " << volume << "L + pixel) * " << channels
-                 << "L + i1] = " << element.get(value) << ";  // channels-last\n";
+                 << "L + i1] = "
+                 << (isRoundedTF32(fusion, index)
+                         ? "solder::roundToTF32(" + element.get(value) +
+                               ");  // channels-last, rounded to TF32 for its Hopper readers\n"
+                         : element.get(value) + ";  // channels-last\n");
       else
         epilogue << "    out" << index << "[(i0 * " << channels << "L + i1) * " << volume
                  << "L + pixel] = " << element.get(value) << ";\n";

@@ -332,18 +332,28 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   }
   if (mainLoop == MainLoopKind::implicit_gemm_wgmma) {
     ::solder::WgmmaConvForm form = getWgmmaConvForm(anchor, samplesAsPixels);
-    if (!form.fits || !converted.input || !converted.weight)
+    // Its input: the conversion's, or in TF32 a tensor of the bundle's own
+    // that its producer stored channels-last and rounded (a tensor map over
+    // the caller's tensor would not follow it from call to call).
+    std::optional<unsigned> inputMapBuffer = converted.input;
+    if (!converted.input && inputChannelsLast && !threeTF32 &&
+        inputArg.kind == KernelArgRef::Kind::buffer)
+      inputMapBuffer = inputArg.index;
+    if (!form.fits || !inputMapBuffer || !converted.weight)
       return fusion.emitError("the CUDA code generator runs the Hopper main loop on a conv it "
-                              "fits with both operands converted (plan it for sm_90a with "
+                              "fits with both operands converted, or in TF32 its input "
+                              "stored channels-last by its producer (plan it for sm_90a with "
                               "solder-plan)");
     os << llvm::formatv(
-        "\n// {0}_maps: the tensor maps its copies read, over the converted input and\n"
+        "\n// {0}_maps: the tensor maps its copies read, over {2}\n"
         "// weights{1} when it loads the bundle.\n"
         "__device__ solder::WgmmaTensorMaps {0}_maps;\n",
         name,
         threeTF32 ? ", their big TF32 parts then their small ones; the runtime\n"
                     "// encodes them"
-                  : "; the runtime encodes them");
+                  : "; the runtime encodes them",
+        converted.input ? "the converted input and"
+                        : "the input its producer stored channels-last, rounded, and the converted");
     ArrayRef<int64_t> block = implicitGemmTile.getTile();
     ::solder::TensorMapSpec inputMap = ::solder::wgmmaInputMap(form, static_cast<int>(block[0]));
     ::solder::TensorMapSpec weightMap = ::solder::wgmmaWeightMap(form, static_cast<int>(block[1]));
@@ -351,7 +361,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                       const ::solder::TensorMapSpec &spec) {
       program.tensorMaps.push_back({name + "_maps", ::solder::wgmmaMapOffset(map), buffer, spec});
     };
-    addMap(::solder::kWgmmaInputMap, *converted.input, inputMap);
+    addMap(::solder::kWgmmaInputMap, *inputMapBuffer, inputMap);
     addMap(::solder::kWgmmaWeightMap, *converted.weight, weightMap);
     if (threeTF32) {
       addMap(::solder::kWgmmaInputSmallMap, *converted.inputSmall, inputMap);

@@ -191,6 +191,13 @@ private:
     }));
   }
 
+  /// Whether `fusion` stores its result `index` rounded to TF32
+  /// (solder.rounded_tf32: every reader a TF32 Hopper conv).
+  static bool isRoundedTF32(FusionOp fusion, unsigned index) {
+    auto rounded = fusion->getAttrOfType<DenseI64ArrayAttr>(SolderDialect::kRoundedTF32AttrName);
+    return rounded && llvm::is_contained(rounded.asArrayRef(), static_cast<int64_t>(index));
+  }
+
   CudaProgram program;
   std::string source;
   llvm::raw_string_ostream os{source};

@@ -62,12 +62,17 @@
 #bad = #solder.conv_schedule<implicit_gemm_tensorop, tf32x3, #solder.fma_tile<[128, 16, 16]>, scheduler = grid, tiles = [1, 1, 1], threads = 128, shared_bytes = 0, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "">
 
 // -----
-// expected-error @+1 {{main loop implicit_gemm_wgmma takes tiles of 128 or 256 rows, warp tiles of [BM / 2, BN], 32-deep K steps and both operands converted (input_grid and weight_grid), got #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 64], stages = 6, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>}}
+// expected-error @+1 {{main loop implicit_gemm_wgmma takes tiles of 128 or 256 rows, warp tiles of [BM / 2, BN], 32-deep K steps, converted weights (weight_grid) and, but in tf32, a converted input (input_grid), got #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 64], stages = 6, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>}}
 #bad = #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 64], stages = 6, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197728, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "">
 
 // -----
-// expected-error @+1 {{main loop implicit_gemm_wgmma takes tiles of 128 or 256 rows, warp tiles of [BM / 2, BN], 32-deep K steps and both operands converted (input_grid and weight_grid)}}
+// expected-error @+1 {{main loop implicit_gemm_wgmma takes tiles of 128 or 256 rows, warp tiles of [BM / 2, BN], 32-deep K steps, converted weights (weight_grid) and, but in tf32, a converted input (input_grid)}}
 #bad = #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 6, padded_channels = 64, input_grid = [512, 1, 16]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197728, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "">
+
+// -----
+// 3xTF32 reads its conversion's two parts of the input: no input read as it is.
+// expected-error @+1 {{main loop implicit_gemm_wgmma takes tiles of 128 or 256 rows, warp tiles of [BM / 2, BN], 32-deep K steps, converted weights (weight_grid) and, but in tf32, a converted input (input_grid)}}
+#bad = #solder.conv_schedule<implicit_gemm_wgmma, tf32x3, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 3, padded_channels = 64, weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197680, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "">
 
 // -----
 // expected-error @+1 {{main loop implicit_gemm_wgmma computes in tf32 or tf32x3, not fma_f32}}
@@ -230,6 +235,18 @@ func.func @f(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
 func.func @f(%x: tensor<1x3x4x4xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x2x2xf32> {
   // expected-error @+1 {{'solder.channels_last' lists result numbers of a solder.fusion with a conv}}
   %y = solder.fusion "k0_conv" (%a = %x, %b = %w) : (tensor<1x3x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x2x2xf32> attributes {solder.channels_last = array<i64: 1>} {
+    %c = solder.conv %a, %b strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1 : (tensor<1x3x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x2x2xf32>
+    solder.yield %c : tensor<1x4x2x2xf32>
+  }
+  return %y : tensor<1x4x2x2xf32>
+}
+
+// -----
+
+// Rounded to TF32 only where stored channels-last (for a Hopper conv's tensor map).
+func.func @f(%x: tensor<1x3x4x4xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x2x2xf32> {
+  // expected-error @+1 {{'solder.rounded_tf32' lists result numbers of a solder.fusion's 'solder.channels_last'}}
+  %y = solder.fusion "k0_conv" (%a = %x, %b = %w) : (tensor<1x3x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x2x2xf32> attributes {solder.rounded_tf32 = array<i64: 0>} {
     %c = solder.conv %a, %b strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1 : (tensor<1x3x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x2x2xf32>
     solder.yield %c : tensor<1x4x2x2xf32>
   }

@@ -132,16 +132,19 @@ LogicalResult ConvScheduleAttr::verify(EmitError emitError, MainLoopKind mainLoo
     break;
   case MainLoopKind::implicit_gemm_wgmma:
     // A producer warpgroup and two consumer warpgroups, each a warp tile
-    // of half the rows; the copies read tensor maps of both converted
-    // operands.
+    // of half the rows; the copies read tensor maps of the converted
+    // weights and the converted input (in tf32 an input its producer
+    // stored channels-last and rounded needs none).
     if (auto tile = dyn_cast<ImplicitGemmTileAttr>(config)) {
       configMatches = true;
       ArrayRef<int64_t> block = tile.getTile(), warp = tile.getWarp();
       if ((block[0] != 128 && block[0] != 256) || warp[0] * 2 != block[0] || warp[1] != block[1] ||
-          block[2] != 32 || tile.getInputGrid().empty() || tile.getWeightGrid().empty())
+          block[2] != 32 || (tile.getInputGrid().empty() && math != TensorMath::tf32) ||
+          tile.getWeightGrid().empty())
         return emitError() << "main loop implicit_gemm_wgmma takes tiles of 128 or 256 rows, "
-                              "warp tiles of [BM / 2, BN], 32-deep K steps and both operands "
-                              "converted (input_grid and weight_grid), got "
+                              "warp tiles of [BM / 2, BN], 32-deep K steps, converted weights "
+                              "(weight_grid) and, but in tf32, a converted input (input_grid), "
+                              "got "
                            << config;
       if (math == TensorMath::tf32x3 && (block[0] != 128 || block[1] > 128))
         return emitError() << "main loop implicit_gemm_wgmma in tf32x3 takes tiles of 128 rows "
@@ -341,6 +344,16 @@ LogicalResult SolderDialect::verifyOperationAttribute(Operation *op, NamedAttrib
         }))
       return op->emitError() << "'" << name
                              << "' lists result numbers of a solder.fusion with a conv";
+  }
+  if (name == kRoundedTF32AttrName) {
+    auto results = dyn_cast<DenseI64ArrayAttr>(value);
+    auto channelsLast = op->getAttrOfType<DenseI64ArrayAttr>(kChannelsLastAttrName);
+    if (!fusion || !results || !channelsLast ||
+        llvm::any_of(results.asArrayRef(), [&](int64_t index) {
+          return !llvm::is_contained(channelsLast.asArrayRef(), index);
+        }))
+      return op->emitError() << "'" << name << "' lists result numbers of a solder.fusion's '"
+                             << kChannelsLastAttrName << "'";
   }
   return success();
 }

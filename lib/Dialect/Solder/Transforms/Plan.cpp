@@ -370,6 +370,8 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                                                            }),
                                            ", "))
                       .str();
+        if (fusion->hasAttr(SolderDialect::kRoundedTF32AttrName))
+          note += ", rounded to TF32 for the Hopper convs that read it";
         if (conv->prologueBytes)
           note += llvm::formatv("; the input through its prologue ({0}) first: {1:F1} MB",
                                 prologue, conv->prologueBytes / 1e6)
@@ -484,14 +486,20 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
     };
     // Whether every reader of `value` (with the iteration shape `type` of
     // the convs that compute it) takes it channels-last; the convs that
-    // read it as their input go to `inputOf`.
+    // read it as their input go to `inputOf`. `rounded`: every reader is a
+    // TF32 Hopper conv, which takes it rounded to TF32 (through a tensor
+    // map: a tensor of the bundle's own, not the caller's).
     auto readChannelsLast = [&](Value value, RankedTensorType type,
-                                SmallVectorImpl<FusionOp> &inputOf) {
+                                SmallVectorImpl<FusionOp> &inputOf, bool &rounded) {
+      rounded = false;
       if (value.use_empty() || ShapedType::getNumElements(type.getShape().drop_front(2)) == 1)
         return false; // one pixel a sample: NCDHW is NDHWC
-      return llvm::all_of(value.getUses(), [&](OpOperand &use) {
-        if (use.getOwner() == returnOp.getOperation())
+      int hopperReads = 0, otherReads = 0;
+      bool all = llvm::all_of(value.getUses(), [&](OpOperand &use) {
+        if (use.getOwner() == returnOp.getOperation()) {
+          ++otherReads;
           return returnedChannelsLast(use.getOperandNumber());
+        }
         auto consumer = dyn_cast<FusionOp>(use.getOwner());
         Operation *consumerAnchor = consumer ? getAnchor(consumer) : nullptr;
         if (!consumerAnchor)
@@ -506,26 +514,38 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
             // padded). The depthwise loop stages an NDHWC window as it is,
             // but slower than an NCDHW one (H200: 3x3 1.7x, 7x7 1.3x), so
             // only the caller's: the other way is the caller's copy. The
-            // Hopper main loop reads a tensor map over its own conversion.
+            // Hopper main loop in TF32 reads a tensor map over it, rounded
+            // by its producer as its conversion would (the bottleneck's
+            // 1x1 -> 3x3 -> 1x1 convs in a ResNet); in 3xTF32 it reads its
+            // conversion's two parts.
             std::optional<ConvSchedule> schedule = scheduleOf(consumer);
+            bool unpadded = schedule && schedule->isTensorOp() &&
+                            schedule->inputConversionGrid[0] &&
+                            schedule->paddedInChannels == type.getDimSize(1);
+            bool hopper = unpadded && schedule->isWgmma() &&
+                          schedule->math == TensorMath::tf32 && !isa<BlockArgument>(value);
             bool takesItAsItIs =
-                schedule &&
-                ((schedule->kind == MainLoopKind::depthwise && isa<BlockArgument>(value)) ||
-                 (schedule->isTensorOp() && !schedule->isWgmma() &&
-                  schedule->inputConversionGrid[0] &&
-                  schedule->paddedInChannels == type.getDimSize(1)));
+                hopper ||
+                (schedule && schedule->kind == MainLoopKind::depthwise &&
+                 isa<BlockArgument>(value)) ||
+                (unpadded && !schedule->isWgmma());
             if (!takesItAsItIs)
               return false;
+            ++(hopper ? hopperReads : otherReads);
             inputOf.push_back(consumer);
             return true;
           }
           // An epilogue op reading it at the conv output's own element.
+          ++otherReads;
           return getFusionRole(user) == FusionRole::pointwise &&
                  !llvm::is_contained(prologue, user) &&
                  consumerAnchor->getResult(0).getType() == type &&
                  user->getResult(0).getType() == type;
         });
       });
+      // Rounded for one reader is rounded for all: the Hopper convs' only.
+      rounded = hopperReads > 0;
+      return all && (hopperReads == 0 || otherReads == 0);
     };
 
     SmallVector<std::string> notes;
@@ -534,7 +554,9 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
       if (!function.getArgAttr(number, SolderDialect::kChannelsLastAttrName))
         continue;
       SmallVector<FusionOp> inputOf;
-      if (readChannelsLast(argument, cast<RankedTensorType>(argument.getType()), inputOf)) {
+      bool rounded = false;
+      if (readChannelsLast(argument, cast<RankedTensorType>(argument.getType()), inputOf,
+                           rounded)) {
         for (FusionOp consumer : inputOf)
           channelsLastInputs[consumer] = argument;
         notes.push_back(llvm::formatv("input #{0}: channels-last, as the caller stores it",
@@ -555,13 +577,16 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
       if (!anchor)
         continue;
       auto convType = cast<RankedTensorType>(anchor->getResult(0).getType());
-      SmallVector<int64_t> channelsLast;
+      SmallVector<int64_t> channelsLast, roundedTF32;
       for (auto [index, result] : llvm::enumerate(producer.getResults())) {
         SmallVector<FusionOp> inputOf;
+        bool rounded = false;
         if (result.getType() != convType || doubleStatistics.contains(result) ||
-            !readChannelsLast(result, convType, inputOf))
+            !readChannelsLast(result, convType, inputOf, rounded))
           continue;
         channelsLast.push_back(index);
+        if (rounded)
+          roundedTF32.push_back(index);
         storedChannelsLast.insert(result);
         for (FusionOp consumer : inputOf)
           channelsLastInputs[consumer] = result;
@@ -569,6 +594,9 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
       if (!channelsLast.empty())
         producer->setAttr(SolderDialect::kChannelsLastAttrName,
                           DenseI64ArrayAttr::get(context, channelsLast));
+      if (!roundedTF32.empty())
+        producer->setAttr(SolderDialect::kRoundedTF32AttrName,
+                          DenseI64ArrayAttr::get(context, roundedTF32));
     }
 
     for (auto [index, returned] : llvm::enumerate(returnOp.getOperands())) {

@@ -64,6 +64,11 @@ def Solder_Dialect : Dialect {
     /// argument or result (a unit attribute): the caller's tensor is
     /// stored channels-last.
     static constexpr ::llvm::StringLiteral kChannelsLastAttrName = "solder.channels_last";
+    /// On a conv region: those of its channels-last results it stores
+    /// rounded to TF32, by result number: every reader is a TF32 Hopper
+    /// conv, which reads them through its tensor map as they are (the
+    /// rounding its own input conversion would have done).
+    static constexpr ::llvm::StringLiteral kRoundedTF32AttrName = "solder.rounded_tf32";
     /// On a function argument: a parameter, the same contents call after
     /// call (its preparations run once).
     static constexpr ::llvm::StringLiteral kParameterAttrName = "solder.parameter";

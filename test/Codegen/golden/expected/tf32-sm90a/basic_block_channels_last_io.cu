@@ -41,6 +41,8 @@ struct basic_block_channels_last_io_k0_conv_epilogue {
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
+  // Stores channels-last (NDHWC): visited channels fastest.
+  static constexpr bool kChannelsLast = true;
   struct Partials {
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
       return {};
@@ -56,7 +58,7 @@ struct basic_block_channels_last_io_k0_conv_epilogue {
     const float v0 = conv * in2[i1];  // solder.mul
     const float v1 = v0 + in3[i1];  // solder.add
     const float v2 = (v1 < 0.0f ? 0.0f : v1);  // solder.relu
-    out0[(i0 * 64L + i1) * 196L + pixel] = v2;
+    out0[(i0 * 196L + pixel) * 64L + i1] = solder::roundToTF32(v2);  // channels-last, rounded to TF32 for its Hopper readers
   }
 
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
@@ -103,13 +105,6 @@ struct basic_block_channels_last_io_k1_conv_geometry {
   static constexpr int kKernel[3] = {1, 3, 3};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
 };
-
-// basic_block_channels_last_io_k1_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
-extern "C" __global__ void __launch_bounds__(256)
-basic_block_channels_last_io_k1_conv_input_ndhwc(const float *__restrict__ input,
-    float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<64, 64, 196L>(input, solder::StoreTF32{inputNdhwc});
-}
 
 // basic_block_channels_last_io_k1_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
@@ -164,7 +159,7 @@ using basic_block_channels_last_io_k1_conv_kernel = solder::ConvKernel<basic_blo
 static_assert(basic_block_channels_last_io_k1_conv_kernel::kThreads == 384 && basic_block_channels_last_io_k1_conv_kernel::kSharedBytes == 197760,
               "the plan's threads and shared memory");
 
-// basic_block_channels_last_io_k1_conv_maps: the tensor maps its copies read, over the converted input and
+// basic_block_channels_last_io_k1_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
 // weights; the runtime encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps basic_block_channels_last_io_k1_conv_maps;
 
@@ -175,8 +170,7 @@ __device__ solder::WgmmaTensorMaps basic_block_channels_last_io_k1_conv_maps;
 //   in3: tensor<64x1x1xf32>
 //   in4: tensor<3x64x14x14xf32>
 //   out0: tensor<3x64x14x14xf32>
-//   ws0: basic_block_channels_last_io_k1_conv_input_ndhwc
-//   ws1: basic_block_channels_last_io_k1_conv_weight_ktrsc
+//   ws0: basic_block_channels_last_io_k1_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(384, 1)
 basic_block_channels_last_io_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -184,9 +178,8 @@ basic_block_channels_last_io_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in3,
     const float *__restrict__ in4,
     float *__restrict__ out0,
-    float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  basic_block_channels_last_io_k1_conv_kernel::run(ws0, ws1, basic_block_channels_last_io_k1_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, basic_block_channels_last_io_k1_conv_maps);
+  basic_block_channels_last_io_k1_conv_kernel::run(in0, ws0, basic_block_channels_last_io_k1_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, basic_block_channels_last_io_k1_conv_maps);
 }
 

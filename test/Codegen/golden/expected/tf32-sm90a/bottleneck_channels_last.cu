@@ -41,6 +41,8 @@ struct bottleneck_channels_last_k0_conv_epilogue {
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
+  // Stores channels-last (NDHWC): visited channels fastest.
+  static constexpr bool kChannelsLast = true;
   struct Partials {
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
       return {};
@@ -56,7 +58,7 @@ struct bottleneck_channels_last_k0_conv_epilogue {
     const float v0 = conv * in2[i1];  // solder.mul
     const float v1 = v0 + in3[i1];  // solder.add
     const float v2 = (v1 < 0.0f ? 0.0f : v1);  // solder.relu
-    out0[(i0 * 32L + i1) * 784L + pixel] = v2;
+    out0[(i0 * 784L + pixel) * 32L + i1] = solder::roundToTF32(v2);  // channels-last, rounded to TF32 for its Hopper readers
   }
 
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
@@ -104,13 +106,6 @@ struct bottleneck_channels_last_k1_conv_geometry {
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
 };
 
-// bottleneck_channels_last_k1_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
-extern "C" __global__ void __launch_bounds__(256)
-bottleneck_channels_last_k1_conv_input_ndhwc(const float *__restrict__ input,
-    float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<32, 32, 784L>(input, solder::StoreTF32{inputNdhwc});
-}
-
 // bottleneck_channels_last_k1_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 bottleneck_channels_last_k1_conv_weight_ktrsc(const float *__restrict__ weight,
@@ -129,6 +124,8 @@ struct bottleneck_channels_last_k1_conv_epilogue {
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
+  // Stores channels-last (NDHWC): visited channels fastest.
+  static constexpr bool kChannelsLast = true;
   struct Partials {
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
       return {};
@@ -144,7 +141,7 @@ struct bottleneck_channels_last_k1_conv_epilogue {
     const float v0 = conv * in2[i1];  // solder.mul
     const float v1 = v0 + in3[i1];  // solder.add
     const float v2 = (v1 < 0.0f ? 0.0f : v1);  // solder.relu
-    out0[(i0 * 32L + i1) * 784L + pixel] = v2;
+    out0[(i0 * 784L + pixel) * 32L + i1] = solder::roundToTF32(v2);  // channels-last, rounded to TF32 for its Hopper readers
   }
 
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
@@ -160,7 +157,7 @@ using bottleneck_channels_last_k1_conv_kernel = solder::ConvKernel<bottleneck_ch
 static_assert(bottleneck_channels_last_k1_conv_kernel::kThreads == 384 && bottleneck_channels_last_k1_conv_kernel::kSharedBytes == 197760,
               "the plan's threads and shared memory");
 
-// bottleneck_channels_last_k1_conv_maps: the tensor maps its copies read, over the converted input and
+// bottleneck_channels_last_k1_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
 // weights; the runtime encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k1_conv_maps;
 
@@ -170,18 +167,16 @@ __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k1_conv_maps;
 //   in2: tensor<32x1x1xf32>
 //   in3: tensor<32x1x1xf32>
 //   out0: tensor<4x32x28x28xf32>
-//   ws0: bottleneck_channels_last_k1_conv_input_ndhwc
-//   ws1: bottleneck_channels_last_k1_conv_weight_ktrsc
+//   ws0: bottleneck_channels_last_k1_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(384, 1)
 bottleneck_channels_last_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3,
     float *__restrict__ out0,
-    float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  bottleneck_channels_last_k1_conv_kernel::run(ws0, ws1, bottleneck_channels_last_k1_conv_epilogue{in0, in1, in2, in3, out0}, shared, bottleneck_channels_last_k1_conv_maps);
+  bottleneck_channels_last_k1_conv_kernel::run(in0, ws0, bottleneck_channels_last_k1_conv_epilogue{in0, in1, in2, in3, out0}, shared, bottleneck_channels_last_k1_conv_maps);
 }
 
 struct bottleneck_channels_last_k2_conv_geometry {
@@ -191,13 +186,6 @@ struct bottleneck_channels_last_k2_conv_geometry {
   static constexpr int kKernel[3] = {1, 1, 1};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
-
-// bottleneck_channels_last_k2_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
-extern "C" __global__ void __launch_bounds__(256)
-bottleneck_channels_last_k2_conv_input_ndhwc(const float *__restrict__ input,
-    float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<32, 32, 784L>(input, solder::StoreTF32{inputNdhwc});
-}
 
 // bottleneck_channels_last_k2_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
@@ -250,7 +238,7 @@ using bottleneck_channels_last_k2_conv_kernel = solder::ConvKernel<bottleneck_ch
 static_assert(bottleneck_channels_last_k2_conv_kernel::kThreads == 384 && bottleneck_channels_last_k2_conv_kernel::kSharedBytes == 197760,
               "the plan's threads and shared memory");
 
-// bottleneck_channels_last_k2_conv_maps: the tensor maps its copies read, over the converted input and
+// bottleneck_channels_last_k2_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
 // weights; the runtime encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k2_conv_maps;
 
@@ -261,8 +249,7 @@ __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k2_conv_maps;
 //   in3: tensor<64x1x1xf32>
 //   in4: tensor<4x64x28x28xf32>
 //   out0: tensor<4x64x28x28xf32>
-//   ws0: bottleneck_channels_last_k2_conv_input_ndhwc
-//   ws1: bottleneck_channels_last_k2_conv_weight_ktrsc
+//   ws0: bottleneck_channels_last_k2_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(384, 1)
 bottleneck_channels_last_k2_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -270,10 +257,9 @@ bottleneck_channels_last_k2_conv(const float *__restrict__ in0,
     const float *__restrict__ in3,
     const float *__restrict__ in4,
     float *__restrict__ out0,
-    float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  bottleneck_channels_last_k2_conv_kernel::run(ws0, ws1, bottleneck_channels_last_k2_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, bottleneck_channels_last_k2_conv_maps);
+  bottleneck_channels_last_k2_conv_kernel::run(in0, ws0, bottleneck_channels_last_k2_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, bottleneck_channels_last_k2_conv_maps);
 }
 
 struct bottleneck_channels_last_k3_conv_geometry {
@@ -307,6 +293,8 @@ struct bottleneck_channels_last_k3_conv_epilogue {
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
+  // Stores channels-last (NDHWC): visited channels fastest.
+  static constexpr bool kChannelsLast = true;
   struct Partials {
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
       return {};
@@ -320,7 +308,7 @@ struct bottleneck_channels_last_k3_conv_epilogue {
     [[maybe_unused]] const int i3 = pixel % 28;
     const float conv = acc;  // solder.conv
     const float v0 = (conv < 0.0f ? 0.0f : conv);  // solder.relu
-    out0[(i0 * 64L + i1) * 784L + pixel] = v0;
+    out0[(i0 * 784L + pixel) * 64L + i1] = solder::roundToTF32(v0);  // channels-last, rounded to TF32 for its Hopper readers
   }
 
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
@@ -363,13 +351,6 @@ struct bottleneck_channels_last_k4_conv_geometry {
   static constexpr int kKernel[3] = {1, 3, 3};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
 };
-
-// bottleneck_channels_last_k4_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
-extern "C" __global__ void __launch_bounds__(256)
-bottleneck_channels_last_k4_conv_input_ndhwc(const float *__restrict__ input,
-    float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<64, 64, 784L>(input, solder::StoreTF32{inputNdhwc});
-}
 
 // bottleneck_channels_last_k4_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
@@ -418,7 +399,7 @@ using bottleneck_channels_last_k4_conv_kernel = solder::ConvKernel<bottleneck_ch
 static_assert(bottleneck_channels_last_k4_conv_kernel::kThreads == 384 && bottleneck_channels_last_k4_conv_kernel::kSharedBytes == 197760,
               "the plan's threads and shared memory");
 
-// bottleneck_channels_last_k4_conv_maps: the tensor maps its copies read, over the converted input and
+// bottleneck_channels_last_k4_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
 // weights; the runtime encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k4_conv_maps;
 
@@ -428,17 +409,15 @@ __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k4_conv_maps;
 //   in2: tensor<64xf32>
 //   in3: tensor<4x64x28x28xf32>
 //   out0: tensor<4x64x28x28xf32>
-//   ws0: bottleneck_channels_last_k4_conv_input_ndhwc
-//   ws1: bottleneck_channels_last_k4_conv_weight_ktrsc
+//   ws0: bottleneck_channels_last_k4_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(384, 1)
 bottleneck_channels_last_k4_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3,
     float *__restrict__ out0,
-    float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  bottleneck_channels_last_k4_conv_kernel::run(ws0, ws1, bottleneck_channels_last_k4_conv_epilogue{in0, in1, in2, in3, out0}, shared, bottleneck_channels_last_k4_conv_maps);
+  bottleneck_channels_last_k4_conv_kernel::run(in0, ws0, bottleneck_channels_last_k4_conv_epilogue{in0, in1, in2, in3, out0}, shared, bottleneck_channels_last_k4_conv_maps);
 }
 

@@ -260,6 +260,8 @@ struct channels_last_layernorm_mlp_k4_conv_epilogue {
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
+  // Stores channels-last (NDHWC): visited channels fastest.
+  static constexpr bool kChannelsLast = true;
   struct Partials {
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
       return {};
@@ -273,7 +275,7 @@ struct channels_last_layernorm_mlp_k4_conv_epilogue {
     [[maybe_unused]] const int i3 = pixel % 13;
     const float conv = acc + in6[i1];  // solder.conv
     const float v0 = 0.5f * conv * (1.0f + erff(conv * 0.7071067812f));  // solder.gelu
-    out0[(i0 * 96L + i1) * 195L + pixel] = v0;
+    out0[(i0 * 195L + pixel) * 96L + i1] = solder::roundToTF32(v0);  // channels-last, rounded to TF32 for its Hopper readers
   }
 
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
@@ -330,13 +332,6 @@ struct channels_last_layernorm_mlp_k5_conv_geometry {
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
 
-// channels_last_layernorm_mlp_k5_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
-extern "C" __global__ void __launch_bounds__(256)
-channels_last_layernorm_mlp_k5_conv_input_ndhwc(const float *__restrict__ input,
-    float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<96, 96, 195L>(input, solder::StoreTF32{inputNdhwc});
-}
-
 // channels_last_layernorm_mlp_k5_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 channels_last_layernorm_mlp_k5_conv_weight_ktrsc(const float *__restrict__ weight,
@@ -386,7 +381,7 @@ using channels_last_layernorm_mlp_k5_conv_kernel = solder::ConvKernel<channels_l
 static_assert(channels_last_layernorm_mlp_k5_conv_kernel::kThreads == 384 && channels_last_layernorm_mlp_k5_conv_kernel::kSharedBytes == 197760,
               "the plan's threads and shared memory");
 
-// channels_last_layernorm_mlp_k5_conv_maps: the tensor maps its copies read, over the converted input and
+// channels_last_layernorm_mlp_k5_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
 // weights; the runtime encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps channels_last_layernorm_mlp_k5_conv_maps;
 
@@ -397,8 +392,7 @@ __device__ solder::WgmmaTensorMaps channels_last_layernorm_mlp_k5_conv_maps;
 //   in3: tensor<1x24x1x1xf32>
 //   in4: tensor<2x24x15x13xf32>
 //   out0: tensor<2x24x15x13xf32>
-//   ws0: channels_last_layernorm_mlp_k5_conv_input_ndhwc
-//   ws1: channels_last_layernorm_mlp_k5_conv_weight_ktrsc
+//   ws0: channels_last_layernorm_mlp_k5_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(384, 1)
 channels_last_layernorm_mlp_k5_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -406,9 +400,8 @@ channels_last_layernorm_mlp_k5_conv(const float *__restrict__ in0,
     const float *__restrict__ in3,
     const float *__restrict__ in4,
     float *__restrict__ out0,
-    float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  channels_last_layernorm_mlp_k5_conv_kernel::run(ws0, ws1, channels_last_layernorm_mlp_k5_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, channels_last_layernorm_mlp_k5_conv_maps);
+  channels_last_layernorm_mlp_k5_conv_kernel::run(in0, ws0, channels_last_layernorm_mlp_k5_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, channels_last_layernorm_mlp_k5_conv_maps);
 }
 

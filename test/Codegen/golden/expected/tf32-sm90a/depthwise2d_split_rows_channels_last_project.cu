@@ -29,6 +29,8 @@ struct depthwise2d_split_rows_channels_last_project_k0_conv_epilogue {
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
+  // Stores channels-last (NDHWC): visited channels fastest.
+  static constexpr bool kChannelsLast = true;
   struct Partials {
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
       return {};
@@ -44,7 +46,7 @@ struct depthwise2d_split_rows_channels_last_project_k0_conv_epilogue {
     const float v0 = conv * in3[i1];  // solder.mul
     const float v1 = v0 + in4[i1];  // solder.add
     const float v2 = solder::clampNaN(v1, 0.00000000e+00f, 6.00000000e+00f);  // solder.clamp
-    out0[(i0 * 32L + i1) * 567L + pixel] = v2;
+    out0[(i0 * 567L + pixel) * 32L + i1] = solder::roundToTF32(v2);  // channels-last, rounded to TF32 for its Hopper readers
   }
 
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
@@ -85,13 +87,6 @@ struct depthwise2d_split_rows_channels_last_project_k1_conv_geometry {
   static constexpr int kKernel[3] = {1, 1, 1};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
-
-// depthwise2d_split_rows_channels_last_project_k1_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
-extern "C" __global__ void __launch_bounds__(256)
-depthwise2d_split_rows_channels_last_project_k1_conv_input_ndhwc(const float *__restrict__ input,
-    float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<32, 32, 567L>(input, solder::StoreTF32{inputNdhwc});
-}
 
 // depthwise2d_split_rows_channels_last_project_k1_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
@@ -138,7 +133,7 @@ using depthwise2d_split_rows_channels_last_project_k1_conv_kernel = solder::Conv
 static_assert(depthwise2d_split_rows_channels_last_project_k1_conv_kernel::kThreads == 384 && depthwise2d_split_rows_channels_last_project_k1_conv_kernel::kSharedBytes == 197760,
               "the plan's threads and shared memory");
 
-// depthwise2d_split_rows_channels_last_project_k1_conv_maps: the tensor maps its copies read, over the converted input and
+// depthwise2d_split_rows_channels_last_project_k1_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
 // weights; the runtime encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps depthwise2d_split_rows_channels_last_project_k1_conv_maps;
 
@@ -147,16 +142,14 @@ __device__ solder::WgmmaTensorMaps depthwise2d_split_rows_channels_last_project_
 //   in1: tensor<48x32x1x1xf32>
 //   in2: tensor<48xf32>
 //   out0: tensor<2x48x7x81xf32>
-//   ws0: depthwise2d_split_rows_channels_last_project_k1_conv_input_ndhwc
-//   ws1: depthwise2d_split_rows_channels_last_project_k1_conv_weight_ktrsc
+//   ws0: depthwise2d_split_rows_channels_last_project_k1_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(384, 1)
 depthwise2d_split_rows_channels_last_project_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     float *__restrict__ out0,
-    float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  depthwise2d_split_rows_channels_last_project_k1_conv_kernel::run(ws0, ws1, depthwise2d_split_rows_channels_last_project_k1_conv_epilogue{in0, in1, in2, out0}, shared, depthwise2d_split_rows_channels_last_project_k1_conv_maps);
+  depthwise2d_split_rows_channels_last_project_k1_conv_kernel::run(in0, ws0, depthwise2d_split_rows_channels_last_project_k1_conv_epilogue{in0, in1, in2, out0}, shared, depthwise2d_split_rows_channels_last_project_k1_conv_maps);
 }
 

@@ -104,6 +104,8 @@ struct inverted_residual_channels_last_k1_conv_epilogue {
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
+  // Stores channels-last (NDHWC): visited channels fastest.
+  static constexpr bool kChannelsLast = true;
   struct Partials {
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
       return {};
@@ -119,7 +121,7 @@ struct inverted_residual_channels_last_k1_conv_epilogue {
     const float v0 = conv * in2[i1];  // solder.mul
     const float v1 = v0 + in3[i1];  // solder.add
     const float v2 = solder::clampNaN(v1, 0.00000000e+00f, 6.00000000e+00f);  // solder.clamp
-    out0[(i0 * 96L + i1) * 247L + pixel] = v2;
+    out0[(i0 * 247L + pixel) * 96L + i1] = solder::roundToTF32(v2);  // channels-last, rounded to TF32 for its Hopper readers
   }
 
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
@@ -158,13 +160,6 @@ struct inverted_residual_channels_last_k2_conv_geometry {
   static constexpr int kKernel[3] = {1, 1, 1};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
-
-// inverted_residual_channels_last_k2_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
-extern "C" __global__ void __launch_bounds__(256)
-inverted_residual_channels_last_k2_conv_input_ndhwc(const float *__restrict__ input,
-    float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<96, 96, 247L>(input, solder::StoreTF32{inputNdhwc});
-}
 
 // inverted_residual_channels_last_k2_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
@@ -218,7 +213,7 @@ using inverted_residual_channels_last_k2_conv_kernel = solder::ConvKernel<invert
 static_assert(inverted_residual_channels_last_k2_conv_kernel::kThreads == 384 && inverted_residual_channels_last_k2_conv_kernel::kSharedBytes == 197760,
               "the plan's threads and shared memory");
 
-// inverted_residual_channels_last_k2_conv_maps: the tensor maps its copies read, over the converted input and
+// inverted_residual_channels_last_k2_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
 // weights; the runtime encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps inverted_residual_channels_last_k2_conv_maps;
 
@@ -229,8 +224,7 @@ __device__ solder::WgmmaTensorMaps inverted_residual_channels_last_k2_conv_maps;
 //   in3: tensor<24x1x1xf32>
 //   in4: tensor<2x24x13x19xf32>
 //   out0: tensor<2x24x13x19xf32>
-//   ws0: inverted_residual_channels_last_k2_conv_input_ndhwc
-//   ws1: inverted_residual_channels_last_k2_conv_weight_ktrsc
+//   ws0: inverted_residual_channels_last_k2_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(384, 1)
 inverted_residual_channels_last_k2_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -238,9 +232,8 @@ inverted_residual_channels_last_k2_conv(const float *__restrict__ in0,
     const float *__restrict__ in3,
     const float *__restrict__ in4,
     float *__restrict__ out0,
-    float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  inverted_residual_channels_last_k2_conv_kernel::run(ws0, ws1, inverted_residual_channels_last_k2_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, inverted_residual_channels_last_k2_conv_maps);
+  inverted_residual_channels_last_k2_conv_kernel::run(in0, ws0, inverted_residual_channels_last_k2_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, inverted_residual_channels_last_k2_conv_maps);
 }
 
