@@ -255,13 +255,13 @@ constexpr int64_t kDirectMaxSharedBytes = 100 * 1024;
 constexpr int64_t kDirectTF32Registers = 80;
 constexpr int64_t kDirectThreeTF32Registers = 128;
 
-/// Spatial dims padded to (D, H, W) as the geometry structs have them.
 /// The share of the SM slots of a grid of `ctas` CTAs' waves (one CTA an
 /// SM) that has a CTA: 1 for whole waves, 64 / 132 for 64 CTAs on 132 SMs.
 static double wavesWorking(int64_t ctas, int64_t multiprocessors) {
   return ctas / static_cast<double>(llvm::alignTo(ctas, multiprocessors));
 }
 
+/// Spatial dims padded to (D, H, W) as the geometry structs have them.
 static std::array<int, 3> padSpatial(ArrayRef<int64_t> dims, int fill) {
   std::array<int, 3> padded = {fill, fill, fill};
   for (auto [to, dim] : llvm::zip(llvm::drop_begin(padded, 3 - dims.size()), dims))
@@ -757,8 +757,10 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     // Among its tiles, the one that finishes first: the table's rate (from
     // a grid of many waves) times the share of its grid's last wave that
     // works (one CTA an SM) and of its rows that are pixels (a tile holds
-    // one sample's). ResNet-50's layer3 and layer4 convs at batch 32 are
-    // 64 CTAs of 128 x 256, half the SMs idle, or 128 of 128 x 128.
+    // one sample's), among the tiles whose rate beats sm80's (weighed the
+    // same way, a small tile of many CTAs would win the weighing and then
+    // lose to sm80's rate). ResNet-50's layer3 and layer4 convs at batch
+    // 32 are 64 CTAs of 128 x 256, half the SMs idle, or 128 of 128 x 128.
     ArrayRef<WgmmaTile> tiles =
         precision == Precision::ieee ? ArrayRef(kWgmmaThreeTF32Tiles) : ArrayRef(kWgmmaTiles);
     double bestEffective = 0;
@@ -771,6 +773,8 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
       double rate = candidate.teraFlops * groupInChannels /
                     static_cast<double>(llvm::alignTo(groupInChannels, 32)) * outChannels /
                     static_cast<double>(llvm::alignTo(outChannels, candidate.bn));
+      if (rate <= tensorOpTeraFlops)
+        continue;
       if (rate > fastestRate) {
         fastest = &candidate;
         fastestRate = rate;
@@ -784,9 +788,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
         bestEffective = effective;
       }
     }
-    if (wgmmaTeraFlops <= tensorOpTeraFlops)
-      wgmmaTile = nullptr;
-    else if (wgmmaTile != fastest)
+    if (wgmmaTile && wgmmaTile != fastest)
       wgmmaFill = llvm::formatv("; {0} x {1} tiles: {2} CTAs for {3} SMs ({4} x {5}: {6})",
                                 wgmmaTile->bm, wgmmaTile->bn,
                                 ctas(gridOf(wgmmaTile->bm, wgmmaTile->bn)),

@@ -220,7 +220,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                               "a tensor-core conv's input with no input_grid, a depthwise "
                               "conv's input, or in its epilogue");
   }
-  // The Hopper main loop's tensor maps cover the converted operands.
+  // The layout conversions of a tensor-core main loop's operands (the
+  // Hopper one's tensor maps cover them, or an input its producer stored).
   ConvertedOperands converted;
   if (implicitGemmTile) {
     if (prologue && implicitGemmTile.getInputGrid().empty())
@@ -337,8 +338,15 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     // the caller's tensor would not follow it from call to call).
     std::optional<unsigned> inputMapBuffer = converted.input;
     if (!converted.input && inputChannelsLast && !threeTF32 &&
-        inputArg.kind == KernelArgRef::Kind::buffer)
+        inputArg.kind == KernelArgRef::Kind::buffer) {
+      Value stored = fusion.getCaptures()[cast<BlockArgument>(input).getArgNumber()];
+      auto producer = stored.getDefiningOp<FusionOp>();
+      if (!producer || !isRoundedTF32(producer, cast<OpResult>(stored).getResultNumber()))
+        return fusion.emitError("the CUDA code generator reads a Hopper conv's channels-last "
+                                "input through its tensor map only where its producer rounds "
+                                "it to TF32 (solder.rounded_tf32)");
       inputMapBuffer = inputArg.index;
+    }
     if (!form.fits || !inputMapBuffer || !converted.weight)
       return fusion.emitError("the CUDA code generator runs the Hopper main loop on a conv it "
                               "fits with both operands converted, or in TF32 its input "

@@ -255,6 +255,18 @@ func.func @f(%x: tensor<1x3x4x4xf32>, %w: tensor<4x3x3x3xf32>) -> tensor<1x4x2x2
 
 // -----
 
+func.func @f(%x: tensor<1x3x4x4xf32>, %w: tensor<4x3x3x3xf32>) -> (tensor<1x4x2x2xf32>, tensor<1x4x2x2xf32>) {
+  // expected-error @+1 {{'solder.rounded_tf32' lists result numbers of a solder.fusion's 'solder.channels_last'}}
+  %y:2 = solder.fusion "k0_conv" (%a = %x, %b = %w) : (tensor<1x3x4x4xf32>, tensor<4x3x3x3xf32>) -> (tensor<1x4x2x2xf32>, tensor<1x4x2x2xf32>) attributes {solder.channels_last = array<i64: 0>, solder.rounded_tf32 = array<i64: 1>} {
+    %c = solder.conv %a, %b strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1 : (tensor<1x3x4x4xf32>, tensor<4x3x3x3xf32>) -> tensor<1x4x2x2xf32>
+    %r = solder.relu %c : tensor<1x4x2x2xf32>
+    solder.yield %c, %r : tensor<1x4x2x2xf32>, tensor<1x4x2x2xf32>
+  }
+  return %y#0, %y#1 : tensor<1x4x2x2xf32>, tensor<1x4x2x2xf32>
+}
+
+// -----
+
 // expected-error @+1 {{'solder.parameter' is a unit attribute of a func.func argument}}
 func.func @f(%x: tensor<4xf32>, %w: tensor<4xf32> {solder.parameter = 1 : i64}) -> tensor<4xf32> {
   %y = solder.add %x, %w : tensor<4xf32>

@@ -370,8 +370,15 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                                                            }),
                                            ", "))
                       .str();
-        if (fusion->hasAttr(SolderDialect::kRoundedTF32AttrName))
-          note += ", rounded to TF32 for the Hopper convs that read it";
+        if (auto rounded =
+                fusion->getAttrOfType<DenseI64ArrayAttr>(SolderDialect::kRoundedTF32AttrName))
+          note += llvm::formatv("; rounds {0} to TF32 for the Hopper convs that read it",
+                                llvm::join(llvm::map_range(rounded.asArrayRef(),
+                                                           [](int64_t index) {
+                                                             return "#" + std::to_string(index);
+                                                           }),
+                                           ", "))
+                      .str();
         if (conv->prologueBytes)
           note += llvm::formatv("; the input through its prologue ({0}) first: {1:F1} MB",
                                 prologue, conv->prologueBytes / 1e6)
@@ -472,7 +479,10 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
   /// wants it channels-last. The producer's epilogue stores them so
   /// (solder.channels_last) and those convs read them as they are: a
   /// ResNet's activations between convs skip the NCDHW -> NDHWC pass (4
-  /// bytes read and written an element). The caller's channels-last
+  /// bytes read and written an element). A result that TF32 Hopper convs
+  /// read is so stored only where they are its only readers and it is the
+  /// bundle's own (their tensor maps cover it): its producer also rounds it
+  /// to TF32 (solder.rounded_tf32), as their conversions would. The caller's channels-last
   /// arguments and results (the function's solder.channels_last) stay so
   /// where the same holds, and are dropped elsewhere: the caller passes or
   /// gets that tensor in NCDHW. Returns the report's notes on them.

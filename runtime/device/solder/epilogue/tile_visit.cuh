@@ -203,11 +203,12 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
         for (int i = 0; i < count; ++i) {
           const int row = laneInGroup + kLanesPerChannel * i;
           const int pixel = rows.pixel(row);
-          if (!kMappedRows || pixel >= 0)
+          if (!kMappedRows || pixel >= 0) {
 #pragma unroll
             for (int h = 0; h < decltype(channelCount)::value; ++h)
               epilogue.visit(n, channel + h, pixel, tile[(firstLocal + h) * kTileStride + row],
                              partials[h]);
+          }
         }
       };
       if (channelsHere == 2)

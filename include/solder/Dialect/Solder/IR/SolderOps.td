@@ -574,7 +574,9 @@ def Solder_FusionOp : Solder_Op<"fusion", [IsolatedFromAbove,
     on a conv region `solder.channels_last` (an `array<i64>` of result
     numbers): those results are stored NDHWC, for readers that take them so
     (a tensor-core conv's input read as it is, a conv epilogue's op at its
-    own element).
+    own element); and `solder.rounded_tf32` (a subset of those numbers):
+    results stored rounded to TF32 as well, because every reader is a TF32
+    Hopper conv whose tensor map reads them as they are.
 
     ```mlir
     %y, %s = solder.fusion "w1_conv" (%a = %x, %b = %w, %c = %bias)

@@ -3,7 +3,6 @@
 
 #include <solder/conv/layout.cuh>
 #include <solder/conv/mainloop_depthwise.cuh>
-#include <solder/conv/mainloop_implicit_gemm_tensorop.cuh>
 #include <solder/conv/mainloop_implicit_gemm_wgmma.cuh>
 #include <solder/kernel/conv_kernel.cuh>
 #include <solder/kernel/elementwise_kernel.cuh>
@@ -235,7 +234,7 @@ struct channels_last_layernorm_mlp_k4_conv_prologue {
   }
 };
 
-// channels_last_layernorm_mlp_k4_conv_input_ndhwc: the conv input, NCDHW to NDHWC, through its prologue: sub -> mul -> mul -> add
+// channels_last_layernorm_mlp_k4_conv_input_ndhwc: the conv input, NCDHW to NDHWC, through its prologue: sub -> mul -> mul -> add, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 channels_last_layernorm_mlp_k4_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc,
@@ -243,7 +242,14 @@ channels_last_layernorm_mlp_k4_conv_input_ndhwc(const float *__restrict__ input,
     const float *__restrict__ in2,
     const float *__restrict__ in3,
     const float *__restrict__ in4) {
-  solder::toChannelsLast<24, 24, 195L>(input, inputNdhwc, channels_last_layernorm_mlp_k4_conv_prologue{in1, in2, in3, in4});
+  solder::toChannelsLast<24, 24, 195L>(input, solder::StoreTF32{inputNdhwc}, channels_last_layernorm_mlp_k4_conv_prologue{in1, in2, in3, in4});
+}
+
+// channels_last_layernorm_mlp_k4_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
+extern "C" __global__ void __launch_bounds__(256)
+channels_last_layernorm_mlp_k4_conv_weight_ktrsc(const float *__restrict__ weight,
+    float *__restrict__ weightKtrsc) {
+  solder::weightsToKtrsc<channels_last_layernorm_mlp_k4_conv_geometry, 24>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // channels_last_layernorm_mlp_k4_conv_epilogue: what channels_last_layernorm_mlp_k4_conv does with each accumulator (conv output element).
@@ -284,23 +290,18 @@ struct channels_last_layernorm_mlp_k4_conv_epilogue {
   }
 };
 
-using channels_last_layernorm_mlp_k4_conv_mainloop = solder::TensorOpConv<
-    channels_last_layernorm_mlp_k4_conv_geometry, solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::kTF32>>;
+using channels_last_layernorm_mlp_k4_conv_mainloop = solder::WgmmaConv<
+    channels_last_layernorm_mlp_k4_conv_geometry, solder::WgmmaTile<128, 128, 6>>;
 using channels_last_layernorm_mlp_k4_conv_kernel = solder::ConvKernel<channels_last_layernorm_mlp_k4_conv_mainloop, channels_last_layernorm_mlp_k4_conv_epilogue,
-    solder::GridTileScheduler<4, 1, 2>>;
-static_assert(channels_last_layernorm_mlp_k4_conv_kernel::kThreads == 128 && channels_last_layernorm_mlp_k4_conv_kernel::kSharedBytes == 49152,
+    solder::GridTileScheduler<2, 1, 2>>;
+static_assert(channels_last_layernorm_mlp_k4_conv_kernel::kThreads == 384 && channels_last_layernorm_mlp_k4_conv_kernel::kSharedBytes == 197728,
               "the plan's threads and shared memory");
 
-// channels_last_layernorm_mlp_k4_conv_context: CUTLASS's problem and iterator parameters, in the constant
-// bank like a stock kernel's parameters; channels_last_layernorm_mlp_k4_conv_build_context fills it
-// once, when the runtime loads the bundle.
-__constant__ channels_last_layernorm_mlp_k4_conv_mainloop::ContextStorage channels_last_layernorm_mlp_k4_conv_context;
-extern "C" __global__ void __launch_bounds__(1)
-channels_last_layernorm_mlp_k4_conv_build_context(channels_last_layernorm_mlp_k4_conv_mainloop::ContextStorage *context) {
-  channels_last_layernorm_mlp_k4_conv_mainloop::buildContext(context);
-}
+// channels_last_layernorm_mlp_k4_conv_maps: the tensor maps its copies read, over the converted input and
+// weights; the runtime encodes them when it loads the bundle.
+__device__ solder::WgmmaTensorMaps channels_last_layernorm_mlp_k4_conv_maps;
 
-// channels_last_layernorm_mlp_k4_conv: sub -> mul -> mul -> add -> implicit-GEMM conv on tensor cores (tensorop_tf32) -> gelu
+// channels_last_layernorm_mlp_k4_conv: sub -> mul -> mul -> add -> implicit-GEMM conv on tensor cores (wgmma_tf32) -> gelu
 //   in0: tensor<2x24x15x13xf32>
 //   in1: tensor<2x1x15x13xf32>
 //   in2: tensor<2x1x15x13xf32>
@@ -310,7 +311,8 @@ channels_last_layernorm_mlp_k4_conv_build_context(channels_last_layernorm_mlp_k4
 //   in6: tensor<96xf32>
 //   out0: tensor<2x96x15x13xf32>
 //   ws0: channels_last_layernorm_mlp_k4_conv_input_ndhwc
-extern "C" __global__ void __launch_bounds__(128)
+//   ws1: channels_last_layernorm_mlp_k4_conv_weight_ktrsc
+extern "C" __global__ void __launch_bounds__(384, 1)
 channels_last_layernorm_mlp_k4_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
@@ -319,9 +321,10 @@ channels_last_layernorm_mlp_k4_conv(const float *__restrict__ in0,
     const float *__restrict__ in5,
     const float *__restrict__ in6,
     float *__restrict__ out0,
-    float *__restrict__ ws0) {
+    float *__restrict__ ws0,
+    float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  channels_last_layernorm_mlp_k4_conv_kernel::run(ws0, in5, channels_last_layernorm_mlp_k4_conv_epilogue{in0, in1, in2, in3, in4, in5, in6, out0}, shared, channels_last_layernorm_mlp_k4_conv_context);
+  channels_last_layernorm_mlp_k4_conv_kernel::run(ws0, ws1, channels_last_layernorm_mlp_k4_conv_epilogue{in0, in1, in2, in3, in4, in5, in6, out0}, shared, channels_last_layernorm_mlp_k4_conv_maps);
 }
 
 struct channels_last_layernorm_mlp_k5_conv_geometry {

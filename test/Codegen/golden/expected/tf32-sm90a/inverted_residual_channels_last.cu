@@ -3,7 +3,6 @@
 
 #include <solder/conv/layout.cuh>
 #include <solder/conv/mainloop_depthwise.cuh>
-#include <solder/conv/mainloop_implicit_gemm_tensorop.cuh>
 #include <solder/conv/mainloop_implicit_gemm_wgmma.cuh>
 #include <solder/kernel/conv_kernel.cuh>
 #include <solder/pointwise.cuh>
@@ -17,6 +16,20 @@ struct inverted_residual_channels_last_k0_conv_geometry {
   static constexpr int kKernel[3] = {1, 1, 1};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
+
+// inverted_residual_channels_last_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
+extern "C" __global__ void __launch_bounds__(256)
+inverted_residual_channels_last_k0_conv_input_ndhwc(const float *__restrict__ input,
+    float *__restrict__ inputNdhwc) {
+  solder::toChannelsLast<24, 24, 247L>(input, solder::StoreTF32{inputNdhwc});
+}
+
+// inverted_residual_channels_last_k0_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
+extern "C" __global__ void __launch_bounds__(256)
+inverted_residual_channels_last_k0_conv_weight_ktrsc(const float *__restrict__ weight,
+    float *__restrict__ weightKtrsc) {
+  solder::weightsToKtrsc<inverted_residual_channels_last_k0_conv_geometry, 24>(weight, solder::StoreTF32{weightKtrsc});
+}
 
 // inverted_residual_channels_last_k0_conv_epilogue: what inverted_residual_channels_last_k0_conv does with each accumulator (conv output element).
 struct inverted_residual_channels_last_k0_conv_epilogue {
@@ -53,36 +66,35 @@ struct inverted_residual_channels_last_k0_conv_epilogue {
   }
 };
 
-using inverted_residual_channels_last_k0_conv_mainloop = solder::TensorOpConv<
-    inverted_residual_channels_last_k0_conv_geometry, solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::kTF32>>;
+using inverted_residual_channels_last_k0_conv_mainloop = solder::WgmmaConv<
+    inverted_residual_channels_last_k0_conv_geometry, solder::WgmmaTile<128, 128, 6>>;
 using inverted_residual_channels_last_k0_conv_kernel = solder::ConvKernel<inverted_residual_channels_last_k0_conv_mainloop, inverted_residual_channels_last_k0_conv_epilogue,
-    solder::GridTileScheduler<4, 1, 2>>;
-static_assert(inverted_residual_channels_last_k0_conv_kernel::kThreads == 128 && inverted_residual_channels_last_k0_conv_kernel::kSharedBytes == 49152,
+    solder::GridTileScheduler<2, 1, 2>>;
+static_assert(inverted_residual_channels_last_k0_conv_kernel::kThreads == 384 && inverted_residual_channels_last_k0_conv_kernel::kSharedBytes == 197728,
               "the plan's threads and shared memory");
 
-// inverted_residual_channels_last_k0_conv_context: CUTLASS's problem and iterator parameters, in the constant
-// bank like a stock kernel's parameters; inverted_residual_channels_last_k0_conv_build_context fills it
-// once, when the runtime loads the bundle.
-__constant__ inverted_residual_channels_last_k0_conv_mainloop::ContextStorage inverted_residual_channels_last_k0_conv_context;
-extern "C" __global__ void __launch_bounds__(1)
-inverted_residual_channels_last_k0_conv_build_context(inverted_residual_channels_last_k0_conv_mainloop::ContextStorage *context) {
-  inverted_residual_channels_last_k0_conv_mainloop::buildContext(context);
-}
+// inverted_residual_channels_last_k0_conv_maps: the tensor maps its copies read, over the converted input and
+// weights; the runtime encodes them when it loads the bundle.
+__device__ solder::WgmmaTensorMaps inverted_residual_channels_last_k0_conv_maps;
 
-// inverted_residual_channels_last_k0_conv: implicit-GEMM conv on tensor cores (tensorop_tf32) -> mul -> add -> clamp
+// inverted_residual_channels_last_k0_conv: implicit-GEMM conv on tensor cores (wgmma_tf32) -> mul -> add -> clamp
 //   in0: tensor<2x24x13x19xf32>
 //   in1: tensor<96x24x1x1xf32>
 //   in2: tensor<96x1x1xf32>
 //   in3: tensor<96x1x1xf32>
 //   out0: tensor<2x96x13x19xf32>
-extern "C" __global__ void __launch_bounds__(128)
+//   ws0: inverted_residual_channels_last_k0_conv_input_ndhwc
+//   ws1: inverted_residual_channels_last_k0_conv_weight_ktrsc
+extern "C" __global__ void __launch_bounds__(384, 1)
 inverted_residual_channels_last_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3,
-    float *__restrict__ out0) {
+    float *__restrict__ out0,
+    float *__restrict__ ws0,
+    float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  inverted_residual_channels_last_k0_conv_kernel::run(in0, in1, inverted_residual_channels_last_k0_conv_epilogue{in0, in1, in2, in3, out0}, shared, inverted_residual_channels_last_k0_conv_context);
+  inverted_residual_channels_last_k0_conv_kernel::run(ws0, ws1, inverted_residual_channels_last_k0_conv_epilogue{in0, in1, in2, in3, out0}, shared, inverted_residual_channels_last_k0_conv_maps);
 }
 
 struct inverted_residual_channels_last_k1_conv_geometry {
@@ -196,7 +208,7 @@ struct inverted_residual_channels_last_k2_conv_epilogue {
     const float conv = acc;  // solder.conv
     const float v0 = conv * in2[i1];  // solder.mul
     const float v1 = v0 + in3[i1];  // solder.add
-    const float v2 = v1 + in4[(i0 * 247L + (i2 * 19 + i3)) * 24L + i1];  // solder.add
+    const float v2 = v1 + in4[i0 * 5928L + i1 * 247L + i2 * 19L + i3];  // solder.add
     out0[(i0 * 247L + pixel) * 24L + i1] = v2;  // channels-last
   }
 
