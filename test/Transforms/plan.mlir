@@ -136,6 +136,10 @@
 // 131 KB in 3xTF32, past the direct conv's 100 KB; 32 channels a tile fit.
 // SM90AIEEE-LABEL: func.func @resnet_stem(
 // SM90AIEEE: #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 2, tile = [224, 32, 152], {{.*}}tiles = [56, 2, 32], threads = 256, shared_bytes = 91936,
+// Five channels and the same window: 16 channels of two rows still take
+// 119 KB, one row of 16 channels 100896 B.
+// SM90AIEEE-LABEL: func.func @stem_five_channels(
+// SM90AIEEE: #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 1, tile = [128, 16, 248], {{.*}}tiles = [112, 4, 8], threads = 128, shared_bytes = 100896,
 // SM90AIEEE-LABEL: func.func @bottleneck_edge(
 // SM90AIEEE-NOT: solder.rounded_tf32
 // SM90AIEEE: solder.fusion "bottleneck_edge_k1_conv" {{.*}}padded_channels = 64, input_grid = [49, 1, 32], weight_grid = [144, 1, 1]>
@@ -774,6 +778,12 @@ func.func @resnet_stem(%x: tensor<32x3x224x224xf32>, %w: tensor<64x3x7x7xf32>) -
   %y = solder.conv %x, %w strides = [2, 2] padding = [3, 3] dilations = [1, 1] groups = 1
        : (tensor<32x3x224x224xf32>, tensor<64x3x7x7xf32>) -> tensor<32x64x112x112xf32>
   return %y : tensor<32x64x112x112xf32>
+}
+
+func.func @stem_five_channels(%x: tensor<8x5x224x224xf32>, %w: tensor<64x5x7x7xf32>) -> tensor<8x64x112x112xf32> {
+  %y = solder.conv %x, %w strides = [2, 2] padding = [3, 3] dilations = [1, 1] groups = 1
+       : (tensor<8x5x224x224xf32>, tensor<64x5x7x7xf32>) -> tensor<8x64x112x112xf32>
+  return %y : tensor<8x64x112x112xf32>
 }
 
 func.func @bottleneck_edge(%x: tensor<32x64x56x56xf32>, %w1: tensor<64x64x1x1xf32>, %w2: tensor<64x64x3x3xf32>) -> tensor<32x64x56x56xf32> {
