@@ -781,7 +781,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
       }
       int64_t rows = samplesAsPixels ? batch : phaseVolume;
       double effective = rate * wavesWorking(ctas(grid), target.multiprocessors) * rows /
-                      static_cast<double>(llvm::alignTo(rows, candidate.bm));
+                         static_cast<double>(llvm::alignTo(rows, candidate.bm));
       if (effective > bestEffective) {
         wgmmaTile = &candidate;
         wgmmaTeraFlops = rate;

@@ -360,8 +360,9 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
         threeTF32 ? ", their big TF32 parts then their small ones; the runtime\n"
                     "// encodes them"
                   : "; the runtime encodes them",
-        converted.input ? "the converted input and"
-                        : "the input its producer stored channels-last, rounded, and the converted");
+        converted.input
+            ? "the converted input and"
+            : "the input its producer stored channels-last, rounded, and the converted");
     ArrayRef<int64_t> block = implicitGemmTile.getTile();
     ::solder::TensorMapSpec inputMap = ::solder::wgmmaInputMap(form, static_cast<int>(block[0]));
     ::solder::TensorMapSpec weightMap = ::solder::wgmmaWeightMap(form, static_cast<int>(block[1]));

@@ -360,25 +360,22 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
           note += "; its input read as it is (rows of one pixel, no channel padded)";
         if (conv->isTensorOp() && !conv->weightConversionGrid[0])
           note += "; its weights read as they are (1x1, no channel padded)";
+        // Result numbers as the report names them: "#0, #2".
+        auto numbered = [](DenseI64ArrayAttr results) {
+          return llvm::join(llvm::map_range(results.asArrayRef(),
+                                            [](int64_t index) {
+                                              return "#" + std::to_string(index);
+                                            }),
+                            ", ");
+        };
         if (auto channelsLast =
                 fusion->getAttrOfType<DenseI64ArrayAttr>(SolderDialect::kChannelsLastAttrName))
           note += llvm::formatv("; stores result{0} {1} channels-last (NDHWC)",
-                                channelsLast.size() == 1 ? "" : "s",
-                                llvm::join(llvm::map_range(channelsLast.asArrayRef(),
-                                                           [](int64_t index) {
-                                                             return "#" + std::to_string(index);
-                                                           }),
-                                           ", "))
+                                channelsLast.size() == 1 ? "" : "s", numbered(channelsLast))
                       .str();
         if (auto rounded =
                 fusion->getAttrOfType<DenseI64ArrayAttr>(SolderDialect::kRoundedTF32AttrName))
-          note += llvm::formatv("; rounds {0} to TF32 for the Hopper convs that read it",
-                                llvm::join(llvm::map_range(rounded.asArrayRef(),
-                                                           [](int64_t index) {
-                                                             return "#" + std::to_string(index);
-                                                           }),
-                                           ", "))
-                      .str();
+          note += "; rounds " + numbered(rounded) + " to TF32 for the Hopper convs that read it";
         if (conv->prologueBytes)
           note += llvm::formatv("; the input through its prologue ({0}) first: {1:F1} MB",
                                 prologue, conv->prologueBytes / 1e6)
@@ -482,10 +479,11 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
   /// bytes read and written an element). A result that TF32 Hopper convs
   /// read is so stored only where they are its only readers and it is the
   /// bundle's own (their tensor maps cover it): its producer also rounds it
-  /// to TF32 (solder.rounded_tf32), as their conversions would. The caller's channels-last
-  /// arguments and results (the function's solder.channels_last) stay so
-  /// where the same holds, and are dropped elsewhere: the caller passes or
-  /// gets that tensor in NCDHW. Returns the report's notes on them.
+  /// to TF32 (solder.rounded_tf32), as their conversions would. The
+  /// caller's channels-last arguments and results (the function's
+  /// solder.channels_last) stay so where the same holds, and are dropped
+  /// elsewhere: the caller passes or gets that tensor in NCDHW. Returns the
+  /// report's notes on them.
   SmallVector<std::string> decideChannelsLast(func::FuncOp function,
                                               const DenseSet<Value> &doubleStatistics) {
     channelsLastInputs.clear();
