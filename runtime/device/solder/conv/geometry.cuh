@@ -64,9 +64,10 @@ template <class G> struct SamplesAsPixels {
 /// One tile of a conv's output, as a tile scheduler hands it to the main
 /// loop (kernel/tile_scheduler.cuh): pixel tile `pixelTile` of sample `n`
 /// (how a tile covers the pixels is the main loop's: pixelBase,
-/// pixelCount), output channel tile `channelTile` (of every group's).
+/// pixelCount), output channel tile `channelTile` (of every group's), and
+/// under split-K the share `split` of its K steps.
 struct WorkTile {
-  int pixelTile, n, channelTile;
+  int pixelTile, n, channelTile, split = 0;
 };
 
 /// The output channels [base, end) a channel tile's columns start from and
@@ -86,11 +87,29 @@ enum class TensorMath { k3xTF32, kTF32 };
 /// The pixel tiles of main loops that cut a sample's output into runs of BM
 /// consecutive (flattened) pixels: tile t starts at t * BM.
 template <class G, int BM> struct LinearPixelTiles {
+  static constexpr int kSamples = G::kBatch;
   static constexpr int kPixelTiles = (ConvShape<G>::kOutVolume + BM - 1) / BM;
   __device__ static int pixelBase(int tile) { return tile * BM; }
   __device__ static int pixelCount(int tile) {
     const int left = ConvShape<G>::kOutVolume - tile * BM;
     return left < BM ? left : BM;
+  }
+};
+
+/// The pixel tiles of a main loop that runs the samples' pixels as one
+/// row (N x D x H x W, the Hopper main loop's im2col copies walking from
+/// one sample into the next): tile t starts at pixel t * BM of that row,
+/// and a tile of a small image (ResNet's 7x7) holds all its rows' pixels,
+/// not one sample's. The epilogue takes each pixel's sample back
+/// (SamplesAsPixelsEpilogue).
+template <class G, int BM> struct AcrossSamplePixelTiles {
+  static constexpr int kSamples = 1;
+  static constexpr long kPixels = long(G::kBatch) * ConvShape<G>::kOutVolume;
+  static constexpr int kPixelTiles = int((kPixels + BM - 1) / BM);
+  __device__ static int pixelBase(int tile) { return tile * BM; }
+  __device__ static int pixelCount(int tile) {
+    const long left = kPixels - long(tile) * BM;
+    return left < BM ? int(left) : BM;
   }
 };
 

@@ -21,7 +21,11 @@
 //     CUTLASS's sm80 split truncates it), into a partial sum of the stage
 //     that is added to the accumulators in fp32 once its batch has retired
 //     (consume says why); the stage goes back then.
-// A K step is one tap's 32 channels; steps run tap after tap. Channels past
+// A K step is one tap's 32 channels; steps run tap after tap (under split-K
+// a block runs its split's share of them: kernel/tile_scheduler.cuh sums
+// the shares). A tile's BM pixels lie in one sample, or with AcrossSamples
+// run on from one sample's pixels into the next one's (the im2col copy
+// walks into the next sample as it does into the next row). Channels past
 // the input's (32 does not divide them) are zeros in the im2col box, so
 // the weights the tile reads there (the next tap's) add nothing (unless one
 // of them is infinite or NaN, which the next tap's step reads anyway).
@@ -46,6 +50,7 @@
 #include "solder/epilogue/accumulator_tile.h"
 
 #include <cstddef>
+#include <type_traits>
 
 namespace solder {
 
@@ -62,15 +67,25 @@ static_assert(sizeof(cute::TmaDescriptor) == kTensorMapBytes &&
               "the runtime writes each map at wgmmaMapOffset");
 
 /// The plan's tile: BM pixels (128 or 256: half a consumer warpgroup) x BN
-/// channels, Stages-deep, in TF32 (one product a K step) or 3xTF32.
-template <int BM_, int BN_, int Stages_, TensorMath Math_ = TensorMath::kTF32> struct WgmmaTile {
-  static constexpr int BM = BM_, BN = BN_, kStages = Stages_;
+/// channels, Stages-deep, in TF32 (one product a K step) or 3xTF32; its K
+/// steps in Splits shares, one a block (split-K); its pixels one sample's,
+/// or AcrossSamples the next ones' too (AcrossSamplePixelTiles).
+template <int BM_, int BN_, int Stages_, TensorMath Math_ = TensorMath::kTF32, int Splits_ = 1,
+          bool AcrossSamples_ = false>
+struct WgmmaTile {
+  static constexpr int BM = BM_, BN = BN_, kStages = Stages_, kSplits = Splits_;
   static constexpr TensorMath kMath = Math_;
+  static constexpr bool kAcrossSamples = AcrossSamples_;
 };
 
-template <class G, class T> struct WgmmaConv : LinearPixelTiles<G, T::BM> {
+template <class G, class T>
+using WgmmaPixelTiles = std::conditional_t<T::kAcrossSamples, AcrossSamplePixelTiles<G, T::BM>,
+                                           LinearPixelTiles<G, T::BM>>;
+
+template <class G, class T> struct WgmmaConv : WgmmaPixelTiles<G, T> {
   using Geometry = G;
-  static constexpr int BM = T::BM, BN = T::BN, kStages = T::kStages;
+  using PixelTiles = WgmmaPixelTiles<G, T>;
+  static constexpr int BM = T::BM, BN = T::BN, kStages = T::kStages, kSplits = T::kSplits;
   /// Each operand's TF32 parts in shared memory: 3xTF32's big and small.
   static constexpr int kParts = T::kMath == TensorMath::k3xTF32 ? 2 : 1;
   static_assert(kParts == 1 || (BM == 128 && BN <= 128),
@@ -102,13 +117,15 @@ template <class G, class T> struct WgmmaConv : LinearPixelTiles<G, T::BM> {
   static constexpr int kBBytes = BN * kWgmmaStepChannels * 4;
   static constexpr int kWeightOffset = kParts * kABytes;
   static constexpr int kSteps = kForm.taps() * kForm.channelSteps();
+  static_assert(kSplits >= 1 && kSplits <= kSteps, "a K step or more a split");
   /// A thread's accumulators of one row block.
   static constexpr int kAccumulators = BN / 2;
 
   /// Computes `work`'s tile (sample work.n's BM pixels from
-  /// pixelBase(work.pixelTile) on, BN channels from work.channelTile * BN)
-  /// and leaves it in shared memory as the accumulator tile, through the
-  /// bundle's tensor maps `maps` (the operand pointers go unused).
+  /// pixelBase(work.pixelTile) on, BN channels from work.channelTile * BN;
+  /// the K steps of share work.split) and leaves it in shared memory as
+  /// the accumulator tile, through the bundle's tensor maps `maps` (the
+  /// operand pointers go unused).
   __device__ __forceinline__ static float *computeTile(const float *__restrict__,
                                                        const float *__restrict__,
                                                        const WorkTile &work, char *shared,
@@ -129,17 +146,20 @@ template <class G, class T> struct WgmmaConv : LinearPixelTiles<G, T::BM> {
     }
     __syncthreads();
 
+    // The split's K steps: as even a share as the steps allow.
+    const int firstStep = work.split * kSteps / kSplits;
+    const int steps = (work.split + 1) * kSteps / kSplits - firstStep;
     float accumulators[kRowBlocks][kAccumulators];
     if (warpGroup == 0) {
       if (threadIdx.x == 0)
-        produce(work, stages, full, empty, maps);
+        produce(work, firstStep, steps, stages, full, empty, maps);
     } else {
 #pragma unroll
       for (int m = 0; m < kRowBlocks; ++m)
 #pragma unroll
         for (int i = 0; i < kAccumulators; ++i)
           accumulators[m][i] = 0.f;
-      consume(warpGroup - 1, stages, full, empty, accumulators);
+      consume(warpGroup - 1, steps, stages, full, empty, accumulators);
     }
     __syncthreads(); // every stage consumed: the tile reuses them
 
@@ -164,10 +184,10 @@ template <class G, class T> struct WgmmaConv : LinearPixelTiles<G, T::BM> {
   }
 
 private:
-  /// Issues every K step's copies (two, or four for 3xTF32), each into a
-  /// stage its consumers have given back.
-  __device__ __forceinline__ static void produce(const WorkTile &work, char *stages,
-                                                 uint64_t *full, uint64_t *empty,
+  /// Issues the copies of K steps firstStep on (two a step, or four for
+  /// 3xTF32), each into a stage its consumers have given back.
+  __device__ __forceinline__ static void produce(const WorkTile &work, int firstStep, int steps,
+                                                 char *stages, uint64_t *full, uint64_t *empty,
                                                  const WgmmaTensorMaps &maps) {
     // The host wrote the maps (at load): acquire them for the copy engine's
     // proxy before its first use.
@@ -181,7 +201,11 @@ private:
     // The tile's first output position, and where its window starts. (A
     // local copy of the form: a static member's arrays would be odr-used.)
     constexpr WgmmaConvForm form = kForm;
-    const int pixel = LinearPixelTiles<G, BM>::pixelBase(work.pixelTile);
+    constexpr int kVolume = form.out[0] * form.out[1] * form.out[2];
+    // Across samples, the tile's first pixel tells its sample too.
+    const int row = PixelTiles::pixelBase(work.pixelTile);
+    const int n = T::kAcrossSamples ? row / kVolume : work.n;
+    const int pixel = T::kAcrossSamples ? row % kVolume : row;
     const int z = pixel / (form.out[2] * form.out[1]), y = pixel / form.out[2] % form.out[1],
               x = pixel % form.out[2];
     const int w = x * form.stride[2] - form.padBefore[2];
@@ -189,8 +213,8 @@ private:
     const int d = z * form.stride[0] - form.padBefore[0];
     const int channelBase = work.channelTile * BN;
     constexpr int kChannelSteps = form.channelSteps();
-    int tap = 0, channelStep = 0;
-    for (int step = 0; step < kSteps; ++step) {
+    int tap = firstStep / kChannelSteps, channelStep = firstStep % kChannelSteps;
+    for (int step = 0; step < steps; ++step) {
       const int stage = step % kStages;
       if (step >= kStages)
         arch::ClusterBarrier::wait(&empty[stage], (step / kStages - 1) & 1);
@@ -204,7 +228,7 @@ private:
 #pragma unroll
       for (int part = 0; part < kParts; ++part) {
         arch::copyIm2col(part ? &maps.inputSmall : &maps.input, &full[stage], a + part * kABytes,
-                         channel, w, h, d, work.n, offsets[0], offsets[1], offsets[2],
+                         channel, w, h, d, n, offsets[0], offsets[1], offsets[2],
                          form.dims == 3);
         arch::copyTile2d(part ? &maps.weightSmall : &maps.weight, &full[stage],
                          a + kWeightOffset + part * kBBytes, tap * form.channels + channel,
@@ -229,14 +253,14 @@ private:
   /// reason). The other consumer warpgroup's batch keeps the tensor cores
   /// busy meanwhile: 132 TFLOP/s against 129 without (H200).
   __device__ __forceinline__ static void
-  consume(int group, char *stages, uint64_t *full, uint64_t *empty,
+  consume(int group, int steps, char *stages, uint64_t *full, uint64_t *empty,
           float (&accumulators)[kRowBlocks][kAccumulators]) {
     const uint32_t base = cute::cast_smem_ptr_to_uint(stages);
     const bool releases = threadIdx.x % 32 == 0;
     // Where each stage's wgmmas accumulate (TF32 leaves `partial` unused).
     float partial[kRowBlocks][kAccumulators];
     float(*products)[kAccumulators] = kParts == 2 ? partial : accumulators;
-    for (int step = 0; step < kSteps; ++step) {
+    for (int step = 0; step < steps; ++step) {
       const int stage = step % kStages;
       arch::ClusterTransactionBarrier::wait(&full[stage], (step / kStages) & 1);
       // A row block's 64 rows of 128 bytes: 8 KB on.

@@ -1,32 +1,39 @@
-//===- epilogue/samples_as_pixels.cuh - A GEMM-shaped conv's epilogue -----===//
+//===- epilogue/samples_as_pixels.cuh - Tiles across samples' epilogue ----===//
 //
-// A conv whose main loop runs SamplesAsPixels<G> (conv/geometry.cuh) sees
-// its samples as the pixels of one sample. SamplesAsPixelsEpilogue wraps the
-// generated epilogue functor, written for the conv's own geometry, and hands
-// it each element as (sample, channel, pixel 0). Such an epilogue reduces
-// nothing: a statistic over a GEMM's rows would leave a partial per element,
-// so the plan leaves it to a reduction kernel (isConvEpilogueOp).
+// A conv whose main loop runs its samples' pixels as one row sees one
+// sample: a GEMM-shaped conv as SamplesAsPixels<G> (conv/geometry.cuh),
+// its samples the pixels, or the Hopper main loop's tiles across samples
+// (AcrossSamplePixelTiles), each sample's Volume pixels after the last's.
+// SamplesAsPixelsEpilogue wraps the generated epilogue functor, written for
+// the conv's own geometry, and hands it each element as (pixel / Volume,
+// channel, pixel % Volume). Such an epilogue reduces nothing: its partials
+// would be a tile's, not a sample's, so the plan tiles across samples only
+// where the region's epilogue reduces nothing, and leaves a GEMM's
+// statistics to a reduction kernel (isConvEpilogueOp).
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SOLDER_EPILOGUE_SAMPLES_AS_PIXELS_CUH
 #define SOLDER_EPILOGUE_SAMPLES_AS_PIXELS_CUH
 
+#include "solder/epilogue/tile_visit.cuh"
+
 #include <type_traits>
 
 namespace solder {
 
-template <class Epilogue> struct SamplesAsPixelsEpilogue {
+template <class Epilogue, int Volume = 1> struct SamplesAsPixelsEpilogue {
   Epilogue inner;
   static constexpr bool kStoresElements = Epilogue::kStoresElements;
+  static constexpr bool kChannelsLast = VisitsChannelsLast<Epilogue>::value;
   static constexpr bool kConvMoments = false;
   static_assert(!Epilogue::kConvMoments, "the main loop hands over a tile");
   using Partials = typename Epilogue::Partials;
-  static_assert(std::is_empty_v<Partials>, "a GEMM-shaped conv's epilogue reduces nothing");
+  static_assert(std::is_empty_v<Partials>, "an epilogue of tiles across samples reduces nothing");
 
-  __device__ __forceinline__ void visit(long, long channel, int sample, float acc,
+  __device__ __forceinline__ void visit(long, long channel, int pixel, float acc,
                                         Partials &partials) const {
-    inner.visit(sample, channel, 0, acc, partials);
+    inner.visit(pixel / Volume, channel, pixel % Volume, acc, partials);
   }
   __device__ __forceinline__ void storePartials(long, long, long, const Partials &) const {}
 };

@@ -47,6 +47,32 @@ template <class MainLoop>
 struct HasFragmentEpilogue<MainLoop, std::void_t<decltype(MainLoop::kFragmentEpilogue)>>
     : std::bool_constant<MainLoop::kFragmentEpilogue> {};
 
+/// The samples MainLoop's grid of tiles runs over: 1 where its tiles run
+/// across samples (MainLoop::kSamples), else every sample's tiles apart.
+template <class MainLoop, class = void> struct SamplesOf {
+  static constexpr int value = MainLoop::Geometry::kBatch;
+};
+template <class MainLoop> struct SamplesOf<MainLoop, std::void_t<decltype(MainLoop::kSamples)>> {
+  static constexpr int value = MainLoop::kSamples;
+};
+
+/// The shares MainLoop splits a tile's K steps into (MainLoop::kSplits).
+template <class MainLoop, class = void> struct SplitsOf {
+  static constexpr int value = 1;
+};
+template <class MainLoop> struct SplitsOf<MainLoop, std::void_t<decltype(MainLoop::kSplits)>> {
+  static constexpr int value = MainLoop::kSplits;
+};
+
+/// The scheduler's K splits (GridTileScheduler::kSplits; 1 for the others).
+template <class TileScheduler, class = void> struct SchedulerSplits {
+  static constexpr int value = 1;
+};
+template <class TileScheduler>
+struct SchedulerSplits<TileScheduler, std::void_t<decltype(TileScheduler::kSplits)>> {
+  static constexpr int value = TileScheduler::kSplits;
+};
+
 /// MainLoop's dynamic shared memory under a scheduler.
 template <class MainLoop, bool Persistent> struct SharedBytesOf {
   static constexpr int value = MainLoop::kSharedBytes;
@@ -70,8 +96,10 @@ template <class MainLoop> struct SharedBytesOf<MainLoop, true> {
 template <class MainLoop, class Epilogue, class TileScheduler> struct ConvKernel {
   static_assert(TileScheduler::kPixelTiles == MainLoop::kPixelTiles &&
                     TileScheduler::kChannelTiles == MainLoop::kChannelTiles &&
-                    TileScheduler::kSamples == MainLoop::Geometry::kBatch,
+                    TileScheduler::kSamples == SamplesOf<MainLoop>::value &&
+                    SchedulerSplits<TileScheduler>::value == SplitsOf<MainLoop>::value,
                 "the plan's tiles are the main loop's");
+  static constexpr int kSplits = SplitsOf<MainLoop>::value;
   static constexpr int kThreads = MainLoop::kThreads;
   static constexpr int kSharedBytes =
       SharedBytesOf<MainLoop, TileScheduler::kPersistent>::value;
@@ -82,10 +110,27 @@ template <class MainLoop, class Epilogue, class TileScheduler> struct ConvKernel
                                              const float *__restrict__ weight,
                                              const Epilogue &epilogue, char *shared,
                                              const MainLoopArgs &...mainLoopArgs) {
+    static_assert(kSplits == 1, "split-K tiles run through runSplitK");
     if constexpr (TileScheduler::kPersistent)
       runPersistent(input, weight, epilogue, shared);
     else
       runTile(input, weight, epilogue, TileScheduler::current(), shared, mainLoopArgs...);
+  }
+
+  /// Split-K: the block's share of its tile's K steps, then the scheduler's
+  /// reduction of the shares, after which the last block of the tile
+  /// visits it.
+  template <class... MainLoopArgs>
+  __device__ __forceinline__ static void
+  runSplitK(const float *__restrict__ input, const float *__restrict__ weight,
+            const Epilogue &epilogue, char *shared, const SplitKWorkspace &workspace,
+            const MainLoopArgs &...mainLoopArgs) {
+    static_assert(kSplits > 1 && !TileScheduler::kPersistent, "a grid of split tiles");
+    const WorkTile work = TileScheduler::current();
+    float *tile = MainLoop::computeTile(input, weight, work, shared, mainLoopArgs...);
+    if (TileScheduler::template reduceSplits<typename MainLoop::Tile, kThreads>(tile, work,
+                                                                                workspace))
+      visitTile<MainLoop>(epilogue, tile, work);
   }
 
 private:
