@@ -255,12 +255,6 @@ constexpr int64_t kDirectMaxSharedBytes = 100 * 1024;
 constexpr int64_t kDirectTF32Registers = 80;
 constexpr int64_t kDirectThreeTF32Registers = 128;
 
-/// The share of the SM slots of a grid of `ctas` CTAs' waves (one CTA an
-/// SM) that has a CTA: 1 for whole waves, 64 / 132 for 64 CTAs on 132 SMs.
-static double wavesWorking(int64_t ctas, int64_t multiprocessors) {
-  return ctas / static_cast<double>(llvm::alignTo(ctas, multiprocessors));
-}
-
 /// Spatial dims padded to (D, H, W) as the geometry structs have them.
 static std::array<int, 3> padSpatial(ArrayRef<int64_t> dims, int fill) {
   std::array<int, 3> padded = {fill, fill, fill};
@@ -496,7 +490,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                                         Precision precision, MainLoopChoice choice,
                                         std::optional<ConvTile> tileOverride,
                                         bool cancellingSum, bool prologue,
-                                        bool inputChannelsLast) {
+                                        bool inputChannelsLast, bool epilogueReduces) {
   auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
   auto weight = cast<RankedTensorType>(anchor->getOperand(1).getType());
   auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
@@ -684,12 +678,16 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   bool samplesAsPixels = groups == 1 && batch > 1 && volume == 1 && inVolume == 1 &&
                          taps == 1 && readsItsPixelAlone;
   // The grid of tiles of BM pixels (or samples) x BN channels, either main
-  // loop's.
-  auto gridOf = [&](int64_t bm, int64_t bn) -> std::array<int64_t, 3> {
+  // loop's; on the Hopper main loop, with tiles across samples (their
+  // pixels one row) and K splits.
+  auto gridOf = [&](int64_t bm, int64_t bn, bool across = false,
+                    int64_t splits = 1) -> std::array<int64_t, 3> {
     int64_t columns = groups * static_cast<int64_t>(llvm::divideCeil(outPerGroup, bn));
-    if (samplesAsPixels)
-      return {static_cast<int64_t>(llvm::divideCeil(batch, bm)), columns, 1};
-    return {phases * static_cast<int64_t>(llvm::divideCeil(phaseVolume, bm)), columns, batch};
+    if (samplesAsPixels || across)
+      return {static_cast<int64_t>(llvm::divideCeil(samplesAsPixels ? batch : batch * volume, bm)),
+              columns, splits};
+    return {phases * static_cast<int64_t>(llvm::divideCeil(phaseVolume, bm)), columns,
+            batch * splits};
   };
   auto ctas = [](std::array<int64_t, 3> grid) { return grid[0] * grid[1] * grid[2]; };
   // A GEMM of fewer CTAs than half the SMs: the small tile, whose more
@@ -731,6 +729,8 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   // conv as its samples in a row) and its tile of the measured table (TF32,
   // or 3xTF32 for ieee) is faster than the sm80 one.
   const WgmmaTile *wgmmaTile = nullptr;
+  bool wgmmaAcross = false; // its tiles across samples
+  int64_t wgmmaSplits = 1;  // its K splits
   double wgmmaTeraFlops = 0;
   std::string wgmmaFill; // why a tile of a lower rate, if so
   // What its conversions store of each operand: the TF32 value, or for
@@ -756,19 +756,37 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     // bench/history/2026-11-27/small-convs-wgmma-vs-sm80-h200.txt).
     // Among its tiles, the one that finishes first: the table's rate (from
     // a grid of many waves) times the share of its grid's last wave that
-    // works (one CTA an SM) and of its rows that are pixels (a tile holds
-    // one sample's), among the tiles whose rate beats sm80's (weighed the
-    // same way, a small tile of many CTAs would win the weighing and then
-    // lose to sm80's rate). ResNet-50's layer3 and layer4 convs at batch
-    // 32 are 64 CTAs of 128 x 256, half the SMs idle, or 128 of 128 x 128.
+    // works (one CTA an SM) and of its rows that are pixels, among the
+    // tiles whose rate beats sm80's (weighed the same way, a small tile of
+    // many CTAs would win the weighing and then lose to sm80's rate).
+    // Two more ways to fill the SMs, weighed with each tile (ResNet-50's
+    // layer3 and layer4 at batch 32: a tile held one sample's 196 or 49
+    // pixels, 77% or 38% of its 128 rows, and 128 CTAs of 128 x 128 left
+    // their reductions of 4608 to one wave):
+    //   * tiles across samples, where the epilogue reduces nothing (its
+    //     partials would be a tile's, not a sample's): a tile's rows run on
+    //     into the next sample's pixels, so only the last tile has rows
+    //     past the output;
+    //   * K splits (split-K, convs only: the GEMMs stay on sm80's loop
+    //     where their grid leaves SMs idle): each tile's K steps in S
+    //     shares, a CTA each, whose last to finish adds the S shares in a
+    //     fixed order and runs the epilogue. A share costs its CTA a tile
+    //     of accumulators stored, and the last CTA S tiles read: counted
+    //     as S x BM x BN / (32 (BM + BN)) K steps, a K step's copies being
+    //     (BM + BN) x 32 floats.
     ArrayRef<WgmmaTile> tiles =
         precision == Precision::ieee ? ArrayRef(kWgmmaThreeTF32Tiles) : ArrayRef(kWgmmaTiles);
+    const int64_t steps = taps * llvm::divideCeil(paddedInChannels, ::solder::kWgmmaStepChannels);
+    // What each way must win by over the plain grid: tiles across samples
+    // divide each pixel by a sample's volume in the epilogue, and the
+    // shares' cost is an estimate.
+    constexpr double kAcrossMargin = 1.25, kSplitMargin = 1.1;
+    const bool mayTileAcross = !samplesAsPixels && !epilogueReduces && batch > 1;
     double bestEffective = 0;
     const WgmmaTile *fastest = nullptr; // the best rate, whatever its grid
     double fastestRate = 0;
     for (const WgmmaTile &candidate : tiles) {
-      std::array<int64_t, 3> grid = gridOf(candidate.bm, candidate.bn);
-      if (samplesAsPixels && ctas(grid) < target.multiprocessors)
+      if (samplesAsPixels && ctas(gridOf(candidate.bm, candidate.bn)) < target.multiprocessors)
         continue;
       double rate = candidate.teraFlops * groupInChannels /
                     static_cast<double>(llvm::alignTo(groupInChannels, 32)) * outChannels /
@@ -779,22 +797,65 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
         fastest = &candidate;
         fastestRate = rate;
       }
-      int64_t rows = samplesAsPixels ? batch : phaseVolume;
-      double effective = rate * wavesWorking(ctas(grid), target.multiprocessors) * rows /
-                         static_cast<double>(llvm::alignTo(rows, candidate.bm));
-      if (effective > bestEffective) {
-        wgmmaTile = &candidate;
-        wgmmaTeraFlops = rate;
-        bestEffective = effective;
+      // Per sample first, one share first: a way that only ties keeps them.
+      for (bool across : {false, true}) {
+        if (across && !mayTileAcross)
+          continue;
+        int64_t rows = samplesAsPixels ? batch : across ? batch * volume : phaseVolume;
+        double pixelRows = rows / static_cast<double>(llvm::alignTo(rows, candidate.bm));
+        int64_t maxSplits = samplesAsPixels ? 1 : SolderDialect::kMaxKSplits;
+        for (int64_t splits = 1; splits <= maxSplits && (splits == 1 || steps / splits >= 4);
+             ++splits) {
+          int64_t tilesOfGrid = ctas(gridOf(candidate.bm, candidate.bn, across));
+          int64_t waves = llvm::divideCeil(tilesOfGrid * splits, target.multiprocessors);
+          double shareSteps =
+              steps / static_cast<double>(splits) +
+              (splits > 1 ? splits * candidate.bm * candidate.bn /
+                                (32.0 * (candidate.bm + candidate.bn))
+                          : 0.0);
+          // The ideal time over the one the waves take, both in K steps.
+          double busy = tilesOfGrid * steps /
+                        static_cast<double>(target.multiprocessors) / (waves * shareSteps);
+          double effective = rate * busy * pixelRows / (across ? kAcrossMargin : 1.0) /
+                             (splits > 1 ? kSplitMargin : 1.0);
+          if (effective > bestEffective) {
+            wgmmaTile = &candidate;
+            wgmmaAcross = across;
+            wgmmaSplits = splits;
+            wgmmaTeraFlops = rate;
+            bestEffective = effective;
+          }
+        }
       }
     }
     if (wgmmaTile && wgmmaTile != fastest)
       wgmmaFill = llvm::formatv("; {0} x {1} tiles: {2} CTAs for {3} SMs ({4} x {5}: {6})",
                                 wgmmaTile->bm, wgmmaTile->bn,
-                                ctas(gridOf(wgmmaTile->bm, wgmmaTile->bn)),
+                                ctas(gridOf(wgmmaTile->bm, wgmmaTile->bn, wgmmaAcross,
+                                            wgmmaSplits)),
                                 target.multiprocessors, fastest->bm, fastest->bn,
                                 ctas(gridOf(fastest->bm, fastest->bn)))
                       .str();
+    if (wgmmaAcross)
+      wgmmaFill += llvm::formatv("; tiles across samples ({0} pixels a sample: {1} x {2} "
+                                 "rows hold {3:P0} pixels, one sample's a tile {4:P0})",
+                                 volume, gridOf(wgmmaTile->bm, wgmmaTile->bn, true)[0],
+                                 wgmmaTile->bm,
+                                 batch * volume /
+                                     static_cast<double>(
+                                         llvm::alignTo(batch * volume, wgmmaTile->bm)),
+                                 volume / static_cast<double>(
+                                              llvm::alignTo(volume, wgmmaTile->bm)))
+                       .str();
+    if (wgmmaSplits > 1)
+      wgmmaFill += llvm::formatv("; K split {0} ways: {1} steps a share, {2} CTAs for {3} SMs "
+                                 "({4} unsplit)",
+                                 wgmmaSplits, steps / wgmmaSplits,
+                                 ctas(gridOf(wgmmaTile->bm, wgmmaTile->bn, wgmmaAcross,
+                                             wgmmaSplits)),
+                                 target.multiprocessors,
+                                 ctas(gridOf(wgmmaTile->bm, wgmmaTile->bn, wgmmaAcross)))
+                       .str();
   }
   if (tensorOp) {
     schedule.kind = MainLoopKind::implicit_gemm_tensorop;
@@ -818,7 +879,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
                                        phases)
                              .str();
     if (samplesAsPixels) {
-      schedule.samplesAsPixels = true;
+      schedule.acrossSamples = true;
       schedule.reason += "; a GEMM (one pixel a sample, tiles of BM samples)";
     }
     if (smallGrid && !wgmmaTile)
@@ -841,7 +902,9 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
       schedule.warp = {wgmmaTile->bm / ::solder::kWgmmaConsumerGroups, wgmmaTile->bn};
       schedule.stages = wgmmaTile->stages;
       schedule.threads = ::solder::kWgmmaThreads;
-      schedule.grid = gridOf(wgmmaTile->bm, wgmmaTile->bn);
+      schedule.grid = gridOf(wgmmaTile->bm, wgmmaTile->bn, wgmmaAcross, wgmmaSplits);
+      schedule.acrossSamples |= wgmmaAcross;
+      schedule.kSplits = wgmmaSplits;
       schedule.sharedBytes = ::solder::wgmmaSharedBytes(
           static_cast<int>(wgmmaTile->bm), static_cast<int>(wgmmaTile->bn),
           static_cast<int>(wgmmaTile->stages), wgmmaOperandParts);
@@ -916,10 +979,10 @@ ConvSchedule mlir::solder::getConvSchedule(Operation *anchor, const GpuTarget &t
                                            Precision precision, MainLoopChoice choice,
                                            std::optional<ConvTile> tileOverride,
                                            bool cancellingSum, bool prologue,
-                                           bool inputChannelsLast) {
+                                           bool inputChannelsLast, bool epilogueReduces) {
   ConvSchedule schedule =
       getMainLoopSchedule(anchor, target, precision, choice, tileOverride, cancellingSum,
-                          prologue, inputChannelsLast);
+                          prologue, inputChannelsLast, epilogueReduces);
   // The tensor-core implicit GEMM applies a prologue as it converts its
   // input to NDHWC; the other main loops read PyTorch's layout, written
   // first by a kernel of its own.
@@ -951,7 +1014,7 @@ ConvScheduleAttr ConvSchedule::toAttr(function_ref<InFlightDiagnostic()> emitErr
         emitError, context, tileDims, ArrayRef<int64_t>(warp), stages, paddedInChannels,
         inputConversionGrid[0] ? ArrayRef<int64_t>(inputConversionGrid) : ArrayRef<int64_t>(),
         weightConversionGrid[0] ? ArrayRef<int64_t>(weightConversionGrid) : ArrayRef<int64_t>(),
-        samplesAsPixels ? PixelTiling::across_samples : PixelTiling::per_sample);
+        acrossSamples ? PixelTiling::across_samples : PixelTiling::per_sample, kSplits);
     break;
   case MainLoopKind::direct_fma:
     config = DirectFmaTileAttr::getChecked(emitError, context, tileDims.take_front(2));

@@ -106,11 +106,19 @@
 // SM90A: #solder.conv_schedule<implicit_gemm_tensorop, tf32, {{.*}}pixels = across_samples>, scheduler = grid, tiles = [1, 1, 1]
 // SM90A-LABEL: func.func @gemm_rows(
 // SM90A: solder.fusion "gemm_rows_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], warp = [64, 256], stages = 4, padded_channels = 1024, input_grid = [16384, 1, 1], weight_grid = [4096, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [128, 4, 1], threads = 384, shared_bytes = 197696, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores; a GEMM (one pixel a sample, tiles of BM samples): wgmma fed by TMA (sm_90a), 4 stages, about 336 TFLOP/s against 197 for sm80's mma.sync"
-// A grid under the SMs takes the tile that finishes first, not the one of
-// the best rate: ResNet-50's layer4 3x3 conv at batch 32 is 64 CTAs of
-// 128 x 256 (half of the 132 SMs idle) or 128 of 128 x 128.
+// A grid under the SMs takes the way that finishes first: ResNet-50's
+// layer4 3x3 conv at batch 32 held 49 pixels a tile of 128 rows (one
+// sample's) in 64 CTAs of 128 x 256; its epilogue reduces nothing, so its
+// tiles run across the samples (13 of 128 rows) and its 144 K steps split
+// 5 ways: 130 CTAs.
 // SM90A-LABEL: func.func @layer4_conv(
-// SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 128, 32], {{.*}}tiles = [1, 4, 32], {{.*}}reason = "tensor cores: wgmma fed by TMA (sm_90a), 6 stages, about 274 TFLOP/s against 197 for sm80's mma.sync; 128 x 128 tiles: 128 CTAs for 132 SMs (128 x 256: 64)"
+// SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], {{.*}}weight_grid = [9216, 1, 1], pixels = across_samples, k_splits = 5>, scheduler = grid, tiles = [13, 2, 5], {{.*}}reason = "tensor cores: wgmma fed by TMA (sm_90a), 4 stages, about 336 TFLOP/s against 197 for sm80's mma.sync; tiles across samples (49 pixels a sample: 13 x 128 rows hold 94% pixels, one sample's a tile 38%); K split 5 ways: 28 steps a share, 130 CTAs for 132 SMs (26 unsplit)"
+// An epilogue that reduces (GroupNorm's statistics, a sample's each) keeps
+// a sample a tile, and splits the K steps alone: UNet's 1280-channel 3x3
+// conv at 16x16, batch 4, is 40 CTAs of 128 x 256 unsplit.
+// SM90A-LABEL: func.func @split_conv_group_norm(
+// SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], {{.*}}weight_grid = [57600, 1, 1], k_splits = 3>, scheduler = grid, tiles = [2, 5, 12], {{.*}}reason = "tensor cores: wgmma fed by TMA (sm_90a), 4 stages, about 336 TFLOP/s against 197 for sm80's mma.sync; K split 3 ways: 120 steps a share, 120 CTAs for 132 SMs (40 unsplit)"
+// SM90A-NOT: pixels = across_samples
 // A conv result that only TF32 Hopper convs read is stored channels-last
 // and rounded to TF32 by its producer, and the reader's tensor map reads it
 // as it is (no input_grid: no conversion); in ieee the reader's 3xTF32
@@ -119,9 +127,10 @@
 // SM90A: solder.fusion "bottleneck_edge_k0_conv" {{.*}}solder.channels_last = array<i64: 0>, {{.*}}solder.rounded_tf32 = array<i64: 0>, {{.*}}input_grid = [49, 1, 32], weight_grid = [16, 1, 1]>
 // SM90A: solder.fusion "bottleneck_edge_k1_conv" {{.*}}#solder.implicit_gemm<tile = [128, 64, 32], warp = [64, 64], stages = 8, padded_channels = 64, weight_grid = [144, 1, 1]>
 // At batch 8 only tiles whose rate beats sm80's are weighed: 128 x 64
-// fills most SMs (64 CTAs) but at 193 TFLOP/s against sm80's 197.
+// fills most SMs but at 193 TFLOP/s against sm80's 197; 128 x 128 across
+// the samples, split 8 ways.
 // SM90A-LABEL: func.func @layer4_conv_batch8(
-// SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 128, 32], {{.*}}tiles = [1, 4, 8],
+// SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 128, 32], {{.*}}pixels = across_samples, k_splits = 8>, scheduler = grid, tiles = [4, 4, 8],
 // A result that a Hopper conv reads and its epilogue adds (a residual)
 // stays NCDHW: the residual must not see it rounded.
 // SM90A-LABEL: func.func @residual_edge(
@@ -772,6 +781,18 @@ func.func @layer4_conv(%x: tensor<32x512x7x7xf32>, %w: tensor<512x512x3x3xf32>) 
   %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
        : (tensor<32x512x7x7xf32>, tensor<512x512x3x3xf32>) -> tensor<32x512x7x7xf32>
   return %y : tensor<32x512x7x7xf32>
+}
+
+func.func @split_conv_group_norm(%x: tensor<4x1280x16x16xf32>, %w: tensor<1280x1280x3x3xf32>,
+                                 %norm_weight: tensor<1280xf32>, %norm_bias: tensor<1280xf32>)
+    -> tensor<4x1280x16x16xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
+       : (tensor<4x1280x16x16xf32>, tensor<1280x1280x3x3xf32>) -> tensor<4x1280x16x16xf32>
+  %n = solder.group_norm %y weight = %norm_weight bias = %norm_bias
+         num_groups = 32 epsilon = 1.0e-05
+       : (tensor<4x1280x16x16xf32>, tensor<1280xf32>, tensor<1280xf32>)
+         -> tensor<4x1280x16x16xf32>
+  return %n : tensor<4x1280x16x16xf32>
 }
 
 func.func @resnet_stem(%x: tensor<32x3x224x224xf32>, %w: tensor<64x3x7x7xf32>) -> tensor<32x64x112x112xf32> {

@@ -65,13 +65,19 @@ struct ConvSchedule {
   /// cp.async stages.
   std::array<int64_t, 2> warp = {0, 0};
   int64_t stages = 0;
-  /// (pixel tiles of one sample, channel tiles x groups, samples); where
-  /// samplesAsPixels, (sample tiles, channel tiles, 1).
+  /// (pixel tiles of one sample, channel tiles x groups, samples x
+  /// kSplits); where acrossSamples, (tiles of every sample's pixels,
+  /// channel tiles, kSplits).
   std::array<int64_t, 3> grid = {0, 0, 0};
   /// The implicit GEMM on tensor cores of a conv with one input and output
   /// pixel a sample and a 1x1 kernel (a Linear, squeeze-excitation's convs):
   /// its tiles run over the samples, BM of them a tile, as the GEMM it is.
-  bool samplesAsPixels = false;
+  /// The Hopper main loop's, where the epilogue reduces nothing: its tiles
+  /// run over every sample's pixels as one row.
+  bool acrossSamples = false;
+  /// The Hopper main loop: the shares each tile's K steps split into, a CTA
+  /// each (split-K).
+  int64_t kSplits = 1;
   int64_t threads = 0;
   int64_t sharedBytes = 0;
   /// The direct conv on tensor cores: plain, step sums (3xTF32 under a
@@ -162,13 +168,15 @@ std::optional<ConvTile> parseConvTile(StringRef text);
 /// implicit GEMM reads from a kernel of its own. `inputChannelsLast`: the
 /// producer stores the input NDHWC (the plan's solder.channels_last, only
 /// where no channel is padded and no prologue applies), so the tensor-core
-/// implicit GEMM reads it as it is.
+/// implicit GEMM reads it as it is. `epilogueReduces`: the region's
+/// epilogue reduces the conv's output (statistics, spatial sums), which
+/// keeps each tile's pixels in one sample.
 ConvSchedule getConvSchedule(Operation *anchor, const GpuTarget &target,
                              Precision precision,
                              MainLoopChoice choice = MainLoopChoice::automatic,
                              std::optional<ConvTile> tile = std::nullopt,
                              bool cancellingSum = false, bool prologue = false,
-                             bool inputChannelsLast = false);
+                             bool inputChannelsLast = false, bool epilogueReduces = true);
 
 } // namespace mlir::solder
 

@@ -53,11 +53,20 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   bool threeTF32 = schedule.getMath() == TensorMath::tf32x3;
   bool persistent = schedule.getScheduler() == TileSchedulerKind::persistent;
   ArrayRef<int64_t> grid = schedule.getGrid();
-  // The plan's grid: (pixel tiles of one sample, channel tiles, samples), or
-  // (sample tiles, channel tiles, 1) where the tiles run across samples.
+  // The plan's grid: (pixel tiles of one sample, channel tiles, samples x K
+  // splits), or (tiles of every sample's pixels, channel tiles, K splits)
+  // where the tiles run across samples: a GEMM-shaped conv's samples as
+  // its pixels (SamplesAsPixels), or the Hopper main loop's tiles running
+  // on from one sample into the next.
   int64_t pixelTiles = grid[0];
   auto gemmTile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig());
-  bool samplesAsPixels = gemmTile && gemmTile.getPixels() == PixelTiling::across_samples;
+  bool acrossSamples = gemmTile && gemmTile.getPixels() == PixelTiling::across_samples;
+  bool samplesAsPixels = acrossSamples && volume == 1;
+  int64_t splits = gemmTile ? gemmTile.getKSplits() : 1;
+  if (acrossSamples && !samplesAsPixels && mainLoop != MainLoopKind::implicit_gemm_wgmma)
+    return fusion.emitError("the CUDA code generator runs tiles across the samples of a conv "
+                            "with more than one output pixel a sample on the Hopper main loop "
+                            "(implicit_gemm_wgmma) only");
   if (grid[1] > 65535 || grid[2] > 65535)
     return anchor->emitError("the CUDA code generator launches a conv's ")
            << "channel tiles and samples on grid y and z, at most 65535 each; "
@@ -97,7 +106,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
            << op.getName() << "' in a conv epilogue (supported: pointwise "
               "ops, group_stats, sum/mean over all spatial dims)";
   }
-  if (samplesAsPixels && !reductions.empty())
+  if (acrossSamples && !reductions.empty())
     return reductions.front().op->emitError(
         "the CUDA code generator reduces nothing in the epilogue of a conv whose tiles "
         "span samples (pixels = across_samples); a reduction kernel reads its output");
@@ -145,6 +154,10 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                          : " with FMAs (" + schedule.getReason().str() + ")";
   if (samplesAsPixels)
     summary += ", a GEMM: tiles of samples";
+  else if (acrossSamples)
+    summary += ", tiles across samples";
+  if (splits > 1)
+    summary += llvm::formatv(", K split {0} ways", splits).str();
   for (Operation *op : pointwise)
     if (!isa<arith::ConstantOp>(op))
       summary += " -> " + op->getName().stripDialect().str();
@@ -270,10 +283,18 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                         name, block[0], block[1], block[2]);
   } else if (mainLoop == MainLoopKind::implicit_gemm_wgmma) {
     ArrayRef<int64_t> block = implicitGemmTile.getTile();
+    // The tile's template arguments past the defaults it needs.
+    std::string tileTail;
+    if (threeTF32 || splits > 1 || (acrossSamples && !samplesAsPixels))
+      tileTail += threeTF32 ? ", solder::TensorMath::k3xTF32" : ", solder::TensorMath::kTF32";
+    if (splits > 1 || (acrossSamples && !samplesAsPixels))
+      tileTail += llvm::formatv(", /*Splits=*/{0}", splits).str();
+    if (acrossSamples && !samplesAsPixels)
+      tileTail += ", /*AcrossSamples=*/true";
     os << llvm::formatv("using {0}_mainloop = solder::WgmmaConv<\n"
                         "    {5}, solder::WgmmaTile<{1}, {2}, {3}{4}>>;\n",
-                        name, block[0], block[1], implicitGemmTile.getStages(),
-                        threeTF32 ? ", solder::TensorMath::k3xTF32" : "", mainLoopGeometry);
+                        name, block[0], block[1], implicitGemmTile.getStages(), tileTail,
+                        mainLoopGeometry);
   } else if (implicitGemmTile) {
     ArrayRef<int64_t> block = implicitGemmTile.getTile(), warp = implicitGemmTile.getWarp();
     os << llvm::formatv("using {0}_mainloop = solder::TensorOpConv<\n"
@@ -305,18 +326,24 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     os << llvm::formatv("using {0}_mainloop = solder::DirectConv<{0}_geometry, {1}, {2}>;\n",
                         name, tile[0], tile[1]);
   }
+  // Across samples, the epilogue takes each pixel's sample back.
   std::string epilogueType =
       samplesAsPixels ? "solder::SamplesAsPixelsEpilogue<" + name + "_epilogue>"
+      : acrossSamples ? llvm::formatv("solder::SamplesAsPixelsEpilogue<{0}_epilogue, "
+                                      "/*Volume=*/{1}>",
+                                      name, volume)
+                            .str()
                       : name + "_epilogue";
   os << llvm::formatv("using {0}_kernel = solder::ConvKernel<{0}_mainloop, {7},\n"
-                      "    solder::{1}<{2}, {3}, {4}>>;\n"
+                      "    solder::{1}<{2}, {3}, {4}{8}>>;\n"
                       "static_assert({0}_kernel::kThreads == {5} && {0}_kernel::kSharedBytes == "
                       "{6},\n"
                       "              \"the plan's threads and shared memory\");\n",
                       name, persistent ? "PersistentTileScheduler" : "GridTileScheduler",
-                      grid[0], grid[1], grid[2], schedule.getThreads(),
-                      schedule.getSharedBytes(), epilogueType);
-  std::string mainLoopArgs;
+                      grid[0], grid[1], grid[2] / splits, schedule.getThreads(),
+                      schedule.getSharedBytes(), epilogueType,
+                      splits > 1 ? ", /*Splits=*/" + std::to_string(splits) : "");
+  std::string mainLoopArg; // what the main loop reads besides its operands
   if (mainLoop == MainLoopKind::implicit_gemm_tensorop) {
     os << llvm::formatv(
         "\n// {0}_context: CUTLASS's problem and iterator parameters, in the constant\n"
@@ -329,10 +356,14 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
         "}\n",
         name);
     program.constants.push_back({name + "_context", name + "_build_context"});
-    mainLoopArgs = ", " + name + "_context";
+    mainLoopArg = name + "_context";
   }
   if (mainLoop == MainLoopKind::implicit_gemm_wgmma) {
     ::solder::WgmmaConvForm form = getWgmmaConvForm(anchor, samplesAsPixels);
+    if (splits > form.taps() * form.channelSteps())
+      return fusion.emitError("the CUDA code generator splits a conv's K steps into at most as "
+                              "many shares as it has (")
+             << form.taps() * form.channelSteps() << "), got k_splits = " << splits;
     // Its input: the conversion's, or in TF32 a tensor of the bundle's own
     // that its producer stored channels-last and rounded (a tensor map over
     // the caller's tensor would not follow it from call to call).
@@ -376,7 +407,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       addMap(::solder::kWgmmaInputSmallMap, *converted.inputSmall, inputMap);
       addMap(::solder::kWgmmaWeightSmallMap, *converted.weightSmall, weightMap);
     }
-    mainLoopArgs = ", " + name + "_maps";
+    mainLoopArg = name + "_maps";
   }
   if (directTile) {
     os << llvm::formatv("static_assert({0}_mainloop::kPreparedBytes == {1}L &&\n"
@@ -406,15 +437,37 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   } else {
     os << "\n";
   }
+  // Split-K: the tiles' shares in the bundle's split-K buffer, and a
+  // counter a tile of the blocks that have stored theirs (zero as the
+  // module loads; the last block of a tile sets it back).
+  std::string splitKWorkspace;
+  if (splits > 1) {
+    ArrayRef<int64_t> block = implicitGemmTile.getTile();
+    int64_t tiles = grid[0] * grid[1] * (grid[2] / splits);
+    std::string shares =
+        workspace(getSplitKSharesBuffer(tiles * splits * block[0] * block[1] * 4));
+    os << llvm::formatv("// {0}_arrivals: a tile's blocks that have stored their share of "
+                        "its K steps.\n"
+                        "__device__ unsigned {0}_arrivals[{1}];\n\n",
+                        name, tiles);
+    splitKWorkspace =
+        llvm::formatv("solder::SplitKWorkspace{{{0}, {1}_arrivals}", shares, name).str();
+  }
   beginKernel(fusion, name, summary, schedule.getLaunchGrid(), buffers, schedule.getThreads(),
               schedule.getSharedBytes(), schedule.getMinBlocksPerSM(), firstReductionBuffer);
   program.launches.back().mainLoop = mainLoopName.str();
   program.launches.back().persistent = persistent;
+  SmallVector<std::string> runArgs = {
+      mainLoopInput, mainLoopWeight,
+      epilogueType + (acrossSamples ? "{" + name + "_epilogue" + memberList + "}" : memberList),
+      "shared"};
+  if (!splitKWorkspace.empty())
+    runArgs.push_back(splitKWorkspace);
+  if (!mainLoopArg.empty())
+    runArgs.push_back(mainLoopArg);
   os << "  extern __shared__ __align__(16) char shared[];\n"
-     << "  " << name << "_kernel::run(" << mainLoopInput << ", " << mainLoopWeight << ", "
-     << epilogueType
-     << (samplesAsPixels ? "{" + name + "_epilogue" + memberList + "}" : memberList)
-     << ", shared" << mainLoopArgs << ");\n}\n\n";
+     << "  " << name << (splits > 1 ? "_kernel::runSplitK(" : "_kernel::run(")
+     << llvm::join(runArgs, ", ") << ");\n}\n\n";
   if (!reductions.empty())
     emitFinalizeKernel(fusion, reductions, finalize, volume);
   return success();

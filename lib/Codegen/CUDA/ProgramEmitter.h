@@ -165,6 +165,16 @@ private:
     program.buffers.push_back({std::move(name), bytes, zeroed});
     return program.buffers.size() - 1;
   }
+  /// The split-K shares of every conv kernel that splits its K steps (each
+  /// writes them and reads them back before it ends: one buffer, the size
+  /// of the largest's, serves all of them).
+  unsigned getSplitKSharesBuffer(int64_t bytes) {
+    if (!splitKShares)
+      splitKShares = addBuffer("split_k_shares", bytes, false);
+    int64_t &held = program.buffers[*splitKShares].bytes;
+    held = std::max(held, bytes);
+    return *splitKShares;
+  }
   /// The element type a kernel reads or writes `tensor` in: double for the
   /// plan's f64_results, else float.
   std::string getElementType(Value tensor) const {
@@ -206,6 +216,8 @@ private:
   /// Tensors stored NDHWC: results a conv region lists in
   /// solder.channels_last, and the function's arguments that carry it.
   DenseSet<Value> channelsLastStorage;
+  /// getSplitKSharesBuffer's buffer, once a kernel asks for it.
+  std::optional<unsigned> splitKShares;
 };
 
 } // namespace mlir::solder

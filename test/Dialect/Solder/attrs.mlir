@@ -75,6 +75,20 @@ func.func @region(%x: tensor<2x4xf32>) -> tensor<2x4xf32> {
   return %y : tensor<2x4xf32>
 }
 
+// The Hopper main loop's tiles across the samples of a 7x7 image, each
+// tile's 144 K steps in 5 shares (split-K): tiles (13 x 128 rows, 2
+// channel tiles, 5 shares).
+// CHECK-LABEL: func.func @split_across
+// CHECK: #solder.implicit_gemm<tile = [128, 256, 32], warp = [64, 256], stages = 4, padded_channels = 512, weight_grid = [9216, 1, 1], pixels = across_samples, k_splits = 5>, scheduler = grid, tiles = [13, 2, 5]
+func.func @split_across(%x: tensor<32x512x7x7xf32>, %w: tensor<512x512x3x3xf32>) -> tensor<32x512x7x7xf32> {
+  %y = solder.fusion "k0_conv" (%a = %x, %b = %w) : (tensor<32x512x7x7xf32>, tensor<512x512x3x3xf32>) -> tensor<32x512x7x7xf32> attributes {
+      solder.schedule = #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], warp = [64, 256], stages = 4, padded_channels = 512, weight_grid = [9216, 1, 1], pixels = across_samples, k_splits = 5>, scheduler = grid, tiles = [13, 2, 5], threads = 384, shared_bytes = 197696, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "">} {
+    %c = solder.conv %a, %b strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1 : (tensor<32x512x7x7xf32>, tensor<512x512x3x3xf32>) -> tensor<32x512x7x7xf32>
+    solder.yield %c : tensor<32x512x7x7xf32>
+  }
+  return %y : tensor<32x512x7x7xf32>
+}
+
 // A GEMM-shaped conv (one pixel a sample, a 1x1 kernel): tiles across
 // samples, its rows and weights read as they are (no conversion grids).
 // CHECK-LABEL: func.func @gemm

@@ -10,7 +10,7 @@
 #bad = #solder.implicit_gemm<tile = [64, 128, 16], warp = [24, 64], stages = 4, padded_channels = 4, input_grid = [1, 1, 1], weight_grid = [1, 1, 1]>
 
 // -----
-// expected-error @+1 {{expected input_grid, weight_grid or pixels, got banana}}
+// expected-error @+1 {{expected input_grid, weight_grid, pixels or k_splits, got banana}}
 #bad = #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 4, banana = [1]>
 
 // -----
@@ -207,6 +207,22 @@ func.func @f() attributes {solder.schedule = #solder.region_launch<elementwise, 
 // -----
 // expected-error @+1 {{pixel tiles across samples take the samples in their tiles: expects tiles [..., 1], got [4, 1, 2]}}
 #bad = #solder.conv_schedule<implicit_gemm_tensorop, tf32, #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 4, input_grid = [1, 1, 2], weight_grid = [1, 1, 1], pixels = across_samples>, scheduler = grid, tiles = [4, 1, 2], threads = 128, shared_bytes = 49152, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "">
+
+// -----
+// expected-error @+1 {{expects k_splits from 1 to 8, got 9}}
+#bad = #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 6, padded_channels = 512, k_splits = 9>
+
+// -----
+// expected-error @+1 {{only the Hopper main loop (implicit_gemm_wgmma) splits its K steps, got k_splits = 2 for implicit_gemm_tensorop}}
+#bad = #solder.conv_schedule<implicit_gemm_tensorop, tf32, #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 4, k_splits = 2>, scheduler = grid, tiles = [4, 1, 2], threads = 128, shared_bytes = 49152, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "">
+
+// -----
+// expected-error @+1 {{expects the tiles' third dim to be the samples times k_splits (3), got [13, 2, 5]}}
+#bad = #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], warp = [64, 256], stages = 4, padded_channels = 512, weight_grid = [9216, 1, 1], k_splits = 3>, scheduler = grid, tiles = [13, 2, 5], threads = 384, shared_bytes = 197696, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "">
+
+// -----
+// expected-error @+1 {{pixel tiles across samples take the samples in their tiles: expects tiles [..., 5] (its k_splits), got [13, 2, 10]}}
+#bad = #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], warp = [64, 256], stages = 4, padded_channels = 512, weight_grid = [9216, 1, 1], pixels = across_samples, k_splits = 5>, scheduler = grid, tiles = [13, 2, 10], threads = 384, shared_bytes = 197696, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "">
 
 // -----
 

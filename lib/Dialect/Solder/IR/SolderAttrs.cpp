@@ -40,7 +40,8 @@ LogicalResult ImplicitGemmTileAttr::verify(EmitError emitError, ArrayRef<int64_t
                                            ArrayRef<int64_t> warp, int64_t stages,
                                            int64_t paddedChannels,
                                            ArrayRef<int64_t> inputGrid,
-                                           ArrayRef<int64_t> weightGrid, PixelTiling) {
+                                           ArrayRef<int64_t> weightGrid, PixelTiling,
+                                           int64_t kSplits) {
   if (failed(verifyDims(emitError, "tile", tile, 3)) ||
       failed(verifyDims(emitError, "warp", warp, 2)) ||
       (!inputGrid.empty() && failed(verifyDims(emitError, "input_grid", inputGrid, 3))) ||
@@ -60,6 +61,8 @@ LogicalResult ImplicitGemmTileAttr::verify(EmitError emitError, ArrayRef<int64_t
   if (paddedChannels <= 0 || paddedChannels % 4 != 0)
     return emitError() << "expects padded_channels to be a positive multiple of 4, got "
                        << paddedChannels;
+  if (kSplits < 1 || kSplits > SolderDialect::kMaxKSplits)
+    return emitError() << "expects k_splits from 1 to " << SolderDialect::kMaxKSplits << ", got " << kSplits;
   return success();
 }
 
@@ -203,11 +206,21 @@ LogicalResult ConvScheduleAttr::verify(EmitError emitError, MainLoopKind mainLoo
       mainLoop != MainLoopKind::direct_tensorop)
     return emitError() << "only the direct conv on tensor cores hands its epilogue "
                           "register_moments";
-  if (auto tile = dyn_cast<ImplicitGemmTileAttr>(config);
-      tile && tile.getPixels() == PixelTiling::across_samples && grid[2] != 1)
-    return emitError() << "pixel tiles across samples take the samples in their tiles: "
-                          "expects tiles [..., 1], got ["
-                       << grid << "]";
+  if (auto tile = dyn_cast<ImplicitGemmTileAttr>(config)) {
+    int64_t splits = tile.getKSplits();
+    if (splits > 1 && mainLoop != MainLoopKind::implicit_gemm_wgmma)
+      return emitError() << "only the Hopper main loop (implicit_gemm_wgmma) splits its K "
+                            "steps, got k_splits = "
+                         << splits << " for " << stringifyMainLoopKind(mainLoop);
+    if (tile.getPixels() == PixelTiling::across_samples && grid[2] != splits)
+      return emitError() << "pixel tiles across samples take the samples in their tiles: "
+                            "expects tiles [..., "
+                         << splits << "]" << (splits > 1 ? " (its k_splits)" : "") << ", got ["
+                         << grid << "]";
+    if (grid[2] % splits != 0)
+      return emitError() << "expects the tiles' third dim to be the samples times k_splits ("
+                         << splits << "), got [" << grid << "]";
+  }
   if (!prologueGrid.empty()) {
     if (mainLoop == MainLoopKind::implicit_gemm_tensorop ||
         mainLoop == MainLoopKind::implicit_gemm_wgmma)

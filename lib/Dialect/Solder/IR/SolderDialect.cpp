@@ -15,14 +15,15 @@ using namespace mlir::solder;
 #include "solder/Dialect/Solder/IR/SolderEnums.cpp.inc"
 
 /// The optional tail of #solder.implicit_gemm: `, input_grid = [...]`,
-/// `, weight_grid = [...]` and `, pixels = across_samples`, each where
-/// present, in that order. (Optional groups that each begin with a comma
-/// would commit to the first one at any comma.)
+/// `, weight_grid = [...]`, `, pixels = across_samples` and `, k_splits =
+/// S`, each where present, in that order. (Optional groups that each begin
+/// with a comma would commit to the first one at any comma.)
 static ParseResult parseImplicitGemmOptionals(AsmParser &parser,
                                               SmallVector<int64_t> &inputGrid,
                                               SmallVector<int64_t> &weightGrid,
-                                              PixelTiling &pixels) {
+                                              PixelTiling &pixels, int64_t &kSplits) {
   pixels = PixelTiling::per_sample;
+  kSplits = 1;
   while (succeeded(parser.parseOptionalComma())) {
     StringRef key;
     SMLoc at = parser.getCurrentLocation();
@@ -40,21 +41,28 @@ static ParseResult parseImplicitGemmOptionals(AsmParser &parser,
       if (failed(tiling))
         return failure();
       pixels = *tiling;
+    } else if (key == "k_splits") {
+      if (parser.parseInteger(kSplits))
+        return failure();
     } else {
-      return parser.emitError(at, "expected input_grid, weight_grid or pixels, got ") << key;
+      return parser.emitError(at, "expected input_grid, weight_grid, pixels or k_splits, got ")
+             << key;
     }
   }
   return success();
 }
 
 static void printImplicitGemmOptionals(AsmPrinter &printer, ArrayRef<int64_t> inputGrid,
-                                       ArrayRef<int64_t> weightGrid, PixelTiling pixels) {
+                                       ArrayRef<int64_t> weightGrid, PixelTiling pixels,
+                                       int64_t kSplits) {
   if (!inputGrid.empty())
     printer << ", input_grid = [" << inputGrid << "]";
   if (!weightGrid.empty())
     printer << ", weight_grid = [" << weightGrid << "]";
   if (pixels != PixelTiling::per_sample)
     printer << ", pixels = " << stringifyPixelTiling(pixels);
+  if (kSplits != 1)
+    printer << ", k_splits = " << kSplits;
 }
 
 #define GET_ATTRDEF_CLASSES

@@ -463,9 +463,12 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
     Operation *anchor = getAnchor(fusion);
     if (!anchor)
       return std::nullopt;
+    bool epilogueReduces = llvm::any_of(fusion.getBodyBlock(), [](Operation &op) {
+      return isa<GroupStatsOp, ReduceOp>(op);
+    });
     return getConvSchedule(anchor, target, precisionValue, mainLoopValue, tileValue,
                            reachesCancellingSum(anchor), !getConvPrologue(anchor).empty(),
-                           channelsLastInputs.contains(fusion));
+                           channelsLastInputs.contains(fusion), epilogueReduces);
   }
 
   /// Conv results that every reader takes channels-last (NDHWC): a

@@ -141,8 +141,15 @@ def Solder_ImplicitGemmTileAttr : Solder_Attr<"ImplicitGemmTile", "implicit_gemm
     no grid, and the main loop reads it as it is. A tile's pixels lie in one
     sample (`per_sample`, not printed); `pixels = across_samples` runs a conv with one input and one
     output pixel a sample and a 1x1 kernel (a Linear, the convs of
-    squeeze-excitation) as the GEMM it is: BM samples a tile, and the
-    conv's `tiles` are (sample tiles, channel tiles, 1).
+    squeeze-excitation) as the GEMM it is, BM samples a tile, or on the
+    Hopper main loop (implicit_gemm_wgmma) any conv whose epilogue reduces
+    nothing with its samples' pixels as one row, a tile running on from one
+    sample into the next; the conv's `tiles` are then (tiles of that row,
+    channel tiles, 1). `k_splits = S` (the Hopper main loop only; 1, not
+    printed, by default) splits each tile's K steps into S shares, a block
+    each (split-K): the tiles' third dim is then S times the samples, and
+    the last block of a tile to finish adds the S shares in a fixed order
+    and runs the epilogue.
 
     ```mlir
     #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4,
@@ -154,11 +161,12 @@ def Solder_ImplicitGemmTileAttr : Solder_Attr<"ImplicitGemmTile", "implicit_gemm
                         "int64_t":$paddedChannels,
                         OptionalArrayRefParameter<"int64_t">:$inputGrid,
                         OptionalArrayRefParameter<"int64_t">:$weightGrid,
-                        Solder_PixelTilingParameter:$pixels);
+                        Solder_PixelTilingParameter:$pixels,
+                        DefaultValuedParameter<"int64_t", "1">:$kSplits);
   let assemblyFormat = [{
     `<` `tile` `=` `[` $tile `]` `,` `warp` `=` `[` $warp `]` `,` `stages` `=` $stages `,`
     `padded_channels` `=` $paddedChannels
-    ``custom<ImplicitGemmOptionals>($inputGrid, $weightGrid, $pixels) `>`
+    ``custom<ImplicitGemmOptionals>($inputGrid, $weightGrid, $pixels, $kSplits) `>`
   }];
   let genVerifyDecl = 1;
 }

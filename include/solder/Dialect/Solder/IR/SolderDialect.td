@@ -72,6 +72,8 @@ def Solder_Dialect : Dialect {
     /// On a function argument: a parameter, the same contents call after
     /// call (its preparations run once).
     static constexpr ::llvm::StringLiteral kParameterAttrName = "solder.parameter";
+    /// The most shares a conv tile's K steps split into (k_splits).
+    static constexpr int64_t kMaxKSplits = 8;
   }];
 }
 

@@ -68,9 +68,9 @@ struct basic_block_channels_last_io_k0_conv_epilogue {
 };
 
 using basic_block_channels_last_io_k0_conv_mainloop = solder::WgmmaConv<
-    basic_block_channels_last_io_k0_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::k3xTF32>>;
+    basic_block_channels_last_io_k0_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::k3xTF32, /*Splits=*/4>>;
 using basic_block_channels_last_io_k0_conv_kernel = solder::ConvKernel<basic_block_channels_last_io_k0_conv_mainloop, basic_block_channels_last_io_k0_conv_epilogue,
-    solder::GridTileScheduler<2, 1, 3>>;
+    solder::GridTileScheduler<2, 1, 3, /*Splits=*/4>>;
 static_assert(basic_block_channels_last_io_k0_conv_kernel::kThreads == 384 && basic_block_channels_last_io_k0_conv_kernel::kSharedBytes == 197696,
               "the plan's threads and shared memory");
 
@@ -79,7 +79,10 @@ static_assert(basic_block_channels_last_io_k0_conv_kernel::kThreads == 384 && ba
 // encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps basic_block_channels_last_io_k0_conv_maps;
 
-// basic_block_channels_last_io_k0_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> mul -> add -> relu
+// basic_block_channels_last_io_k0_conv_arrivals: a tile's blocks that have stored their share of its K steps.
+__device__ unsigned basic_block_channels_last_io_k0_conv_arrivals[6];
+
+// basic_block_channels_last_io_k0_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32), K split 4 ways -> mul -> add -> relu
 //   in0: tensor<3x64x14x14xf32>
 //   in1: tensor<64x64x3x3xf32>
 //   in2: tensor<64x1x1xf32>
@@ -87,6 +90,7 @@ __device__ solder::WgmmaTensorMaps basic_block_channels_last_io_k0_conv_maps;
 //   out0: tensor<3x64x14x14xf32>
 //   ws0: basic_block_channels_last_io_k0_conv_input_ndhwc
 //   ws1: basic_block_channels_last_io_k0_conv_weight_ktrsc
+//   ws2: split_k_shares
 extern "C" __global__ void __launch_bounds__(384, 1)
 basic_block_channels_last_io_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -94,9 +98,10 @@ basic_block_channels_last_io_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in3,
     float *__restrict__ out0,
     float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws1,
+    float *__restrict__ ws2) {
   extern __shared__ __align__(16) char shared[];
-  basic_block_channels_last_io_k0_conv_kernel::run(ws0, ws1, basic_block_channels_last_io_k0_conv_epilogue{in0, in1, in2, in3, out0}, shared, basic_block_channels_last_io_k0_conv_maps);
+  basic_block_channels_last_io_k0_conv_kernel::runSplitK(ws0, ws1, basic_block_channels_last_io_k0_conv_epilogue{in0, in1, in2, in3, out0}, shared, solder::SplitKWorkspace{ws2, basic_block_channels_last_io_k0_conv_arrivals}, basic_block_channels_last_io_k0_conv_maps);
 }
 
 struct basic_block_channels_last_io_k1_conv_geometry {
@@ -163,9 +168,9 @@ struct basic_block_channels_last_io_k1_conv_epilogue {
 };
 
 using basic_block_channels_last_io_k1_conv_mainloop = solder::WgmmaConv<
-    basic_block_channels_last_io_k1_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::k3xTF32>>;
+    basic_block_channels_last_io_k1_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::k3xTF32, /*Splits=*/4>>;
 using basic_block_channels_last_io_k1_conv_kernel = solder::ConvKernel<basic_block_channels_last_io_k1_conv_mainloop, basic_block_channels_last_io_k1_conv_epilogue,
-    solder::GridTileScheduler<2, 1, 3>>;
+    solder::GridTileScheduler<2, 1, 3, /*Splits=*/4>>;
 static_assert(basic_block_channels_last_io_k1_conv_kernel::kThreads == 384 && basic_block_channels_last_io_k1_conv_kernel::kSharedBytes == 197696,
               "the plan's threads and shared memory");
 
@@ -174,7 +179,10 @@ static_assert(basic_block_channels_last_io_k1_conv_kernel::kThreads == 384 && ba
 // encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps basic_block_channels_last_io_k1_conv_maps;
 
-// basic_block_channels_last_io_k1_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> mul -> add -> add -> relu
+// basic_block_channels_last_io_k1_conv_arrivals: a tile's blocks that have stored their share of its K steps.
+__device__ unsigned basic_block_channels_last_io_k1_conv_arrivals[6];
+
+// basic_block_channels_last_io_k1_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32), K split 4 ways -> mul -> add -> add -> relu
 //   in0: tensor<3x64x14x14xf32>
 //   in1: tensor<64x64x3x3xf32>
 //   in2: tensor<64x1x1xf32>
@@ -183,6 +191,7 @@ __device__ solder::WgmmaTensorMaps basic_block_channels_last_io_k1_conv_maps;
 //   out0: tensor<3x64x14x14xf32>
 //   ws0: basic_block_channels_last_io_k1_conv_input_ndhwc
 //   ws1: basic_block_channels_last_io_k1_conv_weight_ktrsc
+//   ws2: split_k_shares
 extern "C" __global__ void __launch_bounds__(384, 1)
 basic_block_channels_last_io_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -191,8 +200,9 @@ basic_block_channels_last_io_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in4,
     float *__restrict__ out0,
     float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws1,
+    float *__restrict__ ws2) {
   extern __shared__ __align__(16) char shared[];
-  basic_block_channels_last_io_k1_conv_kernel::run(ws0, ws1, basic_block_channels_last_io_k1_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, basic_block_channels_last_io_k1_conv_maps);
+  basic_block_channels_last_io_k1_conv_kernel::runSplitK(ws0, ws1, basic_block_channels_last_io_k1_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, solder::SplitKWorkspace{ws2, basic_block_channels_last_io_k1_conv_arrivals}, basic_block_channels_last_io_k1_conv_maps);
 }
 

@@ -159,9 +159,9 @@ struct bottleneck_channels_last_k1_conv_epilogue {
 };
 
 using bottleneck_channels_last_k1_conv_mainloop = solder::WgmmaConv<
-    bottleneck_channels_last_k1_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::k3xTF32>>;
+    bottleneck_channels_last_k1_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::k3xTF32, /*Splits=*/2>>;
 using bottleneck_channels_last_k1_conv_kernel = solder::ConvKernel<bottleneck_channels_last_k1_conv_mainloop, bottleneck_channels_last_k1_conv_epilogue,
-    solder::GridTileScheduler<7, 1, 4>>;
+    solder::GridTileScheduler<7, 1, 4, /*Splits=*/2>>;
 static_assert(bottleneck_channels_last_k1_conv_kernel::kThreads == 384 && bottleneck_channels_last_k1_conv_kernel::kSharedBytes == 197696,
               "the plan's threads and shared memory");
 
@@ -170,7 +170,10 @@ static_assert(bottleneck_channels_last_k1_conv_kernel::kThreads == 384 && bottle
 // encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k1_conv_maps;
 
-// bottleneck_channels_last_k1_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> mul -> add -> relu
+// bottleneck_channels_last_k1_conv_arrivals: a tile's blocks that have stored their share of its K steps.
+__device__ unsigned bottleneck_channels_last_k1_conv_arrivals[28];
+
+// bottleneck_channels_last_k1_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32), K split 2 ways -> mul -> add -> relu
 //   in0: tensor<4x32x28x28xf32>
 //   in1: tensor<32x32x3x3xf32>
 //   in2: tensor<32x1x1xf32>
@@ -178,6 +181,7 @@ __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k1_conv_maps;
 //   out0: tensor<4x32x28x28xf32>
 //   ws0: bottleneck_channels_last_k1_conv_input_ndhwc
 //   ws1: bottleneck_channels_last_k1_conv_weight_ktrsc
+//   ws2: split_k_shares
 extern "C" __global__ void __launch_bounds__(384, 1)
 bottleneck_channels_last_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -185,9 +189,10 @@ bottleneck_channels_last_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in3,
     float *__restrict__ out0,
     float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws1,
+    float *__restrict__ ws2) {
   extern __shared__ __align__(16) char shared[];
-  bottleneck_channels_last_k1_conv_kernel::run(ws0, ws1, bottleneck_channels_last_k1_conv_epilogue{in0, in1, in2, in3, out0}, shared, bottleneck_channels_last_k1_conv_maps);
+  bottleneck_channels_last_k1_conv_kernel::runSplitK(ws0, ws1, bottleneck_channels_last_k1_conv_epilogue{in0, in1, in2, in3, out0}, shared, solder::SplitKWorkspace{ws2, bottleneck_channels_last_k1_conv_arrivals}, bottleneck_channels_last_k1_conv_maps);
 }
 
 struct bottleneck_channels_last_k2_conv_geometry {
@@ -341,9 +346,9 @@ struct bottleneck_channels_last_k3_conv_epilogue {
 };
 
 using bottleneck_channels_last_k3_conv_mainloop = solder::WgmmaConv<
-    bottleneck_channels_last_k3_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::k3xTF32>>;
+    bottleneck_channels_last_k3_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::k3xTF32, /*Splits=*/4>>;
 using bottleneck_channels_last_k3_conv_kernel = solder::ConvKernel<bottleneck_channels_last_k3_conv_mainloop, bottleneck_channels_last_k3_conv_epilogue,
-    solder::GridTileScheduler<7, 1, 4>>;
+    solder::GridTileScheduler<7, 1, 4, /*Splits=*/4>>;
 static_assert(bottleneck_channels_last_k3_conv_kernel::kThreads == 384 && bottleneck_channels_last_k3_conv_kernel::kSharedBytes == 197696,
               "the plan's threads and shared memory");
 
@@ -352,20 +357,25 @@ static_assert(bottleneck_channels_last_k3_conv_kernel::kThreads == 384 && bottle
 // encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k3_conv_maps;
 
-// bottleneck_channels_last_k3_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> relu
+// bottleneck_channels_last_k3_conv_arrivals: a tile's blocks that have stored their share of its K steps.
+__device__ unsigned bottleneck_channels_last_k3_conv_arrivals[28];
+
+// bottleneck_channels_last_k3_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32), K split 4 ways -> relu
 //   in0: tensor<4x64x28x28xf32>
 //   in1: tensor<64x64x3x3xf32>
 //   out0: tensor<4x64x28x28xf32>
 //   ws0: bottleneck_channels_last_k3_conv_input_ndhwc
 //   ws1: bottleneck_channels_last_k3_conv_weight_ktrsc
+//   ws2: split_k_shares
 extern "C" __global__ void __launch_bounds__(384, 1)
 bottleneck_channels_last_k3_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     float *__restrict__ out0,
     float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws1,
+    float *__restrict__ ws2) {
   extern __shared__ __align__(16) char shared[];
-  bottleneck_channels_last_k3_conv_kernel::run(ws0, ws1, bottleneck_channels_last_k3_conv_epilogue{in0, in1, out0}, shared, bottleneck_channels_last_k3_conv_maps);
+  bottleneck_channels_last_k3_conv_kernel::runSplitK(ws0, ws1, bottleneck_channels_last_k3_conv_epilogue{in0, in1, out0}, shared, solder::SplitKWorkspace{ws2, bottleneck_channels_last_k3_conv_arrivals}, bottleneck_channels_last_k3_conv_maps);
 }
 
 struct bottleneck_channels_last_k4_conv_geometry {
@@ -426,9 +436,9 @@ struct bottleneck_channels_last_k4_conv_epilogue {
 };
 
 using bottleneck_channels_last_k4_conv_mainloop = solder::WgmmaConv<
-    bottleneck_channels_last_k4_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::k3xTF32>>;
+    bottleneck_channels_last_k4_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::k3xTF32, /*Splits=*/4>>;
 using bottleneck_channels_last_k4_conv_kernel = solder::ConvKernel<bottleneck_channels_last_k4_conv_mainloop, bottleneck_channels_last_k4_conv_epilogue,
-    solder::GridTileScheduler<7, 1, 4>>;
+    solder::GridTileScheduler<7, 1, 4, /*Splits=*/4>>;
 static_assert(bottleneck_channels_last_k4_conv_kernel::kThreads == 384 && bottleneck_channels_last_k4_conv_kernel::kSharedBytes == 197696,
               "the plan's threads and shared memory");
 
@@ -437,7 +447,10 @@ static_assert(bottleneck_channels_last_k4_conv_kernel::kThreads == 384 && bottle
 // encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k4_conv_maps;
 
-// bottleneck_channels_last_k4_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> add
+// bottleneck_channels_last_k4_conv_arrivals: a tile's blocks that have stored their share of its K steps.
+__device__ unsigned bottleneck_channels_last_k4_conv_arrivals[28];
+
+// bottleneck_channels_last_k4_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32), K split 4 ways -> add
 //   in0: tensor<4x64x28x28xf32>
 //   in1: tensor<64x64x3x3xf32>
 //   in2: tensor<64xf32>
@@ -445,6 +458,7 @@ __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k4_conv_maps;
 //   out0: tensor<4x64x28x28xf32>
 //   ws0: bottleneck_channels_last_k4_conv_input_ndhwc
 //   ws1: bottleneck_channels_last_k4_conv_weight_ktrsc
+//   ws2: split_k_shares
 extern "C" __global__ void __launch_bounds__(384, 1)
 bottleneck_channels_last_k4_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -452,8 +466,9 @@ bottleneck_channels_last_k4_conv(const float *__restrict__ in0,
     const float *__restrict__ in3,
     float *__restrict__ out0,
     float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws1,
+    float *__restrict__ ws2) {
   extern __shared__ __align__(16) char shared[];
-  bottleneck_channels_last_k4_conv_kernel::run(ws0, ws1, bottleneck_channels_last_k4_conv_epilogue{in0, in1, in2, in3, out0}, shared, bottleneck_channels_last_k4_conv_maps);
+  bottleneck_channels_last_k4_conv_kernel::runSplitK(ws0, ws1, bottleneck_channels_last_k4_conv_epilogue{in0, in1, in2, in3, out0}, shared, solder::SplitKWorkspace{ws2, bottleneck_channels_last_k4_conv_arrivals}, bottleneck_channels_last_k4_conv_maps);
 }
 

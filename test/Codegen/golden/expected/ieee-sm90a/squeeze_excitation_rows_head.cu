@@ -78,9 +78,9 @@ struct squeeze_excitation_rows_head_k0_conv_epilogue {
 };
 
 using squeeze_excitation_rows_head_k0_conv_mainloop = solder::WgmmaConv<
-    squeeze_excitation_rows_head_k0_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::k3xTF32>>;
+    squeeze_excitation_rows_head_k0_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::k3xTF32, /*Splits=*/4>>;
 using squeeze_excitation_rows_head_k0_conv_kernel = solder::ConvKernel<squeeze_excitation_rows_head_k0_conv_mainloop, squeeze_excitation_rows_head_k0_conv_epilogue,
-    solder::GridTileScheduler<2, 1, 8>>;
+    solder::GridTileScheduler<2, 1, 8, /*Splits=*/4>>;
 static_assert(squeeze_excitation_rows_head_k0_conv_kernel::kThreads == 384 && squeeze_excitation_rows_head_k0_conv_kernel::kSharedBytes == 197696,
               "the plan's threads and shared memory");
 
@@ -89,7 +89,10 @@ static_assert(squeeze_excitation_rows_head_k0_conv_kernel::kThreads == 384 && sq
 // encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps squeeze_excitation_rows_head_k0_conv_maps;
 
-// squeeze_excitation_rows_head_k0_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32) -> mul -> add -> reduce (partial)
+// squeeze_excitation_rows_head_k0_conv_arrivals: a tile's blocks that have stored their share of its K steps.
+__device__ unsigned squeeze_excitation_rows_head_k0_conv_arrivals[16];
+
+// squeeze_excitation_rows_head_k0_conv: implicit-GEMM conv on tensor cores (wgmma_3xtf32), K split 4 ways -> mul -> add -> reduce (partial)
 //   in0: tensor<8x64x14x14xf32>
 //   in1: tensor<64x64x3x3xf32>
 //   in2: tensor<64x1x1xf32>
@@ -99,6 +102,7 @@ __device__ solder::WgmmaTensorMaps squeeze_excitation_rows_head_k0_conv_maps;
 //   ws0: squeeze_excitation_rows_head_k0_conv_input_ndhwc
 //   ws1: squeeze_excitation_rows_head_k0_conv_weight_ktrsc
 //   ws2: squeeze_excitation_rows_head_k0_conv_partial_sums0
+//   ws3: split_k_shares
 extern "C" __global__ void __launch_bounds__(384, 1)
 squeeze_excitation_rows_head_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -108,9 +112,10 @@ squeeze_excitation_rows_head_k0_conv(const float *__restrict__ in0,
     float *__restrict__ out1,
     float *__restrict__ ws0,
     float *__restrict__ ws1,
-    float *__restrict__ ws2) {
+    float *__restrict__ ws2,
+    float *__restrict__ ws3) {
   extern __shared__ __align__(16) char shared[];
-  squeeze_excitation_rows_head_k0_conv_kernel::run(ws0, ws1, squeeze_excitation_rows_head_k0_conv_epilogue{in0, in1, in2, in3, out0, out1, ws2}, shared, squeeze_excitation_rows_head_k0_conv_maps);
+  squeeze_excitation_rows_head_k0_conv_kernel::runSplitK(ws0, ws1, squeeze_excitation_rows_head_k0_conv_epilogue{in0, in1, in2, in3, out0, out1, ws2}, shared, solder::SplitKWorkspace{ws3, squeeze_excitation_rows_head_k0_conv_arrivals}, squeeze_excitation_rows_head_k0_conv_maps);
 }
 
 // squeeze_excitation_rows_head_k0_conv_finalize: combines the partial reductions of squeeze_excitation_rows_head_k0_conv in a fixed order

@@ -68,9 +68,9 @@ struct basic_block_channels_last_io_k0_conv_epilogue {
 };
 
 using basic_block_channels_last_io_k0_conv_mainloop = solder::WgmmaConv<
-    basic_block_channels_last_io_k0_conv_geometry, solder::WgmmaTile<128, 64, 8>>;
+    basic_block_channels_last_io_k0_conv_geometry, solder::WgmmaTile<128, 64, 8, solder::TensorMath::kTF32, /*Splits=*/4>>;
 using basic_block_channels_last_io_k0_conv_kernel = solder::ConvKernel<basic_block_channels_last_io_k0_conv_mainloop, basic_block_channels_last_io_k0_conv_epilogue,
-    solder::GridTileScheduler<2, 1, 3>>;
+    solder::GridTileScheduler<2, 1, 3, /*Splits=*/4>>;
 static_assert(basic_block_channels_last_io_k0_conv_kernel::kThreads == 384 && basic_block_channels_last_io_k0_conv_kernel::kSharedBytes == 197760,
               "the plan's threads and shared memory");
 
@@ -78,7 +78,10 @@ static_assert(basic_block_channels_last_io_k0_conv_kernel::kThreads == 384 && ba
 // weights; the runtime encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps basic_block_channels_last_io_k0_conv_maps;
 
-// basic_block_channels_last_io_k0_conv: implicit-GEMM conv on tensor cores (wgmma_tf32) -> mul -> add -> relu
+// basic_block_channels_last_io_k0_conv_arrivals: a tile's blocks that have stored their share of its K steps.
+__device__ unsigned basic_block_channels_last_io_k0_conv_arrivals[6];
+
+// basic_block_channels_last_io_k0_conv: implicit-GEMM conv on tensor cores (wgmma_tf32), K split 4 ways -> mul -> add -> relu
 //   in0: tensor<3x64x14x14xf32>
 //   in1: tensor<64x64x3x3xf32>
 //   in2: tensor<64x1x1xf32>
@@ -86,6 +89,7 @@ __device__ solder::WgmmaTensorMaps basic_block_channels_last_io_k0_conv_maps;
 //   out0: tensor<3x64x14x14xf32>
 //   ws0: basic_block_channels_last_io_k0_conv_input_ndhwc
 //   ws1: basic_block_channels_last_io_k0_conv_weight_ktrsc
+//   ws2: split_k_shares
 extern "C" __global__ void __launch_bounds__(384, 1)
 basic_block_channels_last_io_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -93,9 +97,10 @@ basic_block_channels_last_io_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in3,
     float *__restrict__ out0,
     float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws1,
+    float *__restrict__ ws2) {
   extern __shared__ __align__(16) char shared[];
-  basic_block_channels_last_io_k0_conv_kernel::run(ws0, ws1, basic_block_channels_last_io_k0_conv_epilogue{in0, in1, in2, in3, out0}, shared, basic_block_channels_last_io_k0_conv_maps);
+  basic_block_channels_last_io_k0_conv_kernel::runSplitK(ws0, ws1, basic_block_channels_last_io_k0_conv_epilogue{in0, in1, in2, in3, out0}, shared, solder::SplitKWorkspace{ws2, basic_block_channels_last_io_k0_conv_arrivals}, basic_block_channels_last_io_k0_conv_maps);
 }
 
 struct basic_block_channels_last_io_k1_conv_geometry {
@@ -153,9 +158,9 @@ struct basic_block_channels_last_io_k1_conv_epilogue {
 };
 
 using basic_block_channels_last_io_k1_conv_mainloop = solder::WgmmaConv<
-    basic_block_channels_last_io_k1_conv_geometry, solder::WgmmaTile<128, 64, 8>>;
+    basic_block_channels_last_io_k1_conv_geometry, solder::WgmmaTile<128, 64, 8, solder::TensorMath::kTF32, /*Splits=*/4>>;
 using basic_block_channels_last_io_k1_conv_kernel = solder::ConvKernel<basic_block_channels_last_io_k1_conv_mainloop, basic_block_channels_last_io_k1_conv_epilogue,
-    solder::GridTileScheduler<2, 1, 3>>;
+    solder::GridTileScheduler<2, 1, 3, /*Splits=*/4>>;
 static_assert(basic_block_channels_last_io_k1_conv_kernel::kThreads == 384 && basic_block_channels_last_io_k1_conv_kernel::kSharedBytes == 197760,
               "the plan's threads and shared memory");
 
@@ -163,7 +168,10 @@ static_assert(basic_block_channels_last_io_k1_conv_kernel::kThreads == 384 && ba
 // weights; the runtime encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps basic_block_channels_last_io_k1_conv_maps;
 
-// basic_block_channels_last_io_k1_conv: implicit-GEMM conv on tensor cores (wgmma_tf32) -> mul -> add -> add -> relu
+// basic_block_channels_last_io_k1_conv_arrivals: a tile's blocks that have stored their share of its K steps.
+__device__ unsigned basic_block_channels_last_io_k1_conv_arrivals[6];
+
+// basic_block_channels_last_io_k1_conv: implicit-GEMM conv on tensor cores (wgmma_tf32), K split 4 ways -> mul -> add -> add -> relu
 //   in0: tensor<3x64x14x14xf32>
 //   in1: tensor<64x64x3x3xf32>
 //   in2: tensor<64x1x1xf32>
@@ -171,6 +179,7 @@ __device__ solder::WgmmaTensorMaps basic_block_channels_last_io_k1_conv_maps;
 //   in4: tensor<3x64x14x14xf32>
 //   out0: tensor<3x64x14x14xf32>
 //   ws0: basic_block_channels_last_io_k1_conv_weight_ktrsc
+//   ws1: split_k_shares
 extern "C" __global__ void __launch_bounds__(384, 1)
 basic_block_channels_last_io_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -178,8 +187,9 @@ basic_block_channels_last_io_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in3,
     const float *__restrict__ in4,
     float *__restrict__ out0,
-    float *__restrict__ ws0) {
+    float *__restrict__ ws0,
+    float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  basic_block_channels_last_io_k1_conv_kernel::run(in0, ws0, basic_block_channels_last_io_k1_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, basic_block_channels_last_io_k1_conv_maps);
+  basic_block_channels_last_io_k1_conv_kernel::runSplitK(in0, ws0, basic_block_channels_last_io_k1_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, solder::SplitKWorkspace{ws1, basic_block_channels_last_io_k1_conv_arrivals}, basic_block_channels_last_io_k1_conv_maps);
 }
 

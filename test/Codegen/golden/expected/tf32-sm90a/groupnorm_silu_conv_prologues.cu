@@ -143,9 +143,9 @@ struct groupnorm_silu_conv_prologues_k1_conv_epilogue {
 };
 
 using groupnorm_silu_conv_prologues_k1_conv_mainloop = solder::WgmmaConv<
-    groupnorm_silu_conv_prologues_k1_conv_geometry, solder::WgmmaTile<128, 64, 8>>;
+    groupnorm_silu_conv_prologues_k1_conv_geometry, solder::WgmmaTile<128, 64, 8, solder::TensorMath::kTF32, /*Splits=*/4>>;
 using groupnorm_silu_conv_prologues_k1_conv_kernel = solder::ConvKernel<groupnorm_silu_conv_prologues_k1_conv_mainloop, groupnorm_silu_conv_prologues_k1_conv_epilogue,
-    solder::GridTileScheduler<4, 1, 2>>;
+    solder::GridTileScheduler<4, 1, 2, /*Splits=*/4>>;
 static_assert(groupnorm_silu_conv_prologues_k1_conv_kernel::kThreads == 384 && groupnorm_silu_conv_prologues_k1_conv_kernel::kSharedBytes == 197760,
               "the plan's threads and shared memory");
 
@@ -153,7 +153,10 @@ static_assert(groupnorm_silu_conv_prologues_k1_conv_kernel::kThreads == 384 && g
 // weights; the runtime encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps groupnorm_silu_conv_prologues_k1_conv_maps;
 
-// groupnorm_silu_conv_prologues_k1_conv: group_normalize -> silu -> implicit-GEMM conv on tensor cores (wgmma_tf32) -> group_stats (partial)
+// groupnorm_silu_conv_prologues_k1_conv_arrivals: a tile's blocks that have stored their share of its K steps.
+__device__ unsigned groupnorm_silu_conv_prologues_k1_conv_arrivals[8];
+
+// groupnorm_silu_conv_prologues_k1_conv: group_normalize -> silu -> implicit-GEMM conv on tensor cores (wgmma_tf32), K split 4 ways -> group_stats (partial)
 //   in0: tensor<2x64x20x20xf32>
 //   in1: tensor<2x8x2xf32>
 //   in2: tensor<64xf32>
@@ -165,6 +168,7 @@ __device__ solder::WgmmaTensorMaps groupnorm_silu_conv_prologues_k1_conv_maps;
 //   ws0: groupnorm_silu_conv_prologues_k1_conv_input_ndhwc
 //   ws1: groupnorm_silu_conv_prologues_k1_conv_weight_ktrsc
 //   ws2: groupnorm_silu_conv_prologues_k1_conv_partial_stats0
+//   ws3: split_k_shares
 extern "C" __global__ void __launch_bounds__(384, 1)
 groupnorm_silu_conv_prologues_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -176,9 +180,10 @@ groupnorm_silu_conv_prologues_k1_conv(const float *__restrict__ in0,
     float *__restrict__ out1,
     float *__restrict__ ws0,
     float *__restrict__ ws1,
-    float *__restrict__ ws2) {
+    float *__restrict__ ws2,
+    float *__restrict__ ws3) {
   extern __shared__ __align__(16) char shared[];
-  groupnorm_silu_conv_prologues_k1_conv_kernel::run(ws0, ws1, groupnorm_silu_conv_prologues_k1_conv_epilogue{in0, in1, in2, in3, in4, in5, out0, out1, ws2}, shared, groupnorm_silu_conv_prologues_k1_conv_maps);
+  groupnorm_silu_conv_prologues_k1_conv_kernel::runSplitK(ws0, ws1, groupnorm_silu_conv_prologues_k1_conv_epilogue{in0, in1, in2, in3, in4, in5, out0, out1, ws2}, shared, solder::SplitKWorkspace{ws3, groupnorm_silu_conv_prologues_k1_conv_arrivals}, groupnorm_silu_conv_prologues_k1_conv_maps);
 }
 
 // groupnorm_silu_conv_prologues_k1_conv_finalize: combines the partial reductions of groupnorm_silu_conv_prologues_k1_conv in a fixed order
@@ -272,9 +277,9 @@ struct groupnorm_silu_conv_prologues_k2_conv_epilogue {
 };
 
 using groupnorm_silu_conv_prologues_k2_conv_mainloop = solder::WgmmaConv<
-    groupnorm_silu_conv_prologues_k2_conv_geometry, solder::WgmmaTile<128, 64, 8>>;
+    groupnorm_silu_conv_prologues_k2_conv_geometry, solder::WgmmaTile<128, 64, 8, solder::TensorMath::kTF32, /*Splits=*/4>>;
 using groupnorm_silu_conv_prologues_k2_conv_kernel = solder::ConvKernel<groupnorm_silu_conv_prologues_k2_conv_mainloop, groupnorm_silu_conv_prologues_k2_conv_epilogue,
-    solder::GridTileScheduler<4, 1, 2>>;
+    solder::GridTileScheduler<4, 1, 2, /*Splits=*/4>>;
 static_assert(groupnorm_silu_conv_prologues_k2_conv_kernel::kThreads == 384 && groupnorm_silu_conv_prologues_k2_conv_kernel::kSharedBytes == 197760,
               "the plan's threads and shared memory");
 
@@ -282,7 +287,10 @@ static_assert(groupnorm_silu_conv_prologues_k2_conv_kernel::kThreads == 384 && g
 // weights; the runtime encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps groupnorm_silu_conv_prologues_k2_conv_maps;
 
-// groupnorm_silu_conv_prologues_k2_conv: group_normalize -> silu -> implicit-GEMM conv on tensor cores (wgmma_tf32) -> add
+// groupnorm_silu_conv_prologues_k2_conv_arrivals: a tile's blocks that have stored their share of its K steps.
+__device__ unsigned groupnorm_silu_conv_prologues_k2_conv_arrivals[8];
+
+// groupnorm_silu_conv_prologues_k2_conv: group_normalize -> silu -> implicit-GEMM conv on tensor cores (wgmma_tf32), K split 4 ways -> add
 //   in0: tensor<2x64x20x20xf32>
 //   in1: tensor<2x8x2xf32>
 //   in2: tensor<64xf32>
@@ -293,6 +301,7 @@ __device__ solder::WgmmaTensorMaps groupnorm_silu_conv_prologues_k2_conv_maps;
 //   out0: tensor<2x64x20x20xf32>
 //   ws0: groupnorm_silu_conv_prologues_k2_conv_input_ndhwc
 //   ws1: groupnorm_silu_conv_prologues_k2_conv_weight_ktrsc
+//   ws2: split_k_shares
 extern "C" __global__ void __launch_bounds__(384, 1)
 groupnorm_silu_conv_prologues_k2_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
@@ -303,9 +312,10 @@ groupnorm_silu_conv_prologues_k2_conv(const float *__restrict__ in0,
     const float *__restrict__ in6,
     float *__restrict__ out0,
     float *__restrict__ ws0,
-    float *__restrict__ ws1) {
+    float *__restrict__ ws1,
+    float *__restrict__ ws2) {
   extern __shared__ __align__(16) char shared[];
-  groupnorm_silu_conv_prologues_k2_conv_kernel::run(ws0, ws1, groupnorm_silu_conv_prologues_k2_conv_epilogue{in0, in1, in2, in3, in4, in5, in6, out0}, shared, groupnorm_silu_conv_prologues_k2_conv_maps);
+  groupnorm_silu_conv_prologues_k2_conv_kernel::runSplitK(ws0, ws1, groupnorm_silu_conv_prologues_k2_conv_epilogue{in0, in1, in2, in3, in4, in5, in6, out0}, shared, solder::SplitKWorkspace{ws2, groupnorm_silu_conv_prologues_k2_conv_arrivals}, groupnorm_silu_conv_prologues_k2_conv_maps);
 }
 
 struct groupnorm_silu_conv_prologues_k3_conv_geometry {
