@@ -1,10 +1,9 @@
 // ResNet's layer4 at batch 8 (7x7 images, 512 channels), eval BatchNorm as
 // scale and shift, then a 1x1 conv whose epilogue adds the block's input:
 // on sm_90a the 3x3's tiles run across the samples (392 pixels in 4 tiles
-// of 128 rows, not 8 of one sample's 49; the 1x1's too in ieee), and both
-// convs' K steps split into shares whose last block adds them in a fixed
-// order; the 3x3's result is stored channels-last, rounded in tf32, for
-// the 1x1.
+// of 128 rows, not 8 of one sample's 49), and both convs' K steps split
+// into shares whose last block adds them in a fixed order; the 3x3's
+// result is stored channels-last, rounded in tf32, for the 1x1.
 func.func @layer4_split_across_residual(%x: tensor<8x512x7x7xf32>,
     %w1: tensor<512x512x3x3xf32>, %s1: tensor<512x1x1xf32>, %b1: tensor<512x1x1xf32>,
     %w2: tensor<512x512x1x1xf32>, %s2: tensor<512x1x1xf32>)
