@@ -15,6 +15,7 @@
 #include "llvm/Support/FormatVariadic.h"
 #include "llvm/Support/MathExtras.h"
 
+#include <limits>
 #include <string_view>
 #include <variant>
 
@@ -254,6 +255,26 @@ constexpr int64_t kDirectMaxSharedBytes = 100 * 1024;
 /// thread of the 3xTF32 one takes about (110 to 141 for W1 and W3).
 constexpr int64_t kDirectTF32Registers = 80;
 constexpr int64_t kDirectThreeTF32Registers = 128;
+
+bool mlir::solder::isGemmShapedConv(Operation *anchor) {
+  auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
+  auto weight = cast<RankedTensorType>(anchor->getOperand(1).getType());
+  auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
+  auto isZero = [](int64_t v) { return v == 0; };
+  auto isOne = [](int64_t v) { return v == 1; };
+  bool onePixel = llvm::all_of(input.getShape().drop_front(2), isOne) &&
+                  llvm::all_of(output.getShape().drop_front(2), isOne) &&
+                  llvm::all_of(weight.getShape().drop_front(2), isOne);
+  if (!onePixel || output.getDimSize(0) <= 1 ||
+      cast<IntegerAttr>(anchor->getAttr("groups")).getInt() != 1)
+    return false;
+  if (auto conv = dyn_cast<ConvOp>(anchor))
+    return conv.isUnpadded();
+  auto transposed = cast<ConvTransposeOp>(anchor);
+  return llvm::all_of(transposed.getStrides(), isOne) &&
+         llvm::all_of(transposed.getPadding(), isZero) &&
+         llvm::all_of(transposed.getOutputPadding(), isZero);
+}
 
 /// Spatial dims padded to (D, H, W) as the geometry structs have them.
 static std::array<int, 3> padSpatial(ArrayRef<int64_t> dims, int fill) {
@@ -667,16 +688,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   // one row of BM a sample; they run over the samples instead. A
   // conv_transpose of stride 1 so (a matmul by a caller's (C, K) tensor) is
   // the conv by its converted weights.
-  auto transposed = dyn_cast<ConvTransposeOp>(anchor);
-  auto isZero = [](int64_t v) { return v == 0; };
-  auto isOne = [](int64_t v) { return v == 1; };
-  bool readsItsPixelAlone =
-      conv ? conv.isUnpadded()
-           : llvm::all_of(transposed.getStrides(), isOne) &&
-                 llvm::all_of(transposed.getPadding(), isZero) &&
-                 llvm::all_of(transposed.getOutputPadding(), isZero);
-  bool samplesAsPixels = groups == 1 && batch > 1 && volume == 1 && inVolume == 1 &&
-                         taps == 1 && readsItsPixelAlone;
+  bool samplesAsPixels = isGemmShapedConv(anchor);
   // The grid of tiles of BM pixels (or samples) x BN channels, either main
   // loop's; on the Hopper main loop, with tiles across samples (their
   // pixels one row) and K splits.
@@ -781,7 +793,10 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     // divide each pixel by a sample's volume in the epilogue, and the
     // shares' cost is an estimate.
     constexpr double kAcrossMargin = 1.25, kSplitMargin = 1.1;
-    const bool mayTileAcross = !samplesAsPixels && !epilogueReduces && batch > 1;
+    constexpr int64_t kMaxGridZ = 65535;
+    // A tile's pixels are ints on the device (AcrossSamplePixelTiles).
+    const bool mayTileAcross = !samplesAsPixels && !epilogueReduces && batch > 1 &&
+                               batch * volume + 256 <= std::numeric_limits<int32_t>::max();
     double bestEffective = 0;
     const WgmmaTile *fastest = nullptr; // the best rate, whatever its grid
     double fastestRate = 0;
@@ -803,7 +818,11 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
           continue;
         int64_t rows = samplesAsPixels ? batch : across ? batch * volume : phaseVolume;
         double pixelRows = rows / static_cast<double>(llvm::alignTo(rows, candidate.bm));
-        int64_t maxSplits = samplesAsPixels ? 1 : SolderDialect::kMaxKSplits;
+        // Grid z holds the samples (one across samples) times the splits.
+        int64_t maxSplits =
+            samplesAsPixels ? 1
+                            : std::min<int64_t>(SolderDialect::kMaxKSplits,
+                                                kMaxGridZ / (across ? 1 : batch));
         for (int64_t splits = 1; splits <= maxSplits && (splits == 1 || steps / splits >= 4);
              ++splits) {
           int64_t tilesOfGrid = ctas(gridOf(candidate.bm, candidate.bn, across));

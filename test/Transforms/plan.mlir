@@ -117,8 +117,8 @@
 // a sample a tile, and splits the K steps alone: UNet's 1280-channel 3x3
 // conv at 16x16, batch 4, is 40 CTAs of 128 x 256 unsplit.
 // SM90A-LABEL: func.func @split_conv_group_norm(
-// SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], {{.*}}weight_grid = [57600, 1, 1], k_splits = 3>, scheduler = grid, tiles = [2, 5, 12], {{.*}}reason = "tensor cores: wgmma fed by TMA (sm_90a), 4 stages, about 336 TFLOP/s against 197 for sm80's mma.sync; K split 3 ways: 120 steps a share, 120 CTAs for 132 SMs (40 unsplit)"
 // SM90A-NOT: pixels = across_samples
+// SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], {{.*}}weight_grid = [57600, 1, 1], k_splits = 3>, scheduler = grid, tiles = [2, 5, 12], {{.*}}reason = "tensor cores: wgmma fed by TMA (sm_90a), 4 stages, about 336 TFLOP/s against 197 for sm80's mma.sync; K split 3 ways: 120 steps a share, 120 CTAs for 132 SMs (40 unsplit)"
 // A conv result that only TF32 Hopper convs read is stored channels-last
 // and rounded to TF32 by its producer, and the reader's tensor map reads it
 // as it is (no input_grid: no conversion); in ieee the reader's 3xTF32

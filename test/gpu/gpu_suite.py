@@ -239,6 +239,8 @@ CASES = {
         lambda x, w1, s1, b1, w2, s2: F.relu(F.conv2d(
             F.relu(F.conv2d(x, w1, padding=1) * s1 + b1), w2) * s2 + x),
         "x conv_w scale shift conv_w scale"),
+    "conv2d_one_pixel_3x3_across_relu": (
+        lambda x, w: F.relu(F.conv2d(x, w, padding=1)), "x conv_w"),
     "conv2d_split_k_groupnorm_silu": (
         lambda x, w, b, g, beta: F.silu(F.group_norm(
             F.conv2d(x, w, b, padding=1), 32, g, beta, 1e-5)),
@@ -253,6 +255,7 @@ WORKLOADS = ["w1_conv3d_groupnorm_mean", "w2_convtranspose3d_relu_groupnorm",
              "w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp"]
 SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "layer4_split_across_residual", "conv2d_split_k_groupnorm_silu",
+             "conv2d_one_pixel_3x3_across_relu",
              "conv2d_stride_pad_relu_groupnorm",
              "conv1d_dilated_grouped_gelu_mean",
              "convtranspose2d_stride_outpad_groups_sigmoid_max",

@@ -150,6 +150,12 @@ struct ConvSchedule {
                           MLIRContext *context, ConvEpilogueKind epilogue) const;
 };
 
+/// Whether conv or conv_transpose `anchor` is a GEMM: one input and output
+/// pixel a sample, a 1x1 kernel, one group, more than one sample, no
+/// padding (a conv_transpose of stride 1). Its tiles run over the samples
+/// as one sample's pixels (SamplesAsPixels<G>).
+bool isGemmShapedConv(Operation *anchor);
+
 /// A tensor-core tile given by hand (benchmarks, tuning): "BMxBNxBK/WMxWN/S"
 /// (e.g. "128x128x32/64x64/3"); nullopt when the text is not of that form or
 /// the tile is not one CUTLASS's multistage main loop takes.

@@ -61,7 +61,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   int64_t pixelTiles = grid[0];
   auto gemmTile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig());
   bool acrossSamples = gemmTile && gemmTile.getPixels() == PixelTiling::across_samples;
-  bool samplesAsPixels = acrossSamples && volume == 1;
+  bool samplesAsPixels = acrossSamples && isGemmShapedConv(anchor);
   int64_t splits = gemmTile ? gemmTile.getKSplits() : 1;
   if (acrossSamples && !samplesAsPixels && mainLoop != MainLoopKind::implicit_gemm_wgmma)
     return fusion.emitError("the CUDA code generator runs tiles across the samples of a conv "

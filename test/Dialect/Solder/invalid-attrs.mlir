@@ -213,6 +213,10 @@ func.func @f() attributes {solder.schedule = #solder.region_launch<elementwise, 
 #bad = #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 6, padded_channels = 512, k_splits = 9>
 
 // -----
+// expected-error @+1 {{expects k_splits from 1 to 8, got 0}}
+#bad = #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 6, padded_channels = 512, k_splits = 0>
+
+// -----
 // expected-error @+1 {{only the Hopper main loop (implicit_gemm_wgmma) splits its K steps, got k_splits = 2 for implicit_gemm_tensorop}}
 #bad = #solder.conv_schedule<implicit_gemm_tensorop, tf32, #solder.implicit_gemm<tile = [64, 128, 16], warp = [32, 64], stages = 4, padded_channels = 4, k_splits = 2>, scheduler = grid, tiles = [4, 1, 2], threads = 128, shared_bytes = 49152, min_blocks_per_sm = 0, epilogue = tile_shifted_moments, reason = "">
 

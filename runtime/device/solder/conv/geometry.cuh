@@ -105,6 +105,7 @@ template <class G, int BM> struct LinearPixelTiles {
 template <class G, int BM> struct AcrossSamplePixelTiles {
   static constexpr int kSamples = 1;
   static constexpr long kPixels = long(G::kBatch) * ConvShape<G>::kOutVolume;
+  static_assert(kPixels + BM <= 0x7fffffff, "a tile's pixels are ints");
   static constexpr int kPixelTiles = int((kPixels + BM - 1) / BM);
   __device__ static int pixelBase(int tile) { return tile * BM; }
   __device__ static int pixelCount(int tile) {

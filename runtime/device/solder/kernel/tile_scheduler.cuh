@@ -25,7 +25,8 @@ namespace solder {
 /// Where the blocks of split tiles leave their shares of the accumulators
 /// (a BM x BN tile a block, channel-major, for every split of every tile)
 /// and count their arrivals (a counter a tile, zero at the module's load;
-/// the last arrival sets it back to zero).
+/// the last arrival wraps it back to zero). Launches of one kernel must not
+/// overlap: the runtime orders a bundle's calls (its workspace is one).
 struct SplitKWorkspace {
   float *__restrict__ shares;
   unsigned *__restrict__ arrivals;
@@ -64,17 +65,19 @@ struct GridTileScheduler {
     };
     for (int v = threadIdx.x; v < kVectors; v += Threads)
       __stcg(&shares[work.split * kVectors + v], element(v));
-    __threadfence(); // the share is visible before the arrival is counted
     __syncthreads();
+    // Release every thread's share (the barrier, then thread 0's fence),
+    // count the arrival, acquire the other blocks' shares. atomicInc wraps
+    // the counter to zero at the last arrival in the same atomic step: any
+    // whole number of launches leaves it at zero.
     int last = 0;
     if (threadIdx.x == 0) {
-      last = atomicAdd(&workspace.arrivals[index], 1u) == Splits - 1;
-      if (last)
-        workspace.arrivals[index] = 0; // every split has arrived: ready for the next launch
+      __threadfence();
+      last = atomicInc(&workspace.arrivals[index], Splits - 1) == Splits - 1;
+      __threadfence();
     }
     if (!__syncthreads_or(last))
       return false;
-    __threadfence(); // the other shares are read after their arrivals
     // Loads of kUnroll vectors of every share in flight before their sums:
     // one vector at a time, each thread waited out the L2's latency for
     // each (ResNet-50's layer4 3x3 conv in 5 shares took 44 us, 22 of them

@@ -13,6 +13,7 @@
 #ifndef SOLDER_TEST_CUDA_HOST_SHIM_H
 #define SOLDER_TEST_CUDA_HOST_SHIM_H
 
+#include <atomic>
 #include <barrier>
 #include <cmath>
 #include <cstdio>
@@ -87,6 +88,33 @@ template <class T> T __shfl_xor_sync(unsigned, T value, int mask, int width = 32
   });
 }
 template <class T> T __ldg(const T *pointer) { return *pointer; }
+template <class T> T __ldcg(const T *pointer) { return *pointer; }
+template <class T> void __stcg(T *pointer, T value) { *pointer = value; }
+
+// Split-K's handoff (GridTileScheduler::reduceSplits). Blocks run one after
+// another here, so the fence and the counter need no more than this.
+inline void __threadfence() { std::atomic_thread_fence(std::memory_order_seq_cst); }
+inline unsigned atomicInc(unsigned *address, unsigned limit) {
+  std::atomic_ref<unsigned> counter(*address);
+  unsigned old = counter.load();
+  while (!counter.compare_exchange_weak(old, old >= limit ? 0 : old + 1)) {
+  }
+  return old;
+}
+/// Whether any thread of the block passes a nonzero predicate.
+inline std::atomic<int> hostSyncOr{0};
+inline int __syncthreads_or(int predicate) {
+  __syncthreads();
+  if (predicate)
+    hostSyncOr.store(1);
+  __syncthreads();
+  int any = hostSyncOr.load();
+  __syncthreads();
+  if (hostLinearThread() == 0)
+    hostSyncOr.store(0);
+  __syncthreads();
+  return any;
+}
 
 #ifdef SOLDER_HOST_CUTLASS
 // CUTLASS's types and converters compile for the host; these few device
