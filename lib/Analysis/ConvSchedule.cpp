@@ -869,7 +869,12 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     if (wgmmaSplits > 1)
       wgmmaFill += llvm::formatv("; K split {0} ways: {1} steps a share, {2} CTAs for {3} SMs "
                                  "({4} unsplit)",
-                                 wgmmaSplits, steps / wgmmaSplits,
+                                 wgmmaSplits,
+                                 steps % wgmmaSplits
+                                     ? llvm::formatv("{0}-{1}", steps / wgmmaSplits,
+                                                     steps / wgmmaSplits + 1)
+                                           .str()
+                                     : std::to_string(steps / wgmmaSplits),
                                  ctas(gridOf(wgmmaTile->bm, wgmmaTile->bn, wgmmaAcross,
                                              wgmmaSplits)),
                                  target.multiprocessors,

@@ -112,7 +112,7 @@
 // tiles run across the samples (13 of 128 rows) and its 144 K steps split
 // 5 ways: 130 CTAs.
 // SM90A-LABEL: func.func @layer4_conv(
-// SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], {{.*}}weight_grid = [9216, 1, 1], pixels = across_samples, k_splits = 5>, scheduler = grid, tiles = [13, 2, 5], {{.*}}reason = "tensor cores: wgmma fed by TMA (sm_90a), 4 stages, about 336 TFLOP/s against 197 for sm80's mma.sync; tiles across samples (49 pixels a sample: 13 x 128 rows hold 94% pixels, one sample's a tile 38%); K split 5 ways: 28 steps a share, 130 CTAs for 132 SMs (26 unsplit)"
+// SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], {{.*}}weight_grid = [9216, 1, 1], pixels = across_samples, k_splits = 5>, scheduler = grid, tiles = [13, 2, 5], {{.*}}reason = "tensor cores: wgmma fed by TMA (sm_90a), 4 stages, about 336 TFLOP/s against 197 for sm80's mma.sync; tiles across samples (49 pixels a sample: 13 x 128 rows hold 94% pixels, one sample's a tile 38%); K split 5 ways: 28-29 steps a share, 130 CTAs for 132 SMs (26 unsplit)"
 // An epilogue that reduces (GroupNorm's statistics, a sample's each) keeps
 // a sample a tile, and splits the K steps alone: UNet's 1280-channel 3x3
 // conv at 16x16, batch 4, is 40 CTAs of 128 x 256 unsplit.
