@@ -823,9 +823,9 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
             samplesAsPixels ? 1
                             : std::min<int64_t>(SolderDialect::kMaxKSplits,
                                                 kMaxGridZ / (across ? 1 : batch));
+        int64_t tilesOfGrid = ctas(gridOf(candidate.bm, candidate.bn, across));
         for (int64_t splits = 1; splits <= maxSplits && (splits == 1 || steps / splits >= 4);
              ++splits) {
-          int64_t tilesOfGrid = ctas(gridOf(candidate.bm, candidate.bn, across));
           int64_t waves = llvm::divideCeil(tilesOfGrid * splits, target.multiprocessors);
           double shareSteps =
               steps / static_cast<double>(splits) +

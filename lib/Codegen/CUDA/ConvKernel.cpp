@@ -62,8 +62,10 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   auto gemmTile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig());
   bool acrossSamples = gemmTile && gemmTile.getPixels() == PixelTiling::across_samples;
   bool samplesAsPixels = acrossSamples && isGemmShapedConv(anchor);
+  // Tiles across samples in the conv's own geometry (the Hopper main loop's).
+  bool ownGeometryAcross = acrossSamples && !samplesAsPixels;
   int64_t splits = gemmTile ? gemmTile.getKSplits() : 1;
-  if (acrossSamples && !samplesAsPixels && mainLoop != MainLoopKind::implicit_gemm_wgmma)
+  if (ownGeometryAcross && mainLoop != MainLoopKind::implicit_gemm_wgmma)
     return fusion.emitError("the CUDA code generator runs tiles across the samples of a conv "
                             "with more than one output pixel a sample on the Hopper main loop "
                             "(implicit_gemm_wgmma) only");
@@ -285,11 +287,11 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     ArrayRef<int64_t> block = implicitGemmTile.getTile();
     // The tile's template arguments past the defaults it needs.
     std::string tileTail;
-    if (threeTF32 || splits > 1 || (acrossSamples && !samplesAsPixels))
+    if (threeTF32 || splits > 1 || ownGeometryAcross)
       tileTail += threeTF32 ? ", solder::TensorMath::k3xTF32" : ", solder::TensorMath::kTF32";
-    if (splits > 1 || (acrossSamples && !samplesAsPixels))
+    if (splits > 1 || ownGeometryAcross)
       tileTail += llvm::formatv(", /*Splits=*/{0}", splits).str();
-    if (acrossSamples && !samplesAsPixels)
+    if (ownGeometryAcross)
       tileTail += ", /*AcrossSamples=*/true";
     os << llvm::formatv("using {0}_mainloop = solder::WgmmaConv<\n"
                         "    {5}, solder::WgmmaTile<{1}, {2}, {3}{4}>>;\n",
@@ -328,12 +330,12 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   }
   // Across samples, the epilogue takes each pixel's sample back.
   std::string epilogueType =
-      samplesAsPixels ? "solder::SamplesAsPixelsEpilogue<" + name + "_epilogue>"
-      : acrossSamples ? llvm::formatv("solder::SamplesAsPixelsEpilogue<{0}_epilogue, "
-                                      "/*Volume=*/{1}>",
-                                      name, volume)
-                            .str()
-                      : name + "_epilogue";
+      samplesAsPixels     ? "solder::SamplesAsPixelsEpilogue<" + name + "_epilogue>"
+      : ownGeometryAcross ? llvm::formatv("solder::SamplesAsPixelsEpilogue<{0}_epilogue, "
+                                          "/*Volume=*/{1}>",
+                                          name, volume)
+                                .str()
+                          : name + "_epilogue";
   os << llvm::formatv("using {0}_kernel = solder::ConvKernel<{0}_mainloop, {7},\n"
                       "    solder::{1}<{2}, {3}, {4}{8}>>;\n"
                       "static_assert({0}_kernel::kThreads == {5} && {0}_kernel::kSharedBytes == "

@@ -56,21 +56,13 @@ template <class MainLoop> struct SamplesOf<MainLoop, std::void_t<decltype(MainLo
   static constexpr int value = MainLoop::kSamples;
 };
 
-/// The shares MainLoop splits a tile's K steps into (MainLoop::kSplits).
-template <class MainLoop, class = void> struct SplitsOf {
+/// The shares a main loop or tile scheduler splits a tile's K steps into
+/// (T::kSplits; 1 where it has none).
+template <class T, class = void> struct SplitsOf {
   static constexpr int value = 1;
 };
-template <class MainLoop> struct SplitsOf<MainLoop, std::void_t<decltype(MainLoop::kSplits)>> {
-  static constexpr int value = MainLoop::kSplits;
-};
-
-/// The scheduler's K splits (GridTileScheduler::kSplits; 1 for the others).
-template <class TileScheduler, class = void> struct SchedulerSplits {
-  static constexpr int value = 1;
-};
-template <class TileScheduler>
-struct SchedulerSplits<TileScheduler, std::void_t<decltype(TileScheduler::kSplits)>> {
-  static constexpr int value = TileScheduler::kSplits;
+template <class T> struct SplitsOf<T, std::void_t<decltype(T::kSplits)>> {
+  static constexpr int value = T::kSplits;
 };
 
 /// MainLoop's dynamic shared memory under a scheduler.
@@ -97,7 +89,7 @@ template <class MainLoop, class Epilogue, class TileScheduler> struct ConvKernel
   static_assert(TileScheduler::kPixelTiles == MainLoop::kPixelTiles &&
                     TileScheduler::kChannelTiles == MainLoop::kChannelTiles &&
                     TileScheduler::kSamples == SamplesOf<MainLoop>::value &&
-                    SchedulerSplits<TileScheduler>::value == SplitsOf<MainLoop>::value,
+                    SplitsOf<TileScheduler>::value == SplitsOf<MainLoop>::value,
                 "the plan's tiles are the main loop's");
   static constexpr int kSplits = SplitsOf<MainLoop>::value;
   static constexpr int kThreads = MainLoop::kThreads;
