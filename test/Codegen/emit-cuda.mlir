@@ -453,7 +453,7 @@ func.func @unfused(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CL: bottleneck_channels_last_k1_conv_kernel::run(in0, ws0,
 // CL: bottleneck_channels_last_k2_conv_kernel::run(in0, in1,
 // CL-LABEL: struct bottleneck_channels_last_k4_conv_epilogue {
-// CL: const float v0 = conv + in3[(i0 * 784L + (i2 * 28 + i3)) * 64L + i1];  // solder.add
+// CL: const float v0 = conv + in3[(i0 * 784L + pixel) * 64L + i1];  // solder.add
 // CL-NEXT: out0[(i0 * 64L + i1) * 784L + pixel] = v0;
 // CL: bottleneck_channels_last_k4_conv_kernel::run(in0, ws0,
 // The caller's channels-last input and output (solder.channels_last on the
@@ -464,7 +464,7 @@ func.func @unfused(%x: tensor<4xf32>) -> tensor<4xf32> {
 // CALLERCL-NOT: _input_ndhwc(
 // CALLERCL: basic_block_channels_last_io_k0_conv_kernel::run(in0, ws0,
 // CALLERCL-LABEL: struct basic_block_channels_last_io_k1_conv_epilogue {
-// CALLERCL: const float v2 = v1 + in4[(i0 * 196L + (i2 * 14 + i3)) * 64L + i1];  // solder.add
+// CALLERCL: const float v2 = v1 + in4[(i0 * 196L + pixel) * 64L + i1];  // solder.add
 // CALLERCL: out0[(i0 * 196L + pixel) * 64L + i1] = v3;  // channels-last
 // CALLERCL-NOT: _input_ndhwc(
 // A depthwise conv stages the caller's channels-last input as it is; a

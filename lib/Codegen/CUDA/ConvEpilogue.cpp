@@ -130,6 +130,7 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
 
     ElementEmitter element(fusion, captureNames, outShape, getDoubleCaptures(fusion));
     element.setChannelsLastCaptures(getChannelsLastCaptures(fusion));
+    element.setSpatialIndex("pixel");
     element.bind(anchor->getResult(0), "conv");
     epilogue << "  __device__ void visit(const long i0, const long i1, const int "
                 "pixel, const float acc,\n"

@@ -45,7 +45,13 @@ std::string ElementEmitter::getOffset(ArrayRef<int64_t> shape) const {
   int64_t offset = rank - static_cast<int64_t>(shape.size());
   std::string expression;
   int64_t stride = 1;
-  for (int64_t d = static_cast<int64_t>(shape.size()) - 1; d >= 0; --d) {
+  int64_t last = static_cast<int64_t>(shape.size()) - 1;
+  if (hasSpatialIndex(shape)) {
+    expression = spatialIndex;
+    stride = ShapedType::getNumElements(shape.drop_front(2));
+    last = 1;
+  }
+  for (int64_t d = last; d >= 0; --d) {
     if (shape[d] != 1) {
       std::string term = "i" + std::to_string(d + offset);
       if (stride != 1)
@@ -68,8 +74,10 @@ std::string ElementEmitter::get(Value value) {
       // NDHWC: ((i0 * volume + spatial) * channels + i1), the plan's reader
       // at its own element (the capture has the iteration shape).
       ArrayRef<int64_t> shape = type.getShape();
-      std::string spatial = shape.size() > 2 ? "i2" : "0";
-      for (size_t dim = 3; dim < shape.size(); ++dim)
+      std::string spatial = hasSpatialIndex(shape) ? spatialIndex
+                            : shape.size() > 2     ? "i2"
+                                                   : "0";
+      for (size_t dim = 3; dim < shape.size() && !hasSpatialIndex(shape); ++dim)
         spatial = "(" + spatial + " * " + std::to_string(shape[dim]) + " + i" +
                   std::to_string(dim) + ")";
       return captureNames[number] + "[(i0 * " + std::to_string(ShapedType::getNumElements(shape.drop_front(2))) +

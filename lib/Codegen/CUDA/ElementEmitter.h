@@ -46,6 +46,13 @@ public:
     channelsLastCaptures = std::move(channelsLast);
   }
 
+  /// The spatial dims' flattened index at the current element (a conv
+  /// epilogue's `pixel`): a capture with every spatial dim of the
+  /// iteration shape reads at it, not at an index rebuilt from i2, i3, ...
+  /// (which the compiler cannot fold back: a division by each dim an
+  /// element).
+  void setSpatialIndex(std::string expression) { spatialIndex = std::move(expression); }
+
   /// Binds `value` to an expression (e.g. the conv accumulator).
   void bind(Value value, std::string expression) {
     names[value] = std::move(expression);
@@ -83,6 +90,14 @@ public:
   std::string getOffset(ArrayRef<int64_t> shape) const;
 
 private:
+  /// Whether a tensor of `shape` reads its spatial dims at spatialIndex:
+  /// one is set, and `shape` has the iteration shape's rank and spatial
+  /// dims (more than one: one is i2 itself).
+  bool hasSpatialIndex(ArrayRef<int64_t> shape) const {
+    return !spatialIndex.empty() && shape.size() == iterationShape.size() &&
+           shape.size() > 3 && shape.drop_front(2) == iterationShape.drop_front(2);
+  }
+
   FusionOp fusion;
   ArrayRef<std::string> captureNames;
   ArrayRef<int64_t> iterationShape;
@@ -90,6 +105,7 @@ private:
   DenseMap<Operation *, std::pair<std::string, std::string>> coefficientTables;
   SmallVector<bool> doubleCaptures;
   SmallVector<bool> channelsLastCaptures;
+  std::string spatialIndex;
   unsigned nextId = 0;
 };
 

@@ -156,7 +156,7 @@ struct basic_block_channels_last_io_k1_conv_epilogue {
     const float conv = acc;  // solder.conv
     const float v0 = conv * in2[i1];  // solder.mul
     const float v1 = v0 + in3[i1];  // solder.add
-    const float v2 = v1 + in4[i0 * 12544L + i1 * 196L + i2 * 14L + i3];  // solder.add
+    const float v2 = v1 + in4[i0 * 12544L + i1 * 196L + pixel];  // solder.add
     const float v3 = (v2 < 0.0f ? 0.0f : v2);  // solder.relu
     out0[(i0 * 196L + pixel) * 64L + i1] = v3;  // channels-last
   }

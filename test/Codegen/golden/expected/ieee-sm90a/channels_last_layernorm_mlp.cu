@@ -377,7 +377,7 @@ struct channels_last_layernorm_mlp_k5_conv_epilogue {
     [[maybe_unused]] const int i3 = pixel % 13;
     const float conv = acc + in2[i1];  // solder.conv
     const float v0 = in3[i1] * conv;  // solder.mul
-    const float v1 = in4[i0 * 4680L + i1 * 195L + i2 * 13L + i3] + v0;  // solder.add
+    const float v1 = in4[i0 * 4680L + i1 * 195L + pixel] + v0;  // solder.add
     out0[(i0 * 24L + i1) * 195L + pixel] = v1;
   }
 

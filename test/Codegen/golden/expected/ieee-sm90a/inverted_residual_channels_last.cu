@@ -218,7 +218,7 @@ struct inverted_residual_channels_last_k2_conv_epilogue {
     const float conv = acc;  // solder.conv
     const float v0 = conv * in2[i1];  // solder.mul
     const float v1 = v0 + in3[i1];  // solder.add
-    const float v2 = v1 + in4[i0 * 5928L + i1 * 247L + i2 * 19L + i3];  // solder.add
+    const float v2 = v1 + in4[i0 * 5928L + i1 * 247L + pixel];  // solder.add
     out0[(i0 * 247L + pixel) * 24L + i1] = v2;  // channels-last
   }
 

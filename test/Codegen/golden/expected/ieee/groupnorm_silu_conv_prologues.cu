@@ -266,7 +266,7 @@ struct groupnorm_silu_conv_prologues_k2_conv_epilogue {
     [[maybe_unused]] const int i2 = (pixel / 20);
     [[maybe_unused]] const int i3 = pixel % 20;
     const float conv = acc + in5[i1];  // solder.conv
-    const float v0 = in6[i0 * 25600L + i1 * 400L + i2 * 20L + i3] + conv;  // solder.add
+    const float v0 = in6[i0 * 25600L + i1 * 400L + pixel] + conv;  // solder.add
     out0[(i0 * 64L + i1) * 400L + pixel] = v0;
   }
 

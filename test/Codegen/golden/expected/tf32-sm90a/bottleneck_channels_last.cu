@@ -225,7 +225,7 @@ struct bottleneck_channels_last_k2_conv_epilogue {
     const float conv = acc;  // solder.conv
     const float v0 = conv * in2[i1];  // solder.mul
     const float v1 = v0 + in3[i1];  // solder.add
-    const float v2 = v1 + in4[i0 * 50176L + i1 * 784L + i2 * 28L + i3];  // solder.add
+    const float v2 = v1 + in4[i0 * 50176L + i1 * 784L + pixel];  // solder.add
     const float v3 = (v2 < 0.0f ? 0.0f : v2);  // solder.relu
     out0[(i0 * 64L + i1) * 784L + pixel] = v3;
   }
@@ -392,7 +392,7 @@ struct bottleneck_channels_last_k4_conv_epilogue {
     [[maybe_unused]] const int i2 = (pixel / 28);
     [[maybe_unused]] const int i3 = pixel % 28;
     const float conv = acc + in2[i1];  // solder.conv
-    const float v0 = conv + in3[i0 * 50176L + i1 * 784L + i2 * 28L + i3];  // solder.add
+    const float v0 = conv + in3[i0 * 50176L + i1 * 784L + pixel];  // solder.add
     out0[(i0 * 64L + i1) * 784L + pixel] = v0;
   }
 

@@ -135,7 +135,7 @@ struct layer4_split_across_residual_k1_conv_epilogue {
     [[maybe_unused]] const int i3 = pixel % 7;
     const float conv = acc;  // solder.conv
     const float v0 = conv * in2[i1];  // solder.mul
-    const float v1 = v0 + in3[i0 * 25088L + i1 * 49L + i2 * 7L + i3];  // solder.add
+    const float v1 = v0 + in3[i0 * 25088L + i1 * 49L + pixel];  // solder.add
     const float v2 = (v1 < 0.0f ? 0.0f : v1);  // solder.relu
     out0[(i0 * 512L + i1) * 49L + pixel] = v2;
   }
