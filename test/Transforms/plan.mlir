@@ -136,6 +136,14 @@
 // SM90A-LABEL: func.func @residual_edge(
 // SM90A-NOT: solder.rounded_tf32
 // SM90A: solder.fusion "residual_edge_k1_conv" {{.*}}input_grid = [49, 1, 32], weight_grid = [144, 1, 1]>
+// A result that a Hopper conv reads as its input and another region adds
+// as its residual (a ResNet block's output) is stored twice, both
+// channels-last: #1 rounded for the Hopper conv, which reads it as it is
+// (no input_grid), #0 exact for the residual.
+// SM90A-LABEL: func.func @block_output(
+// SM90A: %[[BLOCK:[0-9]+]]:2 = solder.fusion "block_output_k0_conv" {{.*}}solder.channels_last = array<i64: 0, 1>, {{.*}}solder.rounded_tf32 = array<i64: 1>,
+// SM90A: solder.fusion "block_output_k1_conv" (%{{.*}} = %[[BLOCK]]#1, {{.*}}padded_channels = 64, weight_grid = [16, 1, 1]>
+// SM90A: solder.fusion "block_output_k2_conv" ({{.*}}, %{{.*}} = %[[BLOCK]]#0)
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=ieee arch=sm_90a})' | FileCheck %s --check-prefix=SM90AIEEE
 // SM90AIEEE-LABEL: func.func @w2(
 // SM90AIEEE: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32x3, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 3, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197680, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores: wgmma fed by TMA (sm_90a), 3xTF32, 3 stages, about 131 TFLOP/s against 66 for sm80's mma.sync"
@@ -829,5 +837,18 @@ func.func @residual_edge(%x: tensor<32x64x56x56xf32>, %w1: tensor<64x64x1x1xf32>
   %z = solder.conv %r, %w2 strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
        : (tensor<32x64x56x56xf32>, tensor<64x64x3x3xf32>) -> tensor<32x64x56x56xf32>
   %s = solder.add %z, %r : tensor<32x64x56x56xf32>
+  return %s : tensor<32x64x56x56xf32>
+}
+
+func.func @block_output(%x: tensor<32x64x56x56xf32>, %w1: tensor<64x64x1x1xf32>, %w2: tensor<64x64x1x1xf32>, %w3: tensor<64x64x1x1xf32>) -> tensor<32x64x56x56xf32> {
+  %y = solder.conv %x, %w1 strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<32x64x56x56xf32>, tensor<64x64x1x1xf32>) -> tensor<32x64x56x56xf32>
+  %r = solder.relu %y : tensor<32x64x56x56xf32>
+  %z = solder.conv %r, %w2 strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<32x64x56x56xf32>, tensor<64x64x1x1xf32>) -> tensor<32x64x56x56xf32>
+  %t = solder.relu %z : tensor<32x64x56x56xf32>
+  %u = solder.conv %t, %w3 strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<32x64x56x56xf32>, tensor<64x64x1x1xf32>) -> tensor<32x64x56x56xf32>
+  %s = solder.add %u, %r : tensor<32x64x56x56xf32>
   return %s : tensor<32x64x56x56xf32>
 }

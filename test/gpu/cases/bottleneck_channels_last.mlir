@@ -2,8 +2,9 @@
 // BatchNorm as scale and shift: every activation between convs is stored
 // channels-last by its producer's epilogue (solder.channels_last) and read
 // as it is by the next tensor-core conv (no NCDHW -> NDHWC pass), the
-// block output %y also by the last conv's epilogue as its residual; only
-// the block's input %x (a function input) is converted.
+// block output %y also by the last conv's epilogue as its residual (in
+// TF32 on sm_90a stored twice: rounded for the Hopper conv, exact for the
+// residual); only the block's input %x (a function input) is converted.
 func.func @bottleneck_channels_last(%x: tensor<4x64x28x28xf32>,
     %w1: tensor<32x64x1x1xf32>, %s1: tensor<32x1x1xf32>, %b1: tensor<32x1x1xf32>,
     %w2: tensor<32x32x3x3xf32>, %s2: tensor<32x1x1xf32>, %b2: tensor<32x1x1xf32>,

@@ -280,6 +280,28 @@ FusionOp mlir::solder::dropFusionResults(RewriterBase &rewriter,
   return replacement;
 }
 
+FusionOp mlir::solder::duplicateFusionResult(RewriterBase &rewriter, FusionOp fusion,
+                                             unsigned index, ArrayRef<OpOperand *> moved) {
+  YieldOp yield = fusion.getYield();
+  SmallVector<Value> values = llvm::to_vector(yield.getValues());
+  values.push_back(values[index]);
+  SmallVector<Type> types = llvm::to_vector(fusion.getResultTypes());
+  types.push_back(types[index]);
+  rewriter.setInsertionPoint(fusion);
+  auto replacement = FusionOp::create(rewriter, fusion.getLoc(), types, fusion.getCaptures(),
+                                      fusion.getNameAttr());
+  replacement->setDiscardableAttrs(fusion->getDiscardableAttrDictionary());
+  rewriter.inlineRegionBefore(fusion.getBody(), replacement.getBody(),
+                              replacement.getBody().end());
+  rewriter.setInsertionPoint(yield);
+  rewriter.replaceOpWithNewOp<YieldOp>(yield, values);
+  Value copy = replacement.getResults().back();
+  for (OpOperand *use : moved)
+    rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(copy); });
+  rewriter.replaceOp(fusion, replacement.getResults().drop_back());
+  return replacement;
+}
+
 Value mlir::solder::createScalar(OpBuilder &builder, Location loc, Type elementType,
                                  double value) {
   auto type = RankedTensorType::get({}, elementType);

@@ -376,6 +376,11 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         if (auto rounded =
                 fusion->getAttrOfType<DenseI64ArrayAttr>(SolderDialect::kRoundedTF32AttrName))
           note += "; rounds " + numbered(rounded) + " to TF32 for the Hopper convs that read it";
+        for (auto [result, copy] : copiedResults.lookup(fusion))
+          note += llvm::formatv("; #{1} is #{0} again, for the Hopper convs (#{0} stays exact "
+                                "for its other readers)",
+                                result, copy)
+                      .str();
         if (conv->prologueBytes)
           note += llvm::formatv("; the input through its prologue ({0}) first: {1:F1} MB",
                                 prologue, conv->prologueBytes / 1e6)
@@ -488,75 +493,95 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
   /// elsewhere: the caller passes or gets that tensor in NCDHW. Returns the
   /// report's notes on them.
   SmallVector<std::string> decideChannelsLast(func::FuncOp function,
-                                              const DenseSet<Value> &doubleStatistics) {
+                                              DenseSet<Value> &doubleStatistics) {
     channelsLastInputs.clear();
+    copiedResults.clear();
     MLIRContext *context = &getContext();
     auto returnOp = cast<func::ReturnOp>(function.getBody().front().getTerminator());
     auto returnedChannelsLast = [&](unsigned index) {
       return function.getResultAttr(index, SolderDialect::kChannelsLastAttrName) != nullptr;
     };
-    // Whether every reader of `value` (with the iteration shape `type` of
-    // the convs that compute it) takes it channels-last; the convs that
-    // read it as their input go to `inputOf`. `rounded`: every reader is a
+    // Whether reader `use` of `value` (with the iteration shape `type` of
+    // the convs that compute it) takes it channels-last, counting its reads
+    // by TF32 Hopper convs and by others; the convs that read it as their
+    // input go to `inputOf`.
+    auto readsChannelsLast = [&](OpOperand &use, Value value, RankedTensorType type,
+                                 SmallVectorImpl<FusionOp> &inputOf, int &hopperReads,
+                                 int &otherReads) {
+      if (use.getOwner() == returnOp.getOperation()) {
+        ++otherReads;
+        return returnedChannelsLast(use.getOperandNumber());
+      }
+      auto consumer = dyn_cast<FusionOp>(use.getOwner());
+      Operation *consumerAnchor = consumer ? getAnchor(consumer) : nullptr;
+      if (!consumerAnchor)
+        return false;
+      SmallVector<Operation *> prologue = getConvPrologue(consumerAnchor);
+      BlockArgument argument = consumer.getBodyBlock().getArgument(use.getOperandNumber());
+      return llvm::all_of(argument.getUses(), [&](OpOperand &inner) {
+        Operation *user = inner.getOwner();
+        if (user == consumerAnchor && inner.getOperandNumber() == 0 && isa<ConvOp>(user) &&
+            prologue.empty()) {
+          // The tensor cores' main loop would convert it (no channel
+          // padded). The depthwise loop stages an NDHWC window as it is,
+          // but slower than an NCDHW one (H200: 3x3 1.7x, 7x7 1.3x), so
+          // only the caller's: the other way is the caller's copy. The
+          // Hopper main loop in TF32 reads a tensor map over it, rounded
+          // by its producer as its conversion would (the bottleneck's
+          // 1x1 -> 3x3 -> 1x1 convs in a ResNet); in 3xTF32 it reads its
+          // conversion's two parts.
+          std::optional<ConvSchedule> schedule = scheduleOf(consumer);
+          bool unpadded = schedule && schedule->isTensorOp() &&
+                          schedule->inputConversionGrid[0] &&
+                          schedule->paddedInChannels == type.getDimSize(1);
+          bool hopper = unpadded && schedule->isWgmma() &&
+                        schedule->math == TensorMath::tf32 && !isa<BlockArgument>(value);
+          bool takesItAsItIs =
+              hopper ||
+              (schedule && schedule->kind == MainLoopKind::depthwise &&
+               isa<BlockArgument>(value)) ||
+              (unpadded && !schedule->isWgmma());
+          if (!takesItAsItIs)
+            return false;
+          ++(hopper ? hopperReads : otherReads);
+          inputOf.push_back(consumer);
+          return true;
+        }
+        // An epilogue op reading it at the conv output's own element.
+        ++otherReads;
+        return getFusionRole(user) == FusionRole::pointwise &&
+               !llvm::is_contained(prologue, user) &&
+               consumerAnchor->getResult(0).getType() == type &&
+               user->getResult(0).getType() == type;
+      });
+    };
+    // Whether every reader of `value` takes it channels-last, and all of
+    // them are TF32 Hopper convs or none is. `rounded`: every reader is a
     // TF32 Hopper conv, which takes it rounded to TF32 (through a tensor
-    // map: a tensor of the bundle's own, not the caller's).
+    // map: a tensor of the bundle's own, not the caller's). `mixedHopperUses`,
+    // where given: if every reader takes it channels-last but only some
+    // are TF32 Hopper convs, the uses whose every read is one.
     auto readChannelsLast = [&](Value value, RankedTensorType type,
-                                SmallVectorImpl<FusionOp> &inputOf, bool &rounded) {
+                                SmallVectorImpl<FusionOp> &inputOf, bool &rounded,
+                                SmallVectorImpl<OpOperand *> *mixedHopperUses = nullptr) {
       rounded = false;
       if (value.use_empty() || ShapedType::getNumElements(type.getShape().drop_front(2)) == 1)
         return false; // one pixel a sample: NCDHW is NDHWC
       int hopperReads = 0, otherReads = 0;
+      SmallVector<OpOperand *> hopperUses;
       bool all = llvm::all_of(value.getUses(), [&](OpOperand &use) {
-        if (use.getOwner() == returnOp.getOperation()) {
-          ++otherReads;
-          return returnedChannelsLast(use.getOperandNumber());
-        }
-        auto consumer = dyn_cast<FusionOp>(use.getOwner());
-        Operation *consumerAnchor = consumer ? getAnchor(consumer) : nullptr;
-        if (!consumerAnchor)
-          return false;
-        SmallVector<Operation *> prologue = getConvPrologue(consumerAnchor);
-        BlockArgument argument = consumer.getBodyBlock().getArgument(use.getOperandNumber());
-        return llvm::all_of(argument.getUses(), [&](OpOperand &inner) {
-          Operation *user = inner.getOwner();
-          if (user == consumerAnchor && inner.getOperandNumber() == 0 &&
-              isa<ConvOp>(user) && prologue.empty()) {
-            // The tensor cores' main loop would convert it (no channel
-            // padded). The depthwise loop stages an NDHWC window as it is,
-            // but slower than an NCDHW one (H200: 3x3 1.7x, 7x7 1.3x), so
-            // only the caller's: the other way is the caller's copy. The
-            // Hopper main loop in TF32 reads a tensor map over it, rounded
-            // by its producer as its conversion would (the bottleneck's
-            // 1x1 -> 3x3 -> 1x1 convs in a ResNet); in 3xTF32 it reads its
-            // conversion's two parts.
-            std::optional<ConvSchedule> schedule = scheduleOf(consumer);
-            bool unpadded = schedule && schedule->isTensorOp() &&
-                            schedule->inputConversionGrid[0] &&
-                            schedule->paddedInChannels == type.getDimSize(1);
-            bool hopper = unpadded && schedule->isWgmma() &&
-                          schedule->math == TensorMath::tf32 && !isa<BlockArgument>(value);
-            bool takesItAsItIs =
-                hopper ||
-                (schedule && schedule->kind == MainLoopKind::depthwise &&
-                 isa<BlockArgument>(value)) ||
-                (unpadded && !schedule->isWgmma());
-            if (!takesItAsItIs)
-              return false;
-            ++(hopper ? hopperReads : otherReads);
-            inputOf.push_back(consumer);
-            return true;
-          }
-          // An epilogue op reading it at the conv output's own element.
-          ++otherReads;
-          return getFusionRole(user) == FusionRole::pointwise &&
-                 !llvm::is_contained(prologue, user) &&
-                 consumerAnchor->getResult(0).getType() == type &&
-                 user->getResult(0).getType() == type;
-        });
+        int hopperBefore = hopperReads, otherBefore = otherReads;
+        bool takes = readsChannelsLast(use, value, type, inputOf, hopperReads, otherReads);
+        if (takes && hopperReads > hopperBefore && otherReads == otherBefore)
+          hopperUses.push_back(&use);
+        return takes;
       });
+      bool mixed = hopperReads > 0 && otherReads > 0;
+      if (all && mixed && mixedHopperUses)
+        *mixedHopperUses = std::move(hopperUses);
       // Rounded for one reader is rounded for all: the Hopper convs' only.
       rounded = hopperReads > 0;
-      return all && (hopperReads == 0 || otherReads == 0);
+      return all && !mixed;
     };
 
     SmallVector<std::string> notes;
@@ -583,11 +608,39 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
     }
 
     DenseSet<Value> storedChannelsLast;
+    IRRewriter rewriter(context);
     for (FusionOp producer : getFusions(function)) {
       Operation *anchor = getAnchor(producer);
       if (!anchor)
         continue;
       auto convType = cast<RankedTensorType>(anchor->getResult(0).getType());
+      // A result that every reader takes channels-last, but only some are
+      // TF32 Hopper convs: stored twice, channels-last for the others and
+      // channels-last rounded for the Hopper convs (a copy their uses move
+      // to), not NCDHW with a conversion a Hopper conv. ResNet's block
+      // outputs, read by the next block's first conv and as its residual:
+      // the conversion read and wrote 4 bytes an element, the copy writes 4.
+      for (unsigned index = 0, results = producer.getNumResults(); index < results; ++index) {
+        Value result = producer.getResult(index);
+        SmallVector<FusionOp> inputOf;
+        SmallVector<OpOperand *> hopperUses;
+        bool rounded = false;
+        if (result.getType() != convType || doubleStatistics.contains(result) ||
+            readChannelsLast(result, convType, inputOf, rounded, &hopperUses) ||
+            hopperUses.empty())
+          continue;
+        FusionOp replaced = producer; // erased: its pointers are keys only
+        SmallVector<Value> replacedResults(producer.getResults().begin(), producer.getResults().end());
+        producer = duplicateFusionResult(rewriter, producer, index, hopperUses);
+        if (Value input = channelsLastInputs.lookup(replaced)) {
+          channelsLastInputs.erase(replaced);
+          channelsLastInputs[producer] = input;
+        }
+        for (auto [kept, replacedResult] : llvm::enumerate(replacedResults))
+          if (doubleStatistics.erase(replacedResult))
+            doubleStatistics.insert(producer.getResult(kept));
+        copiedResults[producer].push_back({index, producer.getNumResults() - 1});
+      }
       SmallVector<int64_t> channelsLast, roundedTF32;
       for (auto [index, result] : llvm::enumerate(producer.getResults())) {
         SmallVector<FusionOp> inputOf;
@@ -844,5 +897,8 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
   /// Conv regions whose input a producer stores channels-last, and that
   /// producer or the caller (decideChannelsLast): the value it reads.
   DenseMap<FusionOp, Value> channelsLastInputs;
+  /// The results decideChannelsLast stored twice: (the result, its copy
+  /// for the TF32 Hopper convs), by result number.
+  DenseMap<FusionOp, SmallVector<std::pair<unsigned, unsigned>>> copiedResults;
 };
 } // namespace

@@ -111,6 +111,13 @@ FusionOp wrapInFusion(RewriterBase &rewriter, ArrayRef<Operation *> ops,
 FusionOp dropFusionResults(RewriterBase &rewriter, FusionOp fusion,
                            ArrayRef<bool> keep);
 
+/// Replaces `fusion` by one that also yields its result `index` again, as
+/// its last result, and moves `moved` (uses of that result) onto the copy:
+/// the same value stored twice, each for its own readers. Returns the new
+/// fusion.
+FusionOp duplicateFusionResult(RewriterBase &rewriter, FusionOp fusion, unsigned index,
+                               ArrayRef<OpOperand *> moved);
+
 /// Erases ops in `fusion`'s body whose results are unused (side-effect free).
 void eraseDeadOps(RewriterBase &rewriter, FusionOp fusion);
 

@@ -207,10 +207,13 @@ struct bottleneck_channels_last_k2_conv_epilogue {
   const float *__restrict__ in3;
   const float *__restrict__ in4;
   float *__restrict__ out0;
+  float *__restrict__ out1;
   // Stores conv-shaped tensors.
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
+  // Stores channels-last (NDHWC): visited channels fastest.
+  static constexpr bool kChannelsLast = true;
   struct Partials {
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
       return {};
@@ -227,7 +230,8 @@ struct bottleneck_channels_last_k2_conv_epilogue {
     const float v1 = v0 + in3[i1];  // solder.add
     const float v2 = v1 + in4[i0 * 50176L + i1 * 784L + pixel];  // solder.add
     const float v3 = (v2 < 0.0f ? 0.0f : v2);  // solder.relu
-    out0[(i0 * 64L + i1) * 784L + pixel] = v3;
+    out0[(i0 * 784L + pixel) * 64L + i1] = v3;  // channels-last
+    out1[(i0 * 784L + pixel) * 64L + i1] = solder::roundToTF32(v3);  // channels-last, rounded to TF32 for its Hopper readers
   }
 
   __device__ void storePartials([[maybe_unused]] const long i0, [[maybe_unused]] const long i1,
@@ -254,6 +258,7 @@ __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k2_conv_maps;
 //   in3: tensor<64x1x1xf32>
 //   in4: tensor<4x64x28x28xf32>
 //   out0: tensor<4x64x28x28xf32>
+//   out1: tensor<4x64x28x28xf32>
 //   ws0: bottleneck_channels_last_k2_conv_weight_ktrsc
 extern "C" __global__ void __launch_bounds__(384, 1)
 bottleneck_channels_last_k2_conv(const float *__restrict__ in0,
@@ -262,9 +267,10 @@ bottleneck_channels_last_k2_conv(const float *__restrict__ in0,
     const float *__restrict__ in3,
     const float *__restrict__ in4,
     float *__restrict__ out0,
+    float *__restrict__ out1,
     float *__restrict__ ws0) {
   extern __shared__ __align__(16) char shared[];
-  bottleneck_channels_last_k2_conv_kernel::run(in0, ws0, bottleneck_channels_last_k2_conv_epilogue{in0, in1, in2, in3, in4, out0}, shared, bottleneck_channels_last_k2_conv_maps);
+  bottleneck_channels_last_k2_conv_kernel::run(in0, ws0, bottleneck_channels_last_k2_conv_epilogue{in0, in1, in2, in3, in4, out0, out1}, shared, bottleneck_channels_last_k2_conv_maps);
 }
 
 struct bottleneck_channels_last_k3_conv_geometry {
@@ -274,13 +280,6 @@ struct bottleneck_channels_last_k3_conv_geometry {
   static constexpr int kKernel[3] = {1, 3, 3};
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
 };
-
-// bottleneck_channels_last_k3_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
-extern "C" __global__ void __launch_bounds__(256)
-bottleneck_channels_last_k3_conv_input_ndhwc(const float *__restrict__ input,
-    float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<64, 64, 784L>(input, solder::StoreTF32{inputNdhwc});
-}
 
 // bottleneck_channels_last_k3_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
@@ -329,7 +328,7 @@ using bottleneck_channels_last_k3_conv_kernel = solder::ConvKernel<bottleneck_ch
 static_assert(bottleneck_channels_last_k3_conv_kernel::kThreads == 384 && bottleneck_channels_last_k3_conv_kernel::kSharedBytes == 197760,
               "the plan's threads and shared memory");
 
-// bottleneck_channels_last_k3_conv_maps: the tensor maps its copies read, over the converted input and
+// bottleneck_channels_last_k3_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
 // weights; the runtime encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k3_conv_maps;
 
@@ -340,18 +339,16 @@ __device__ unsigned bottleneck_channels_last_k3_conv_arrivals[28];
 //   in0: tensor<4x64x28x28xf32>
 //   in1: tensor<64x64x3x3xf32>
 //   out0: tensor<4x64x28x28xf32>
-//   ws0: bottleneck_channels_last_k3_conv_input_ndhwc
-//   ws1: bottleneck_channels_last_k3_conv_weight_ktrsc
-//   ws2: split_k_shares
+//   ws0: bottleneck_channels_last_k3_conv_weight_ktrsc
+//   ws1: split_k_shares
 extern "C" __global__ void __launch_bounds__(384, 1)
 bottleneck_channels_last_k3_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     float *__restrict__ out0,
     float *__restrict__ ws0,
-    float *__restrict__ ws1,
-    float *__restrict__ ws2) {
+    float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  bottleneck_channels_last_k3_conv_kernel::runSplitK(ws0, ws1, bottleneck_channels_last_k3_conv_epilogue{in0, in1, out0}, shared, solder::SplitKWorkspace{ws2, bottleneck_channels_last_k3_conv_arrivals}, bottleneck_channels_last_k3_conv_maps);
+  bottleneck_channels_last_k3_conv_kernel::runSplitK(in0, ws0, bottleneck_channels_last_k3_conv_epilogue{in0, in1, out0}, shared, solder::SplitKWorkspace{ws1, bottleneck_channels_last_k3_conv_arrivals}, bottleneck_channels_last_k3_conv_maps);
 }
 
 struct bottleneck_channels_last_k4_conv_geometry {
@@ -392,7 +389,7 @@ struct bottleneck_channels_last_k4_conv_epilogue {
     [[maybe_unused]] const int i2 = (pixel / 28);
     [[maybe_unused]] const int i3 = pixel % 28;
     const float conv = acc + in2[i1];  // solder.conv
-    const float v0 = conv + in3[i0 * 50176L + i1 * 784L + pixel];  // solder.add
+    const float v0 = conv + in3[(i0 * 784L + pixel) * 64L + i1];  // solder.add
     out0[(i0 * 64L + i1) * 784L + pixel] = v0;
   }
 
