@@ -88,25 +88,44 @@ __device__ __forceinline__ void visitTile(const Epilogue &epilogue, float *tile,
   const int pixels = rows.count;
   using Partials = typename Epilogue::Partials;
   constexpr bool kChannelsLast = VisitsChannelsLast<Epilogue>::value;
-  if constexpr (kChannelsLast && std::is_empty_v<Partials> && BN % 32 == 0) {
+  if constexpr (kChannelsLast && std::is_empty_v<Partials> && BN % 32 == 0 && !kMappedRows) {
     // Channels-last and nothing reduced: the tile's elements in storage
-    // order, a warp on 32 channels of one pixel, every thread busy and
-    // eight elements in flight (a thread a channel down the pixels left a
-    // third of the threads idle at BN = 256, and each waited out its
-    // loads one at a time: ResNet-50's 1x1 64 -> 256 conv with its
-    // residual, channels-last, took 175 us where its NCDHW twin took 98).
-    constexpr int kElements = BM * BN;
+    // order, a warp on 32 channels of one pixel, every thread busy (a
+    // thread a channel down the pixels left a third of them idle at BN =
+    // 256, each waiting out its loads one at a time: ResNet-50's 1x1 64 ->
+    // 256 conv with its residual, channels-last, took 175 us where its
+    // NCDHW twin took 98). The rows that are pixels as a trip count, eight
+    // elements a step with no check between them, so that their loads are
+    // in flight together (a check an element made each a block of its
+    // own: slower than a thread a channel).
     Partials none;
+    const int columns = channels.end - channelBase; // BN or more but in the last tile
+    const auto visitElements = [&](auto allColumns) {
+      if constexpr (MainLoop::kThreads % BN == 0) {
+        // A thread keeps its channel: what the epilogue reads of it
+        // (BatchNorm's scale and shift) loads once.
+        const int column = threadIdx.x % BN;
+        if (!decltype(allColumns)::value && column >= columns)
+          return;
 #pragma unroll 8
-    for (int element = threadIdx.x; element < kElements; element += MainLoop::kThreads) {
-      const int column = element % BN, local = element / BN;
-      const int channel = channelBase + column;
-      if (local < pixels && channel < channels.end) {
-        const int pixel = rows.pixel(local);
-        if (!kMappedRows || pixel >= 0)
-          epilogue.visit(n, channel, pixel, tile[column * kTileStride + local], none);
+        for (int local = threadIdx.x / BN; local < pixels; local += MainLoop::kThreads / BN)
+          epilogue.visit(n, channelBase + column, rows.pixel(local),
+                         tile[column * kTileStride + local], none);
+      } else {
+        const int elements = pixels * BN;
+#pragma unroll 8
+        for (int element = threadIdx.x; element < elements; element += MainLoop::kThreads) {
+          const int column = element % BN, local = element / BN;
+          if (decltype(allColumns)::value || column < columns)
+            epilogue.visit(n, channelBase + column, rows.pixel(local),
+                           tile[column * kTileStride + local], none);
+        }
       }
-    }
+    };
+    if (columns >= BN)
+      visitElements(std::true_type{});
+    else
+      visitElements(std::false_type{});
     return;
   } else if constexpr ((!Epilogue::kStoresElements || kChannelsLast) &&
                        BN <= MainLoop::kThreads &&
