@@ -144,6 +144,8 @@
 // SM90A: %[[BLOCK:[0-9]+]]:2 = solder.fusion "block_output_k0_conv" {{.*}}solder.channels_last = array<i64: 0, 1>, {{.*}}solder.rounded_tf32 = array<i64: 1>,
 // SM90A: solder.fusion "block_output_k1_conv" (%{{.*}} = %[[BLOCK]]#1, {{.*}}padded_channels = 64, weight_grid = [16, 1, 1]>
 // SM90A: solder.fusion "block_output_k2_conv" ({{.*}}, %{{.*}} = %[[BLOCK]]#0)
+// RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32 arch=sm_90a report=true})' -o /dev/null | FileCheck %s --check-prefix=SM90AREPORT
+// SM90AREPORT: block_output_k0_conv: {{.*}}; stores results #0, #1 channels-last (NDHWC); rounds #1 to TF32 for the Hopper convs that read it; #1 is #0 again, for the Hopper convs (#0 stays exact for its other readers)
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=ieee arch=sm_90a})' | FileCheck %s --check-prefix=SM90AIEEE
 // SM90AIEEE-LABEL: func.func @w2(
 // SM90AIEEE: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32x3, #solder.implicit_gemm<tile = [128, 128, 32], warp = [64, 128], stages = 3, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [308, 1, 16], threads = 384, shared_bytes = 197680, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores: wgmma fed by TMA (sm_90a), 3xTF32, 3 stages, about 131 TFLOP/s against 66 for sm80's mma.sync"
@@ -160,6 +162,12 @@
 // SM90AIEEE-LABEL: func.func @bottleneck_edge(
 // SM90AIEEE-NOT: solder.rounded_tf32
 // SM90AIEEE: solder.fusion "bottleneck_edge_k1_conv" {{.*}}padded_channels = 64, input_grid = [49, 1, 32], weight_grid = [144, 1, 1]>
+// In ieee (3xTF32 reads its conversion's two parts) a block output is
+// stored once, NCDHW.
+// SM90AIEEE-LABEL: func.func @block_output(
+// SM90AIEEE: %{{[0-9]+}} = solder.fusion "block_output_k0_conv"
+// SM90AIEEE-NOT: solder.rounded_tf32
+// SM90AIEEE: solder.fusion "block_output_k1_conv" {{.*}}input_grid = [49, 1, 32]
 // RUN: not solder-opt %s --solder-plan=arch=sm_75 -o /dev/null 2>&1 | FileCheck %s --check-prefix=BADARCH
 // BADARCH: error: solder-plan: arch must be one of sm_80, sm_86, sm_87, sm_89, sm_90, sm_90a, sm_100, sm_120, got 'sm_75'
 // RUN: not solder-opt %s --solder-plan=force=banana -o /dev/null 2>&1 | FileCheck %s --check-prefix=BANANA

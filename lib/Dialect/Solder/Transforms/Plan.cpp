@@ -485,9 +485,10 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
   /// (solder.channels_last) and those convs read them as they are: a
   /// ResNet's activations between convs skip the NCDHW -> NDHWC pass (4
   /// bytes read and written an element). A result that TF32 Hopper convs
-  /// read is so stored only where they are its only readers and it is the
-  /// bundle's own (their tensor maps cover it): its producer also rounds it
-  /// to TF32 (solder.rounded_tf32), as their conversions would. The
+  /// read is so stored only where it is the bundle's own (their tensor
+  /// maps cover it), rounded to TF32 by its producer (solder.rounded_tf32)
+  /// as their conversions would; where other readers take it too, the
+  /// producer yields it twice, the copy rounded for the Hopper convs. The
   /// caller's channels-last arguments and results (the function's
   /// solder.channels_last) stay so where the same holds, and are dropped
   /// elsewhere: the caller passes or gets that tensor in NCDHW. Returns the
@@ -639,7 +640,10 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         for (auto [kept, replacedResult] : llvm::enumerate(replacedResults))
           if (doubleStatistics.erase(replacedResult))
             doubleStatistics.insert(producer.getResult(kept));
-        copiedResults[producer].push_back({index, producer.getNumResults() - 1});
+        SmallVector<std::pair<unsigned, unsigned>> copies = copiedResults.lookup(replaced);
+        copiedResults.erase(replaced);
+        copies.push_back({index, producer.getNumResults() - 1});
+        copiedResults[producer] = std::move(copies);
       }
       SmallVector<int64_t> channelsLast, roundedTF32;
       for (auto [index, result] : llvm::enumerate(producer.getResults())) {

@@ -576,7 +576,10 @@ def Solder_FusionOp : Solder_Op<"fusion", [IsolatedFromAbove,
     (a tensor-core conv's input read as it is, a conv epilogue's op at its
     own element); and `solder.rounded_tf32` (a subset of those numbers):
     results stored rounded to TF32 as well, because every reader is a TF32
-    Hopper conv whose tensor map reads them as they are.
+    Hopper conv whose tensor map reads them as they are. Where TF32 Hopper
+    convs and other readers (a residual) both take a result channels-last,
+    the plan yields the same value again as the region's last result, which
+    the Hopper convs read rounded while the others read the first one exact.
 
     ```mlir
     %y, %s = solder.fusion "w1_conv" (%a = %x, %b = %w, %c = %bias)
