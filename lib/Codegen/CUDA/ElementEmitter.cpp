@@ -74,12 +74,13 @@ std::string ElementEmitter::get(Value value) {
       // NDHWC: ((i0 * volume + spatial) * channels + i1), the plan's reader
       // at its own element (the capture has the iteration shape).
       ArrayRef<int64_t> shape = type.getShape();
-      std::string spatial = hasSpatialIndex(shape) ? spatialIndex
-                            : shape.size() > 2     ? "i2"
-                                                   : "0";
-      for (size_t dim = 3; dim < shape.size() && !hasSpatialIndex(shape); ++dim)
-        spatial = "(" + spatial + " * " + std::to_string(shape[dim]) + " + i" +
-                  std::to_string(dim) + ")";
+      std::string spatial = shape.size() > 2 ? "i2" : "0";
+      if (hasSpatialIndex(shape))
+        spatial = spatialIndex;
+      else
+        for (size_t dim = 3; dim < shape.size(); ++dim)
+          spatial = "(" + spatial + " * " + std::to_string(shape[dim]) + " + i" +
+                    std::to_string(dim) + ")";
       return captureNames[number] + "[(i0 * " + std::to_string(ShapedType::getNumElements(shape.drop_front(2))) +
              "L + " + spatial + ") * " + std::to_string(shape[1]) + "L + i1]";
     }

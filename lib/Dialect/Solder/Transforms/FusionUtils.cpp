@@ -247,25 +247,30 @@ void mlir::solder::eraseDeadOps(RewriterBase &rewriter, FusionOp fusion) {
   }
 }
 
-FusionOp mlir::solder::dropFusionResults(RewriterBase &rewriter,
-                                         FusionOp fusion, ArrayRef<bool> keep) {
+/// A fusion in place of `fusion` with its body, that yields `yielded`
+/// (values of that body); `fusion` is left without a body, for the caller
+/// to rewire its uses and erase.
+static FusionOp moveBodyToNewYield(RewriterBase &rewriter, FusionOp fusion,
+                                   ArrayRef<Value> yielded) {
   YieldOp yield = fusion.getYield();
-  SmallVector<Value> keptValues;
-  SmallVector<Type> keptTypes;
-  for (auto [index, value] : llvm::enumerate(yield.getValues()))
-    if (keep[index]) {
-      keptValues.push_back(value);
-      keptTypes.push_back(value.getType());
-    }
   rewriter.setInsertionPoint(fusion);
-  auto replacement =
-      FusionOp::create(rewriter, fusion.getLoc(), keptTypes,
-                       fusion.getCaptures(), fusion.getNameAttr());
+  auto replacement = FusionOp::create(rewriter, fusion.getLoc(), ValueRange(yielded).getTypes(),
+                                      fusion.getCaptures(), fusion.getNameAttr());
   replacement->setDiscardableAttrs(fusion->getDiscardableAttrDictionary());
   rewriter.inlineRegionBefore(fusion.getBody(), replacement.getBody(),
                               replacement.getBody().end());
   rewriter.setInsertionPoint(yield);
-  rewriter.replaceOpWithNewOp<YieldOp>(yield, keptValues);
+  rewriter.replaceOpWithNewOp<YieldOp>(yield, yielded);
+  return replacement;
+}
+
+FusionOp mlir::solder::dropFusionResults(RewriterBase &rewriter,
+                                         FusionOp fusion, ArrayRef<bool> keep) {
+  SmallVector<Value> keptValues;
+  for (auto [index, value] : llvm::enumerate(fusion.getYield().getValues()))
+    if (keep[index])
+      keptValues.push_back(value);
+  FusionOp replacement = moveBodyToNewYield(rewriter, fusion, keptValues);
 
   unsigned next = 0;
   for (auto [index, result] : llvm::enumerate(fusion.getResults())) {
@@ -282,19 +287,9 @@ FusionOp mlir::solder::dropFusionResults(RewriterBase &rewriter,
 
 FusionOp mlir::solder::duplicateFusionResult(RewriterBase &rewriter, FusionOp fusion,
                                              unsigned index, ArrayRef<OpOperand *> moved) {
-  YieldOp yield = fusion.getYield();
-  SmallVector<Value> values = llvm::to_vector(yield.getValues());
+  SmallVector<Value> values = llvm::to_vector(fusion.getYield().getValues());
   values.push_back(values[index]);
-  SmallVector<Type> types = llvm::to_vector(fusion.getResultTypes());
-  types.push_back(types[index]);
-  rewriter.setInsertionPoint(fusion);
-  auto replacement = FusionOp::create(rewriter, fusion.getLoc(), types, fusion.getCaptures(),
-                                      fusion.getNameAttr());
-  replacement->setDiscardableAttrs(fusion->getDiscardableAttrDictionary());
-  rewriter.inlineRegionBefore(fusion.getBody(), replacement.getBody(),
-                              replacement.getBody().end());
-  rewriter.setInsertionPoint(yield);
-  rewriter.replaceOpWithNewOp<YieldOp>(yield, values);
+  FusionOp replacement = moveBodyToNewYield(rewriter, fusion, values);
   Value copy = replacement.getResults().back();
   for (OpOperand *use : moved)
     rewriter.modifyOpInPlace(use->getOwner(), [&] { use->set(copy); });

@@ -376,11 +376,14 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         if (auto rounded =
                 fusion->getAttrOfType<DenseI64ArrayAttr>(SolderDialect::kRoundedTF32AttrName))
           note += "; rounds " + numbered(rounded) + " to TF32 for the Hopper convs that read it";
-        for (auto [result, copy] : copiedResults.lookup(fusion))
-          note += llvm::formatv("; #{1} is #{0} again, for the Hopper convs (#{0} stays exact "
-                                "for its other readers)",
-                                result, copy)
-                      .str();
+        // A value yielded twice: decideChannelsLast's copy for the Hopper convs.
+        ValueRange yielded = fusion.getYield().getValues();
+        for (auto [copy, value] : llvm::enumerate(yielded))
+          if (auto first = llvm::find(yielded, value); first != yielded.begin() + copy)
+            note += llvm::formatv("; #{1} is #{0} again, for the Hopper convs (#{0} stays "
+                                  "exact for its other readers)",
+                                  first - yielded.begin(), copy)
+                        .str();
         if (conv->prologueBytes)
           note += llvm::formatv("; the input through its prologue ({0}) first: {1:F1} MB",
                                 prologue, conv->prologueBytes / 1e6)
@@ -496,7 +499,6 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
   SmallVector<std::string> decideChannelsLast(func::FuncOp function,
                                               DenseSet<Value> &doubleStatistics) {
     channelsLastInputs.clear();
-    copiedResults.clear();
     MLIRContext *context = &getContext();
     auto returnOp = cast<func::ReturnOp>(function.getBody().front().getTerminator());
     auto returnedChannelsLast = [&](unsigned index) {
@@ -631,7 +633,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
             hopperUses.empty())
           continue;
         FusionOp replaced = producer; // erased: its pointers are keys only
-        SmallVector<Value> replacedResults(producer.getResults().begin(), producer.getResults().end());
+        SmallVector<Value> replacedResults = llvm::to_vector_of<Value>(producer.getResults());
         producer = duplicateFusionResult(rewriter, producer, index, hopperUses);
         if (Value input = channelsLastInputs.lookup(replaced)) {
           channelsLastInputs.erase(replaced);
@@ -640,10 +642,6 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         for (auto [kept, replacedResult] : llvm::enumerate(replacedResults))
           if (doubleStatistics.erase(replacedResult))
             doubleStatistics.insert(producer.getResult(kept));
-        SmallVector<std::pair<unsigned, unsigned>> copies = copiedResults.lookup(replaced);
-        copiedResults.erase(replaced);
-        copies.push_back({index, producer.getNumResults() - 1});
-        copiedResults[producer] = std::move(copies);
       }
       SmallVector<int64_t> channelsLast, roundedTF32;
       for (auto [index, result] : llvm::enumerate(producer.getResults())) {
@@ -901,8 +899,5 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
   /// Conv regions whose input a producer stores channels-last, and that
   /// producer or the caller (decideChannelsLast): the value it reads.
   DenseMap<FusionOp, Value> channelsLastInputs;
-  /// The results decideChannelsLast stored twice: (the result, its copy
-  /// for the TF32 Hopper convs), by result number.
-  DenseMap<FusionOp, SmallVector<std::pair<unsigned, unsigned>>> copiedResults;
 };
 } // namespace
