@@ -860,3 +860,38 @@ func.func @block_output(%x: tensor<32x64x56x56xf32>, %w1: tensor<64x64x1x1xf32>,
   %s = solder.add %u, %r : tensor<32x64x56x56xf32>
   return %s : tensor<32x64x56x56xf32>
 }
+
+// The precision policy in tf32 follows a few-channel conv's result to a
+// sum or mean that can cancel, but not past a relu (its values are of one
+// sign) nor past a later conv (which rounds its input to TF32 again):
+// ResNet's stem, whose path reaches the global average pool, runs one
+// product; a mean of the conv's own values of both signs keeps 3xTF32.
+// TF32-LABEL: func.func @stem_relu_mean(
+// TF32: solder.fusion "stem_relu_mean_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32, {{.*}}reason = "3 input channels: a reduction of 27, whole; one TF32 product;
+// TF32-LABEL: func.func @stem_conv_mean(
+// TF32: solder.fusion "stem_conv_mean_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32, {{.*}}reason = "3 input channels: a reduction of 27, whole; one TF32 product;
+// TF32-LABEL: func.func @stem_mean(
+// TF32: solder.fusion "stem_mean_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32x3, {{.*}}reason = "3 input channels: a reduction of 27, whole; 3xTF32 in tf32: a sum or mean downstream can cancel one product's rounding; each step's products summed apart
+func.func @stem_relu_mean(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3x3xf32>) -> tensor<8x16x1x1xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
+       : (tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x32x32xf32>
+  %r = solder.relu %y : tensor<8x16x32x32xf32>
+  %m = solder.reduce mean %r dims = [2, 3] keepdim : tensor<8x16x32x32xf32> -> tensor<8x16x1x1xf32>
+  return %m : tensor<8x16x1x1xf32>
+}
+
+func.func @stem_conv_mean(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3x3xf32>, %w2: tensor<64x16x1x1xf32>) -> tensor<8x64x1x1xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
+       : (tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x32x32xf32>
+  %z = solder.conv %y, %w2 strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<8x16x32x32xf32>, tensor<64x16x1x1xf32>) -> tensor<8x64x32x32xf32>
+  %m = solder.reduce mean %z dims = [2, 3] keepdim : tensor<8x64x32x32xf32> -> tensor<8x64x1x1xf32>
+  return %m : tensor<8x64x1x1xf32>
+}
+
+func.func @stem_mean(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3x3xf32>) -> tensor<8x16x1x1xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
+       : (tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x32x32xf32>
+  %m = solder.reduce mean %y dims = [2, 3] keepdim : tensor<8x16x32x32xf32> -> tensor<8x16x1x1xf32>
+  return %m : tensor<8x16x1x1xf32>
+}

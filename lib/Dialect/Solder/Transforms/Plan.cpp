@@ -96,12 +96,16 @@ void recomputeInConsumer(RewriterBase &rewriter, FusionOp producer,
 }
 
 /// Whether `anchor`'s result reaches a sum or mean of values of both signs,
-/// through any chain of ops and fusion regions. Such a reduction can
-/// cancel: its relative error is the inputs' times sum|x| / |sum x|,
-/// without bound (W1, GroupNorm then mean: 2.5e-3 with one TF32 product,
-/// past tf32's 1e-3). A heuristic for the precision policy: a sum of values
-/// of one sign (after sigmoid, relu, exp: ValueRange) does not cancel, and
-/// what a caller does with the outputs is not followed.
+/// through any chain of ops and fusion regions up to the next conv. Such a
+/// reduction can cancel: its relative error is the inputs' times sum|x| /
+/// |sum x|, without bound (W1, GroupNorm then mean: 2.5e-3 with one TF32
+/// product, past tf32's 1e-3). A heuristic for the precision policy: a sum
+/// of values of one sign (after sigmoid, relu, exp: ValueRange) does not
+/// cancel; a later conv rounds its input to TF32 again, so a sum past it
+/// sees that conv's rounding as much as this one's, and 3xTF32 here would
+/// not bound it (ResNet's stem reached the mean of the global average pool
+/// and ran 3xTF32 in tf32); what a caller does with the outputs is not
+/// followed.
 bool reachesCancellingSum(Operation *anchor) {
   SmallVector<Value> worklist = {anchor->getResult(0)};
   DenseSet<Value> seen;
@@ -111,6 +115,8 @@ bool reachesCancellingSum(Operation *anchor) {
       continue;
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
+      if (user != anchor && getFusionRole(user) == FusionRole::anchor)
+        continue;
       if (auto reduce = dyn_cast<ReduceOp>(user))
         if (reduce.getKind() == ReduceKind::sum ||
             reduce.getKind() == ReduceKind::mean) {
