@@ -53,6 +53,13 @@ def stem_pools_ref(x, w, scale, shift):
     return p, a, d, m.mean(dim=[2, 3], keepdim=True)
 
 
+def pools_float4_ref(x):
+    y = x - 0.5
+    s = (F.avg_pool2d(y, 3, 2, 1, count_include_pad=False) + F.max_pool2d(y, 2, 2)) \
+        * F.max_pool2d(y, 2, 2, 1, dilation=2) - F.avg_pool2d(y, 3, 2, 0, ceil_mode=True)
+    return s, F.avg_pool2d(y, 3, 1, 1)
+
+
 def prologues_ref(x, g1, b1, w1, c1, g2, b2, w2, c2, scale, shift, wg, img, iscale, ishift,
                   wd):
     h = F.conv2d(F.silu(F.group_norm(x, 8, g1, b1, 1e-5)), w1, c1, padding=1)
@@ -198,6 +205,7 @@ CASES = {
             dim=[1, 2, 3]),
         "x conv_w gn_w gn_b"),
     "conv2d_bn_relu_maxpool_avgpool_chain": (stem_pools_ref, "x conv_w scale scale"),
+    "pools_float4_rows": (pools_float4_ref, "x"),
     "channels_last_layernorm_mlp": (
         layernorm_mlp_ref, "x conv_w conv_b gn_w gn_b conv_w conv_b conv_w conv_b gn_w"),
     "groupnorm_silu_conv_prologues": (
@@ -264,7 +272,7 @@ SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "convtranspose3d_mixed_strides_groupnorm",
              "convtranspose2d_dilated_stride_sigmoid_mean",
              "conv2d_ragged_rows_groupnorm_mean", "conv2d_bn_relu_maxpool_avgpool_chain",
-             "groupnorm_silu_conv_prologues", "channels_last_layernorm_mlp",
+             "pools_float4_rows", "groupnorm_silu_conv_prologues", "channels_last_layernorm_mlp",
              "gemm_layernorm_mlp_groupnorm_residual", "linear_rows_bias_gelu",
              "reductions_warp_per_row",
              "squeeze_excitation_rows_head", "bottleneck_channels_last",

@@ -254,6 +254,36 @@ std::string mlir::solder::getPoolWindows(FusionOp fusion) {
   return text;
 }
 
+FailureOr<std::string> ElementEmitter::getPoolArguments(Operation *pool) const {
+  auto input = dyn_cast<BlockArgument>(pool->getOperand(0));
+  if (!input || iterationShape != cast<RankedTensorType>(pool->getResult(0).getType()).getShape())
+    return pool->emitError("the CUDA code generator needs a pool to read its "
+                           "input from an earlier kernel, at the region's shape");
+  // The plane (n, c), then the output's spatial coordinates, as 3-D.
+  int64_t spatial = iterationShape.size() - 2;
+  SmallVector<std::string> coordinates(3 - spatial, "0");
+  for (int64_t d = 0; d < spatial; ++d)
+    coordinates.push_back("i" + std::to_string(d + 2));
+  return captureNames[input.getArgNumber()] + ", i0 * " + std::to_string(iterationShape[1]) +
+         "L + i1, " + llvm::join(coordinates, ", ");
+}
+
+LogicalResult ElementEmitter::emitPoolLanes(PoolOp pool, int64_t lanes, StringRef firstIndex,
+                                            raw_ostream &os, StringRef indent) {
+  FailureOr<std::string> arguments = getPoolArguments(pool);
+  if (failed(arguments))
+    return failure();
+  std::string name = "v" + std::to_string(nextId++) + "_lanes";
+  os << indent << "float " << name << "[" << lanes << "];\n"
+     << indent << "{\n"
+     << firstIndex << indent << "  solder::poolWindows<" << getWindowName(pool) << ", " << lanes
+     << ">(" << *arguments << ", " << name << ");  // solder.pool " << describeWindow(pool)
+     << "\n"
+     << indent << "}\n";
+  bind(pool.getResult(), name + "[lane]");
+  return success();
+}
+
 LogicalResult ElementEmitter::emit(Operation *op, raw_ostream &os,
                                    StringRef indent) {
   if (isa<arith::ConstantOp>(op))
@@ -262,20 +292,15 @@ LogicalResult ElementEmitter::emit(Operation *op, raw_ostream &os,
   std::string name = "v" + std::to_string(nextId++);
 
   if (isa<PoolOp, AdaptivePoolOp>(op)) {
-    auto input = dyn_cast<BlockArgument>(op->getOperand(0));
-    if (!input || iterationShape != cast<RankedTensorType>(op->getResult(0).getType()).getShape())
-      return op->emitError("the CUDA code generator needs a pool to read its "
-                           "input from an earlier kernel, at the region's shape");
-    // The plane (n, c), then the output's spatial coordinates, as 3-D.
-    int64_t spatial = iterationShape.size() - 2;
-    SmallVector<std::string> coordinates(3 - spatial, "0");
-    for (int64_t d = 0; d < spatial; ++d)
-      coordinates.push_back("i" + std::to_string(d + 2));
+    if (names.contains(op->getResult(0)))
+      return success(); // a vector's lanes at once (emitPoolLanes)
+    FailureOr<std::string> arguments = getPoolArguments(op);
+    if (failed(arguments))
+      return failure();
     auto adaptive = dyn_cast<AdaptivePoolOp>(op);
     os << indent << "const float " << name << " = solder::"
        << (adaptive ? "adaptivePoolWindow<" : "poolWindow<") << getWindowName(op) << ">("
-       << captureNames[input.getArgNumber()] << ", i0 * " << iterationShape[1] << "L + i1, "
-       << llvm::join(coordinates, ", ") << ");  // solder."
+       << *arguments << ");  // solder."
        << (adaptive ? "adaptive_pool " + describeWindow(adaptive)
                     : "pool " + describeWindow(cast<PoolOp>(op)))
        << "\n";

@@ -4,7 +4,8 @@
 // evaluated at one element of an iteration space whose index variables are
 // named i0, i1, ... (row-major over `iterationShape`). Captures are loaded
 // with their broadcast; group_normalize reads its statistics per (n, group),
-// a pool a window of its input through solder::poolWindow.
+// a pool a window of its input through solder::poolWindow (or a vector's
+// lanes' windows at once through solder::poolWindows).
 //
 //===----------------------------------------------------------------------===//
 
@@ -64,6 +65,15 @@ public:
   /// Prints `op` (pointwise) as `const float vN = ...;` at `indent`.
   LogicalResult emit(Operation *op, raw_ostream &os, StringRef indent);
 
+  /// Prints `pool`'s windows at `lanes` consecutive outputs along the last
+  /// dim (a vectorized region's lanes, the first's last index a multiple of
+  /// `lanes`) into `float vN_lanes[lanes]`, and binds the pool to
+  /// `vN_lanes[lane]`: the lanes' overlapping windows read each input row
+  /// once (solder::poolWindows). `firstIndex` declares i0, i1, ... of the
+  /// first lane.
+  LogicalResult emitPoolLanes(PoolOp pool, int64_t lanes, StringRef firstIndex,
+                              raw_ostream &os, StringRef indent);
+
   /// Prints `const float <name>_scale, <name>_shift` of `normalize` at
   /// (i0, i1): x * scale + shift is its result.
   LogicalResult emitCoefficients(GroupNormalizeOp normalize, raw_ostream &os,
@@ -90,6 +100,10 @@ public:
   std::string getOffset(ArrayRef<int64_t> shape) const;
 
 private:
+  /// A pool's arguments to solder::poolWindow: its input, the plane (n, c)
+  /// and the output's spatial coordinates as 3-D.
+  FailureOr<std::string> getPoolArguments(Operation *pool) const;
+
   /// Whether a tensor of `shape` reads its spatial dims at spatialIndex:
   /// one is set, and `shape` has the iteration shape's rank and spatial
   /// dims (more than one: one is i2 itself).

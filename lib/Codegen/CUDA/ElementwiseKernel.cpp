@@ -115,6 +115,16 @@ LogicalResult ProgramEmitter::emitElementwiseKernel(FusionOp fusion) {
       os << "    }\n";
       element.bind(argument, capture + "_lanes[lane]");
     }
+    // Pools whose lanes are consecutive outputs of one row: their windows
+    // overlap, and poolWindows reads each input row they span once.
+    if (shape.back() % width == 0)
+      for (PoolOp pool : fusion.getBodyBlock().getOps<PoolOp>()) {
+        std::string firstIndex;
+        llvm::raw_string_ostream firstIndexStream(firstIndex);
+        emitIndexDecomposition(firstIndexStream, "      ", shape, tailDims, "tailBase", narrow);
+        if (failed(element.emitPoolLanes(pool, width, firstIndex, os, "    ")))
+          return failure();
+      }
     for (unsigned index = 0; index < numResults; ++index)
       os << "    float result" << index << "_lanes[" << width << "];\n";
     os << "#pragma unroll\n"

@@ -113,12 +113,16 @@ struct conv2d_bn_relu_maxpool_avgpool_chain_k1_pool_region {
     [[maybe_unused]] const int i1 = ((v / 3) / 12) % 16;
     [[maybe_unused]] const int i2 = (v / 3) % 12;
     const int tailBase = (v % 3) * 4;
+    float v0_lanes[4];
+    {
+      [[maybe_unused]] const int i3 = tailBase;
+      solder::poolWindows<conv2d_bn_relu_maxpool_avgpool_chain_k1_pool_window0, 4>(in0, i0 * 16L + i1, 0, i2, i3, v0_lanes);  // solder.pool max 3x3, stride 2x2, padding 1x1
+    }
     float result0_lanes[4];
 #pragma unroll
     for (int lane = 0; lane < 4; ++lane) {
       [[maybe_unused]] const int i3 = (tailBase + lane);
-      const float v0 = solder::poolWindow<conv2d_bn_relu_maxpool_avgpool_chain_k1_pool_window0>(in0, i0 * 16L + i1, 0, i2, i3);  // solder.pool max 3x3, stride 2x2, padding 1x1
-      result0_lanes[lane] = v0;
+      result0_lanes[lane] = v0_lanes[lane];
     }
     return {make_float4(result0_lanes[0], result0_lanes[1], result0_lanes[2], result0_lanes[3])};
   }
