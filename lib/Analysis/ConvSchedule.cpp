@@ -255,6 +255,9 @@ constexpr int64_t kDirectMaxSharedBytes = 100 * 1024;
 /// thread of the 3xTF32 one takes about (110 to 141 for W1 and W3).
 constexpr int64_t kDirectTF32Registers = 80;
 constexpr int64_t kDirectThreeTF32Registers = 128;
+/// On wgmma (sm_90a), the accumulators a thread may have under the
+/// one-product bound.
+constexpr int64_t kDirectWgmmaBoundedAccumulators = 48;
 
 bool mlir::solder::isGemmShapedConv(Operation *anchor) {
   auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
@@ -592,13 +595,29 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     // 3 blocks an SM, its conv 353 -> 322 us on an H200). 3xTF32 spills
     // past 100 KB at such bounds (W3: 788 bytes at 80): no bound, about
     // 128 registers.
+    // On sm_90a the MMAs are warpgroup MMAs (conv/direct_traits.cuh,
+    // kWgmma: the tile's warps make warpgroups), whose accumulators and A
+    // fragments take registers of their own: under the bound of 80, 64
+    // accumulators spilled 1.3 KB a thread (W3's conv 0.51 -> 1.30 ms, the
+    // stem's 0.11 -> 0.46 on an H200); without one they take 98 registers,
+    // and 3xTF32 runs faster unbounded too (W1 0.254 -> 0.243 ms, against
+    // 0.250 bounded at 128). W1's 36 accumulators keep the bound in tf32.
+    const bool onWgmma = target.hasWgmma;
+    const int64_t accumulators = int64_t(layout.mmaRowsPerWarp) * layout.mmaCols * 4;
+    const bool bounded =
+        !onWgmma || (!threeTF32 && accumulators <= kDirectWgmmaBoundedAccumulators);
+    // The blocks an SM below (and so the persistent choice) are still
+    // counted at the mma.sync loop's registers: the wgmma loop was measured
+    // with those schedules.
     int64_t registers = threeTF32 ? kDirectThreeTF32Registers : kDirectTF32Registers;
+    if (onWgmma)
+      schedule.reason += "; on wgmma (sm_90a: a warpgroup's products of one B in shared memory)";
     auto blocksPerSM = [&](int64_t sharedBytes) {
       return std::min(target.sharedBytesPerSM /
                           (sharedBytes + target.sharedBytesReservedPerBlock),
                       target.registersPerSM / (schedule.threads * registers));
     };
-    if (!threeTF32)
+    if (!threeTF32 && bounded)
       schedule.blocksPerSM = blocksPerSM(layout.sharedBytes);
     // Persistent where its shared memory (a raw window besides the split
     // one, the tile apart from the weights) holds as many blocks an SM as
@@ -611,7 +630,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
         blocksPerSM(layout.persistentSharedBytes) >= blocksPerSM(layout.sharedBytes)) {
       schedule.persistent = true;
       schedule.sharedBytes = layout.persistentSharedBytes;
-      schedule.blocksPerSM = blocksPerSM(layout.persistentSharedBytes);
+      schedule.blocksPerSM = bounded ? blocksPerSM(layout.persistentSharedBytes) : 0;
       schedule.reason += "; persistent blocks (each copies its next tile's input "
                          "during the current one)";
     }

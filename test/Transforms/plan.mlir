@@ -97,11 +97,14 @@
 // and small TF32 parts in a stage); W1 and W3 keep the direct conv.
 // RUN: solder-opt %s --pass-pipeline='builtin.module(func.func(solder-decompose,solder-simplify,cse,solder-form-fusions),solder-plan{precision=tf32 arch=sm_90a})' | FileCheck %s --check-prefix=SM90A
 // SM90A-LABEL: func.func @w1(
-// SM90A: solder.fusion "w1_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32,
+// The direct conv multiplies on wgmma there: W1's 36 accumulators a thread
+// keep the one-product bound of 80 registers (6 blocks an SM), W3's 64 run
+// unbounded (bounded, they spilled).
+// SM90A: solder.fusion "w1_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32, {{.*}}min_blocks_per_sm = 6, {{.*}}reason = "3 input channels: a reduction of 81, whole; one TF32 product; input centered (a sum downstream cancels its offset); on wgmma (sm_90a: a warpgroup's products of one B in shared memory); persistent blocks
 // SM90A-LABEL: func.func @w2(
 // SM90A: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [256, 128, 32], warp = [128, 128], stages = 4, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [154, 1, 16], threads = 384, shared_bytes = 197696, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores: wgmma fed by TMA (sm_90a), 4 stages, about 326 TFLOP/s against 149 for sm80's mma.sync"
 // SM90A-LABEL: func.func @w3(
-// SM90A: solder.fusion "w3_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32,
+// SM90A: solder.fusion "w3_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32, {{.*}}scheduler = grid, {{.*}}min_blocks_per_sm = 0, {{.*}}; on wgmma (sm_90a
 // SM90A-LABEL: func.func @matmul_as_conv_transpose(
 // SM90A: #solder.conv_schedule<implicit_gemm_tensorop, tf32, {{.*}}pixels = across_samples>, scheduler = grid, tiles = [1, 1, 1]
 // SM90A-LABEL: func.func @gemm_rows(

@@ -7,7 +7,9 @@ register holding its address where it picks a phase's), never shared or
 generic ones (cvta.const). The Hopper main loop (wgmma_tf32, sm_90a) issues
 TF32 wgmma and no mma.sync, fed by im2col and tiled bulk tensor copies; its
 3xTF32 form (wgmma_3xtf32) three wgmmas a product, each operand copied as
-its big and its small TF32 parts.
+its big and its small TF32 parts. On sm_90a the direct conv on tensor cores
+issues TF32 wgmma with A from registers and no mma.sync (three a product in
+3xTF32).
 Prints one line per conv kernel.
 
     python3 check-mainloop-ptx.py BUNDLE...
@@ -48,8 +50,19 @@ def main(bundles):
                 constant_loads += len(re.findall(r"ld\.const\S*\s+\S+,\s*\[%rd", text))
             if mainloop.startswith("tensorop"):
                 ok = ok and constant_loads > 0 and "cvta.const" not in text
+            wgmma_pattern = r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k8\.f32\.tf32\.tf32"
+            if mainloop.startswith("direct_") and manifest.get("target") == "sm_90a":
+                # A from registers: a brace-enclosed list of four before B's descriptor.
+                wgmmas = len(re.findall(wgmma_pattern + r"\s+\{[^}]*\},\s*\{[^}]*\}", text))
+                ok = (mmas == 0 and wgmmas > 0
+                      and wgmmas % (3 if mainloop == "direct_3xtf32" else 1) == 0)
+                failures += not ok
+                print(f"{'ok' if ok else 'FAIL'} {manifest['precision']} {manifest['target']} "
+                      f"{launch['kernel']} {mainloop}: {mmas} tf32 mma.sync, "
+                      f"{wgmmas} wgmma with A from registers")
+                continue
             if mainloop.startswith("wgmma"):
-                wgmmas = len(re.findall(r"wgmma\.mma_async\.sync\.aligned\.m64n\d+k8\.f32\.tf32\.tf32", text))
+                wgmmas = len(re.findall(wgmma_pattern, text))
                 im2col = len(re.findall(r"cp\.async\.bulk\.tensor\.[45]d\.\S*\.im2col\.", text))
                 tiled = len(re.findall(r"cp\.async\.bulk\.tensor\.2d\.", text))
                 parts = 2 if mainloop == "wgmma_3xtf32" else 1

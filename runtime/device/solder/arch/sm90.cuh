@@ -19,6 +19,8 @@
 #include <cute/arch/mma_sm90_gmma.hpp>
 #include <cutlass/arch/barrier.h>
 
+#include "solder/arch/wgmma_tf32_rs_ext.h"
+
 #include <cstdint>
 #include <utility>
 
@@ -64,6 +66,54 @@ template <int N>
 __device__ __forceinline__ void wgmmaTF32(uint64_t a, uint64_t b, float (&accumulators)[N / 2],
                                           ScaleOut scale = ScaleOut::One) {
   wgmmaTF32<N>(a, b, accumulators, scale, std::make_index_sequence<N / 2>{});
+}
+
+/// The descriptor of a K-major tile without swizzle: core matrices of 8
+/// rows of 16 bytes (4 TF32 values) each 128 contiguous bytes, the two of
+/// an 8-deep K step `leadingBytes` apart, successive 8-row groups
+/// `strideBytes` apart. `address`: the step's first core matrix.
+__device__ __forceinline__ uint64_t interleavedDescriptor(uint32_t address, uint32_t leadingBytes,
+                                                          uint32_t strideBytes) {
+  cute::GmmaDescriptor descriptor;
+  descriptor.bitfield.start_address_ = address >> 4;
+  descriptor.bitfield.leading_byte_offset_ = leadingBytes >> 4;
+  descriptor.bitfield.stride_byte_offset_ = strideBytes >> 4;
+  descriptor.bitfield.base_offset_ = 0;
+  descriptor.bitfield.layout_type_ = uint8_t(cute::SM90::GMMA::LayoutType::INTERLEAVE);
+  return descriptor.desc_;
+}
+
+/// The warpgroup's 64 x N x 8 TF32 wgmma with A from registers (each warp
+/// its 16 rows, as a 16 x 8 mma.sync A fragment) and B from shared memory.
+template <int N> struct WgmmaRegisterATF32;
+#define SOLDER_WGMMA_RS_TF32(N, Namespace)                                                     \
+  template <> struct WgmmaRegisterATF32<N> {                                                   \
+    using Op = Namespace::MMA_64x##N##x8_F32TF32TF32_RS_TN<>;                                   \
+  };
+SOLDER_WGMMA_RS_TF32(8, cute::SM90::GMMA)
+SOLDER_WGMMA_RS_TF32(16, cute::SM90::GMMA)
+SOLDER_WGMMA_RS_TF32(24, gmma_ext)
+SOLDER_WGMMA_RS_TF32(32, cute::SM90::GMMA)
+SOLDER_WGMMA_RS_TF32(40, gmma_ext)
+SOLDER_WGMMA_RS_TF32(48, gmma_ext)
+SOLDER_WGMMA_RS_TF32(56, gmma_ext)
+SOLDER_WGMMA_RS_TF32(64, cute::SM90::GMMA)
+#undef SOLDER_WGMMA_RS_TF32
+
+template <int N, class Fragments, std::size_t... I>
+__device__ __forceinline__ void wgmmaRegisterATF32(const uint32_t (&a)[4], uint64_t b,
+                                                   Fragments &d, ScaleOut scale,
+                                                   std::index_sequence<I...>) {
+  WgmmaRegisterATF32<N>::Op::fma(a[0], a[1], a[2], a[3], b, d[I / 4][I % 4]..., scale);
+}
+/// d += A (64 x 8, the warps' registers) * B (8 x N): d is N / 8 mma.sync
+/// accumulator fragments of 4, which wgmma's accumulators match element
+/// for element (ScaleOut::Zero: = instead of +=).
+template <int N, class Fragments>
+__device__ __forceinline__ void wgmmaRegisterATF32(const uint32_t (&a)[4], uint64_t b,
+                                                   Fragments &d,
+                                                   ScaleOut scale = ScaleOut::One) {
+  wgmmaRegisterATF32<N>(a, b, d, scale, std::make_index_sequence<N / 2>{});
 }
 
 /// Keeps the compiler from moving accesses of `values` across the

@@ -69,13 +69,25 @@ template <class Traits> struct DirectPrepare {
                          Traits::reductionTap(k)]
                 : 0.0f);
       }
-      WeightFragment fragment;
+      if constexpr (Traits::kWgmma) {
+        using Element = typename Traits::Element;
+        Element *tile = reinterpret_cast<Element *>(prepared) +
+                        long(channelTile) * kWeightFragments * 2 * kParts;
 #pragma unroll
-      for (int part = 0; part < kParts; ++part) {
-        fragment[2 * part] = halves[0][part];
-        fragment[2 * part + 1] = halves[1][part];
+        for (int part = 0; part < kParts; ++part)
+#pragma unroll
+          for (int half = 0; half < 2; ++half)
+            tile[((part * Traits::kKSteps + step) * Traits::kMmaCols + j) * 64 + 32 * half +
+                 fragmentLane] = halves[half][part];
+      } else {
+        WeightFragment fragment;
+#pragma unroll
+        for (int part = 0; part < kParts; ++part) {
+          fragment[2 * part] = halves[0][part];
+          fragment[2 * part + 1] = halves[1][part];
+        }
+        reinterpret_cast<WeightFragment *>(prepared)[index] = fragment;
       }
-      reinterpret_cast<WeightFragment *>(prepared)[index] = fragment;
     }
     if constexpr (Traits::kCentered) {
       if (index < kTapSums) {

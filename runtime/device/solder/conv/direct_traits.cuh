@@ -21,6 +21,15 @@
 
 #include <type_traits>
 
+// The sm_90a device pass multiplies on wgmma (kWgmma); every other pass,
+// the host's and the CPU run's included, on mma.sync.
+#if defined(__CUDA_ARCH_FEAT_SM90_ALL) && !defined(SOLDER_HOST_MMA)
+#include "solder/arch/sm90.cuh"
+#define SOLDER_DIRECT_WGMMA 1
+#else
+#define SOLDER_DIRECT_WGMMA 0
+#endif
+
 namespace solder {
 
 /// How the direct conv on tensor cores accumulates (the plan's
@@ -73,6 +82,12 @@ struct DirectTensorOpTraits {
   static constexpr int kRows = Rows, kOutH = G::kOut[1], kOutW = G::kOut[2];
   static constexpr int kRowTiles = kLayout.rowTiles;
   static constexpr int kTilePixels = kLayout.tilePixels;
+  /// Warpgroup MMAs (sm_90a): a warpgroup's four warps supply their own
+  /// rows' A fragments from the window, as for mma.sync, and one wgmma
+  /// reads the step's B from shared memory for all of them (mma.sync loads
+  /// each B fragment into every warp). The weights then lie in shared
+  /// memory as wgmma reads them (DirectPrepare).
+  static constexpr bool kWgmma = SOLDER_DIRECT_WGMMA && Warps % 4 == 0;
   /// The epilogue's lanes take BM / 32 pixels of each channel.
   static constexpr int BM = kLayout.bm, BN = BN_;
   static constexpr int kWarps = Warps, kThreads = 32 * Warps;
@@ -145,6 +160,10 @@ struct DirectTensorOpTraits {
   /// The weights in fragment order: for k-step s, column block j and lane,
   /// the B fragment (k0 = 8s + lane % 4 and k0 + 4 of channel 8j + lane / 4)
   /// as {big k0, big k0 + 4, small k0, small k0 + 4}: one 16-byte load.
+  /// For wgmma the same values in its K-major order instead: part, k-step,
+  /// column block j, then the step's two halves of 4 (core matrices of 8
+  /// channels x 4 values, 128 bytes): the value of lane and half h at
+  /// ((part * kKSteps + s) * BN / 8 + j) * 64 + 32 h + lane.
   using WeightFragment = cutlass::AlignedArray<Element, 2 * kParts>;
   static_assert(sizeof(WeightFragment) == 2 * kParts * 4, "the layout's fragment bytes");
   __device__ static Parts split(float value) {

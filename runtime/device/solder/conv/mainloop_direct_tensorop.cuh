@@ -58,7 +58,7 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
   using typename Traits::Element;
   using typename Traits::WeightFragment;
   using Traits::BM, Traits::BN, Traits::kWarps, Traits::kThreads, Traits::kLayout;
-  using Traits::kCentered, Traits::kStepSums, Traits::kThreeTF32, Traits::kParts;
+  using Traits::kCentered, Traits::kStepSums, Traits::kThreeTF32, Traits::kParts, Traits::kWgmma;
   using Traits::kMmaRows, Traits::kMmaRowsPerWarp, Traits::kMmaCols, Traits::kKSteps;
   using Traits::kChannelFastest, Traits::kWeightFragments, Traits::kWindowElements;
   using Traits::kWinChannel, Traits::kBatch, Traits::pixelBase, Traits::pixelOffset;
@@ -140,6 +140,9 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
         acc[m][j].clear();
 
     Mma mma;
+#if SOLDER_DIRECT_WGMMA
+    const uint32_t weights = cute::cast_smem_ptr_to_uint(fragments);
+#endif
 #pragma unroll
     for (int step = 0; step < kKSteps; ++step) {
       // Channel-fastest, the step's offsets are constants (channel q of
@@ -166,6 +169,12 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
             aSmall[m][i] = a[i][kWindowElements];
         }
       }
+#if SOLDER_DIRECT_WGMMA
+      if constexpr (kWgmma) {
+        multiplyStepOnWgmma(weights, step, aBig, aSmall, acc);
+        continue;
+      }
+#endif
       // Each B fragment once, into every row block.
 #pragma unroll
       for (int j = 0; j < kMmaCols; ++j) {
@@ -207,6 +216,78 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
       }
     }
   }
+
+#if SOLDER_DIRECT_WGMMA
+  /// K-step `step` of every row block on wgmma: a 64 x BN x 8 product a row
+  /// block of each warp (its A fragments are its rows), B from the weights
+  /// in shared memory (`weights`, in DirectPrepare's wgmma order), waited
+  /// for before the step's registers are reused.
+  __device__ __forceinline__ static void
+  multiplyStepOnWgmma(uint32_t weights, int step,
+                      const typename Mma::FragmentA (&aBig)[kMmaRowsPerWarp],
+                      const typename Mma::FragmentA (&aSmall)[kMmaRowsPerWarp],
+                      Accumulators &acc) {
+    // A step's weights of a part: BN channels x 8, core matrices of 8 x 4
+    // (128 bytes), the step's two halves 128 bytes apart, channel blocks 256.
+    constexpr uint32_t kStepBytes = BN * 8 * 4, kPartBytes = kKSteps * kStepBytes;
+    const uint64_t big = arch::interleavedDescriptor(weights + step * kStepBytes, 128, 256);
+    [[maybe_unused]] const uint64_t small =
+        arch::interleavedDescriptor(weights + kPartBytes + step * kStepBytes, 128, 256);
+    if constexpr (kStepSums) {
+      // The step's products into fresh fragments, added in fp32 once they
+      // have retired (multiply says why).
+      Accumulators stepSums;
+      productsOnWgmma<true>(big, small, aBig, aSmall, stepSums);
+#pragma unroll
+      for (int m = 0; m < kMmaRowsPerWarp; ++m)
+#pragma unroll
+        for (int j = 0; j < kMmaCols; ++j)
+#pragma unroll
+          for (int i = 0; i < 4; ++i)
+            acc[m][j][i] += stepSums[m][j][i];
+    } else {
+      productsOnWgmma<false>(big, small, aBig, aSmall, acc);
+    }
+  }
+
+  /// The step's wgmmas into `sums` (Fresh: overwriting them), retired.
+  template <bool Fresh>
+  __device__ __forceinline__ static void
+  productsOnWgmma(uint64_t big, [[maybe_unused]] uint64_t small,
+                  const typename Mma::FragmentA (&aBig)[kMmaRowsPerWarp],
+                  [[maybe_unused]] const typename Mma::FragmentA (&aSmall)[kMmaRowsPerWarp],
+                  Accumulators &sums) {
+    using Registers = const uint32_t(&)[4];
+    fenceAccumulators(sums);
+    cute::warpgroup_arrive();
+#pragma unroll
+    for (int m = 0; m < kMmaRowsPerWarp; ++m) {
+      if constexpr (kThreeTF32) {
+        arch::wgmmaRegisterATF32<BN>(reinterpret_cast<Registers>(aSmall[m]), big, sums[m],
+                                     Fresh ? arch::ScaleOut::Zero : arch::ScaleOut::One);
+        arch::wgmmaRegisterATF32<BN>(reinterpret_cast<Registers>(aBig[m]), small, sums[m]);
+      } else if constexpr (Fresh) {
+        arch::wgmmaRegisterATF32<BN>(reinterpret_cast<Registers>(aBig[m]), big, sums[m],
+                                     arch::ScaleOut::Zero);
+        continue;
+      }
+      arch::wgmmaRegisterATF32<BN>(reinterpret_cast<Registers>(aBig[m]), big, sums[m]);
+    }
+    cute::warpgroup_commit_batch();
+    cute::warpgroup_wait<0>();
+    fenceAccumulators(sums);
+  }
+
+  __device__ __forceinline__ static void fenceAccumulators(Accumulators &sums) {
+#pragma unroll
+    for (int m = 0; m < kMmaRowsPerWarp; ++m)
+#pragma unroll
+      for (int j = 0; j < kMmaCols; ++j)
+#pragma unroll
+        for (int i = 0; i < 4; ++i)
+          cute::warpgroup_fence_operand(sums[m][j][i]);
+  }
+#endif
 
   /// Accumulator (row group (+8), columns 2 quad, 2 quad + 1) to the
   /// channel-major tile; a stride of 4 mod 32 keeps the stores apart.
