@@ -557,7 +557,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
       getDirectTensorOpTile(anchor, threeTF32, centered, directMaxSharedBytes);
   if (auto *tile = std::get_if<DirectTile>(&direct);
       tile && (choice == MainLoopChoice::direct ||
-               (choice == MainLoopChoice::automatic && inChannels < 16))) {
+               (choice == MainLoopChoice::automatic && inChannels < kDirectTensorOpInChannels))) {
     schedule.kind = MainLoopKind::direct_tensorop;
     schedule.math = threeTF32 ? TensorMath::tf32x3 : TensorMath::tf32;
     std::string precisionNote;

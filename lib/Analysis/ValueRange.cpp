@@ -5,6 +5,7 @@
 
 #include "llvm/ADT/TypeSwitch.h"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
@@ -25,8 +26,20 @@ std::optional<ElementRange> mlir::solder::getElementRange(Value value) {
     return getElementRange(
         fusion.getYield().getValues()[cast<OpResult>(value).getResultNumber()]);
   constexpr double kInfinity = std::numeric_limits<double>::infinity();
+  // A pool's values are its input's: a max of them, or an average of them
+  // and (counting the padding) zeros. A divisor_override can be smaller than
+  // the window: no bound then.
+  if (isa<PoolOp, AdaptivePoolOp>(producer)) {
+    std::optional<ElementRange> input = getElementRange(producer->getOperand(0));
+    auto pool = dyn_cast<PoolOp>(producer);
+    if (!input || !pool || pool.getKind() == PoolKind::max)
+      return input;
+    if (pool.getDivisorOverride())
+      return std::nullopt;
+    return ElementRange{std::min(input->low, 0.0), std::max(input->high, 0.0)};
+  }
   return TypeSwitch<Operation *, std::optional<ElementRange>>(producer)
-      .Case<ReluOp, ExpOp, AbsOp, SoftplusOp>(
+      .Case<ReluOp, ExpOp, AbsOp>(
           [&](Operation *) { return ElementRange{0.0, kInfinity}; })
       .Case([](TanhOp) { return ElementRange{-1.0, 1.0}; })
       .Case<SigmoidOp, HardsigmoidOp>(

@@ -865,14 +865,24 @@ func.func @block_output(%x: tensor<32x64x56x56xf32>, %w1: tensor<64x64x1x1xf32>,
 }
 
 // The precision policy in tf32 follows a few-channel conv's result to a
-// sum or mean that can cancel, but not past a relu (its values are of one
-// sign) nor past a later conv (which rounds its input to TF32 again):
-// ResNet's stem, whose path reaches the global average pool, runs one
-// product; a mean of the conv's own values of both signs keeps 3xTF32.
+// sum or mean that can cancel, but a mean of relu's values (of one sign;
+// through a pool in a kernel of its own, read through the fusion capture
+// as ResNet's global average pool reads its last block's) cannot: ResNet's
+// stem runs one product; an average pool of them too, unless its divisor
+// is overridden (then a bound no longer follows). A mean of the conv's own
+// values of both signs keeps 3xTF32; one past a later conv of 16 channels,
+// which runs one TF32 product whatever follows, does not.
 // TF32-LABEL: func.func @stem_relu_mean(
 // TF32: solder.fusion "stem_relu_mean_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32, {{.*}}reason = "3 input channels: a reduction of 27, whole; one TF32 product;
 // TF32-LABEL: func.func @stem_conv_mean(
 // TF32: solder.fusion "stem_conv_mean_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32, {{.*}}reason = "3 input channels: a reduction of 27, whole; one TF32 product;
+// TF32: solder.fusion "stem_conv_mean_k1_conv" {{.*}}#solder.conv_schedule<implicit_gemm_tensorop, tf32,
+// TF32-LABEL: func.func @stem_pool_mean(
+// TF32: solder.fusion "stem_pool_mean_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32, {{.*}}reason = "3 input channels: a reduction of 27, whole; one TF32 product;
+// TF32-LABEL: func.func @stem_avgpool_mean(
+// TF32: solder.fusion "stem_avgpool_mean_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32, {{.*}}reason = "3 input channels: a reduction of 27, whole; one TF32 product;
+// TF32-LABEL: func.func @stem_divisor_mean(
+// TF32: solder.fusion "stem_divisor_mean_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32x3,
 // TF32-LABEL: func.func @stem_mean(
 // TF32: solder.fusion "stem_mean_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32x3, {{.*}}reason = "3 input channels: a reduction of 27, whole; 3xTF32 in tf32: a sum or mean downstream can cancel one product's rounding; each step's products summed apart
 func.func @stem_relu_mean(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3x3xf32>) -> tensor<8x16x1x1xf32> {
@@ -890,6 +900,36 @@ func.func @stem_conv_mean(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3x3xf32>, %
        : (tensor<8x16x32x32xf32>, tensor<64x16x1x1xf32>) -> tensor<8x64x32x32xf32>
   %m = solder.reduce mean %z dims = [2, 3] keepdim : tensor<8x64x32x32xf32> -> tensor<8x64x1x1xf32>
   return %m : tensor<8x64x1x1xf32>
+}
+
+func.func @stem_pool_mean(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3x3xf32>) -> tensor<8x16x1x1xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
+       : (tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x32x32xf32>
+  %r = solder.relu %y : tensor<8x16x32x32xf32>
+  %p = solder.pool max %r kernel = [2, 2] strides = [2, 2] padding = [0, 0] dilations = [1, 1]
+       : tensor<8x16x32x32xf32> -> tensor<8x16x16x16xf32>
+  %m = solder.reduce mean %p dims = [2, 3] keepdim : tensor<8x16x16x16xf32> -> tensor<8x16x1x1xf32>
+  return %m : tensor<8x16x1x1xf32>
+}
+
+func.func @stem_avgpool_mean(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3x3xf32>) -> tensor<8x16x1x1xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
+       : (tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x32x32xf32>
+  %r = solder.relu %y : tensor<8x16x32x32xf32>
+  %p = solder.pool avg %r kernel = [3, 3] strides = [2, 2] padding = [1, 1] dilations = [1, 1]
+       : tensor<8x16x32x32xf32> -> tensor<8x16x16x16xf32>
+  %m = solder.reduce mean %p dims = [2, 3] keepdim : tensor<8x16x16x16xf32> -> tensor<8x16x1x1xf32>
+  return %m : tensor<8x16x1x1xf32>
+}
+
+func.func @stem_divisor_mean(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3x3xf32>) -> tensor<8x16x1x1xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
+       : (tensor<8x3x32x32xf32>, tensor<16x3x3x3xf32>) -> tensor<8x16x32x32xf32>
+  %r = solder.relu %y : tensor<8x16x32x32xf32>
+  %p = solder.pool avg %r kernel = [2, 2] strides = [2, 2] padding = [0, 0] dilations = [1, 1] {divisor_override = 1 : i64}
+       : tensor<8x16x32x32xf32> -> tensor<8x16x16x16xf32>
+  %m = solder.reduce mean %p dims = [2, 3] keepdim : tensor<8x16x16x16xf32> -> tensor<8x16x1x1xf32>
+  return %m : tensor<8x16x1x1xf32>
 }
 
 func.func @stem_mean(%x: tensor<8x3x32x32xf32>, %w: tensor<16x3x3x3xf32>) -> tensor<8x16x1x1xf32> {

@@ -150,6 +150,12 @@ struct ConvSchedule {
                           MLIRContext *context, ConvEpilogueKind epilogue) const;
 };
 
+/// Input channels under which a conv runs the direct conv on tensor cores
+/// (its main loop's own choice), the one main loop that keeps 3xTF32 in
+/// tf32 where a sum downstream can cancel: every other rounds its input to
+/// one TF32 product.
+constexpr int64_t kDirectTensorOpInChannels = 16;
+
 /// Whether conv or conv_transpose `anchor` is a GEMM: one input and output
 /// pixel a sample, a 1x1 kernel, one group, more than one sample, no
 /// padding (a conv_transpose of stride 1). Its tiles run over the samples

@@ -2,8 +2,8 @@
 //
 // A local, conservative range analysis: the interval every element of a
 // value lies in, known from the op that produced it (tanh in [-1, 1],
-// sigmoid in [0, 1], relu in [0, inf], a clamp's bounds, ...), through
-// fusion regions' captures and results. Used by rewrites whose
+// sigmoid in [0, 1], relu in [0, inf], a clamp's bounds, a pool its
+// input's, ...), through fusion regions' captures and results. Used by rewrites whose
 // precondition is a bound, such as dropping hardswish's clamp.
 //
 //===----------------------------------------------------------------------===//

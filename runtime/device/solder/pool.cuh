@@ -1,4 +1,4 @@
-//===- pool.cuh - One output element of max or average pooling ------------===//
+//===- pool.cuh - Outputs of max or average pooling -----------------------===//
 //
 // solder.pool as PyTorch computes it (max_pool1d/2d/3d, avg_pool1d/2d/3d):
 // a window of kKernel taps, kStride apart, kDilation between taps, over an

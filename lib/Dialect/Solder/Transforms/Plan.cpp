@@ -96,16 +96,17 @@ void recomputeInConsumer(RewriterBase &rewriter, FusionOp producer,
 }
 
 /// Whether `anchor`'s result reaches a sum or mean of values of both signs,
-/// through any chain of ops and fusion regions up to the next conv. Such a
-/// reduction can cancel: its relative error is the inputs' times sum|x| /
-/// |sum x|, without bound (W1, GroupNorm then mean: 2.5e-3 with one TF32
-/// product, past tf32's 1e-3). A heuristic for the precision policy: a sum
-/// of values of one sign (after sigmoid, relu, exp: ValueRange) does not
-/// cancel; a later conv rounds its input to TF32 again, so a sum past it
-/// sees that conv's rounding as much as this one's, and 3xTF32 here would
-/// not bound it (ResNet's stem reached the mean of the global average pool
-/// and ran 3xTF32 in tf32); what a caller does with the outputs is not
-/// followed.
+/// through any chain of ops and fusion regions. Such a reduction can
+/// cancel: its relative error is the inputs' times sum|x| / |sum x|,
+/// without bound (W1, GroupNorm then mean: 2.5e-3 with one TF32 product,
+/// past tf32's 1e-3). A heuristic for the precision policy: a sum of values
+/// of one sign (after sigmoid, relu, exp, a pool of them: ValueRange, which
+/// looks through fusion captures) does not cancel (ResNet's global average
+/// pool of ReLU outputs, which its stem reaches); a later conv of many
+/// input channels runs one TF32 product in tf32 whatever follows, rounding
+/// its input again, so 3xTF32 here would not bound a sum past it (a few-
+/// channel one is followed: it may keep 3xTF32 itself); what a caller does
+/// with the outputs is not followed.
 bool reachesCancellingSum(Operation *anchor) {
   SmallVector<Value> worklist = {anchor->getResult(0)};
   DenseSet<Value> seen;
@@ -115,7 +116,9 @@ bool reachesCancellingSum(Operation *anchor) {
       continue;
     for (OpOperand &use : value.getUses()) {
       Operation *user = use.getOwner();
-      if (user != anchor && getFusionRole(user) == FusionRole::anchor)
+      if (user != anchor && getFusionRole(user) == FusionRole::anchor &&
+          cast<RankedTensorType>(user->getOperand(0).getType()).getDimSize(1) >=
+              kDirectTensorOpInChannels)
         continue;
       if (auto reduce = dyn_cast<ReduceOp>(user))
         if (reduce.getKind() == ReduceKind::sum ||

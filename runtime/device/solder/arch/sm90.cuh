@@ -2,8 +2,8 @@
 //
 // Thin wrappers over CuTe's and CUTLASS's PTX wrappers for the Hopper main
 // loop (conv/mainloop_implicit_gemm_wgmma.cuh): a warpgroup's TF32 wgmma
-// with both operands in shared memory, the shared-memory descriptors it
-// reads them through, the bulk tensor copies (im2col and tiled) that fill
+// with both operands in shared memory (or, for the direct conv, A from the
+// warps' registers), the shared-memory descriptors it reads them through, the bulk tensor copies (im2col and tiled) that fill
 // them, and the transaction barriers they complete on. wgmma needs the
 // sm_90a target (nvcc -gencode=arch=compute_90a,code=sm_90a); compiled for
 // any other, the main loop traps.
@@ -22,6 +22,7 @@
 #include "solder/arch/wgmma_tf32_rs_ext.h"
 
 #include <cstdint>
+#include <iterator>
 #include <utility>
 
 namespace solder::arch {
@@ -116,13 +117,19 @@ __device__ __forceinline__ void wgmmaRegisterATF32(const uint32_t (&a)[4], uint6
   wgmmaRegisterATF32<N>(a, b, d, scale, std::make_index_sequence<N / 2>{});
 }
 
-/// Keeps the compiler from moving accesses of `values` across the
-/// asynchronous wgmma that reads and writes them.
-template <int Count> __device__ __forceinline__ void fenceOperands(float (&values)[Count]) {
+/// Keeps the compiler from moving accesses of `values` (an array or a
+/// fragment of floats) across the asynchronous wgmma that reads and writes
+/// them.
+template <class Values> __device__ __forceinline__ void fenceOperands(Values &values) {
 #pragma unroll
-  for (int i = 0; i < Count; ++i)
+  for (int i = 0; i < int(std::size(values)); ++i)
     cute::warpgroup_fence_operand(values[i]);
 }
+
+/// Makes this thread's ordinary stores to shared memory visible to wgmma,
+/// which reads shared memory through the async proxy (before the barrier
+/// that hands them over).
+__device__ __forceinline__ void fenceSharedForWgmma() { cutlass::arch::fence_view_async_shared(); }
 
 using cutlass::arch::ClusterBarrier;
 using cutlass::arch::ClusterTransactionBarrier;

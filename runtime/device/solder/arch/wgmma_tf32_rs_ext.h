@@ -4,14 +4,47 @@
 // on wgmma uses (its tile holds every output channel: W1's 24), copied from
 // CuTe's mma_sm90_gmma_ext.hpp (CUTLASS, BSD-3-Clause), which holds every
 // extended shape of every type (56,000 lines) behind
-// CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED. Only for the sm_90a device pass.
+// CUTE_SM90_EXTENDED_MMA_SHAPES_ENABLED. Only for the sm_90a device pass;
+// elsewhere they trap, as CuTe's do. CUTLASS's notice, which its license
+// asks copies to keep:
 //
 //===----------------------------------------------------------------------===//
+/***************************************************************************************************
+ * Copyright (c) 2023 - 2025 NVIDIA CORPORATION & AFFILIATES. All rights reserved.
+ * SPDX-License-Identifier: BSD-3-Clause
+ *
+ * Redistribution and use in source and binary forms, with or without
+ * modification, are permitted provided that the following conditions are met:
+ *
+ * 1. Redistributions of source code must retain the above copyright notice, this
+ * list of conditions and the following disclaimer.
+ *
+ * 2. Redistributions in binary form must reproduce the above copyright notice,
+ * this list of conditions and the following disclaimer in the documentation
+ * and/or other materials provided with the distribution.
+ *
+ * 3. Neither the name of the copyright holder nor the names of its
+ * contributors may be used to endorse or promote products derived from
+ * this software without specific prior written permission.
+ *
+ * THIS SOFTWARE IS PROVIDED BY THE COPYRIGHT HOLDERS AND CONTRIBUTORS "AS IS"
+ * AND ANY EXPRESS OR IMPLIED WARRANTIES, INCLUDING, BUT NOT LIMITED TO, THE
+ * IMPLIED WARRANTIES OF MERCHANTABILITY AND FITNESS FOR A PARTICULAR PURPOSE ARE
+ * DISCLAIMED. IN NO EVENT SHALL THE COPYRIGHT HOLDER OR CONTRIBUTORS BE LIABLE
+ * FOR ANY DIRECT, INDIRECT, INCIDENTAL, SPECIAL, EXEMPLARY, OR CONSEQUENTIAL
+ * DAMAGES (INCLUDING, BUT NOT LIMITED TO, PROCUREMENT OF SUBSTITUTE GOODS OR
+ * SERVICES; LOSS OF USE, DATA, OR PROFITS; OR BUSINESS INTERRUPTION) HOWEVER
+ * CAUSED AND ON ANY THEORY OF LIABILITY, WHETHER IN CONTRACT, STRICT LIABILITY,
+ * OR TORT (INCLUDING NEGLIGENCE OR OTHERWISE) ARISING IN ANY WAY OUT OF THE USE
+ * OF THIS SOFTWARE, EVEN IF ADVISED OF THE POSSIBILITY OF SUCH DAMAGE.
+ *
+ **************************************************************************************************/
 
 #ifndef SOLDER_ARCH_WGMMA_TF32_RS_EXT_H
 #define SOLDER_ARCH_WGMMA_TF32_RS_EXT_H
 
 #include <cute/arch/mma_sm90_desc.hpp>
+#include <cute/config.hpp>
 
 #include <cstdint>
 
@@ -57,6 +90,8 @@ struct MMA_64x24x8_F32TF32TF32_RS_TN
       :  "r"(a00),  "r"(a01),  "r"(a02),  "r"(a03),
          "l"(desc_b),
          "r"(int32_t(scale_D)), "n"(int32_t(scaleA)), "n"(int32_t(scaleB)));
+#else
+    CUTE_INVALID_CONTROL_PATH("a wgmma needs the sm_90a target");
 #endif
   }
 };
@@ -104,6 +139,8 @@ struct MMA_64x40x8_F32TF32TF32_RS_TN
       :  "r"(a00),  "r"(a01),  "r"(a02),  "r"(a03),
          "l"(desc_b),
          "r"(int32_t(scale_D)), "n"(int32_t(scaleA)), "n"(int32_t(scaleB)));
+#else
+    CUTE_INVALID_CONTROL_PATH("a wgmma needs the sm_90a target");
 #endif
   }
 };
@@ -153,6 +190,8 @@ struct MMA_64x48x8_F32TF32TF32_RS_TN
       :  "r"(a00),  "r"(a01),  "r"(a02),  "r"(a03),
          "l"(desc_b),
          "r"(int32_t(scale_D)), "n"(int32_t(scaleA)), "n"(int32_t(scaleB)));
+#else
+    CUTE_INVALID_CONTROL_PATH("a wgmma needs the sm_90a target");
 #endif
   }
 };
@@ -205,6 +244,8 @@ struct MMA_64x56x8_F32TF32TF32_RS_TN
       :  "r"(a00),  "r"(a01),  "r"(a02),  "r"(a03),
          "l"(desc_b),
          "r"(int32_t(scale_D)), "n"(int32_t(scaleA)), "n"(int32_t(scaleB)));
+#else
+    CUTE_INVALID_CONTROL_PATH("a wgmma needs the sm_90a target");
 #endif
   }
 };

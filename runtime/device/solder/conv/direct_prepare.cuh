@@ -2,7 +2,8 @@
 //
 // A kernel before the direct conv on tensor cores (a preparation: run again
 // only when the weights change, where they are parameters) writes every
-// channel tile's weights split into TF32 parts in MMA-fragment order;
+// channel tile's weights split into TF32 parts in mma.sync's fragment order
+// (or, on sm_90a, wgmma's K-major order: direct_traits.cuh);
 // centered, also each padded channel's tap sums per input channel (double:
 // exact for the 27 taps of a 3x3x3 kernel but in extreme exponent spreads)
 // and each sample's shift per input channel. Each of the conv's thousands

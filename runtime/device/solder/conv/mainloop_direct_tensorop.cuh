@@ -13,7 +13,12 @@
 // reductionOffset(k)], one shared-memory load straight into its operand
 // register (3xTF32 keeps the big and the small parts in two planes: a load
 // each), with no im2col, no layout conversion and the whole K dense (81 =
-// 10.1 steps for W1, 72 = 9 for W3).
+// 10.1 steps for W1, 72 = 9 for W3). On sm_90a (kWgmma) each step is one
+// register-A wgmma (64 x BN x 8) a row block instead: the warps' A
+// fragments as above, the weights read from shared memory once for the
+// warpgroup (prepared in wgmma's K-major order), where mma.sync loaded
+// every B fragment into every warp; the accumulators come out in
+// mma.sync's fragment layout, so all that follows is the same.
 //   * ieee: 3xTF32 (both parts rounded to nearest; small x big + big x
 //     small + big x big accumulated in fp32; where a sum downstream
 //     cancels, each step's three products summed apart first: kStepSums);
@@ -102,6 +107,10 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
         if (first + b * kThreads < kWeightFragments)
           fragments[first + b * kThreads] = loaded[b];
     }
+#if SOLDER_DIRECT_WGMMA
+    if constexpr (kWgmma)
+      arch::fenceSharedForWgmma(); // wgmma reads them through the async proxy
+#endif
   }
 
   /// The tile's MMAs: the window in shared memory times the fragments,
@@ -117,7 +126,8 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
     // from hoisting later steps' loads, and without it W3's 64 spilled at
     // one product's bound of 80 registers (325 -> 379 us) and took 140
     // unbounded in 3xTF32 (one block an SM: W3's conv alone 465 -> 608 us,
-    // though the fused W3's took 106 and ran 473 -> 433).
+    // though the fused W3's took 106 and ran 473 -> 433). (mma.sync only:
+    // a warpgroup's wgmma runs every row block of its four warps.)
     constexpr bool kEveryRowBlock =
         kMmaRowsPerWarp * kWarps == kMmaRows && kMmaRowsPerWarp * kMmaCols * 4 <= 48;
     // This thread's window elements for rows group and group + 8 of each
@@ -172,45 +182,46 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
 #if SOLDER_DIRECT_WGMMA
       if constexpr (kWgmma) {
         multiplyStepOnWgmma(weights, step, aBig, aSmall, acc);
-        continue;
-      }
+      } else
 #endif
-      // Each B fragment once, into every row block.
+      {
+        // Each B fragment once, into every row block.
 #pragma unroll
-      for (int j = 0; j < kMmaCols; ++j) {
-        const WeightFragment b = fragments[(step * kMmaCols + j) * 32 + lane];
-        typename Mma::FragmentB big, small;
-        big[0] = b[0];
-        big[1] = b[1];
-        if constexpr (kThreeTF32) {
-          small[0] = b[2];
-          small[1] = b[3];
-        }
-#pragma unroll
-        for (int m = 0; m < kMmaRowsPerWarp; ++m) {
-          if (!kEveryRowBlock && warp * kMmaRowsPerWarp + m >= kMmaRows)
-            continue;
-          // With StepSums the step's products go into a fresh fragment,
-          // then one fp32 add into the accumulator: tensor cores truncate
-          // what they accumulate, so into the running sum every MMA added
-          // a bias of up to an ulp of it, which a cancelling sum downstream
-          // exposes (small W1: up to 13x eager's error on an H200); here
-          // one truncation of the step's sum, and the adds round to nearest
-          // (up to 2.6x, median 0.6x). More registers and instructions:
-          // W1's conv 0.367 -> 0.416 ms.
-          typename Mma::FragmentC stepSum;
-          if constexpr (kStepSums)
-            stepSum.clear();
-          typename Mma::FragmentC &sum = kStepSums ? stepSum : acc[m][j];
+        for (int j = 0; j < kMmaCols; ++j) {
+          const WeightFragment b = fragments[(step * kMmaCols + j) * 32 + lane];
+          typename Mma::FragmentB big, small;
+          big[0] = b[0];
+          big[1] = b[1];
           if constexpr (kThreeTF32) {
-            mma(sum, aSmall[m], big, sum);
-            mma(sum, aBig[m], small, sum);
+            small[0] = b[2];
+            small[1] = b[3];
           }
-          mma(sum, aBig[m], big, sum);
-          if constexpr (kStepSums) {
 #pragma unroll
-            for (int i = 0; i < 4; ++i)
-              acc[m][j][i] += stepSum[i];
+          for (int m = 0; m < kMmaRowsPerWarp; ++m) {
+            if (!kEveryRowBlock && warp * kMmaRowsPerWarp + m >= kMmaRows)
+              continue;
+            // With StepSums the step's products go into a fresh fragment,
+            // then one fp32 add into the accumulator: tensor cores truncate
+            // what they accumulate, so into the running sum every MMA added
+            // a bias of up to an ulp of it, which a cancelling sum downstream
+            // exposes (small W1: up to 13x eager's error on an H200); here
+            // one truncation of the step's sum, and the adds round to nearest
+            // (up to 2.6x, median 0.6x). More registers and instructions:
+            // W1's conv 0.367 -> 0.416 ms.
+            typename Mma::FragmentC stepSum;
+            if constexpr (kStepSums)
+              stepSum.clear();
+            typename Mma::FragmentC &sum = kStepSums ? stepSum : acc[m][j];
+            if constexpr (kThreeTF32) {
+              mma(sum, aSmall[m], big, sum);
+              mma(sum, aBig[m], small, sum);
+            }
+            mma(sum, aBig[m], big, sum);
+            if constexpr (kStepSums) {
+#pragma unroll
+              for (int i = 0; i < 4; ++i)
+                acc[m][j][i] += stepSum[i];
+            }
           }
         }
       }
@@ -283,9 +294,7 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
     for (int m = 0; m < kMmaRowsPerWarp; ++m)
 #pragma unroll
       for (int j = 0; j < kMmaCols; ++j)
-#pragma unroll
-        for (int i = 0; i < 4; ++i)
-          cute::warpgroup_fence_operand(sums[m][j][i]);
+        arch::fenceOperands(sums[m][j]);
   }
 #endif
 

@@ -506,7 +506,7 @@ groupnorm_silu_conv_prologues_k4_conv_prepare(const float *__restrict__ weight,
 //   out0: tensor<2x16x33x31xf32>
 //   ws0: groupnorm_silu_conv_prologues_k4_conv_input
 //   ws1: groupnorm_silu_conv_prologues_k4_conv_prepared
-extern "C" __global__ void __launch_bounds__(256, 2)
+extern "C" __global__ void __launch_bounds__(256)
 groupnorm_silu_conv_prologues_k4_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
