@@ -3,8 +3,9 @@
 // Thin wrappers over CuTe's and CUTLASS's PTX wrappers for the Hopper main
 // loop (conv/mainloop_implicit_gemm_wgmma.cuh): a warpgroup's TF32 wgmma
 // with both operands in shared memory (or, for the direct conv, A from the
-// warps' registers), the shared-memory descriptors it reads them through, the bulk tensor copies (im2col and tiled) that fill
-// them, and the transaction barriers they complete on. wgmma needs the
+// warps' registers), the shared-memory descriptors it reads them through,
+// the bulk tensor copies (im2col and tiled) that fill them, and the
+// transaction barriers they complete on. wgmma needs the
 // sm_90a target (nvcc -gencode=arch=compute_90a,code=sm_90a); compiled for
 // any other, the main loop traps.
 //

@@ -78,8 +78,8 @@ template <class Traits> struct DirectPrepare {
         for (int part = 0; part < kParts; ++part)
 #pragma unroll
           for (int half = 0; half < 2; ++half)
-            tile[((part * Traits::kKSteps + step) * Traits::kMmaCols + j) * 64 + 32 * half +
-                 fragmentLane] = halves[half][part];
+            tile[Traits::wgmmaStep(part, step) + j * Traits::kWgmmaBlock +
+                 half * Traits::kWgmmaHalf + fragmentLane] = halves[half][part];
       } else {
         WeightFragment fragment;
 #pragma unroll

@@ -163,8 +163,15 @@ struct DirectTensorOpTraits {
   /// For wgmma the same values in its K-major order instead: part, k-step,
   /// column block j, then the step's two halves of 4 (core matrices of 8
   /// channels x 4 values, 128 bytes): the value of lane and half h at
-  /// ((part * kKSteps + s) * BN / 8 + j) * 64 + 32 h + lane.
+  /// wgmmaStep(part, s) + j * kWgmmaBlock + h * kWgmmaHalf + lane.
   using WeightFragment = cutlass::AlignedArray<Element, 2 * kParts>;
+  /// Elements of a core matrix (a K step's half of 8 channels) and of a
+  /// column block (both halves).
+  static constexpr int kWgmmaHalf = 32, kWgmmaBlock = 2 * kWgmmaHalf;
+  /// Where part `part`'s weights of K step `step` start, in elements.
+  __host__ __device__ static constexpr int wgmmaStep(int part, int step) {
+    return (part * kKSteps + step) * kMmaCols * kWgmmaBlock;
+  }
   static_assert(sizeof(WeightFragment) == 2 * kParts * 4, "the layout's fragment bytes");
   __device__ static Parts split(float value) {
     Parts parts;

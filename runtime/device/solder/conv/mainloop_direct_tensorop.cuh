@@ -238,12 +238,13 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
                       const typename Mma::FragmentA (&aBig)[kMmaRowsPerWarp],
                       const typename Mma::FragmentA (&aSmall)[kMmaRowsPerWarp],
                       Accumulators &acc) {
-    // A step's weights of a part: BN channels x 8, core matrices of 8 x 4
-    // (128 bytes), the step's two halves 128 bytes apart, channel blocks 256.
-    constexpr uint32_t kStepBytes = BN * 8 * 4, kPartBytes = kKSteps * kStepBytes;
-    const uint64_t big = arch::interleavedDescriptor(weights + step * kStepBytes, 128, 256);
-    [[maybe_unused]] const uint64_t small =
-        arch::interleavedDescriptor(weights + kPartBytes + step * kStepBytes, 128, 256);
+    // The step's two halves a core matrix apart, channel blocks a block.
+    auto descriptor = [&](int part) {
+      return arch::interleavedDescriptor(weights + 4 * Traits::wgmmaStep(part, step),
+                                         4 * Traits::kWgmmaHalf, 4 * Traits::kWgmmaBlock);
+    };
+    const uint64_t big = descriptor(0);
+    [[maybe_unused]] const uint64_t small = kThreeTF32 ? descriptor(1) : 0;
     if constexpr (kStepSums) {
       // The step's products into fresh fragments, added in fp32 once they
       // have retired (multiply says why).
