@@ -137,6 +137,7 @@ CASES = {
     "w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp":
         (w3_ref, "x conv_w conv_b gn_w gn_b"),
     "small_w1": (w1_ref, "x conv_w conv_b gn_w gn_b"),
+    "conv3d_w1_rows_ragged_groupnorm_mean": (w1_ref, "x conv_w conv_b gn_w gn_b"),
     "small_w3": (w3_ref, "x conv_w conv_b gn_w gn_b"),
     "conv2d_stride_pad_relu_groupnorm": (
         lambda x, w, b, g, beta: F.group_norm(
@@ -261,7 +262,7 @@ CASES = {
 WORKLOADS = ["w1_conv3d_groupnorm_mean", "w2_convtranspose3d_relu_groupnorm",
              "w2_small_convtranspose3d_relu_groupnorm",
              "w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp"]
-SANITIZED = ["small_w1", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
+SANITIZED = ["small_w1", "conv3d_w1_rows_ragged_groupnorm_mean", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
              "layer4_split_across_residual", "conv2d_split_k_groupnorm_silu",
              "conv2d_one_pixel_3x3_across_relu",
              "conv2d_stride_pad_relu_groupnorm",

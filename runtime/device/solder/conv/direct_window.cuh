@@ -6,7 +6,8 @@
 // split once into its TF32 parts and kept in kParts planes (big, then
 // small), minus the sample's shifts when centered. Two ways to stage it:
 //   * stage: one tile a block, straight from global memory (a warp per
-//     window row, kBatch loads in flight a lane);
+//     window row, kBatch loads in flight a lane; 16-byte loads where the
+//     rows are whole 16-byte chunks of the input's);
 //   * issue, then convert: persistent blocks copy the next tile's window raw
 //     by cp.async while they compute the current one, then split it from
 //     shared memory, 16 bytes a thread.
@@ -37,6 +38,12 @@ template <class Traits> struct DirectWindow {
   static constexpr int kRawPitch = Traits::kLayout.rawPitch;
   static constexpr int kChunkFloats = Traits::kLayout.chunkFloats;
   static constexpr int kRowChunks = Traits::kLayout.rowChunks;
+  /// How many of a thread's copies (and conversions) the persistent loop
+  /// unrolls: all in one product; one at a time in 3xTF32, whose threads
+  /// hold twice the accumulators (unrolled, W1's took 168 -> 181 registers,
+  /// 3 -> 2 blocks an SM, its conv 231 -> 248 us on an H200; one at a time,
+  /// 154).
+  static constexpr int kCopiesUnrolled = Traits::kThreeTF32 ? 1 : 64;
 
   /// Window row `row` (channel, depth, row) of the tile at pixelBase: the
   /// offset in its sample of the input row it reads, or -1 where it lies
@@ -87,6 +94,10 @@ template <class Traits> struct DirectWindow {
                                Element *window) {
     constexpr int inW = G::kIn[2];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    if constexpr (kChunkFloats == 4) {
+      stageChunks(input, sampleShifts, n, pixelBase, window);
+      return;
+    }
     constexpr int kRowLoads = (kWinW + 31) / 32;
     constexpr int kRowsPerBatch = kBatch / kRowLoads > 0 ? kBatch / kRowLoads : 1;
     for (int firstRow = warp; firstRow < kWinRows; firstRow += kRowsPerBatch * kWarps) {
@@ -120,6 +131,56 @@ template <class Traits> struct DirectWindow {
     }
   }
 
+  /// stage where a window row is whole 16-byte chunks of its input row
+  /// (unpadded columns, rows 16-byte aligned: kChunkFloats == 4): a lane a
+  /// chunk, one vector load and one store a part (W3's staging took 10
+  /// instructions an element a scalar at a time). The chunks past the
+  /// window's width, inside the input row, land in the pitch's columns past
+  /// it, which no pixel reads.
+  __device__ static void stageChunks(const float *__restrict__ input,
+                                     [[maybe_unused]] const float *__restrict__ sampleShifts,
+                                     int n, int pixelBase, Element *window) {
+    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+    constexpr int kRowLoads = (kRowChunks + 31) / 32;
+    constexpr int kRowsPerBatch = kBatch / kRowLoads > 0 ? kBatch / kRowLoads : 1;
+    for (int firstRow = warp; firstRow < kWinRows; firstRow += kRowsPerBatch * kWarps) {
+      float4 values[kRowsPerBatch][kRowLoads];
+#pragma unroll
+      for (int r = 0; r < kRowsPerBatch; ++r) {
+        const int row = firstRow + r * kWarps;
+        const float *source =
+            row < kWinRows ? windowRowSource(input, n, pixelBase, row) : nullptr;
+        const float shift =
+            Traits::kCentered && source ? __ldg(sampleShifts + row / (kWinH * kWinD)) : 0.0f;
+#pragma unroll
+        for (int i = 0; i < kRowLoads; ++i) {
+          const int chunk = lane + 32 * i;
+          float4 loaded = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+          if (source && chunk < kRowChunks) {
+            loaded = __ldg(reinterpret_cast<const float4 *>(source) + chunk);
+            loaded = make_float4(loaded.x - shift, loaded.y - shift, loaded.z - shift,
+                                 loaded.w - shift);
+          }
+          values[r][i] = loaded;
+        }
+      }
+#pragma unroll
+      for (int r = 0; r < kRowsPerBatch; ++r) {
+        const int row = firstRow + r * kWarps;
+        if (row >= kWinRows)
+          break;
+        const int destination = windowRow(row);
+#pragma unroll
+        for (int i = 0; i < kRowLoads; ++i) {
+          const int chunk = lane + 32 * i;
+          if (chunk < kRowChunks)
+            storeParts<4>(window, destination + 4 * chunk,
+                          {values[r][i].x, values[r][i].y, values[r][i].z, values[r][i].w});
+        }
+      }
+    }
+  }
+
   /// Issues the cp.async copies of the raw window of the tile at (n,
   /// pixelBase) into `raw` (kWinRows rows of kRawPitch floats) and, centered,
   /// of the sample's shifts from `preparedShifts` into `shifts`, and commits
@@ -138,7 +199,36 @@ template <class Traits> struct DirectWindow {
       arch::copyAsync<4 * kChunkFloats>(raw + row * kRawPitch + column,
                                         inside ? sample + offset + inputW : input, inside);
     };
-    if constexpr (kRowsAPass > 0) {
+    if constexpr (kRowsAPass > 0 && kRowsAPass % kWinH == 0) {
+      // Each thread copies one column of one row of every (kPlaneStep)th
+      // plane (channel, depth): its row's height and column, the tile's
+      // origin and their bounds are the same for every copy, and a copy's
+      // source is the plane's offset from them (windowRowOffset per copy
+      // took 60-odd instructions: W1's copies, a quarter of its conv's).
+      constexpr int kPlanes = G::kInChannels * kWinD, kPlaneStep = kRowsAPass / kWinH;
+      constexpr int inD = G::kIn[0], inH = G::kIn[1];
+      const int column = threadIdx.x % kRowChunks * kChunkFloats;
+      const int firstRow = threadIdx.x / kRowChunks;
+      const int h = firstRow % kWinH, firstPlane = firstRow / kWinH;
+      const int z = pixelBase / (kOutH * kOutW), y0 = pixelBase / kOutW % kOutH;
+      const int inputD0 = z * G::kStride[0] - G::kPad[0];
+      const int inputH = y0 * G::kStride[1] - G::kPad[1] + h, inputW = column - G::kPad[2];
+      const bool rowInside =
+          unsigned(inputH) < unsigned(inH) && column < kWinW && unsigned(inputW) < unsigned(inW);
+      const SampleOffset rowOffset = SampleOffset(inputH) * inW + inputW;
+#pragma unroll kCopiesUnrolled
+      for (int i = 0; i < (kPlanes + kPlaneStep - 1) / kPlaneStep; ++i) {
+        const int plane = firstPlane + i * kPlaneStep;
+        if (plane >= kPlanes)
+          break;
+        const int inputD = inputD0 + plane % kWinD;
+        const bool inside = rowInside && unsigned(inputD) < unsigned(inD);
+        const SampleOffset offset =
+            (SampleOffset(plane / kWinD) * inD + inputD) * (inH * inW) + rowOffset;
+        arch::copyAsync<4 * kChunkFloats>(raw + (plane * kWinH + h) * kRawPitch + column,
+                                          inside ? sample + offset : input, inside);
+      }
+    } else if constexpr (kRowsAPass > 0) {
       const int column = threadIdx.x % kRowChunks * kChunkFloats;
       for (int row = threadIdx.x / kRowChunks; row < kWinRows; row += kRowsAPass)
         copyChunk(row, column);
@@ -164,12 +254,32 @@ template <class Traits> struct DirectWindow {
                                  Element *window) {
     const float4 *quads = reinterpret_cast<const float4 *>(raw);
     constexpr int kRowQuads = kRawPitch / 4;
-    for (int i = threadIdx.x; i < kWinRows * kRowQuads; i += kThreads) {
-      const int row = i / kRowQuads;
-      const float shift = Traits::kCentered ? sampleShifts[row / (kWinH * kWinD)] : 0.0f;
-      const float4 values = quads[i];
-      storeParts<4>(window, windowRow(row) + i % kRowQuads * 4,
-                    {values.x - shift, values.y - shift, values.z - shift, values.w - shift});
+    if constexpr (kThreads % kRowQuads == 0) {
+      // Each thread keeps one column of quads, rows kRowStep apart: a row's
+      // window offset is row x pitch plus its channel's gap, one division.
+      constexpr int kRowStep = kThreads / kRowQuads, kChannelRows = kWinH * kWinD;
+      const int column = threadIdx.x % kRowQuads * 4, firstRow = threadIdx.x / kRowQuads;
+#pragma unroll kCopiesUnrolled
+      for (int i = 0; i < (kWinRows + kRowStep - 1) / kRowStep; ++i) {
+        const int row = firstRow + i * kRowStep;
+        if (row >= kWinRows)
+          break;
+        const int channel = row / kChannelRows;
+        const float shift = Traits::kCentered ? sampleShifts[channel] : 0.0f;
+        const float4 values = quads[row * kRowQuads + column / 4];
+        storeParts<4>(window,
+                      row * kWinPitch + channel * (kWinChannel - kChannelRows * kWinPitch) +
+                          column,
+                      {values.x - shift, values.y - shift, values.z - shift, values.w - shift});
+      }
+    } else {
+      for (int i = threadIdx.x; i < kWinRows * kRowQuads; i += kThreads) {
+        const int row = i / kRowQuads;
+        const float shift = Traits::kCentered ? sampleShifts[row / (kWinH * kWinD)] : 0.0f;
+        const float4 values = quads[i];
+        storeParts<4>(window, windowRow(row) + i % kRowQuads * 4,
+                      {values.x - shift, values.y - shift, values.z - shift, values.w - shift});
+      }
     }
   }
 
