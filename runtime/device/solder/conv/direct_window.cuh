@@ -38,12 +38,12 @@ template <class Traits> struct DirectWindow {
   static constexpr int kRawPitch = Traits::kLayout.rawPitch;
   static constexpr int kChunkFloats = Traits::kLayout.chunkFloats;
   static constexpr int kRowChunks = Traits::kLayout.rowChunks;
-  /// How many of a thread's copies (and conversions) the persistent loop
-  /// unrolls: all in one product; one at a time in 3xTF32, whose threads
-  /// hold twice the accumulators (unrolled, W1's took 168 -> 181 registers,
-  /// 3 -> 2 blocks an SM, its conv 231 -> 248 us on an H200; one at a time,
-  /// 154).
-  static constexpr int kCopiesUnrolled = Traits::kThreeTF32 ? 1 : 64;
+  /// Whether the persistent blocks' copies and conversion keep a thread
+  /// column (issue, convert): in one product, whose threads have registers
+  /// for them. 3xTF32's hold twice the operands: unrolled, W1's took 168 ->
+  /// 181 registers, 3 -> 2 blocks an SM, its conv 231 -> 248 us on an H200;
+  /// rolled, 154 registers and 238 us.
+  static constexpr bool kColumnCopies = !Traits::kThreeTF32;
 
   /// Window row `row` (channel, depth, row) of the tile at pixelBase: the
   /// offset in its sample of the input row it reads, or -1 where it lies
@@ -199,7 +199,7 @@ template <class Traits> struct DirectWindow {
       arch::copyAsync<4 * kChunkFloats>(raw + row * kRawPitch + column,
                                         inside ? sample + offset + inputW : input, inside);
     };
-    if constexpr (kRowsAPass > 0 && kRowsAPass % kWinH == 0) {
+    if constexpr (kColumnCopies && kRowsAPass > 0 && kRowsAPass % kWinH == 0) {
       // Each thread copies one column of one row of every (kPlaneStep)th
       // plane (channel, depth): its row's height and column, the tile's
       // origin and their bounds are the same for every copy, and a copy's
@@ -216,7 +216,7 @@ template <class Traits> struct DirectWindow {
       const bool rowInside =
           unsigned(inputH) < unsigned(inH) && column < kWinW && unsigned(inputW) < unsigned(inW);
       const SampleOffset rowOffset = SampleOffset(inputH) * inW + inputW;
-#pragma unroll kCopiesUnrolled
+#pragma unroll
       for (int i = 0; i < (kPlanes + kPlaneStep - 1) / kPlaneStep; ++i) {
         const int plane = firstPlane + i * kPlaneStep;
         if (plane >= kPlanes)
@@ -254,12 +254,12 @@ template <class Traits> struct DirectWindow {
                                  Element *window) {
     const float4 *quads = reinterpret_cast<const float4 *>(raw);
     constexpr int kRowQuads = kRawPitch / 4;
-    if constexpr (kThreads % kRowQuads == 0) {
+    if constexpr (kColumnCopies && kThreads % kRowQuads == 0) {
       // Each thread keeps one column of quads, rows kRowStep apart: a row's
       // window offset is row x pitch plus its channel's gap, one division.
       constexpr int kRowStep = kThreads / kRowQuads, kChannelRows = kWinH * kWinD;
       const int column = threadIdx.x % kRowQuads * 4, firstRow = threadIdx.x / kRowQuads;
-#pragma unroll kCopiesUnrolled
+#pragma unroll
       for (int i = 0; i < (kWinRows + kRowStep - 1) / kRowStep; ++i) {
         const int row = firstRow + i * kRowStep;
         if (row >= kWinRows)

@@ -72,6 +72,13 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
 
   /// One tile a block, and persistent (the plan's scheduler picks).
   static constexpr int kSharedBytes = kLayout.sharedBytes;
+  /// On wgmma in 3xTF32, the steps' MMAs overlap the next step's A loads
+  /// (two sets of A registers), but where each step's products are summed
+  /// apart (they must retire first). H200: W3's conv 401 -> 375 us in ieee;
+  /// one product's shorter steps gained nothing for the registers (W3 322
+  /// -> 330 us; W1's under its bound of 80 serialized its wgmmas, 123 ->
+  /// 128, and unbounded fit 4 blocks an SM against 6, 128).
+  static constexpr bool kPipelinedWgmma = kWgmma && kThreeTF32 && !kStepSums;
   static constexpr int kPersistentSharedBytes = kLayout.persistentSharedBytes;
   /// The prepare kernel before the conv: its output and threads.
   static constexpr long kPreparedBytes = Prepare::kPreparedBytes;
@@ -153,6 +160,10 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
 #if SOLDER_DIRECT_WGMMA
     const uint32_t weights = cute::cast_smem_ptr_to_uint(fragments);
 #endif
+    // A fragments of every row block, in two sets on wgmma without step
+    // sums: a step's are loaded while the previous step's wgmmas run.
+    typename Mma::FragmentA aSets[kPipelinedWgmma ? 2 : 1][kMmaRowsPerWarp],
+        aSmallSets[kPipelinedWgmma ? 2 : 1][kMmaRowsPerWarp];
 #pragma unroll
     for (int step = 0; step < kKSteps; ++step) {
       // Channel-fastest, the step's offsets are constants (channel q of
@@ -164,7 +175,9 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
                                            : offsets[8 * step + quad + 4];
       // A fragments of every row block: (row group, k0), (group + 8, k0),
       // (group, k0 + 4), (group + 8, k0 + 4), each part from its plane.
-      typename Mma::FragmentA aBig[kMmaRowsPerWarp], aSmall[kMmaRowsPerWarp];
+      typename Mma::FragmentA(&aBig)[kMmaRowsPerWarp] = aSets[kPipelinedWgmma ? step % 2 : 0];
+      typename Mma::FragmentA(&aSmall)[kMmaRowsPerWarp] =
+          aSmallSets[kPipelinedWgmma ? step % 2 : 0];
 #pragma unroll
       for (int m = 0; m < kMmaRowsPerWarp; ++m) {
         const Element *a[4] = {
@@ -226,6 +239,12 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
         }
       }
     }
+#if SOLDER_DIRECT_WGMMA
+    if constexpr (kPipelinedWgmma) {
+      cute::warpgroup_wait<0>();
+      fenceAccumulators(acc);
+    }
+#endif
   }
 
 #if SOLDER_DIRECT_WGMMA
@@ -249,7 +268,7 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
       // The step's products into fresh fragments, added in fp32 once they
       // have retired (multiply says why).
       Accumulators stepSums;
-      productsOnWgmma<true>(big, small, aBig, aSmall, stepSums);
+      productsOnWgmma<true, 0>(big, small, aBig, aSmall, stepSums);
 #pragma unroll
       for (int m = 0; m < kMmaRowsPerWarp; ++m)
 #pragma unroll
@@ -258,12 +277,16 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
           for (int i = 0; i < 4; ++i)
             acc[m][j][i] += stepSums[m][j][i];
     } else {
-      productsOnWgmma<false>(big, small, aBig, aSmall, acc);
+      // Pipelined, the step's wgmmas left running (the previous step's
+      // retired: the next step's loads reuse its A registers).
+      productsOnWgmma<false, kPipelinedWgmma ? 1 : 0>(big, small, aBig, aSmall, acc);
     }
   }
 
-  /// The step's wgmmas into `sums` (Fresh: overwriting them), retired.
-  template <bool Fresh>
+  /// The step's wgmmas into `sums` (Fresh: overwriting them), retired but
+  /// for the Pending latest batches (then the caller waits for them before
+  /// it reads `sums`).
+  template <bool Fresh, int Pending>
   __device__ __forceinline__ static void
   productsOnWgmma(uint64_t big, [[maybe_unused]] uint64_t small,
                   const typename Mma::FragmentA (&aBig)[kMmaRowsPerWarp],
@@ -286,8 +309,9 @@ struct DirectTensorOpConv : DirectTensorOpTraits<G, Rows, BN_, Warps, Math, Accu
       arch::wgmmaRegisterATF32<BN>(reinterpret_cast<Registers>(aBig[m]), big, sums[m]);
     }
     cute::warpgroup_commit_batch();
-    cute::warpgroup_wait<0>();
-    fenceAccumulators(sums);
+    cute::warpgroup_wait<Pending>();
+    if constexpr (Pending == 0)
+      fenceAccumulators(sums);
   }
 
   __device__ __forceinline__ static void fenceAccumulators(Accumulators &sums) {
