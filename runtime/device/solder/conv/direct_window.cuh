@@ -94,14 +94,17 @@ template <class Traits> struct DirectWindow {
                                Element *window) {
     constexpr int inW = G::kIn[2];
     const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    if constexpr (kChunkFloats == 4) {
-      stageChunks(input, sampleShifts, n, pixelBase, window);
-      return;
-    }
-    constexpr int kRowLoads = (kWinW + 31) / 32;
+    // Where a window row is whole 16-byte chunks of its input row (unpadded
+    // columns, rows 16-byte aligned: kChunkFloats == 4), a lane takes a
+    // chunk, one vector load and one store a part (W3's staging took 10
+    // instructions an element a scalar at a time); the chunks past the
+    // window's width, inside the input row, land in the pitch's columns
+    // past it, which no pixel reads. Otherwise a lane takes an element.
+    constexpr int kWidth = kChunkFloats, kRowRuns = kWidth == 4 ? kRowChunks : kWinW;
+    constexpr int kRowLoads = (kRowRuns + 31) / 32;
     constexpr int kRowsPerBatch = kBatch / kRowLoads > 0 ? kBatch / kRowLoads : 1;
     for (int firstRow = warp; firstRow < kWinRows; firstRow += kRowsPerBatch * kWarps) {
-      float values[kRowsPerBatch][kRowLoads];
+      float values[kRowsPerBatch][kRowLoads][kWidth];
 #pragma unroll
       for (int r = 0; r < kRowsPerBatch; ++r) {
         const int row = firstRow + r * kWarps;
@@ -111,10 +114,22 @@ template <class Traits> struct DirectWindow {
             Traits::kCentered && source ? __ldg(sampleShifts + row / (kWinH * kWinD)) : 0.0f;
 #pragma unroll
         for (int i = 0; i < kRowLoads; ++i) {
-          const int inputW = lane + 32 * i - G::kPad[2];
-          values[r][i] = source && lane + 32 * i < kWinW && inputW >= 0 && inputW < inW
-                             ? __ldg(source + inputW) - shift
-                             : 0.0f;
+          const int run = lane + 32 * i, inputW = kWidth * run - G::kPad[2];
+          // (Chunks lie inside the input row: unpadded, the pitch at most
+          // its width.)
+          const bool inside = source && run < kRowRuns &&
+                              (kWidth == 4 || (inputW >= 0 && inputW < inW));
+          float *loaded = values[r][i];
+          if constexpr (kWidth == 4) {
+            float4 quad = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+            if (inside) {
+              quad = __ldg(reinterpret_cast<const float4 *>(source + inputW));
+              quad = make_float4(quad.x - shift, quad.y - shift, quad.z - shift, quad.w - shift);
+            }
+            loaded[0] = quad.x, loaded[1] = quad.y, loaded[2] = quad.z, loaded[3] = quad.w;
+          } else {
+            loaded[0] = inside ? __ldg(source + inputW) - shift : 0.0f;
+          }
         }
       }
 #pragma unroll
@@ -125,58 +140,8 @@ template <class Traits> struct DirectWindow {
         const int destination = windowRow(row);
 #pragma unroll
         for (int i = 0; i < kRowLoads; ++i)
-          if (lane + 32 * i < kWinW)
-            storeParts<1>(window, destination + lane + 32 * i, {values[r][i]});
-      }
-    }
-  }
-
-  /// stage where a window row is whole 16-byte chunks of its input row
-  /// (unpadded columns, rows 16-byte aligned: kChunkFloats == 4): a lane a
-  /// chunk, one vector load and one store a part (W3's staging took 10
-  /// instructions an element a scalar at a time). The chunks past the
-  /// window's width, inside the input row, land in the pitch's columns past
-  /// it, which no pixel reads.
-  __device__ static void stageChunks(const float *__restrict__ input,
-                                     [[maybe_unused]] const float *__restrict__ sampleShifts,
-                                     int n, int pixelBase, Element *window) {
-    const int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
-    constexpr int kRowLoads = (kRowChunks + 31) / 32;
-    constexpr int kRowsPerBatch = kBatch / kRowLoads > 0 ? kBatch / kRowLoads : 1;
-    for (int firstRow = warp; firstRow < kWinRows; firstRow += kRowsPerBatch * kWarps) {
-      float4 values[kRowsPerBatch][kRowLoads];
-#pragma unroll
-      for (int r = 0; r < kRowsPerBatch; ++r) {
-        const int row = firstRow + r * kWarps;
-        const float *source =
-            row < kWinRows ? windowRowSource(input, n, pixelBase, row) : nullptr;
-        const float shift =
-            Traits::kCentered && source ? __ldg(sampleShifts + row / (kWinH * kWinD)) : 0.0f;
-#pragma unroll
-        for (int i = 0; i < kRowLoads; ++i) {
-          const int chunk = lane + 32 * i;
-          float4 loaded = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-          if (source && chunk < kRowChunks) {
-            loaded = __ldg(reinterpret_cast<const float4 *>(source) + chunk);
-            loaded = make_float4(loaded.x - shift, loaded.y - shift, loaded.z - shift,
-                                 loaded.w - shift);
-          }
-          values[r][i] = loaded;
-        }
-      }
-#pragma unroll
-      for (int r = 0; r < kRowsPerBatch; ++r) {
-        const int row = firstRow + r * kWarps;
-        if (row >= kWinRows)
-          break;
-        const int destination = windowRow(row);
-#pragma unroll
-        for (int i = 0; i < kRowLoads; ++i) {
-          const int chunk = lane + 32 * i;
-          if (chunk < kRowChunks)
-            storeParts<4>(window, destination + 4 * chunk,
-                          {values[r][i].x, values[r][i].y, values[r][i].z, values[r][i].w});
-        }
+          if (lane + 32 * i < kRowRuns)
+            storeParts<kWidth>(window, destination + kWidth * (lane + 32 * i), values[r][i]);
       }
     }
   }
