@@ -45,18 +45,32 @@ template <class Traits> struct DirectWindow {
   /// rolled, 154 registers and 238 us.
   static constexpr bool kColumnCopies = !Traits::kThreeTF32;
 
+  /// Where the window of the tile at pixelBase starts in the input: the
+  /// depth and row its first window row reads (either may be padding).
+  struct WindowOrigin {
+    int d, h;
+  };
+  __device__ static WindowOrigin windowOrigin(int pixelBase) {
+    constexpr int strideD = G::kStride[0], strideH = G::kStride[1];
+    constexpr int padD = G::kPad[0], padH = G::kPad[1];
+    const int z = pixelBase / (kOutH * kOutW), y0 = pixelBase / kOutW % kOutH;
+    return {z * strideD - padD, y0 * strideH - padH};
+  }
+  /// The offset in a sample of input row (channel, depth, row), inside it.
+  __device__ static SampleOffset inputRowOffset(int channel, int inputD, int inputH) {
+    constexpr int inD = G::kIn[0], inH = G::kIn[1], inW = G::kIn[2];
+    return (SampleOffset(channel) * inD + inputD) * inH * inW + SampleOffset(inputH) * inW;
+  }
   /// Window row `row` (channel, depth, row) of the tile at pixelBase: the
   /// offset in its sample of the input row it reads, or -1 where it lies
   /// outside the input.
   __device__ static SampleOffset windowRowOffset(int pixelBase, int row) {
-    constexpr int inD = G::kIn[0], inH = G::kIn[1], inW = G::kIn[2];
-    const int z = pixelBase / (kOutH * kOutW), y0 = pixelBase / kOutW % kOutH;
-    const int h = row % kWinH, d = row / kWinH % kWinD, c = row / (kWinH * kWinD);
-    const int inputD = z * G::kStride[0] - G::kPad[0] + d,
-              inputH = y0 * G::kStride[1] - G::kPad[1] + h;
+    const WindowOrigin origin = windowOrigin(pixelBase);
+    const int inputD = origin.d + row / kWinH % kWinD, inputH = origin.h + row % kWinH;
+    constexpr int inD = G::kIn[0], inH = G::kIn[1];
     if (inputD < 0 || inputD >= inD || inputH < 0 || inputH >= inH)
       return -1;
-    return (SampleOffset(c) * inD + inputD) * inH * inW + SampleOffset(inputH) * inW;
+    return inputRowOffset(row / (kWinH * kWinD), inputD, inputH);
   }
   /// The same as a pointer into sample n's input, or null.
   __device__ static const float *windowRowSource(const float *__restrict__ input, int n,
@@ -171,25 +185,22 @@ template <class Traits> struct DirectWindow {
       // source is the plane's offset from them (windowRowOffset per copy
       // took 60-odd instructions: W1's copies, a quarter of its conv's).
       constexpr int kPlanes = G::kInChannels * kWinD, kPlaneStep = kRowsAPass / kWinH;
-      constexpr int inD = G::kIn[0], inH = G::kIn[1];
       const int column = threadIdx.x % kRowChunks * kChunkFloats;
       const int firstRow = threadIdx.x / kRowChunks;
       const int h = firstRow % kWinH, firstPlane = firstRow / kWinH;
-      const int z = pixelBase / (kOutH * kOutW), y0 = pixelBase / kOutW % kOutH;
-      const int inputD0 = z * G::kStride[0] - G::kPad[0];
-      const int inputH = y0 * G::kStride[1] - G::kPad[1] + h, inputW = column - G::kPad[2];
+      const WindowOrigin origin = windowOrigin(pixelBase);
+      const int inputH = origin.h + h, inputW = column - G::kPad[2];
+      constexpr int inD = G::kIn[0], inH = G::kIn[1];
       const bool rowInside =
           unsigned(inputH) < unsigned(inH) && column < kWinW && unsigned(inputW) < unsigned(inW);
-      const SampleOffset rowOffset = SampleOffset(inputH) * inW + inputW;
 #pragma unroll
       for (int i = 0; i < (kPlanes + kPlaneStep - 1) / kPlaneStep; ++i) {
         const int plane = firstPlane + i * kPlaneStep;
         if (plane >= kPlanes)
           break;
-        const int inputD = inputD0 + plane % kWinD;
+        const int inputD = origin.d + plane % kWinD;
         const bool inside = rowInside && unsigned(inputD) < unsigned(inD);
-        const SampleOffset offset =
-            (SampleOffset(plane / kWinD) * inD + inputD) * (inH * inW) + rowOffset;
+        const SampleOffset offset = inputRowOffset(plane / kWinD, inputD, inputH) + inputW;
         arch::copyAsync<4 * kChunkFloats>(raw + (plane * kWinH + h) * kRawPitch + column,
                                           inside ? sample + offset : input, inside);
       }
@@ -221,7 +232,9 @@ template <class Traits> struct DirectWindow {
     constexpr int kRowQuads = kRawPitch / 4;
     if constexpr (kColumnCopies && kThreads % kRowQuads == 0) {
       // Each thread keeps one column of quads, rows kRowStep apart: a row's
-      // window offset is row x pitch plus its channel's gap, one division.
+      // window offset is windowRow's, row x pitch plus its channel's gap,
+      // from one division (windowRow's own division and remainder took W1's
+      // conv 88 more instructions).
       constexpr int kRowStep = kThreads / kRowQuads, kChannelRows = kWinH * kWinD;
       const int column = threadIdx.x % kRowQuads * 4, firstRow = threadIdx.x / kRowQuads;
 #pragma unroll
