@@ -86,12 +86,14 @@ constexpr std::string_view kThreeTF32 = "tensorop_3xtf32", kTF32 = "tensorop_tf3
 constexpr TensorOpTile kThreeTF32Wide = tensorOpTile(rates::ThreeTF32Wide, kThreeTF32);
 constexpr TensorOpTile kThreeTF32Mid = tensorOpTile(rates::ThreeTF32Mid, kThreeTF32);
 constexpr TensorOpTile kThreeTF32Narrow = tensorOpTile(rates::ThreeTF32Narrow, kThreeTF32);
+constexpr TensorOpTile kThreeTF32Narrow16 = tensorOpTile(rates::ThreeTF32Narrow16, kThreeTF32);
 // TF32: 128 x 128 x 32 wins with 256 input channels (190) and loses with 64
 // (W2: 113 against 147 for 64 x 128 x 16).
 constexpr TensorOpTile kTF32Large = tensorOpTile(rates::TF32Large, kTF32);
 constexpr TensorOpTile kTF32Wide = tensorOpTile(rates::TF32Wide, kTF32);
 constexpr TensorOpTile kTF32Mid = tensorOpTile(rates::TF32Mid, kTF32);
 constexpr TensorOpTile kTF32Narrow = tensorOpTile(rates::TF32Narrow, kTF32);
+constexpr TensorOpTile kTF32Narrow16 = tensorOpTile(rates::TF32Narrow16, kTF32);
 // A grid that would leave most SMs idle: 64 x 64 tiles. At full occupancy
 // they trail the tiles above; on a Linear of 1024 rows x 1024 -> 512 (the
 // KernelBench GEMMs: 64 CTAs of 64 x 128 in ieee, 32 of 128 x 128 in tf32 on
@@ -132,17 +134,23 @@ constexpr double kDirectFmaTeraFlops = rates::DirectFma.teraFlops;
 /// conv alone with its output stores, W1's and W3's.
 constexpr double kDirectThreeTF32TeraFlops = rates::DirectThreeTF32.teraFlops;
 constexpr double kDirectTF32TeraFlops = rates::DirectTF32.teraFlops;
-TensorOpTile chooseTile(Precision precision, int64_t outChannels,
-                        int64_t inChannels) {
+TensorOpTile chooseTile(Precision precision, int64_t outChannels, int64_t inChannels,
+                        int64_t groups) {
   TensorOpTile tile;
+  // 16 channels or fewer (one group): 64 x 16 tiles of two warps, where
+  // 128 x 32 left half of each MMA, B copy and conversion on zeros and half
+  // the epilogue's warps idle (KernelBench's 3-d conv_transposes 32 -> 16).
+  bool narrow16 = outChannels <= 16 && groups == 1;
   if (precision == Precision::ieee)
     tile = outChannels > 64   ? kThreeTF32Wide
            : outChannels > 32 ? kThreeTF32Mid
+           : narrow16         ? kThreeTF32Narrow16
                               : kThreeTF32Narrow;
   else
     tile = outChannels > 64 && inChannels >= 128 ? kTF32Large
            : outChannels > 64                    ? kTF32Wide
            : outChannels > 32                    ? kTF32Mid
+           : narrow16                            ? kTF32Narrow16
                                                  : kTF32Narrow;
   // One K step covers BK channels of one kernel tap, so fewer than 16 input
   // channels leave part of each step zero; BK stays 16 all the same, since
@@ -702,7 +710,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   int64_t groupInChannels = groups == 1 ? paddedInChannels : inPerGroup;
   std::string obstacle =
       getTensorOpObstacle(anchor, precision, groupInChannels, taps);
-  TensorOpTile tile = chooseTile(precision, outPerGroup, groupInChannels);
+  TensorOpTile tile = chooseTile(precision, outPerGroup, groupInChannels, groups);
   // One pixel a sample and a 1x1 kernel: a GEMM, whose tiles would hold
   // one row of BM a sample; they run over the samples instead. A
   // conv_transpose of stride 1 so (a matmul by a caller's (C, K) tensor) is

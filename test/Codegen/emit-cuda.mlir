@@ -282,10 +282,30 @@
 // RAGGEDTILE-NEXT: static constexpr int kChunk = 2, kThreads = 256;
 
 // precision=tf32: the one-product main loop; W1 forced onto it, its 3
-// channels padded to 4.
+// channels padded to 4. Both operands pass through Solder's conversions,
+// which round them to TF32, so the main loop reads them as TF32 and
+// converts nothing (OperandsTF32).
 // RUN: solder-opt %solder_src/examples/w1_conv3d_groupnorm_mean.mlir --solder-pipeline="precision=tf32 mainloop=tensorop" | solder-translate --emit-cuda | FileCheck %s --check-prefix=TF32
-// TF32: // w1_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 3 channels zero-padded to 4
-// TF32: solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::kTF32>
+// TF32: // w1_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 3 channels zero-padded to 4, rounded to TF32
+// TF32: solder::toChannelsLast<3, 4, 24576L>(input, solder::StoreTF32{inputNdhwc});
+// TF32: // w1_k0_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
+// TF32: solder::weightsToKtrsc<w1_k0_conv_geometry, 4>(weight, solder::StoreTF32{weightKtrsc});
+// TF32: solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::kTF32, /*OperandsTF32=*/true>
+// In ieee the 3xTF32 loop splits each float itself: the conversions store
+// the values as they are.
+// RUN: solder-opt %solder_src/test/gpu/cases/gemm_layernorm_mlp_groupnorm_residual.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=IEEEOPERANDS
+// IEEEOPERANDS: solder::rowsToChannelsLast<94, 96, 2100L>(input, inputNdhwc, gemm_layernorm_mlp_groupnorm_residual_k1_conv_prologue{in1, in2, in3});
+// IEEEOPERANDS: solder::weightsToKtrsc<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry, 96>(weight, weightKtrsc);
+// IEEEOPERANDS: solder::TensorOpTile<64, 64, 32, 32, 32, 3, solder::TensorMath::k3xTF32>>;
+// A GEMM whose weights the main loop reads as the caller's (no weight
+// conversion) rounds both operands itself, so its input conversion stores
+// floats (the GEMMs beside it convert both and read TF32).
+// RUN: solder-opt %solder_src/test/gpu/cases/gemm_layernorm_mlp_groupnorm_residual.mlir --solder-pipeline="precision=tf32" | solder-translate --emit-cuda | FileCheck %s --check-prefix=TF32ASIS
+// TF32ASIS: solder::weightsToKtrsc<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry, 96>(weight, solder::StoreTF32{weightKtrsc});
+// TF32ASIS: solder::TensorOpTile<64, 64, 32, 32, 32, 4, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
+// TF32ASIS: solder::rowsToChannelsLast<160, 160, 2100L>(input, inputNdhwc, gemm_layernorm_mlp_groupnorm_residual_k3_conv_prologue{in1, in2, in3});
+// TF32ASIS-NOT: weightsToKtrsc
+// TF32ASIS: solder::TensorOpTile<64, 64, 32, 32, 32, 4, solder::TensorMath::kTF32>>;
 
 // A conv whose samples exceed grid z is refused at the conv, in one line.
 // Statistics over more than 2^24 elements a group: count, mean and M2 in

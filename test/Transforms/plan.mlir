@@ -650,7 +650,9 @@ func.func @pool_after_conv(%x: tensor<2x3x8x8xf32>, %w: tensor<4x3x3x3xf32>)
 // no input at all, the FMA fallback runs it and says why.
 // AUTO-LABEL: func.func @convtranspose_phases(
 // AUTO: #solder.conv_schedule<implicit_gemm_tensorop, tf32x3, {{.*}}tiles = [256, 1, 4]{{.*}}reason = "tensor cores; 4 output phases, each a conv of stride 1 over its taps">
-// AUTO: #solder.conv_schedule<implicit_gemm_tensorop, tf32x3, {{.*}}tiles = [9, 1, 2]{{.*}}reason = "tensor cores; 9 output phases, each a conv of stride 1 over its taps">
+// Its 16 output channels take the 64 x 16 tile of two warps (two tiles a
+// phase of 81 positions).
+// AUTO: #solder.conv_schedule<implicit_gemm_tensorop, tf32x3, #solder.implicit_gemm<tile = [64, 16, 16], warp = [32, 16], stages = 4, {{.*}}tiles = [18, 1, 2], threads = 64, {{.*}}reason = "tensor cores; 9 output phases, each a conv of stride 1 over its taps">
 // AUTO: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "conv_transpose with an output phase that no kernel tap reaches">
 // AUTO: #solder.conv_schedule<implicit_gemm_fma, {{.*}}reason = "conv_transpose padding beyond the input">
 // A stride of 1 with padding past dilation * (kernel - 1) (one phase whose

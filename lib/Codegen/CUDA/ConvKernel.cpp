@@ -25,6 +25,13 @@
 using namespace mlir;
 using namespace mlir::solder;
 
+/// Whether sm80's implicit GEMM of `tile` reads both operands from Solder's
+/// conversions (an input grid and a weight grid): then, in TF32, they store
+/// the operands rounded and the main loop converts nothing.
+static bool sm80OperandsTF32(ImplicitGemmTileAttr tile) {
+  return !tile.getInputGrid().empty() && !tile.getWeightGrid().empty();
+}
+
 LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                                              Operation *anchor) {
   auto conv = dyn_cast<ConvOp>(anchor);
@@ -242,9 +249,14 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     if (prologue && implicitGemmTile.getInputGrid().empty())
       return fusion.emitError("the CUDA code generator applies a tensor-core conv's prologue "
                               "in its input conversion: the plan gives it no input_grid");
-    OperandStore store = mainLoop != MainLoopKind::implicit_gemm_wgmma ? OperandStore::asIs
-                         : threeTF32                                   ? OperandStore::tf32Parts
-                                                                       : OperandStore::tf32;
+    // sm80's TF32 loop reads operands rounded to TF32 where Solder converts
+    // both (TensorOpTile's OperandsTF32), and rounds them itself where it
+    // reads one as its producer stored it; its 3xTF32 loop splits floats.
+    bool hopper = mainLoop == MainLoopKind::implicit_gemm_wgmma;
+    OperandStore store = hopper && threeTF32 ? OperandStore::tf32Parts
+                         : hopper || (!threeTF32 && sm80OperandsTF32(implicitGemmTile))
+                             ? OperandStore::tf32
+                             : OperandStore::asIs;
     converted = emitLayoutConversions(fusion, anchor, implicitGemmTile, prologue, store);
     if (converted.input)
       mainLoopInput = workspace(*converted.input);
@@ -301,9 +313,11 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     ArrayRef<int64_t> block = implicitGemmTile.getTile(), warp = implicitGemmTile.getWarp();
     os << llvm::formatv("using {0}_mainloop = solder::TensorOpConv<\n"
                         "    {8}, solder::TensorOpTile<{1}, {2}, {3}, {4}, {5}, {6}, "
-                        "solder::TensorMath::{7}>>;\n",
+                        "solder::TensorMath::{7}{9}>>;\n",
                         name, block[0], block[1], block[2], warp[0], warp[1],
-                        implicitGemmTile.getStages(), math, mainLoopGeometry);
+                        implicitGemmTile.getStages(), math, mainLoopGeometry,
+                        !threeTF32 && sm80OperandsTF32(implicitGemmTile) ? ", /*OperandsTF32=*/true"
+                                                                         : "");
   } else if (directTile) {
     StringRef accumulation;
     switch (directTile.getAccumulation()) {

@@ -6,7 +6,9 @@
 // Ampere on runs.
 //   * ieee: 3xTF32 (OpMultiplyAddFastF32): each operand split into big and
 //     small TF32 parts, three products accumulated in fp32 (fp32 accuracy);
-//   * tf32: one TF32 product (OpMultiplyAdd), PyTorch's cuDNN default.
+//   * tf32: one TF32 product (OpMultiplyAdd), PyTorch's cuDNN default; on
+//     operands its conversions rounded to TF32 where both are converted
+//     (TensorOpTile's OperandsTF32), else rounding them itself.
 // Solder keeps its own epilogue: the accumulators are staged to shared
 // memory as the accumulator tile (epilogue/accumulator_tile.h) that the
 // generated epilogue functor visits (epilogue/tile_visit.cuh).
@@ -29,6 +31,7 @@
 #include "solder/epilogue/accumulator_tile.h"
 
 #include <new>
+#include <type_traits>
 
 #include <cutlass/conv/conv2d_problem_size.h>
 #include <cutlass/conv/conv3d_problem_size.h>
@@ -40,13 +43,23 @@
 namespace solder {
 
 /// The plan's tile: BM pixels x BN channels x BK reduction elements per
-/// stage, warps of WM x WN, Stages-deep cp.async pipeline.
+/// stage, warps of WM x WN, Stages-deep cp.async pipeline. OperandsTF32
+/// (TF32 only): both operands come from Solder's conversions, which rounded
+/// them to TF32 (StoreTF32, conv/layout.cuh: to nearest, ties away, as the
+/// Hopper main loop reads them), so the main loop reads them as CUTLASS's
+/// tfloat32_t and converts nothing: 48 fewer of the 285 instructions a
+/// warp issues for a K step of 128 x 32 x 16. CUTLASS's own conversion
+/// rounds the same on sm_80 (bitwise the same results); on sm_90 it rounds
+/// ties to even (cvt.rn), which now only floats read as stored do.
 template <int BM_, int BN_, int BK_, int WM_, int WN_, int Stages_,
-          TensorMath Math_>
+          TensorMath Math_, bool OperandsTF32_ = false>
 struct TensorOpTile {
   static constexpr int BM = BM_, BN = BN_, BK = BK_, WM = WM_, WN = WN_;
   static constexpr int kStages = Stages_;
   static constexpr TensorMath kMath = Math_;
+  static constexpr bool kOperandsTF32 = OperandsTF32_;
+  static_assert(!kOperandsTF32 || kMath == TensorMath::kTF32,
+                "operands rounded to TF32 feed one TF32 product");
 };
 
 /// The conv CUTLASS runs for one output phase of G (Phases): a conv as it
@@ -109,9 +122,9 @@ template <int Dims> struct CutlassConvDims;
 template <> struct CutlassConvDims<2> {
   using Layout = cutlass::layout::TensorNHWC;
   using ProblemSize = cutlass::conv::Conv2dProblemSize;
-  template <class Tile, class Warp, class Instruction, int Stages, class Math>
+  template <class Element, class Tile, class Warp, class Instruction, int Stages, class Math>
   using Kernel = typename cutlass::conv::kernel::DefaultConv2dFprop<
-      float, Layout, float, Layout, float, Layout, float,
+      Element, Layout, Element, Layout, float, Layout, float,
       cutlass::arch::OpClassTensorOp, cutlass::arch::Sm80, Tile, Warp, Instruction,
       cutlass::epilogue::thread::LinearCombination<float, 4, float, float>,
       cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<>, Stages, Math,
@@ -135,9 +148,9 @@ template <> struct CutlassConvDims<2> {
 template <> struct CutlassConvDims<3> {
   using Layout = cutlass::layout::TensorNDHWC;
   using ProblemSize = cutlass::conv::Conv3dProblemSize;
-  template <class Tile, class Warp, class Instruction, int Stages, class Math>
+  template <class Element, class Tile, class Warp, class Instruction, int Stages, class Math>
   using Kernel = typename cutlass::conv::kernel::DefaultConv3dFprop<
-      float, Layout, float, Layout, float, Layout, float,
+      Element, Layout, Element, Layout, float, Layout, float,
       cutlass::arch::OpClassTensorOp, cutlass::arch::Sm80, Tile, Warp, Instruction,
       cutlass::epilogue::thread::LinearCombination<float, 4, float, float>,
       cutlass::gemm::threadblock::GemmIdentityThreadblockSwizzle<>, Stages, Math,
@@ -184,8 +197,10 @@ template <class G, class T> struct TensorOpConv : TensorOpPixelTiles<G, T::BM> {
                          cutlass::arch::OpMultiplyAddFastF32,
                          cutlass::arch::OpMultiplyAdd>;
   using InstructionShape = cutlass::gemm::GemmShape<16, 8, 8>;
+  /// The operands as the main loop reads them (the same 32 bits either way).
+  using Element = std::conditional_t<T::kOperandsTF32, cutlass::tfloat32_t, float>;
   using Kernel = typename Dims::template Kernel<
-      cutlass::gemm::GemmShape<T::BM, T::BN, T::BK>,
+      Element, cutlass::gemm::GemmShape<T::BM, T::BN, T::BK>,
       cutlass::gemm::GemmShape<T::WM, T::WN, T::BK>, InstructionShape, T::kStages,
       MathOperator>;
   using Mma = typename Kernel::Mma;
@@ -282,12 +297,12 @@ template <class G, class T> struct TensorOpConv : TensorOpPixelTiles<G, T::BM> {
     const int warp = cutlass::canonical_warp_idx_sync();
     const int lane = threadIdx.x % 32;
     typename Mma::IteratorA iteratorA(context.paramsA, size,
-                                      inputNdhwc + n * kInSampleElements +
+                                      reinterpret_cast<const Element *>(inputNdhwc) + n * kInSampleElements +
                                           (Phases::kSplit ? context.inputOffset : 0) +
                                           (kGrouped ? group * Form::kGroupInChannels : 0),
                                       threadIdx.x, cutlass::MatrixCoord(pixelBase, 0));
     typename Mma::IteratorB iteratorB(context.paramsB, size,
-                                      weightKtrsc +
+                                      reinterpret_cast<const Element *>(weightKtrsc) +
                                           (Phases::kSplit ? context.weightOffset : 0) +
                                           (kGrouped ? group * context.groupWeights : 0),
                                       threadIdx.x,

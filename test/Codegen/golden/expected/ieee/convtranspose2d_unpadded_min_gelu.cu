@@ -67,10 +67,10 @@ struct convtranspose2d_unpadded_min_gelu_k0_conv_epilogue {
 };
 
 using convtranspose2d_unpadded_min_gelu_k0_conv_mainloop = solder::TensorOpConv<
-    convtranspose2d_unpadded_min_gelu_k0_conv_geometry, solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::k3xTF32>>;
+    convtranspose2d_unpadded_min_gelu_k0_conv_geometry, solder::TensorOpTile<64, 16, 16, 32, 16, 4, solder::TensorMath::k3xTF32>>;
 using convtranspose2d_unpadded_min_gelu_k0_conv_kernel = solder::ConvKernel<convtranspose2d_unpadded_min_gelu_k0_conv_mainloop, convtranspose2d_unpadded_min_gelu_k0_conv_epilogue,
-    solder::GridTileScheduler<12, 1, 4>>;
-static_assert(convtranspose2d_unpadded_min_gelu_k0_conv_kernel::kThreads == 128 && convtranspose2d_unpadded_min_gelu_k0_conv_kernel::kSharedBytes == 40960,
+    solder::GridTileScheduler<20, 1, 4>>;
+static_assert(convtranspose2d_unpadded_min_gelu_k0_conv_kernel::kThreads == 64 && convtranspose2d_unpadded_min_gelu_k0_conv_kernel::kSharedBytes == 20480,
               "the plan's threads and shared memory");
 
 // convtranspose2d_unpadded_min_gelu_k0_conv_context: CUTLASS's problem and iterator parameters, in the constant
@@ -90,7 +90,7 @@ convtranspose2d_unpadded_min_gelu_k0_conv_build_context(convtranspose2d_unpadded
 //   out0: tensor<4x16x34x34xf32>
 //   ws0: convtranspose2d_unpadded_min_gelu_k0_conv_input_ndhwc
 //   ws1: convtranspose2d_unpadded_min_gelu_k0_conv_weight_ktrsc
-extern "C" __global__ void __launch_bounds__(128)
+extern "C" __global__ void __launch_bounds__(64)
 convtranspose2d_unpadded_min_gelu_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,

@@ -16,18 +16,18 @@ struct w1_conv_k0_conv_geometry {
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
 
-// w1_conv_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 3 channels zero-padded to 4
+// w1_conv_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 3 channels zero-padded to 4, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 w1_conv_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<3, 4, 24576L>(input, inputNdhwc);
+  solder::toChannelsLast<3, 4, 24576L>(input, solder::StoreTF32{inputNdhwc});
 }
 
-// w1_conv_k0_conv_weight_ktrsc: the conv weights to KTRSC
+// w1_conv_k0_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 w1_conv_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<w1_conv_k0_conv_geometry, 4>(weight, weightKtrsc);
+  solder::weightsToKtrsc<w1_conv_k0_conv_geometry, 4>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // w1_conv_k0_conv_epilogue: what w1_conv_k0_conv does with each accumulator (conv output element).
@@ -62,7 +62,7 @@ struct w1_conv_k0_conv_epilogue {
 };
 
 using w1_conv_k0_conv_mainloop = solder::TensorOpConv<
-    w1_conv_k0_conv_geometry, solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::kTF32>>;
+    w1_conv_k0_conv_geometry, solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using w1_conv_k0_conv_kernel = solder::ConvKernel<w1_conv_k0_conv_mainloop, w1_conv_k0_conv_epilogue,
     solder::GridTileScheduler<155, 1, 128>>;
 static_assert(w1_conv_k0_conv_kernel::kThreads == 128 && w1_conv_k0_conv_kernel::kSharedBytes == 40960,

@@ -16,18 +16,18 @@ struct w3_conv_k0_conv_geometry {
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
 
-// w3_conv_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
+// w3_conv_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 w3_conv_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<8, 8, 16384L>(input, inputNdhwc);
+  solder::toChannelsLast<8, 8, 16384L>(input, solder::StoreTF32{inputNdhwc});
 }
 
-// w3_conv_k0_conv_weight_ktrsc: the conv weights to KTRSC
+// w3_conv_k0_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 w3_conv_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<w3_conv_k0_conv_geometry, 8>(weight, weightKtrsc);
+  solder::weightsToKtrsc<w3_conv_k0_conv_geometry, 8>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // w3_conv_k0_conv_epilogue: what w3_conv_k0_conv does with each accumulator (conv output element).
@@ -61,7 +61,7 @@ struct w3_conv_k0_conv_epilogue {
 };
 
 using w3_conv_k0_conv_mainloop = solder::TensorOpConv<
-    w3_conv_k0_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32>>;
+    w3_conv_k0_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using w3_conv_k0_conv_kernel = solder::ConvKernel<w3_conv_k0_conv_mainloop, w3_conv_k0_conv_epilogue,
     solder::GridTileScheduler<125, 1, 128>>;
 static_assert(w3_conv_k0_conv_kernel::kThreads == 128 && w3_conv_k0_conv_kernel::kSharedBytes == 49152,

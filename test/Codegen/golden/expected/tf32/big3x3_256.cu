@@ -16,18 +16,18 @@ struct big3x3_256_k0_conv_geometry {
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
 };
 
-// big3x3_256_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
+// big3x3_256_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 big3x3_256_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<256, 256, 3136L>(input, inputNdhwc);
+  solder::toChannelsLast<256, 256, 3136L>(input, solder::StoreTF32{inputNdhwc});
 }
 
-// big3x3_256_k0_conv_weight_ktrsc: the conv weights to KTRSC
+// big3x3_256_k0_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 big3x3_256_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<big3x3_256_k0_conv_geometry, 256>(weight, weightKtrsc);
+  solder::weightsToKtrsc<big3x3_256_k0_conv_geometry, 256>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // big3x3_256_k0_conv_epilogue: what big3x3_256_k0_conv does with each accumulator (conv output element).
@@ -61,7 +61,7 @@ struct big3x3_256_k0_conv_epilogue {
 };
 
 using big3x3_256_k0_conv_mainloop = solder::TensorOpConv<
-    big3x3_256_k0_conv_geometry, solder::TensorOpTile<128, 128, 32, 64, 64, 3, solder::TensorMath::kTF32>>;
+    big3x3_256_k0_conv_geometry, solder::TensorOpTile<128, 128, 32, 64, 64, 3, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using big3x3_256_k0_conv_kernel = solder::ConvKernel<big3x3_256_k0_conv_mainloop, big3x3_256_k0_conv_epilogue,
     solder::GridTileScheduler<25, 2, 64>>;
 static_assert(big3x3_256_k0_conv_kernel::kThreads == 128 && big3x3_256_k0_conv_kernel::kSharedBytes == 98304,

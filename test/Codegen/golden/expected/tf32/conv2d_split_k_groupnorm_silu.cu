@@ -18,18 +18,18 @@ struct conv2d_split_k_groupnorm_silu_k0_conv_geometry {
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
 };
 
-// conv2d_split_k_groupnorm_silu_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
+// conv2d_split_k_groupnorm_silu_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 conv2d_split_k_groupnorm_silu_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<640, 640, 64L>(input, inputNdhwc);
+  solder::toChannelsLast<640, 640, 64L>(input, solder::StoreTF32{inputNdhwc});
 }
 
-// conv2d_split_k_groupnorm_silu_k0_conv_weight_ktrsc: the conv weights to KTRSC
+// conv2d_split_k_groupnorm_silu_k0_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 conv2d_split_k_groupnorm_silu_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<conv2d_split_k_groupnorm_silu_k0_conv_geometry, 640>(weight, weightKtrsc);
+  solder::weightsToKtrsc<conv2d_split_k_groupnorm_silu_k0_conv_geometry, 640>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 using conv2d_split_k_groupnorm_silu_k0_conv_partials = solder::PartialLayout<2, 1, 640>;
@@ -72,7 +72,7 @@ struct conv2d_split_k_groupnorm_silu_k0_conv_epilogue {
 };
 
 using conv2d_split_k_groupnorm_silu_k0_conv_mainloop = solder::TensorOpConv<
-    conv2d_split_k_groupnorm_silu_k0_conv_geometry, solder::TensorOpTile<128, 128, 32, 64, 64, 3, solder::TensorMath::kTF32>>;
+    conv2d_split_k_groupnorm_silu_k0_conv_geometry, solder::TensorOpTile<128, 128, 32, 64, 64, 3, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using conv2d_split_k_groupnorm_silu_k0_conv_kernel = solder::ConvKernel<conv2d_split_k_groupnorm_silu_k0_conv_mainloop, conv2d_split_k_groupnorm_silu_k0_conv_epilogue,
     solder::GridTileScheduler<1, 5, 2>>;
 static_assert(conv2d_split_k_groupnorm_silu_k0_conv_kernel::kThreads == 128 && conv2d_split_k_groupnorm_silu_k0_conv_kernel::kSharedBytes == 98304,

@@ -16,18 +16,18 @@ struct convT2d_strided_k0_conv_geometry {
   static constexpr int kStride[3] = {1, 2, 2}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
 };
 
-// convT2d_strided_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
+// convT2d_strided_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 convT2d_strided_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<64, 64, 4096L>(input, inputNdhwc);
+  solder::toChannelsLast<64, 64, 4096L>(input, solder::StoreTF32{inputNdhwc});
 }
 
-// convT2d_strided_k0_conv_weight_ktrsc: the conv_transpose weights to KTRSC, a block of each output phase's taps reversed: each phase runs as a conv of stride 1
+// convT2d_strided_k0_conv_weight_ktrsc: the conv_transpose weights to KTRSC, a block of each output phase's taps reversed: each phase runs as a conv of stride 1, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 convT2d_strided_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<convT2d_strided_k0_conv_geometry, 64>(weight, weightKtrsc);
+  solder::weightsToKtrsc<convT2d_strided_k0_conv_geometry, 64>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // convT2d_strided_k0_conv_epilogue: what convT2d_strided_k0_conv does with each accumulator (conv output element).
@@ -61,7 +61,7 @@ struct convT2d_strided_k0_conv_epilogue {
 };
 
 using convT2d_strided_k0_conv_mainloop = solder::TensorOpConv<
-    convT2d_strided_k0_conv_geometry, solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::kTF32>>;
+    convT2d_strided_k0_conv_geometry, solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using convT2d_strided_k0_conv_kernel = solder::ConvKernel<convT2d_strided_k0_conv_mainloop, convT2d_strided_k0_conv_epilogue,
     solder::GridTileScheduler<256, 1, 32>>;
 static_assert(convT2d_strided_k0_conv_kernel::kThreads == 128 && convT2d_strided_k0_conv_kernel::kSharedBytes == 49152,

@@ -18,18 +18,18 @@ struct convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_geometry {
   static constexpr int kStride[3] = {1, 2, 2}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
 };
 
-// convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
+// convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<20, 20, 143L>(input, inputNdhwc);
+  solder::toChannelsLast<20, 20, 143L>(input, solder::StoreTF32{inputNdhwc});
 }
 
-// convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_weight_ktrsc: the conv_transpose weights to KTRSC, a block of each output phase's taps reversed: each phase runs as a conv of stride 1
+// convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_weight_ktrsc: the conv_transpose weights to KTRSC, a block of each output phase's taps reversed: each phase runs as a conv of stride 1, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_geometry, 20>(weight, weightKtrsc);
+  solder::weightsToKtrsc<convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_geometry, 20>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 using convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_partials = solder::PartialLayout<3, 8, 24>;
@@ -72,7 +72,7 @@ struct convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_epilogue {
 };
 
 using convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_mainloop = solder::TensorOpConv<
-    convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_geometry, solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::kTF32>>;
+    convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_geometry, solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_kernel = solder::ConvKernel<convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_mainloop, convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_epilogue,
     solder::GridTileScheduler<8, 1, 3>>;
 static_assert(convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_kernel::kThreads == 128 && convtranspose2d_phases_tensorop_groupnorm_silu_k0_conv_kernel::kSharedBytes == 40960,

@@ -17,18 +17,18 @@ struct convtranspose3d_grouped_phases_tensorop_mean_k0_conv_geometry {
   static constexpr int kStride[3] = {2, 2, 2}, kPad[3] = {1, 1, 1}, kDilation[3] = {1, 1, 1};
 };
 
-// convtranspose3d_grouped_phases_tensorop_mean_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
+// convtranspose3d_grouped_phases_tensorop_mean_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 convtranspose3d_grouped_phases_tensorop_mean_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<32, 32, 210L>(input, inputNdhwc);
+  solder::toChannelsLast<32, 32, 210L>(input, solder::StoreTF32{inputNdhwc});
 }
 
-// convtranspose3d_grouped_phases_tensorop_mean_k0_conv_weight_ktrsc: the conv_transpose weights to KTRSC, a block of each output phase's taps reversed: each phase runs as a conv of stride 1
+// convtranspose3d_grouped_phases_tensorop_mean_k0_conv_weight_ktrsc: the conv_transpose weights to KTRSC, a block of each output phase's taps reversed: each phase runs as a conv of stride 1, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 convtranspose3d_grouped_phases_tensorop_mean_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<convtranspose3d_grouped_phases_tensorop_mean_k0_conv_geometry, 16>(weight, weightKtrsc);
+  solder::weightsToKtrsc<convtranspose3d_grouped_phases_tensorop_mean_k0_conv_geometry, 16>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 using convtranspose3d_grouped_phases_tensorop_mean_k0_conv_partials = solder::PartialLayout<2, 16, 32>;
@@ -70,7 +70,7 @@ struct convtranspose3d_grouped_phases_tensorop_mean_k0_conv_epilogue {
 };
 
 using convtranspose3d_grouped_phases_tensorop_mean_k0_conv_mainloop = solder::TensorOpConv<
-    convtranspose3d_grouped_phases_tensorop_mean_k0_conv_geometry, solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::kTF32>>;
+    convtranspose3d_grouped_phases_tensorop_mean_k0_conv_geometry, solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using convtranspose3d_grouped_phases_tensorop_mean_k0_conv_kernel = solder::ConvKernel<convtranspose3d_grouped_phases_tensorop_mean_k0_conv_mainloop, convtranspose3d_grouped_phases_tensorop_mean_k0_conv_epilogue,
     solder::GridTileScheduler<16, 2, 2>>;
 static_assert(convtranspose3d_grouped_phases_tensorop_mean_k0_conv_kernel::kThreads == 128 && convtranspose3d_grouped_phases_tensorop_mean_k0_conv_kernel::kSharedBytes == 40960,

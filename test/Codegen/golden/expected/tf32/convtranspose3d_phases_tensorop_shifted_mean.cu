@@ -17,21 +17,21 @@ struct convtranspose3d_phases_tensorop_shifted_mean_k0_conv_geometry {
   static constexpr int kStride[3] = {2, 2, 3}, kPad[3] = {1, 1, 1}, kDilation[3] = {1, 1, 2};
 };
 
-// convtranspose3d_phases_tensorop_shifted_mean_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
+// convtranspose3d_phases_tensorop_shifted_mean_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 convtranspose3d_phases_tensorop_shifted_mean_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<12, 12, 60L>(input, inputNdhwc);
+  solder::toChannelsLast<12, 12, 60L>(input, solder::StoreTF32{inputNdhwc});
 }
 
-// convtranspose3d_phases_tensorop_shifted_mean_k0_conv_weight_ktrsc: the conv_transpose weights to KTRSC, a block of each output phase's taps reversed: each phase runs as a conv of stride 1
+// convtranspose3d_phases_tensorop_shifted_mean_k0_conv_weight_ktrsc: the conv_transpose weights to KTRSC, a block of each output phase's taps reversed: each phase runs as a conv of stride 1, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 convtranspose3d_phases_tensorop_shifted_mean_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<convtranspose3d_phases_tensorop_shifted_mean_k0_conv_geometry, 12>(weight, weightKtrsc);
+  solder::weightsToKtrsc<convtranspose3d_phases_tensorop_shifted_mean_k0_conv_geometry, 12>(weight, solder::StoreTF32{weightKtrsc});
 }
 
-using convtranspose3d_phases_tensorop_shifted_mean_k0_conv_partials = solder::PartialLayout<2, 12, 16>;
+using convtranspose3d_phases_tensorop_shifted_mean_k0_conv_partials = solder::PartialLayout<2, 24, 16>;
 
 // convtranspose3d_phases_tensorop_shifted_mean_k0_conv_epilogue: what convtranspose3d_phases_tensorop_shifted_mean_k0_conv does with each accumulator (conv output element).
 struct convtranspose3d_phases_tensorop_shifted_mean_k0_conv_epilogue {
@@ -70,10 +70,10 @@ struct convtranspose3d_phases_tensorop_shifted_mean_k0_conv_epilogue {
 };
 
 using convtranspose3d_phases_tensorop_shifted_mean_k0_conv_mainloop = solder::TensorOpConv<
-    convtranspose3d_phases_tensorop_shifted_mean_k0_conv_geometry, solder::TensorOpTile<128, 32, 16, 32, 32, 4, solder::TensorMath::kTF32>>;
+    convtranspose3d_phases_tensorop_shifted_mean_k0_conv_geometry, solder::TensorOpTile<64, 16, 16, 32, 16, 4, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using convtranspose3d_phases_tensorop_shifted_mean_k0_conv_kernel = solder::ConvKernel<convtranspose3d_phases_tensorop_shifted_mean_k0_conv_mainloop, convtranspose3d_phases_tensorop_shifted_mean_k0_conv_epilogue,
-    solder::GridTileScheduler<12, 1, 2>>;
-static_assert(convtranspose3d_phases_tensorop_shifted_mean_k0_conv_kernel::kThreads == 128 && convtranspose3d_phases_tensorop_shifted_mean_k0_conv_kernel::kSharedBytes == 40960,
+    solder::GridTileScheduler<24, 1, 2>>;
+static_assert(convtranspose3d_phases_tensorop_shifted_mean_k0_conv_kernel::kThreads == 64 && convtranspose3d_phases_tensorop_shifted_mean_k0_conv_kernel::kSharedBytes == 20480,
               "the plan's threads and shared memory");
 
 // convtranspose3d_phases_tensorop_shifted_mean_k0_conv_context: CUTLASS's problem and iterator parameters, in the constant
@@ -92,7 +92,7 @@ convtranspose3d_phases_tensorop_shifted_mean_k0_conv_build_context(convtranspose
 //   ws0: convtranspose3d_phases_tensorop_shifted_mean_k0_conv_input_ndhwc
 //   ws1: convtranspose3d_phases_tensorop_shifted_mean_k0_conv_weight_ktrsc
 //   ws2: convtranspose3d_phases_tensorop_shifted_mean_k0_conv_partial_sums0
-extern "C" __global__ void __launch_bounds__(128)
+extern "C" __global__ void __launch_bounds__(64)
 convtranspose3d_phases_tensorop_shifted_mean_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     float *__restrict__ out0,

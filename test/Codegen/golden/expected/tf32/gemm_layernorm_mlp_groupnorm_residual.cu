@@ -79,21 +79,21 @@ struct gemm_layernorm_mlp_groupnorm_residual_k1_conv_prologue {
   }
 };
 
-// gemm_layernorm_mlp_groupnorm_residual_k1_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 94 channels zero-padded to 96, through its prologue: group_normalize -> mul -> add
+// gemm_layernorm_mlp_groupnorm_residual_k1_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 94 channels zero-padded to 96, through its prologue: group_normalize -> mul -> add, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 gemm_layernorm_mlp_groupnorm_residual_k1_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3) {
-  solder::rowsToChannelsLast<94, 96, 2100L>(input, inputNdhwc, gemm_layernorm_mlp_groupnorm_residual_k1_conv_prologue{in1, in2, in3});
+  solder::rowsToChannelsLast<94, 96, 2100L>(input, solder::StoreTF32{inputNdhwc}, gemm_layernorm_mlp_groupnorm_residual_k1_conv_prologue{in1, in2, in3});
 }
 
-// gemm_layernorm_mlp_groupnorm_residual_k1_conv_weight_ktrsc: the conv weights to KTRSC
+// gemm_layernorm_mlp_groupnorm_residual_k1_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 gemm_layernorm_mlp_groupnorm_residual_k1_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry, 96>(weight, weightKtrsc);
+  solder::weightsToKtrsc<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry, 96>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue: what gemm_layernorm_mlp_groupnorm_residual_k1_conv does with each accumulator (conv output element).
@@ -131,7 +131,7 @@ struct gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue {
 };
 
 using gemm_layernorm_mlp_groupnorm_residual_k1_conv_mainloop = solder::TensorOpConv<
-    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry>, solder::TensorOpTile<64, 64, 32, 32, 32, 4, solder::TensorMath::kTF32>>;
+    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry>, solder::TensorOpTile<64, 64, 32, 32, 32, 4, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k1_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue>,
     solder::GridTileScheduler<33, 3, 1>>;
 static_assert(gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel::kSharedBytes == 65536,
@@ -328,18 +328,18 @@ struct gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry {
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
 
-// gemm_layernorm_mlp_groupnorm_residual_k4_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 94 channels zero-padded to 96
+// gemm_layernorm_mlp_groupnorm_residual_k4_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 94 channels zero-padded to 96, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 gemm_layernorm_mlp_groupnorm_residual_k4_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::rowsToChannelsLast<94, 96, 2100L>(input, inputNdhwc);
+  solder::rowsToChannelsLast<94, 96, 2100L>(input, solder::StoreTF32{inputNdhwc});
 }
 
-// gemm_layernorm_mlp_groupnorm_residual_k4_conv_weight_ktrsc: the conv weights to KTRSC
+// gemm_layernorm_mlp_groupnorm_residual_k4_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 gemm_layernorm_mlp_groupnorm_residual_k4_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry, 96>(weight, weightKtrsc);
+  solder::weightsToKtrsc<gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry, 96>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // gemm_layernorm_mlp_groupnorm_residual_k4_conv_epilogue: what gemm_layernorm_mlp_groupnorm_residual_k4_conv does with each accumulator (conv output element).
@@ -374,7 +374,7 @@ struct gemm_layernorm_mlp_groupnorm_residual_k4_conv_epilogue {
 };
 
 using gemm_layernorm_mlp_groupnorm_residual_k4_conv_mainloop = solder::TensorOpConv<
-    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry>, solder::TensorOpTile<64, 64, 32, 32, 32, 4, solder::TensorMath::kTF32>>;
+    solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k4_conv_geometry>, solder::TensorOpTile<64, 64, 32, 32, 32, 4, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k4_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k4_conv_epilogue>,
     solder::GridTileScheduler<33, 1, 1>>;
 static_assert(gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel::kThreads == 128 && gemm_layernorm_mlp_groupnorm_residual_k4_conv_kernel::kSharedBytes == 65536,

@@ -83,21 +83,21 @@ struct groupnorm_silu_conv_prologues_k1_conv_prologue {
   }
 };
 
-// groupnorm_silu_conv_prologues_k1_conv_input_ndhwc: the conv input, NCDHW to NDHWC, through its prologue: group_normalize -> silu
+// groupnorm_silu_conv_prologues_k1_conv_input_ndhwc: the conv input, NCDHW to NDHWC, through its prologue: group_normalize -> silu, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 groupnorm_silu_conv_prologues_k1_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3) {
-  solder::toChannelsLast<64, 64, 400L>(input, inputNdhwc, groupnorm_silu_conv_prologues_k1_conv_prologue{in1, in2, in3});
+  solder::toChannelsLast<64, 64, 400L>(input, solder::StoreTF32{inputNdhwc}, groupnorm_silu_conv_prologues_k1_conv_prologue{in1, in2, in3});
 }
 
-// groupnorm_silu_conv_prologues_k1_conv_weight_ktrsc: the conv weights to KTRSC
+// groupnorm_silu_conv_prologues_k1_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 groupnorm_silu_conv_prologues_k1_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<groupnorm_silu_conv_prologues_k1_conv_geometry, 64>(weight, weightKtrsc);
+  solder::weightsToKtrsc<groupnorm_silu_conv_prologues_k1_conv_geometry, 64>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 using groupnorm_silu_conv_prologues_k1_conv_partials = solder::PartialLayout<2, 4, 64>;
@@ -143,7 +143,7 @@ struct groupnorm_silu_conv_prologues_k1_conv_epilogue {
 };
 
 using groupnorm_silu_conv_prologues_k1_conv_mainloop = solder::TensorOpConv<
-    groupnorm_silu_conv_prologues_k1_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32>>;
+    groupnorm_silu_conv_prologues_k1_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using groupnorm_silu_conv_prologues_k1_conv_kernel = solder::ConvKernel<groupnorm_silu_conv_prologues_k1_conv_mainloop, groupnorm_silu_conv_prologues_k1_conv_epilogue,
     solder::GridTileScheduler<4, 1, 2>>;
 static_assert(groupnorm_silu_conv_prologues_k1_conv_kernel::kThreads == 128 && groupnorm_silu_conv_prologues_k1_conv_kernel::kSharedBytes == 49152,
@@ -223,21 +223,21 @@ struct groupnorm_silu_conv_prologues_k2_conv_prologue {
   }
 };
 
-// groupnorm_silu_conv_prologues_k2_conv_input_ndhwc: the conv input, NCDHW to NDHWC, through its prologue: group_normalize -> silu
+// groupnorm_silu_conv_prologues_k2_conv_input_ndhwc: the conv input, NCDHW to NDHWC, through its prologue: group_normalize -> silu, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 groupnorm_silu_conv_prologues_k2_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
     const float *__restrict__ in3) {
-  solder::toChannelsLast<64, 64, 400L>(input, inputNdhwc, groupnorm_silu_conv_prologues_k2_conv_prologue{in1, in2, in3});
+  solder::toChannelsLast<64, 64, 400L>(input, solder::StoreTF32{inputNdhwc}, groupnorm_silu_conv_prologues_k2_conv_prologue{in1, in2, in3});
 }
 
-// groupnorm_silu_conv_prologues_k2_conv_weight_ktrsc: the conv weights to KTRSC
+// groupnorm_silu_conv_prologues_k2_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 groupnorm_silu_conv_prologues_k2_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<groupnorm_silu_conv_prologues_k2_conv_geometry, 64>(weight, weightKtrsc);
+  solder::weightsToKtrsc<groupnorm_silu_conv_prologues_k2_conv_geometry, 64>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // groupnorm_silu_conv_prologues_k2_conv_epilogue: what groupnorm_silu_conv_prologues_k2_conv does with each accumulator (conv output element).
@@ -277,7 +277,7 @@ struct groupnorm_silu_conv_prologues_k2_conv_epilogue {
 };
 
 using groupnorm_silu_conv_prologues_k2_conv_mainloop = solder::TensorOpConv<
-    groupnorm_silu_conv_prologues_k2_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32>>;
+    groupnorm_silu_conv_prologues_k2_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using groupnorm_silu_conv_prologues_k2_conv_kernel = solder::ConvKernel<groupnorm_silu_conv_prologues_k2_conv_mainloop, groupnorm_silu_conv_prologues_k2_conv_epilogue,
     solder::GridTileScheduler<4, 1, 2>>;
 static_assert(groupnorm_silu_conv_prologues_k2_conv_kernel::kThreads == 128 && groupnorm_silu_conv_prologues_k2_conv_kernel::kSharedBytes == 49152,

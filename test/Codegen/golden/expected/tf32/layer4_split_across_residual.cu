@@ -16,18 +16,18 @@ struct layer4_split_across_residual_k0_conv_geometry {
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
 };
 
-// layer4_split_across_residual_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
+// layer4_split_across_residual_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 layer4_split_across_residual_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<512, 512, 49L>(input, inputNdhwc);
+  solder::toChannelsLast<512, 512, 49L>(input, solder::StoreTF32{inputNdhwc});
 }
 
-// layer4_split_across_residual_k0_conv_weight_ktrsc: the conv weights to KTRSC
+// layer4_split_across_residual_k0_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 layer4_split_across_residual_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<layer4_split_across_residual_k0_conv_geometry, 512>(weight, weightKtrsc);
+  solder::weightsToKtrsc<layer4_split_across_residual_k0_conv_geometry, 512>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // layer4_split_across_residual_k0_conv_epilogue: what layer4_split_across_residual_k0_conv does with each accumulator (conv output element).
@@ -68,7 +68,7 @@ struct layer4_split_across_residual_k0_conv_epilogue {
 };
 
 using layer4_split_across_residual_k0_conv_mainloop = solder::TensorOpConv<
-    layer4_split_across_residual_k0_conv_geometry, solder::TensorOpTile<128, 128, 32, 64, 64, 3, solder::TensorMath::kTF32>>;
+    layer4_split_across_residual_k0_conv_geometry, solder::TensorOpTile<128, 128, 32, 64, 64, 3, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using layer4_split_across_residual_k0_conv_kernel = solder::ConvKernel<layer4_split_across_residual_k0_conv_mainloop, layer4_split_across_residual_k0_conv_epilogue,
     solder::GridTileScheduler<1, 4, 8>>;
 static_assert(layer4_split_across_residual_k0_conv_kernel::kThreads == 128 && layer4_split_across_residual_k0_conv_kernel::kSharedBytes == 98304,

@@ -16,18 +16,18 @@ struct linear_rows_bias_gelu_k0_conv_geometry {
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
 
-// linear_rows_bias_gelu_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 250 channels zero-padded to 252
+// linear_rows_bias_gelu_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 250 channels zero-padded to 252, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 linear_rows_bias_gelu_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::rowsToChannelsLast<250, 252, 4100L>(input, inputNdhwc);
+  solder::rowsToChannelsLast<250, 252, 4100L>(input, solder::StoreTF32{inputNdhwc});
 }
 
-// linear_rows_bias_gelu_k0_conv_weight_ktrsc: the conv weights to KTRSC
+// linear_rows_bias_gelu_k0_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 linear_rows_bias_gelu_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<linear_rows_bias_gelu_k0_conv_geometry, 252>(weight, weightKtrsc);
+  solder::weightsToKtrsc<linear_rows_bias_gelu_k0_conv_geometry, 252>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // linear_rows_bias_gelu_k0_conv_epilogue: what linear_rows_bias_gelu_k0_conv does with each accumulator (conv output element).
@@ -62,7 +62,7 @@ struct linear_rows_bias_gelu_k0_conv_epilogue {
 };
 
 using linear_rows_bias_gelu_k0_conv_mainloop = solder::TensorOpConv<
-    solder::SamplesAsPixels<linear_rows_bias_gelu_k0_conv_geometry>, solder::TensorOpTile<128, 128, 32, 64, 64, 3, solder::TensorMath::kTF32>>;
+    solder::SamplesAsPixels<linear_rows_bias_gelu_k0_conv_geometry>, solder::TensorOpTile<128, 128, 32, 64, 64, 3, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using linear_rows_bias_gelu_k0_conv_kernel = solder::ConvKernel<linear_rows_bias_gelu_k0_conv_mainloop, solder::SamplesAsPixelsEpilogue<linear_rows_bias_gelu_k0_conv_epilogue>,
     solder::GridTileScheduler<33, 9, 1>>;
 static_assert(linear_rows_bias_gelu_k0_conv_kernel::kThreads == 128 && linear_rows_bias_gelu_k0_conv_kernel::kSharedBytes == 98304,

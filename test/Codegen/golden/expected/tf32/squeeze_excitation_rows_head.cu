@@ -19,18 +19,18 @@ struct squeeze_excitation_rows_head_k0_conv_geometry {
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 1, 1}, kDilation[3] = {1, 1, 1};
 };
 
-// squeeze_excitation_rows_head_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
+// squeeze_excitation_rows_head_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 squeeze_excitation_rows_head_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<64, 64, 196L>(input, inputNdhwc);
+  solder::toChannelsLast<64, 64, 196L>(input, solder::StoreTF32{inputNdhwc});
 }
 
-// squeeze_excitation_rows_head_k0_conv_weight_ktrsc: the conv weights to KTRSC
+// squeeze_excitation_rows_head_k0_conv_weight_ktrsc: the conv weights to KTRSC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 squeeze_excitation_rows_head_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<squeeze_excitation_rows_head_k0_conv_geometry, 64>(weight, weightKtrsc);
+  solder::weightsToKtrsc<squeeze_excitation_rows_head_k0_conv_geometry, 64>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 using squeeze_excitation_rows_head_k0_conv_partials = solder::PartialLayout<8, 2, 64>;
@@ -76,7 +76,7 @@ struct squeeze_excitation_rows_head_k0_conv_epilogue {
 };
 
 using squeeze_excitation_rows_head_k0_conv_mainloop = solder::TensorOpConv<
-    squeeze_excitation_rows_head_k0_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32>>;
+    squeeze_excitation_rows_head_k0_conv_geometry, solder::TensorOpTile<128, 64, 16, 64, 32, 4, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using squeeze_excitation_rows_head_k0_conv_kernel = solder::ConvKernel<squeeze_excitation_rows_head_k0_conv_mainloop, squeeze_excitation_rows_head_k0_conv_epilogue,
     solder::GridTileScheduler<2, 1, 8>>;
 static_assert(squeeze_excitation_rows_head_k0_conv_kernel::kThreads == 128 && squeeze_excitation_rows_head_k0_conv_kernel::kSharedBytes == 49152,

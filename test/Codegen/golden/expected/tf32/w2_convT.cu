@@ -16,18 +16,18 @@ struct w2_convT_k0_conv_geometry {
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
 
-// w2_convT_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC
+// w2_convT_k0_conv_input_ndhwc: the conv input, NCDHW to NDHWC, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 w2_convT_k0_conv_input_ndhwc(const float *__restrict__ input,
     float *__restrict__ inputNdhwc) {
-  solder::toChannelsLast<64, 64, 32768L>(input, inputNdhwc);
+  solder::toChannelsLast<64, 64, 32768L>(input, solder::StoreTF32{inputNdhwc});
 }
 
-// w2_convT_k0_conv_weight_ktrsc: the conv_transpose weights, flipped, to KTRSC: it runs as a conv
+// w2_convT_k0_conv_weight_ktrsc: the conv_transpose weights, flipped, to KTRSC: it runs as a conv, rounded to TF32
 extern "C" __global__ void __launch_bounds__(256)
 w2_convT_k0_conv_weight_ktrsc(const float *__restrict__ weight,
     float *__restrict__ weightKtrsc) {
-  solder::weightsToKtrsc<w2_convT_k0_conv_geometry, 64>(weight, weightKtrsc);
+  solder::weightsToKtrsc<w2_convT_k0_conv_geometry, 64>(weight, solder::StoreTF32{weightKtrsc});
 }
 
 // w2_convT_k0_conv_epilogue: what w2_convT_k0_conv does with each accumulator (conv output element).
@@ -62,7 +62,7 @@ struct w2_convT_k0_conv_epilogue {
 };
 
 using w2_convT_k0_conv_mainloop = solder::TensorOpConv<
-    w2_convT_k0_conv_geometry, solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::kTF32>>;
+    w2_convT_k0_conv_geometry, solder::TensorOpTile<64, 128, 16, 32, 64, 4, solder::TensorMath::kTF32, /*OperandsTF32=*/true>>;
 using w2_convT_k0_conv_kernel = solder::ConvKernel<w2_convT_k0_conv_mainloop, w2_convT_k0_conv_epilogue,
     solder::GridTileScheduler<615, 1, 16>>;
 static_assert(w2_convT_k0_conv_kernel::kThreads == 128 && w2_convT_k0_conv_kernel::kSharedBytes == 49152,
