@@ -325,6 +325,42 @@ static std::array<int, 3> padSpatial(ArrayRef<int64_t> dims, int fill) {
                                  pad.data(), dilation.data());
 }
 
+SmallVector<::solder::WgmmaConvForm> mlir::solder::getWgmmaPhaseForms(Operation *anchor) {
+  auto convT = dyn_cast<ConvTransposeOp>(anchor);
+  if (!convT)
+    return {};
+  auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
+  auto weight = cast<RankedTensorType>(anchor->getOperand(1).getType());
+  auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
+  std::array<int, 3> in = padSpatial(input.getShape().drop_front(2), 1),
+                     out = padSpatial(output.getShape().drop_front(2), 1),
+                     kernel = padSpatial(weight.getShape().drop_front(2), 1),
+                     stride = padSpatial(convT.getStrides(), 1),
+                     pad = padSpatial(convT.getPadding(), 0),
+                     dilation = padSpatial(convT.getDilations(), 1);
+  int phases = ::solder::wgmmaPhaseCount(true, stride.data());
+  if (phases == 1)
+    return {};
+  SmallVector<::solder::WgmmaConvForm> forms;
+  for (int phase = 0; phase < phases; ++phase)
+    forms.push_back(::solder::wgmmaPhaseForm(
+        static_cast<int>(output.getDimSize(0)),
+        ::solder::paddedInputChannels(static_cast<int>(input.getDimSize(1))),
+        static_cast<int>(output.getDimSize(1)), in.data(), out.data(), kernel.data(), stride.data(),
+        pad.data(), dilation.data(), phase));
+  return forms;
+}
+
+bool mlir::solder::runsOnWgmma(Operation *anchor, bool samplesAsPixels) {
+  SmallVector<::solder::WgmmaConvForm> phases = getWgmmaPhaseForms(anchor);
+  if (phases.empty())
+    return getWgmmaConvForm(anchor, samplesAsPixels).fits;
+  return cast<ConvTransposeOp>(anchor).getGroups() == 1 &&
+         llvm::all_of(phases, [&](const ::solder::WgmmaConvForm &form) {
+           return form.fits && form.taps() == phases.front().taps();
+         });
+}
+
 /// The direct tensor-core tile of `conv`, or the reason it cannot run it.
 std::variant<DirectTile, std::string> getDirectTensorOpTile(Operation *anchor,
                                                            bool threeTF32,
@@ -779,9 +815,21 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
   // An input its producer stored channels-last: in TF32 the producer
   // rounded it too, and the tensor map reads it as it is; 3xTF32 reads the
   // two parts of a conversion.
-  if (tensorOp && target.hasWgmma && !tileOverride && groups == 1 && phases == 1 &&
+  // A conv_transpose of stride > 1 as its output phases where each has as
+  // many taps (their weight blocks are rows of one map), phase after phase,
+  // a tile one sample's, unsplit; and where a phase's reduction is 8 K
+  // steps of 32 or more: a tile's copies, fill and epilogue are paid for
+  // every few K steps. KernelBench's ConvTranspose3d(32 -> 64, kernel 4,
+  // stride 2), 8 steps, ran in 0.90x sm80's time in tf32 and 0.73x in
+  // ieee; its 2-d ones (4 steps) 1.05-1.61x in tf32 (H200, 2026-11-29,
+  // bench/history/2026-11-29/phases-wgmma/).
+  constexpr int64_t kMinPhaseSteps = 8;
+  const int64_t phaseSteps =
+      taps / phases * llvm::divideCeil(paddedInChannels, ::solder::kWgmmaStepChannels);
+  if (tensorOp && target.hasWgmma && !tileOverride && groups == 1 &&
+      (phases == 1 || phaseSteps >= kMinPhaseSteps) &&
       (!inputChannelsLast || precision == Precision::tf32) &&
-      getWgmmaConvForm(anchor, samplesAsPixels).fits) {
+      runsOnWgmma(anchor, samplesAsPixels)) {
     // A K step is 32 channels of a tap, a tile BN channels: fewer leave
     // them part zero. A GEMM whose grid leaves SMs idle (one CTA an SM)
     // stays on sm80's tiles: the KernelBench GEMMs (1024 rows x 1024 ->
@@ -815,14 +863,14 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     //     (BM + BN) x 32 floats.
     ArrayRef<WgmmaTile> tiles =
         precision == Precision::ieee ? ArrayRef(kWgmmaThreeTF32Tiles) : ArrayRef(kWgmmaTiles);
-    const int64_t steps = taps * llvm::divideCeil(paddedInChannels, ::solder::kWgmmaStepChannels);
+    const int64_t steps = phaseSteps;
     // What each way must win by over the plain grid: tiles across samples
     // divide each pixel by a sample's volume in the epilogue, and the
     // shares' cost is an estimate.
     constexpr double kAcrossMargin = 1.25, kSplitMargin = 1.1;
     constexpr int64_t kMaxGridZ = 65535;
     // A tile's pixels are ints on the device (AcrossSamplePixelTiles).
-    const bool mayTileAcross = !samplesAsPixels && !epilogueReduces && batch > 1 &&
+    const bool mayTileAcross = !samplesAsPixels && !epilogueReduces && batch > 1 && phases == 1 &&
                                batch * volume + 256 <= std::numeric_limits<int32_t>::max();
     double bestEffective = 0;
     const WgmmaTile *fastest = nullptr; // the best rate, whatever its grid
@@ -847,9 +895,9 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
         double pixelRows = rows / static_cast<double>(llvm::alignTo(rows, candidate.bm));
         // Grid z holds the samples (one across samples) times the splits.
         int64_t maxSplits =
-            samplesAsPixels ? 1
-                            : std::min<int64_t>(SolderDialect::kMaxKSplits,
-                                                kMaxGridZ / (across ? 1 : batch));
+            samplesAsPixels || phases > 1
+                ? 1
+                : std::min<int64_t>(SolderDialect::kMaxKSplits, kMaxGridZ / (across ? 1 : batch));
         int64_t tilesOfGrid = ctas(gridOf(candidate.bm, candidate.bn, across));
         for (int64_t splits = 1; splits <= maxSplits && (splits == 1 || steps / splits >= 4);
              ++splits) {

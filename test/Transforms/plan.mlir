@@ -105,6 +105,12 @@
 // SM90A: solder.fusion "w2_k0_conv" {{.*}}#solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [256, 128, 32], warp = [128, 128], stages = 4, padded_channels = 64, input_grid = [512, 1, 16], weight_grid = [864, 1, 1]>, scheduler = grid, tiles = [154, 1, 16], threads = 384, shared_bytes = 197696, min_blocks_per_sm = 1, epilogue = tile_shifted_moments, reason = "tensor cores: wgmma fed by TMA (sm_90a), 4 stages, about 326 TFLOP/s against 149 for sm80's mma.sync"
 // SM90A-LABEL: func.func @w3(
 // SM90A: solder.fusion "w3_k0_conv" {{.*}}#solder.conv_schedule<direct_tensorop, tf32, {{.*}}scheduler = grid, {{.*}}min_blocks_per_sm = 0, {{.*}}; on wgmma (sm_90a
+// A conv_transpose of stride 2, kernel 4 and 64 channels: its 4 output
+// phases (2 x 2 taps, 8 K steps of 32 channels each) on the Hopper loop,
+// phase after phase; the 9 phases of one tap (a K step each) stay on sm80's.
+// SM90A-LABEL: func.func @convtranspose_phases(
+// SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [256, 128, 32], {{.*}}tiles = [64, 1, 4], threads = 384, {{.*}}reason = "tensor cores; 4 output phases, each a conv of stride 1 over its taps: wgmma fed by TMA (sm_90a)
+// SM90A: #solder.conv_schedule<implicit_gemm_tensorop, tf32, {{.*}}reason = "tensor cores; 9 output phases, each a conv of stride 1 over its taps">
 // SM90A-LABEL: func.func @matmul_as_conv_transpose(
 // SM90A: #solder.conv_schedule<implicit_gemm_tensorop, tf32, {{.*}}pixels = across_samples>, scheduler = grid, tiles = [1, 1, 1]
 // SM90A-LABEL: func.func @gemm_rows(

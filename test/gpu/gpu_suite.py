@@ -176,6 +176,10 @@ CASES = {
         lambda x, w, b, g, beta: F.silu(F.group_norm(F.conv_transpose2d(
             x, w, b, stride=2, padding=1, output_padding=1), 4, g, beta, 1e-5)),
         "x convt_w conv_b gn_w gn_b"),
+    "convtranspose3d_phases_wgmma_groupnorm_silu": (
+        lambda x, w, b, g, beta: F.silu(F.group_norm(F.conv_transpose3d(
+            x, w, b, stride=2, padding=1, output_padding=(1, 0, 1)), 8, g, beta, 1e-5)),
+        "x convt_w conv_b gn_w gn_b"),
     "convtranspose3d_phases_tensorop_shifted_mean": (
         lambda x, w: F.relu(F.conv_transpose3d(
             x, w, None, stride=(2, 2, 3), padding=(1, 1, 1), output_padding=(0, 1, 2),
@@ -281,6 +285,7 @@ SANITIZED = ["small_w1", "conv3d_w1_rows_ragged_groupnorm_mean", "small_w3", "w2
              "depthwise2d_channels_last_input_multiplier_gelu",
              "convtranspose2d_phases_tensorop_groupnorm_silu",
              "convtranspose3d_phases_tensorop_shifted_mean",
+             "convtranspose3d_phases_wgmma_groupnorm_silu",
              "depthwise2d_multiplier_stride_scale_relu6", "depthwise3d_dilated_groupnorm_mean",
              "depthwise2d_rows_multiplier_bn_relu6", "depthwise2d_7x7_split_rows_gelu",
              "depthwise2d_split_rows_channels_last_project",

@@ -375,7 +375,14 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     mainLoopArg = name + "_context";
   }
   if (mainLoop == MainLoopKind::implicit_gemm_wgmma) {
-    ::solder::WgmmaConvForm form = getWgmmaConvForm(anchor, samplesAsPixels);
+    // A conv_transpose of stride > 1: its output phases, a conv of stride 1
+    // each, with as many taps (the first's form stands for their steps and
+    // their weights).
+    SmallVector<::solder::WgmmaConvForm> phaseForms = getWgmmaPhaseForms(anchor);
+    ::solder::WgmmaConvForm form =
+        phaseForms.empty() ? getWgmmaConvForm(anchor, samplesAsPixels) : phaseForms.front();
+    if (!phaseForms.empty() && !runsOnWgmma(anchor, samplesAsPixels))
+      form.fits = false;
     if (splits > form.taps() * form.channelSteps())
       return fusion.emitError("the CUDA code generator splits a conv's K steps into at most as "
                               "many shares as it has (")
@@ -399,30 +406,43 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                               "fits with both operands converted, or in TF32 its input "
                               "stored channels-last by its producer (plan it for sm_90a with "
                               "solder-plan)");
+    int phases = phaseForms.empty() ? 1 : static_cast<int>(phaseForms.size());
     os << llvm::formatv(
         "\n// {0}_maps: the tensor maps its copies read, over {2}\n"
         "// weights{1} when it loads the bundle.\n"
-        "__device__ solder::WgmmaTensorMaps {0}_maps;\n",
+        "__device__ solder::{3} {0}_maps;\n",
         name,
         threeTF32 ? ", their big TF32 parts then their small ones; the runtime\n"
                     "// encodes them"
                   : "; the runtime encodes them",
-        converted.input
-            ? "the converted input and"
-            : "the input its producer stored channels-last, rounded, and the converted");
+        converted.input ? phases > 1 ? "the converted input (an im2col map each output phase) and"
+                                     : "the converted input and"
+                        : "the input its producer stored channels-last, rounded, and the converted",
+        phases > 1 ? llvm::formatv("WgmmaPhaseTensorMaps<{0}>", phases).str()
+                   : std::string("WgmmaTensorMaps"));
     ArrayRef<int64_t> block = implicitGemmTile.getTile();
-    ::solder::TensorMapSpec inputMap = ::solder::wgmmaInputMap(form, static_cast<int>(block[0]));
-    ::solder::TensorMapSpec weightMap = ::solder::wgmmaWeightMap(form, static_cast<int>(block[1]));
-    auto addMap = [&](::solder::WgmmaMap map, unsigned buffer,
-                      const ::solder::TensorMapSpec &spec) {
-      program.tensorMaps.push_back({name + "_maps", ::solder::wgmmaMapOffset(map), buffer, spec});
+    ::solder::TensorMapSpec weightMap =
+        ::solder::wgmmaWeightMap(form, static_cast<int>(block[1]), phases);
+    auto addMap = [&](int offset, unsigned buffer, const ::solder::TensorMapSpec &spec) {
+      program.tensorMaps.push_back({name + "_maps", offset, buffer, spec});
     };
-    addMap(::solder::kWgmmaInputMap, *inputMapBuffer, inputMap);
-    addMap(::solder::kWgmmaWeightMap, *converted.weight, weightMap);
-    if (threeTF32) {
-      addMap(::solder::kWgmmaInputSmallMap, *converted.inputSmall, inputMap);
-      addMap(::solder::kWgmmaWeightSmallMap, *converted.weightSmall, weightMap);
+    auto inputMap = [&](int phase) {
+      return ::solder::wgmmaInputMap(phases > 1 ? phaseForms[phase] : form,
+                                     static_cast<int>(block[0]));
+    };
+    // The input's, the weights', then for 3xTF32 their small parts'; then
+    // the other phases' inputs.
+    for (int part = 0; part < (threeTF32 ? 2 : 1); ++part) {
+      addMap(::solder::wgmmaPhaseInputMapOffset(0, part, phases),
+             part ? *converted.inputSmall : *inputMapBuffer, inputMap(0));
+      addMap(::solder::wgmmaMapOffset(part ? ::solder::kWgmmaWeightSmallMap
+                                           : ::solder::kWgmmaWeightMap),
+             part ? *converted.weightSmall : *converted.weight, weightMap);
     }
+    for (int part = 0; part < (threeTF32 ? 2 : 1); ++part)
+      for (int phase = 1; phase < phases; ++phase)
+        addMap(::solder::wgmmaPhaseInputMapOffset(phase, part, phases),
+               part ? *converted.inputSmall : *inputMapBuffer, inputMap(phase));
     mainLoopArg = name + "_maps";
   }
   if (directTile) {

@@ -21,6 +21,11 @@
 //     CUTLASS's sm80 split truncates it), into a partial sum of the stage
 //     that is added to the accumulators in fp32 once its batch has retired
 //     (consume says why); the stage goes back then.
+// A conv_transpose of stride > 1 runs its output phases (conv/phases.h) as
+// sm80's loop does, phase after phase (PhasePixelTiles), each the conv of
+// stride 1 over the whole input that it is, through an im2col map of its
+// own (WgmmaPhaseTensorMaps), where every phase has as many taps: their
+// weight blocks are then rows of one tiled map.
 // A K step is one tap's 32 channels; steps run tap after tap (under split-K
 // a block runs its split's share of them: kernel/tile_scheduler.cuh sums
 // the shares). A tile's BM pixels lie in one sample, or with AcrossSamples
@@ -66,6 +71,31 @@ static_assert(sizeof(cute::TmaDescriptor) == kTensorMapBytes &&
                   offsetof(WgmmaTensorMaps, weightSmall) == wgmmaMapOffset(kWgmmaWeightSmallMap),
               "the runtime writes each map at wgmmaMapOffset");
 
+/// A phased conv_transpose's maps: WgmmaTensorMaps' four (phase 0's input
+/// maps and the weights'), then the other phases' input maps, big parts
+/// first (wgmmaPhaseInputMapOffset).
+template <int Phases> struct WgmmaPhaseTensorMaps {
+  static_assert(Phases > 1, "a conv_transpose of stride > 1");
+  cute::TmaDescriptor input, weight, inputSmall, weightSmall;
+  cute::TmaDescriptor phaseInputs[2 * (Phases - 1)];
+};
+
+/// The input map of `phase` (`part` 1: its small TF32 part).
+__device__ __forceinline__ const cute::TmaDescriptor *inputMapOf(const WgmmaTensorMaps &maps,
+                                                                 int, int part) {
+  return part ? &maps.inputSmall : &maps.input;
+}
+template <int Phases>
+__device__ __forceinline__ const cute::TmaDescriptor *
+inputMapOf(const WgmmaPhaseTensorMaps<Phases> &maps, int phase, int part) {
+  static_assert(sizeof(WgmmaPhaseTensorMaps<Phases>) ==
+                    kTensorMapBytes * (4 + 2 * (Phases - 1)),
+                "the runtime writes each map at wgmmaPhaseInputMapOffset");
+  if (phase == 0)
+    return part ? &maps.inputSmall : &maps.input;
+  return &maps.phaseInputs[part * (Phases - 1) + phase - 1];
+}
+
 /// The plan's tile: BM pixels (128 or 256: half a consumer warpgroup) x BN
 /// channels, Stages-deep, in TF32 (one product a K step) or 3xTF32; its K
 /// steps in Splits shares, one a block (split-K); its pixels one sample's,
@@ -79,8 +109,10 @@ struct WgmmaTile {
 };
 
 template <class G, class T>
-using WgmmaPixelTiles = std::conditional_t<T::kAcrossSamples, AcrossSamplePixelTiles<G, T::BM>,
-                                           LinearPixelTiles<G, T::BM>>;
+using WgmmaPixelTiles = std::conditional_t<
+    Phases<G>::kSplit, PhasePixelTiles<G, T::BM>,
+    std::conditional_t<T::kAcrossSamples, AcrossSamplePixelTiles<G, T::BM>,
+                       LinearPixelTiles<G, T::BM>>>;
 
 template <class G, class T> struct WgmmaConv : WgmmaPixelTiles<G, T> {
   using Geometry = G;
@@ -93,10 +125,38 @@ template <class G, class T> struct WgmmaConv : WgmmaPixelTiles<G, T> {
                 "channels a consumer warpgroup");
   static_assert((BM == 128 || BM == 256) && (BN == 64 || BN == 128 || BN == 256),
                 "one or two row blocks of 64 a consumer warpgroup; a wgmma of N = BN");
-  static constexpr WgmmaConvForm kForm = wgmmaConvForm(
-      G::kTransposed, G::kGroups, G::kBatch, paddedInputChannels(G::kInChannels),
-      G::kOutChannels, G::kIn, G::kOut, G::kKernel, G::kStride, G::kPad, G::kDilation);
-  static_assert(kForm.fits, "a conv the Hopper main loop runs (conv/wgmma_layout.h)");
+  /// A conv_transpose of stride > 1: its output phases, each the conv of
+  /// stride 1 of phaseForm.
+  static constexpr bool kPhased = Phases<G>::kSplit;
+  static constexpr int kPhaseCount = Phases<G>::kCount;
+  __host__ __device__ static constexpr WgmmaConvForm phaseForm(int phase) {
+    // Local copies: the geometry's arrays are not in device memory.
+    const int in[3] = {G::kIn[0], G::kIn[1], G::kIn[2]},
+              out[3] = {G::kOut[0], G::kOut[1], G::kOut[2]},
+              kernel[3] = {G::kKernel[0], G::kKernel[1], G::kKernel[2]},
+              stride[3] = {G::kStride[0], G::kStride[1], G::kStride[2]},
+              pad[3] = {G::kPad[0], G::kPad[1], G::kPad[2]},
+              dilation[3] = {G::kDilation[0], G::kDilation[1], G::kDilation[2]};
+    return wgmmaPhaseForm(G::kBatch, paddedInputChannels(G::kInChannels), G::kOutChannels, in,
+                          out, kernel, stride, pad, dilation, phase);
+  }
+  static constexpr bool phasesFit() {
+    for (int phase = 0; phase < kPhaseCount; ++phase)
+      if (!phaseForm(phase).fits || phaseForm(phase).taps() != phaseForm(0).taps())
+        return false;
+    return true;
+  }
+  /// The conv's form (a phased conv_transpose's: its first phase's, whose
+  /// taps every phase has).
+  static constexpr WgmmaConvForm kForm =
+      kPhased ? phaseForm(0)
+              : wgmmaConvForm(G::kTransposed, G::kGroups, G::kBatch,
+                              paddedInputChannels(G::kInChannels), G::kOutChannels, G::kIn,
+                              G::kOut, G::kKernel, G::kStride, G::kPad, G::kDilation);
+  static_assert(kPhased ? G::kGroups == 1 && phasesFit() : kForm.fits,
+                "a conv the Hopper main loop runs (conv/wgmma_layout.h)");
+  static_assert(!kPhased || (kSplits == 1 && !T::kAcrossSamples),
+                "a phased conv_transpose's tiles are one phase's of one sample, unsplit");
 #if defined(__CUDA_ARCH__)
   static_assert(arch::kHasWgmma, "the Hopper main loop needs the sm_90a target "
                                  "(solder-compile --arch=sm_90a)");
@@ -126,10 +186,11 @@ template <class G, class T> struct WgmmaConv : WgmmaPixelTiles<G, T> {
   /// the K steps of share work.split) and leaves it in shared memory as
   /// the accumulator tile, through the bundle's tensor maps `maps` (the
   /// operand pointers go unused).
+  template <class Maps>
   __device__ __forceinline__ static float *computeTile(const float *__restrict__,
                                                        const float *__restrict__,
                                                        const WorkTile &work, char *shared,
-                                                       const WgmmaTensorMaps &maps) {
+                                                       const Maps &maps) {
     // The 128-byte swizzle repeats every 1024 bytes: the stages start on
     // one. Offset from `shared`, not rounded as an integer: a pointer cast
     // from an integer loses its address space, and the tile's reads in the
@@ -156,8 +217,18 @@ template <class G, class T> struct WgmmaConv : WgmmaPixelTiles<G, T> {
     const int steps = (work.split + 1) * kSteps / kSplits - firstStep;
     float accumulators[kRowBlocks][kAccumulators];
     if (warpGroup == 0) {
-      if (threadIdx.x == 0)
-        produce(work, firstStep, steps, stages, full, empty, maps);
+      if (threadIdx.x == 0) {
+        if constexpr (kPhased) {
+          const int phase = PixelTiles::phase(work.pixelTile);
+          produce(phaseForm(phase), phase, PixelTiles::positionBase(work.pixelTile), work,
+                  firstStep, steps, stages, full, empty, maps);
+        } else {
+          // A local copy: a static member's arrays would be odr-used.
+          constexpr WgmmaConvForm form = kForm;
+          produce(form, 0, PixelTiles::pixelBase(work.pixelTile), work, firstStep, steps,
+                  stages, full, empty, maps);
+        }
+      }
     } else {
 #pragma unroll
       for (int m = 0; m < kRowBlocks; ++m)
@@ -190,35 +261,40 @@ template <class G, class T> struct WgmmaConv : WgmmaPixelTiles<G, T> {
 
 private:
   /// Issues the copies of K steps firstStep on (two a step, or four for
-  /// 3xTF32), each into a stage its consumers have given back.
-  __device__ __forceinline__ static void produce(const WorkTile &work, int firstStep, int steps,
+  /// 3xTF32), each into a stage its consumers have given back: the conv
+  /// `form` (a phased conv_transpose's phase `phase`) from output position
+  /// `row` on.
+  template <class Maps>
+  __device__ __forceinline__ static void produce(const WgmmaConvForm &form, int phase, int row,
+                                                 const WorkTile &work, int firstStep, int steps,
                                                  char *stages, uint64_t *full, uint64_t *empty,
-                                                 const WgmmaTensorMaps &maps) {
+                                                 const Maps &maps) {
     // The host wrote the maps (at load): acquire them for the copy engine's
     // proxy before its first use.
-    const cute::TmaDescriptor *used[] = {&maps.input, &maps.weight, &maps.inputSmall,
-                                         &maps.weightSmall};
+    const cute::TmaDescriptor *inputMaps[] = {inputMapOf(maps, phase, 0),
+                                              inputMapOf(maps, phase, 1)};
+    const cute::TmaDescriptor *weightMaps[] = {&maps.weight, &maps.weightSmall};
 #pragma unroll
-    for (int i = 0; i < 2 * kParts; ++i) {
-      arch::acquireTensorMap(used[i]);
-      cute::prefetch_tma_descriptor(used[i]);
+    for (int part = 0; part < kParts; ++part) {
+      arch::acquireTensorMap(inputMaps[part]);
+      cute::prefetch_tma_descriptor(inputMaps[part]);
+      arch::acquireTensorMap(weightMaps[part]);
+      cute::prefetch_tma_descriptor(weightMaps[part]);
     }
-    // The tile's first output position, and where its window starts. (A
-    // local copy of the form: a static member's arrays would be odr-used.)
-    constexpr WgmmaConvForm form = kForm;
-    constexpr int kVolume = form.out[0] * form.out[1] * form.out[2];
+    // The tile's first output position, and where its window starts.
+    const int volume = form.out[0] * form.out[1] * form.out[2];
     // Across samples, the tile's first pixel tells its sample too.
-    const int row = PixelTiles::pixelBase(work.pixelTile);
-    const int n = T::kAcrossSamples ? row / kVolume : work.n;
-    const int pixel = T::kAcrossSamples ? row % kVolume : row;
+    const int n = T::kAcrossSamples ? row / volume : work.n;
+    const int pixel = T::kAcrossSamples ? row % volume : row;
     const int z = pixel / (form.out[2] * form.out[1]), y = pixel / form.out[2] % form.out[1],
               x = pixel % form.out[2];
     const int w = x * form.stride[2] - form.padBefore[2];
     const int h = y * form.stride[1] - form.padBefore[1];
     const int d = z * form.stride[0] - form.padBefore[0];
-    const int channelBase = work.channelTile * BN;
-    constexpr int kChannelSteps = form.channelSteps();
-    int tap = firstStep / kChannelSteps, channelStep = firstStep % kChannelSteps;
+    // A phase's weight block: its output channels' rows from phase x K on.
+    const int channelBase = work.channelTile * BN + phase * G::kOutChannels;
+    const int channelSteps = form.channelSteps();
+    int tap = firstStep / channelSteps, channelStep = firstStep % channelSteps;
     for (int step = 0; step < steps; ++step) {
       const int stage = step % kStages;
       if (step >= kStages)
@@ -232,14 +308,14 @@ private:
                                    uint16_t(t * form.dilation[0])};
 #pragma unroll
       for (int part = 0; part < kParts; ++part) {
-        arch::copyIm2col(part ? &maps.inputSmall : &maps.input, &full[stage], a + part * kABytes,
+        arch::copyIm2col(inputMaps[part], &full[stage], a + part * kABytes,
                          channel, w, h, d, n, offsets[0], offsets[1], offsets[2],
                          form.dims == 3);
-        arch::copyTile2d(part ? &maps.weightSmall : &maps.weight, &full[stage],
+        arch::copyTile2d(weightMaps[part], &full[stage],
                          a + kWeightOffset + part * kBBytes, tap * form.channels + channel,
                          channelBase);
       }
-      if (++channelStep == kChannelSteps) {
+      if (++channelStep == channelSteps) {
         channelStep = 0;
         ++tap;
       }

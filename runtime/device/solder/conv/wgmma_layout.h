@@ -6,16 +6,19 @@
 // template (conv/mainloop_implicit_gemm_wgmma.cuh) all include, so that
 // the maps the runtime builds are the boxes the main loop waits for.
 //
-// The main loop reads a conv as the stride-s conv it is, or a
-// conv_transpose of stride 1 as the conv of its flipped kernel: its input
-// NDHWC (channels padded to 4), its weights KTRSC, 32 channels (128 bytes,
-// one 128-byte swizzle row) a step.
+// The main loop reads a conv as the stride-s conv it is, a conv_transpose
+// of stride 1 as the conv of its flipped kernel, and one of stride > 1 as
+// its output phases (conv/phases.h), each a conv of stride 1 over the
+// whole input with an im2col map of its own: its input NDHWC (channels
+// padded to 4), its weights KTRSC, 32 channels (128 bytes, one 128-byte
+// swizzle row) a step.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SOLDER_CONV_WGMMA_LAYOUT_H
 #define SOLDER_CONV_WGMMA_LAYOUT_H
 
+#include "solder/conv/phases.h"
 #include "solder/epilogue/accumulator_tile.h"
 
 namespace solder {
@@ -124,6 +127,14 @@ constexpr WgmmaConvForm wgmmaConvForm(bool transposed, int groups, int batch, in
 enum WgmmaMap : int { kWgmmaInputMap, kWgmmaWeightMap, kWgmmaInputSmallMap, kWgmmaWeightSmallMap };
 constexpr int kTensorMapBytes = 128;
 constexpr int wgmmaMapOffset(WgmmaMap map) { return kTensorMapBytes * map; }
+/// A phased conv_transpose's input map of phase `phase` (`part` 1: its
+/// small TF32 part) among `phases` (WgmmaPhaseTensorMaps): phase 0's where
+/// a conv's input maps are, the other phases' after the four, big parts
+/// first.
+constexpr int wgmmaPhaseInputMapOffset(int phase, int part, int phases) {
+  return phase == 0 ? wgmmaMapOffset(part ? kWgmmaInputSmallMap : kWgmmaInputMap)
+                    : kTensorMapBytes * (4 + part * (phases - 1) + phase - 1);
+}
 
 /// A tensor map as cuTensorMapEncodeIm2col or cuTensorMapEncodeTiled takes
 /// it, fp32 elements in the 128-byte swizzle, dims innermost first: the
@@ -141,6 +152,54 @@ struct TensorMapSpec {
   constexpr int boxDims() const { return im2col ? 2 : rank; }
   constexpr int cornerDims() const { return im2col ? rank - 2 : 0; }
 };
+
+/// The stride^d output phases of a conv_transpose (1 for a conv, or a
+/// conv_transpose of stride 1).
+constexpr int wgmmaPhaseCount(bool transposed, const int *stride) {
+  return transposed ? stride[0] * stride[1] * stride[2] : 1;
+}
+
+/// Output phase `phase` of a conv_transpose of stride > 1 as the Hopper
+/// main loop runs it: the conv of stride 1 over the whole input that the
+/// phase is (conv/phases.h; its taps reversed, as weightsToKtrsc writes
+/// the phase's weight block), over ceil(out / stride) positions a dim
+/// (Phases' extents: positions past the output are computed and dropped).
+/// fits = false where a phase has no tap or its corners pass what im2col
+/// encodes.
+constexpr WgmmaConvForm wgmmaPhaseForm(int batch, int paddedChannels, int outChannels,
+                                       const int *in, const int *out, const int *kernel,
+                                       const int *stride, const int *pad, const int *dilation,
+                                       int phase) {
+  WgmmaConvForm form;
+  form.batch = batch;
+  form.channels = paddedChannels;
+  form.outChannels = outChannels;
+  form.dims = in[0] == 1 && out[0] == 1 && kernel[0] == 1 && pad[0] == 0 ? 2 : 3;
+  bool fits = true;
+  const int residues[3] = {phase / (stride[1] * stride[2]), phase / stride[2] % stride[1],
+                           phase % stride[2]};
+  for (int d = 0; d < 3; ++d) {
+    const PhaseDim dim = transposedPhaseDim(residues[d], stride[d], kernel[d], pad[d], dilation[d]);
+    fits = fits && dim.tapCount > 0;
+    form.in[d] = in[d];
+    form.out[d] = (out[d] + stride[d] - 1) / stride[d];
+    form.kernel[d] = dim.tapCount;
+    form.stride[d] = 1;
+    form.dilation[d] = dim.convDilation;
+    form.padBefore[d] = dim.convPad;
+    form.padAfter[d] =
+        (form.out[d] - 1) + (dim.tapCount - 1) * dim.convDilation - dim.convPad - (in[d] - 1);
+  }
+  const int spatial = form.dims;
+  const int cornerLimit = im2colCornerLimit(spatial), offsetLimit = im2colOffsetLimit(spatial);
+  for (int d = 3 - spatial; d < 3; ++d) {
+    const int lower = form.lowerCorner(d), upper = form.upperCorner(d);
+    fits = fits && lower >= -cornerLimit && lower < cornerLimit && upper >= -cornerLimit &&
+           upper < cornerLimit && (form.kernel[d] - 1) * form.dilation[d] < offsetLimit;
+  }
+  form.fits = fits;
+  return form;
+}
 
 /// The input's im2col map: NDHWC (NHWC without depth), BM pixels of 32
 /// channels a box.
@@ -172,12 +231,15 @@ constexpr TensorMapSpec wgmmaInputMap(const WgmmaConvForm &form, int bm) {
 }
 
 /// The weights' tiled map: KTRSC as rows of taps x channels, BN rows of 32
-/// a box.
-constexpr TensorMapSpec wgmmaWeightMap(const WgmmaConvForm &form, int bn) {
+/// a box. A phased conv_transpose's (`phases` > 1, every phase's form of as
+/// many taps): its phases' KTRSC blocks one after another, phase p's output
+/// channels rows p x K on (a box of BN rows past K reads the next phase's
+/// weights into columns the epilogue drops).
+constexpr TensorMapSpec wgmmaWeightMap(const WgmmaConvForm &form, int bn, int phases = 1) {
   TensorMapSpec map;
   map.rank = 2;
   map.dims[0] = (long long)form.taps() * form.channels;
-  map.dims[1] = form.outChannels;
+  map.dims[1] = (long long)phases * form.outChannels;
   map.byteStrides[0] = map.dims[0] * 4;
   map.box[0] = kWgmmaStepChannels;
   map.box[1] = bn;
