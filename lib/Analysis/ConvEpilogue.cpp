@@ -9,6 +9,18 @@
 using namespace mlir;
 using namespace mlir::solder;
 
+/// Whether `op` of a conv region is one of its epilogue's partial
+/// reductions.
+static bool isEpilogueReductionOp(Operation *op) { return isa<GroupStatsOp, ReduceOp>(op); }
+
+SmallVector<Operation *> mlir::solder::getEpilogueReductions(FusionOp fusion) {
+  SmallVector<Operation *> reductions;
+  for (Operation &op : fusion.getBodyBlock().without_terminator())
+    if (isEpilogueReductionOp(&op))
+      reductions.push_back(&op);
+  return reductions;
+}
+
 ConvEpilogueKind mlir::solder::getConvEpilogueKind(FusionOp fusion, Operation *anchor,
                                                    MainLoopKind mainLoop) {
   if (mainLoop == MainLoopKind::implicit_gemm_fma)
@@ -17,21 +29,16 @@ ConvEpilogueKind mlir::solder::getConvEpilogueKind(FusionOp fusion, Operation *a
     return ConvEpilogueKind::tile_shifted_moments;
   // Reductions of the conv output alone (plus its bias) that leave nothing
   // else: the main loop's registers hold all the epilogue needs.
-  bool reduces = false, onlyReductionsOfConv = true;
-  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
-    if (&op == anchor || isa<arith::ConstantOp>(op))
-      continue;
-    if (isa<GroupStatsOp, ReduceOp>(op)) {
-      reduces = true;
-      onlyReductionsOfConv &= op.getOperand(0) == anchor->getResult(0);
-    } else {
-      onlyReductionsOfConv = false;
-    }
-  }
+  bool onlyReductionsOfConv =
+      llvm::all_of(fusion.getBodyBlock().without_terminator(), [&](Operation &op) {
+        return &op == anchor || isa<arith::ConstantOp>(op) ||
+               (isEpilogueReductionOp(&op) && op.getOperand(0) == anchor->getResult(0));
+      });
   bool storesElements = llvm::any_of(fusion.getYield().getValues(), [](Value value) {
-    return !isa_and_present<GroupStatsOp, ReduceOp>(value.getDefiningOp());
+    Operation *producer = value.getDefiningOp();
+    return !producer || !isEpilogueReductionOp(producer);
   });
-  return reduces && onlyReductionsOfConv && !storesElements
+  return !getEpilogueReductions(fusion).empty() && onlyReductionsOfConv && !storesElements
              ? ConvEpilogueKind::register_moments
              : ConvEpilogueKind::tile_shifted_moments;
 }
@@ -41,10 +48,7 @@ std::optional<FinalizeLaunch> mlir::solder::getFinalizeLaunch(FusionOp fusion,
                                                               int64_t pixelTiles) {
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
   int64_t batch = outType.getDimSize(0), channels = outType.getDimSize(1);
-  SmallVector<Operation *> reductions;
-  for (Operation &op : fusion.getBodyBlock().without_terminator())
-    if (isa<GroupStatsOp, ReduceOp>(op))
-      reductions.push_back(&op);
+  SmallVector<Operation *> reductions = getEpilogueReductions(fusion);
   if (reductions.empty())
     return std::nullopt;
   // A statistic's partials are read channel-fastest (a group's channels of

@@ -20,6 +20,11 @@
 
 namespace mlir::solder {
 
+/// The partial reductions of conv region `fusion`'s epilogue (group
+/// statistics, per-channel sums and means), in the region's order: the
+/// plan's "the epilogue reduces", the finalize kernel's statistics.
+SmallVector<Operation *> getEpilogueReductions(FusionOp fusion);
+
 /// How `fusion`'s epilogue reads the accumulators of `mainLoop` (anchor:
 /// its conv): the FMA fallback visits each element with Welford partials;
 /// the direct conv on tensor cores hands each tile's channel moments from

@@ -480,12 +480,10 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
     Operation *anchor = getAnchor(fusion);
     if (!anchor)
       return std::nullopt;
-    bool epilogueReduces = llvm::any_of(fusion.getBodyBlock(), [](Operation &op) {
-      return isa<GroupStatsOp, ReduceOp>(op);
-    });
     return getConvSchedule(anchor, target, precisionValue, mainLoopValue, tileValue,
                            reachesCancellingSum(anchor), !getConvPrologue(anchor).empty(),
-                           channelsLastInputs.contains(fusion), epilogueReduces);
+                           channelsLastInputs.contains(fusion),
+                           /*epilogueReduces=*/!getEpilogueReductions(fusion).empty());
   }
 
   /// Conv results that every reader takes channels-last (NDHWC): a
