@@ -338,13 +338,13 @@ SmallVector<::solder::WgmmaConvForm> mlir::solder::getWgmmaPhaseForms(Operation 
                      stride = padSpatial(convT.getStrides(), 1),
                      pad = padSpatial(convT.getPadding(), 0),
                      dilation = padSpatial(convT.getDilations(), 1);
-  int phases = ::solder::wgmmaPhaseCount(true, stride.data());
+  int64_t phases = getOutputPhases(anchor).count;
   if (phases == 1)
     return {};
   SmallVector<::solder::WgmmaConvForm> forms;
   for (int phase = 0; phase < phases; ++phase)
     forms.push_back(::solder::wgmmaPhaseForm(
-        static_cast<int>(output.getDimSize(0)),
+        static_cast<int>(convT.getGroups()), static_cast<int>(output.getDimSize(0)),
         ::solder::paddedInputChannels(static_cast<int>(input.getDimSize(1))),
         static_cast<int>(output.getDimSize(1)), in.data(), out.data(), kernel.data(), stride.data(),
         pad.data(), dilation.data(), phase));
@@ -355,10 +355,7 @@ bool mlir::solder::runsOnWgmma(Operation *anchor, bool samplesAsPixels) {
   SmallVector<::solder::WgmmaConvForm> phases = getWgmmaPhaseForms(anchor);
   if (phases.empty())
     return getWgmmaConvForm(anchor, samplesAsPixels).fits;
-  return cast<ConvTransposeOp>(anchor).getGroups() == 1 &&
-         llvm::all_of(phases, [&](const ::solder::WgmmaConvForm &form) {
-           return form.fits && form.taps() == phases.front().taps();
-         });
+  return ::solder::wgmmaPhasesFit(phases.data(), static_cast<int>(phases.size()));
 }
 
 /// The direct tensor-core tile of `conv`, or the reason it cannot run it.

@@ -137,14 +137,14 @@ template <class G, class T> struct WgmmaConv : WgmmaPixelTiles<G, T> {
               stride[3] = {G::kStride[0], G::kStride[1], G::kStride[2]},
               pad[3] = {G::kPad[0], G::kPad[1], G::kPad[2]},
               dilation[3] = {G::kDilation[0], G::kDilation[1], G::kDilation[2]};
-    return wgmmaPhaseForm(G::kBatch, paddedInputChannels(G::kInChannels), G::kOutChannels, in,
-                          out, kernel, stride, pad, dilation, phase);
+    return wgmmaPhaseForm(G::kGroups, G::kBatch, paddedInputChannels(G::kInChannels),
+                          G::kOutChannels, in, out, kernel, stride, pad, dilation, phase);
   }
   static constexpr bool phasesFit() {
+    WgmmaConvForm phases[kPhaseCount];
     for (int phase = 0; phase < kPhaseCount; ++phase)
-      if (!phaseForm(phase).fits || phaseForm(phase).taps() != phaseForm(0).taps())
-        return false;
-    return true;
+      phases[phase] = phaseForm(phase);
+    return wgmmaPhasesFit(phases, kPhaseCount);
   }
   /// The conv's form (a phased conv_transpose's: its first phase's, whose
   /// taps every phase has).
@@ -153,7 +153,7 @@ template <class G, class T> struct WgmmaConv : WgmmaPixelTiles<G, T> {
               : wgmmaConvForm(G::kTransposed, G::kGroups, G::kBatch,
                               paddedInputChannels(G::kInChannels), G::kOutChannels, G::kIn,
                               G::kOut, G::kKernel, G::kStride, G::kPad, G::kDilation);
-  static_assert(kPhased ? G::kGroups == 1 && phasesFit() : kForm.fits,
+  static_assert(kPhased ? phasesFit() : kForm.fits,
                 "a conv the Hopper main loop runs (conv/wgmma_layout.h)");
   static_assert(!kPhased || (kSplits == 1 && !T::kAcrossSamples),
                 "a phased conv_transpose's tiles are one phase's of one sample, unsplit");

@@ -73,24 +73,59 @@ struct WgmmaConvForm {
   }
 };
 
-/// The form of a conv (or conv_transpose) of `groups` groups whose input
-/// NDHWC holds `paddedChannels` a pixel; fits = false where the main loop
-/// cannot run it: a grouped conv, a conv_transpose of stride > 1 (its
-/// phases), and corners or tap offsets past what im2col encodes (16 bits
-/// shared by the spatial dims).
-constexpr WgmmaConvForm wgmmaConvForm(bool transposed, int groups, int batch, int paddedChannels,
-                                      int outChannels, const int *in, const int *out,
-                                      const int *kernel, const int *stride, const int *pad,
-                                      const int *dilation) {
+namespace detail {
+/// A form's sizes, and its spatial dims: 2 where the conv has no depth.
+constexpr WgmmaConvForm wgmmaFormSizes(int batch, int paddedChannels, int outChannels,
+                                       const int *in, const int *out, const int *kernel,
+                                       const int *pad) {
   WgmmaConvForm form;
   form.batch = batch;
   form.channels = paddedChannels;
   form.outChannels = outChannels;
   form.dims = in[0] == 1 && out[0] == 1 && kernel[0] == 1 && pad[0] == 0 ? 2 : 3;
-  bool fits = groups == 1;
   for (int d = 0; d < 3; ++d) {
     form.in[d] = in[d];
     form.out[d] = out[d];
+  }
+  return form;
+}
+
+/// Completes a form whose kernel, stride, dilation and zeros before each
+/// dim are set: the zeros after each dim, and whether im2col encodes its
+/// corners, tap offsets (16 bits shared by the spatial dims) and strides.
+constexpr bool wgmmaFormEncodes(WgmmaConvForm &form) {
+  for (int d = 0; d < 3; ++d)
+    // The last output position's window ends where the zeros after end
+    // (negative: it stops short of the input's last positions).
+    form.padAfter[d] = (form.out[d] - 1) * form.stride[d] +
+                       (form.kernel[d] - 1) * form.dilation[d] - form.padBefore[d] -
+                       (form.in[d] - 1);
+  const int spatial = form.dims;
+  const int cornerLimit = im2colCornerLimit(spatial), offsetLimit = im2colOffsetLimit(spatial);
+  bool encodes = true;
+  for (int d = 3 - spatial; d < 3; ++d) {
+    const int lower = form.lowerCorner(d), upper = form.upperCorner(d);
+    encodes = encodes && lower >= -cornerLimit && lower < cornerLimit && upper >= -cornerLimit &&
+              upper < cornerLimit && (form.kernel[d] - 1) * form.dilation[d] < offsetLimit &&
+              form.stride[d] <= 8;
+  }
+  return encodes;
+}
+} // namespace detail
+
+/// The form of a conv (or conv_transpose) of `groups` groups whose input
+/// NDHWC holds `paddedChannels` a pixel; fits = false where the main loop
+/// cannot run it: a grouped conv, a conv_transpose of stride > 1 (its
+/// phases: wgmmaPhaseForm), and corners or tap offsets past what im2col
+/// encodes.
+constexpr WgmmaConvForm wgmmaConvForm(bool transposed, int groups, int batch, int paddedChannels,
+                                      int outChannels, const int *in, const int *out,
+                                      const int *kernel, const int *stride, const int *pad,
+                                      const int *dilation) {
+  WgmmaConvForm form =
+      detail::wgmmaFormSizes(batch, paddedChannels, outChannels, in, out, kernel, pad);
+  bool fits = groups == 1;
+  for (int d = 0; d < 3; ++d) {
     form.kernel[d] = kernel[d];
     form.dilation[d] = dilation[d];
     if (transposed) {
@@ -104,20 +139,8 @@ constexpr WgmmaConvForm wgmmaConvForm(bool transposed, int groups, int batch, in
       form.stride[d] = stride[d];
       form.padBefore[d] = pad[d];
     }
-    // The last output position's window ends where the zeros after end
-    // (negative: it stops short of the input's last positions).
-    form.padAfter[d] = (out[d] - 1) * form.stride[d] + (kernel[d] - 1) * dilation[d] -
-                       form.padBefore[d] - (in[d] - 1);
   }
-  const int spatial = form.dims;
-  const int cornerLimit = im2colCornerLimit(spatial), offsetLimit = im2colOffsetLimit(spatial);
-  for (int d = 3 - spatial; d < 3; ++d) {
-    const int lower = form.lowerCorner(d), upper = form.upperCorner(d);
-    fits = fits && lower >= -cornerLimit && lower < cornerLimit && upper >= -cornerLimit &&
-           upper < cornerLimit && (kernel[d] - 1) * dilation[d] < offsetLimit &&
-           form.stride[d] <= 8;
-  }
-  form.fits = fits;
+  form.fits = detail::wgmmaFormEncodes(form) && fits;
   return form;
 }
 
@@ -153,52 +176,43 @@ struct TensorMapSpec {
   constexpr int cornerDims() const { return im2col ? rank - 2 : 0; }
 };
 
-/// The stride^d output phases of a conv_transpose (1 for a conv, or a
-/// conv_transpose of stride 1).
-constexpr int wgmmaPhaseCount(bool transposed, const int *stride) {
-  return transposed ? stride[0] * stride[1] * stride[2] : 1;
-}
-
-/// Output phase `phase` of a conv_transpose of stride > 1 as the Hopper
-/// main loop runs it: the conv of stride 1 over the whole input that the
-/// phase is (conv/phases.h; its taps reversed, as weightsToKtrsc writes
-/// the phase's weight block), over ceil(out / stride) positions a dim
-/// (Phases' extents: positions past the output are computed and dropped).
-/// fits = false where a phase has no tap or its corners pass what im2col
-/// encodes.
-constexpr WgmmaConvForm wgmmaPhaseForm(int batch, int paddedChannels, int outChannels,
+/// Output phase `phase` of a conv_transpose of stride > 1 and `groups`
+/// groups as the Hopper main loop runs it: the conv of stride 1 over the
+/// whole input that the phase is (conv/phases.h; its taps reversed, as
+/// weightsToKtrsc writes the phase's weight block), over ceil(out / stride)
+/// positions a dim (Phases' extents: positions past the output are
+/// computed and dropped). fits = false for a grouped conv_transpose, a
+/// phase with no tap, or corners past what im2col encodes.
+constexpr WgmmaConvForm wgmmaPhaseForm(int groups, int batch, int paddedChannels, int outChannels,
                                        const int *in, const int *out, const int *kernel,
                                        const int *stride, const int *pad, const int *dilation,
                                        int phase) {
-  WgmmaConvForm form;
-  form.batch = batch;
-  form.channels = paddedChannels;
-  form.outChannels = outChannels;
-  form.dims = in[0] == 1 && out[0] == 1 && kernel[0] == 1 && pad[0] == 0 ? 2 : 3;
-  bool fits = true;
+  WgmmaConvForm form =
+      detail::wgmmaFormSizes(batch, paddedChannels, outChannels, in, out, kernel, pad);
+  bool fits = groups == 1;
   const int residues[3] = {phase / (stride[1] * stride[2]), phase / stride[2] % stride[1],
                            phase % stride[2]};
   for (int d = 0; d < 3; ++d) {
     const PhaseDim dim = transposedPhaseDim(residues[d], stride[d], kernel[d], pad[d], dilation[d]);
     fits = fits && dim.tapCount > 0;
-    form.in[d] = in[d];
     form.out[d] = (out[d] + stride[d] - 1) / stride[d];
     form.kernel[d] = dim.tapCount;
     form.stride[d] = 1;
     form.dilation[d] = dim.convDilation;
     form.padBefore[d] = dim.convPad;
-    form.padAfter[d] =
-        (form.out[d] - 1) + (dim.tapCount - 1) * dim.convDilation - dim.convPad - (in[d] - 1);
   }
-  const int spatial = form.dims;
-  const int cornerLimit = im2colCornerLimit(spatial), offsetLimit = im2colOffsetLimit(spatial);
-  for (int d = 3 - spatial; d < 3; ++d) {
-    const int lower = form.lowerCorner(d), upper = form.upperCorner(d);
-    fits = fits && lower >= -cornerLimit && lower < cornerLimit && upper >= -cornerLimit &&
-           upper < cornerLimit && (form.kernel[d] - 1) * form.dilation[d] < offsetLimit;
-  }
-  form.fits = fits;
+  form.fits = detail::wgmmaFormEncodes(form) && fits;
   return form;
+}
+
+/// Whether the Hopper main loop runs a conv_transpose's `count` output
+/// phases: each fits and has as many taps as the first (their weight
+/// blocks are then rows of one tiled map).
+constexpr bool wgmmaPhasesFit(const WgmmaConvForm *phases, int count) {
+  for (int phase = 0; phase < count; ++phase)
+    if (!phases[phase].fits || phases[phase].taps() != phases[0].taps())
+      return false;
+  return count > 0;
 }
 
 /// The input's im2col map: NDHWC (NHWC without depth), BM pixels of 32
