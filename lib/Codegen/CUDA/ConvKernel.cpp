@@ -25,13 +25,6 @@
 using namespace mlir;
 using namespace mlir::solder;
 
-/// Whether sm80's implicit GEMM of `tile` reads both operands from Solder's
-/// conversions (an input grid and a weight grid): then, in TF32, they store
-/// the operands rounded and the main loop converts nothing.
-static bool sm80OperandsTF32(ImplicitGemmTileAttr tile) {
-  return !tile.getInputGrid().empty() && !tile.getWeightGrid().empty();
-}
-
 LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                                              Operation *anchor) {
   auto conv = dyn_cast<ConvOp>(anchor);
@@ -217,6 +210,13 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   // the epilogue.
   bool inputChannelsLast = false;
   auto implicitGemmTile = dyn_cast<ImplicitGemmTileAttr>(schedule.getConfig());
+  // sm80's TF32 loop reads operands rounded to TF32 where Solder's
+  // conversions write both (an input grid and a weight grid), which then
+  // round them (TensorOpTile's OperandsTF32); it rounds them itself where
+  // it reads one as its producer stored it. Its 3xTF32 loop splits floats.
+  bool sm80OperandsTF32 = mainLoop == MainLoopKind::implicit_gemm_tensorop && !threeTF32 &&
+                          implicitGemmTile && !implicitGemmTile.getInputGrid().empty() &&
+                          !implicitGemmTile.getWeightGrid().empty();
   bool depthwise = isa<DepthwiseTileAttr>(schedule.getConfig());
   for (auto [index, channelsLast] : llvm::enumerate(getChannelsLastCaptures(fusion))) {
     if (!channelsLast)
@@ -249,14 +249,10 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     if (prologue && implicitGemmTile.getInputGrid().empty())
       return fusion.emitError("the CUDA code generator applies a tensor-core conv's prologue "
                               "in its input conversion: the plan gives it no input_grid");
-    // sm80's TF32 loop reads operands rounded to TF32 where Solder converts
-    // both (TensorOpTile's OperandsTF32), and rounds them itself where it
-    // reads one as its producer stored it; its 3xTF32 loop splits floats.
     bool hopper = mainLoop == MainLoopKind::implicit_gemm_wgmma;
-    OperandStore store = hopper && threeTF32 ? OperandStore::tf32Parts
-                         : hopper || (!threeTF32 && sm80OperandsTF32(implicitGemmTile))
-                             ? OperandStore::tf32
-                             : OperandStore::asIs;
+    OperandStore store = hopper && threeTF32          ? OperandStore::tf32Parts
+                         : hopper || sm80OperandsTF32 ? OperandStore::tf32
+                                                      : OperandStore::asIs;
     converted = emitLayoutConversions(fusion, anchor, implicitGemmTile, prologue, store);
     if (converted.input)
       mainLoopInput = workspace(*converted.input);
@@ -316,8 +312,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
                         "solder::TensorMath::{7}{9}>>;\n",
                         name, block[0], block[1], block[2], warp[0], warp[1],
                         implicitGemmTile.getStages(), math, mainLoopGeometry,
-                        !threeTF32 && sm80OperandsTF32(implicitGemmTile) ? ", /*OperandsTF32=*/true"
-                                                                         : "");
+                        sm80OperandsTF32 ? ", /*OperandsTF32=*/true" : "");
   } else if (directTile) {
     StringRef accumulation;
     switch (directTile.getAccumulation()) {
@@ -381,8 +376,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     SmallVector<::solder::WgmmaConvForm> phaseForms = getWgmmaPhaseForms(anchor);
     ::solder::WgmmaConvForm form =
         phaseForms.empty() ? getWgmmaConvForm(anchor, samplesAsPixels) : phaseForms.front();
-    if (!phaseForms.empty() && !runsOnWgmma(anchor, samplesAsPixels))
-      form.fits = false;
+    if (!phaseForms.empty())
+      form.fits = ::solder::wgmmaPhasesFit(phaseForms.data(), static_cast<int>(phaseForms.size()));
     if (splits > form.taps() * form.channelSteps())
       return fusion.emitError("the CUDA code generator splits a conv's K steps into at most as "
                               "many shares as it has (")
