@@ -321,7 +321,13 @@
 // BIGSTATS: using LengthIndex = long;
 // BIGSTATS: static constexpr LengthIndex kLength = 18874368L;
 // BIGSTATS: using Accumulator = solder::WelfordDouble;
-// BIGSTATS: solder::reduceBlockPerOutput(
+// Its 2 channels' statistics in 64 shares each (RegionLaunch's split
+// reductions, at most 64 an output: 128 blocks), merged by each channel's
+// last block.
+// BIGSTATS: __device__ float4 batchnorm_stats_k0_reduction_shares[128 * solder::SplitReductionWorkspace::kVectors];
+// BIGSTATS-NEXT: __device__ unsigned batchnorm_stats_k0_reduction_arrivals[2];
+// BIGSTATS: // batchnorm_stats_k0_reduction: reduction -> group_stats (64 blocks per output)
+// BIGSTATS: solder::reduceBlockPerOutput<64>(batchnorm_stats_k0_reduction_region{in0, out0}, solder::SplitReductionWorkspace{batchnorm_stats_k0_reduction_shares, batchnorm_stats_k0_reduction_arrivals});
 // RUN: solder-opt %solder_src/test/gpu/cases/groupnorm_silu_sum_no_conv.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=SMALLSTATS
 // SMALLSTATS: using Accumulator = solder::Welford;
 // A conv_transpose with strides (2, 3, 1): 6 output phases, each its own

@@ -39,6 +39,12 @@
 // RUN: solder-opt %solder_src/test/gpu/cases/groupnorm_silu_sum_no_conv.mlir --solder-pipeline | FileCheck %s --check-prefix=CHUNKED
 // CHUNKED: "groupnorm_silu_sum_no_conv_k0_reduction"{{.*}}#solder.region_launch<block_per_output, chunk = 6, vector = 1, threads = 256, grid = [24, 1, 1]>
 // CHUNKED: "groupnorm_silu_sum_no_conv_k1_pointwise"{{.*}}#solder.region_launch<block_per_output, chunk = 8, vector = 1, threads = 256, grid = [6, 1, 1]>
+// Few outputs of long reductions: each output's elements in equal shares, a
+// block each (64 statistics of 131072 elements: 16 shares of 8192, 4 chunks
+// of 8 a thread of 256), 1024 blocks; the 6 sums above (6272 elements) stay
+// a block each.
+// RUN: solder-opt %solder_src/test/gpu/cases/groupnorm_split_stats_silu.mlir --solder-pipeline | FileCheck %s --check-prefix=SPLIT
+// SPLIT: "groupnorm_split_stats_silu_k0_reduction"{{.*}}#solder.region_launch<block_per_output, chunk = 8, vector = 1, threads = 256, grid = [1024, 1, 1]>
 // A conv with one pixel a sample and a 1x1 kernel (how the importer writes
 // Linear) is a GEMM, whose tiles span the samples (2100 rows: 33 tiles of
 // 64), its input copied a row at a time (2100 x 96 / 4 elements a thread).

@@ -155,6 +155,8 @@ CASES = {
         lambda x, g, beta: F.silu(F.group_norm(x, 4, g, beta, 1e-5)).sum(
             dim=[1, 2, 3]),
         "x gn_w gn_b"),
+    "groupnorm_split_stats_silu": (
+        lambda x, g, beta: F.silu(F.group_norm(x, 32, g, beta, 1e-5)), "x gn_w gn_b"),
     "conv2d_dilated_wide_sigmoid_mean": (
         lambda x, w, b: torch.sigmoid(F.conv2d(x, w, b, padding=1, dilation=2)).mean(
             dim=[2, 3]),
@@ -272,7 +274,8 @@ SANITIZED = ["small_w1", "conv3d_w1_rows_ragged_groupnorm_mean", "small_w3", "w2
              "conv2d_stride_pad_relu_groupnorm",
              "conv1d_dilated_grouped_gelu_mean",
              "convtranspose2d_stride_outpad_groups_sigmoid_max",
-             "groupnorm_silu_sum_no_conv", "conv3d_scale_leakyrelu_clamp",
+             "groupnorm_silu_sum_no_conv", "groupnorm_split_stats_silu",
+             "conv3d_scale_leakyrelu_clamp",
              "conv2d_dilated_wide_sigmoid_mean", "conv2d_tanh_logsumexp_13_channels",
              "convtranspose3d_mixed_strides_groupnorm",
              "convtranspose2d_dilated_stride_sigmoid_mean",

@@ -40,9 +40,10 @@ struct RegionLaunch {
   /// elements are contiguous (2048 outputs or more of 64 elements or more:
   /// a thread's own row would leave its warp's loads strided);
   /// block_per_output: each block reduces one output through a fixed-order
-  /// tree; block_per_row: each block computes one row of a rows region;
-  /// warp_per_row: a segment of a warp's lanes reduces and then rewrites
-  /// one row of a reduce-and-apply region (getReduceApplyRow).
+  /// tree, or with `blocks` a multiple of the outputs, an equal share of
+  /// one, the last of its blocks merging the shares (few long reductions); block_per_row: each
+  /// block computes one row of a rows region; warp_per_row: a segment of a warp's lanes reduces and
+  /// then rewrites one row of a reduce-and-apply region (getReduceApplyRow).
   RegionWalk walk = RegionWalk::elementwise;
   /// Elements a thread loads and computes before it stores or accumulates
   /// them, so that many loads are in flight (one at a time left W3's

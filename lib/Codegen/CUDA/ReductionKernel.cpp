@@ -131,6 +131,16 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
   const int64_t threads = planned->getThreads(), chunk = planned->getChunk();
   const RegionWalk walk = planned->getWalk();
   bool threadPerOutput = walk == RegionWalk::thread_per_output;
+  // A block per output whose grid holds S blocks an output: each an equal
+  // share of its elements (RegionLaunch's split reductions).
+  const int64_t splits = walk == RegionWalk::block_per_output ? planned->getGrid()[0] / outputs : 1;
+  if (walk == RegionWalk::block_per_output &&
+      (planned->getGrid()[0] % outputs != 0 || length % splits != 0))
+    return fusion.emitError("the CUDA code generator splits a block-per-output reduction of ")
+           << outputs << " outputs of " << length
+           << " elements into equal shares: its grid must be a multiple of the outputs whose "
+              "quotient divides the elements, got "
+           << planned->getGrid()[0] << " blocks";
   SmallVector<int64_t> keptDims, reducedDims;
   if (reduce)
     for (int64_t d = 0; d < inType.getRank(); ++d)
@@ -154,7 +164,8 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
       summary += " -> " + op.getName().stripDialect().str();
   summary += threadPerOutput                       ? " (one thread per output)"
              : walk == RegionWalk::warp_per_output ? " (one warp per output)"
-                                                   : " (one block per output)";
+             : splits > 1 ? " (" + std::to_string(splits) + " blocks per output)"
+                          : " (one block per output)";
   SmallVector<std::string> captureNames = getCaptureNames(fusion);
   ElementEmitter element(fusion, captureNames, shape, getDoubleCaptures(fusion));
   // 32-bit indices where they fit (not for statistics, whose indexing is in
@@ -267,11 +278,23 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
     os << "    " << reductionOut << "[o] = acc.result(" << length << ".0f);\n";
   os << "  }\n};\n\n";
 
+  std::string splitWorkspace;
+  if (splits > 1) {
+    os << llvm::formatv("// {0}_shares: each block's accumulator of its share of an output's\n"
+                        "// elements; {0}_arrivals: an output's blocks that have stored theirs.\n"
+                        "__device__ float4 {0}_shares[{1} * "
+                        "solder::SplitReductionWorkspace::kVectors];\n"
+                        "__device__ unsigned {0}_arrivals[{2}];\n\n",
+                        name, outputs * splits, outputs);
+    splitWorkspace =
+        llvm::formatv(", solder::SplitReductionWorkspace{{{0}_shares, {0}_arrivals}", name).str();
+  }
   beginKernel(fusion, name, summary, {planned->getGrid()[0], 1, 1}, {}, threads);
   os << "  solder::"
      << (threadPerOutput                       ? "reduceThreadPerOutput("
          : walk == RegionWalk::warp_per_output ? "reduceWarpPerOutput("
-                                               : "reduceBlockPerOutput(")
-     << name << "_region" << getRegionInitializer(fusion) << ");\n}\n\n";
+         : splits > 1 ? "reduceBlockPerOutput<" + std::to_string(splits) + ">("
+                      : "reduceBlockPerOutput(")
+     << name << "_region" << getRegionInitializer(fusion) << splitWorkspace << ");\n}\n\n";
   return success();
 }

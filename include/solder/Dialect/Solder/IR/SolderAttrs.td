@@ -325,7 +325,9 @@ def Solder_RegionLaunchAttr : Solder_Attr<"RegionLaunch", "region_launch"> {
     contiguous, `chunk` loads a lane in flight, its lanes combined by
     shuffles in a fixed order; `threads` / 32 outputs a block) or
     `block_per_output` (a block reduces one output through a fixed-order
-    tree) or `block_per_row` (a rows region: a block computes one row of the
+    tree; where `grid` is S times the outputs, S blocks an output, each an
+    equal share of its elements, the last to finish merging the S partials
+    in share order) or `block_per_row` (a rows region: a block computes one row of the
     batch through the region's small GEMMs and pointwise ops, the row's
     values in shared memory, each GEMM output a dot product of a weight row
     and the row), or `warp_per_row` (a reduce-and-apply row: a segment of

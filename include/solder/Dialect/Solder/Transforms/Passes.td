@@ -132,8 +132,9 @@ def SolderPlan : Pass<"solder-plan", "ModuleOp"> {
     threads, shared memory and epilogue kind, from `getConvSchedule`, with
     the layout conversions and weight preparation it needs) or a
     `#solder.region_launch` otherwise (from `getRegionLaunch`: how the
-    threads walk it, `elementwise`, `thread_per_output` or
-    `block_per_output`, the `chunk` of items a thread loads before it uses
+    threads walk it, `elementwise`, `thread_per_output`, `warp_per_output`
+    or `block_per_output` (a few long reductions in equal shares of several
+    blocks), the `chunk` of items a thread loads before it uses
     them and, for `elementwise`, the `vector` width of an item: 4 where
     float4 loads and stores fit, else 1); `solder.finalize` is the
     `#solder.finalize_launch` of a conv region whose epilogue reduces; and
