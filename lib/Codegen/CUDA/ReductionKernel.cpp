@@ -245,14 +245,14 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
   }
   if (stats) {
     // o = (n, g) or g; r runs over the group's channels and spatial dims
-    // (and the batch when across_batch).
+    // (and the batch when across_batch). A batch of one indexes without i0.
     int64_t numGroups = stats.getNumGroups();
     int64_t perGroup = shape[1] / numGroups;
     int64_t volume = product(shape.drop_front(2));
     if (stats.getAcrossBatch())
-      os << "    const long i0 = r / " << perGroup * volume << "L;\n";
+      os << "    [[maybe_unused]] const long i0 = r / " << perGroup * volume << "L;\n";
     else
-      os << "    const long i0 = o / " << numGroups << "L;\n";
+      os << "    [[maybe_unused]] const long i0 = o / " << numGroups << "L;\n";
     os << "    const long i1 = (o % " << numGroups << "L) * " << perGroup << "L + (r / "
        << volume << "L) % " << perGroup << "L;\n";
     emitIndexDecomposition(os, "    ", shape,

@@ -28,7 +28,7 @@ struct groupnorm_split_stats_silu_k0_reduction_region {
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
     const long o = at.o;
-    const long i0 = o / 32L;
+    [[maybe_unused]] const long i0 = o / 32L;
     const long i1 = (o % 32L) * 8L + (r / 16384L) % 8L;
     [[maybe_unused]] const long i2 = ((r % 16384L) / 128L);
     [[maybe_unused]] const long i3 = (r % 16384L) % 128L;

@@ -27,7 +27,7 @@ struct reductions_warp_per_row_k0_reduction_region {
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
     const long o = at.o;
-    const long i0 = o / 1L;
+    [[maybe_unused]] const long i0 = o / 1L;
     const long i1 = (o % 1L) * 70L + (r / 1L) % 70L;
     [[maybe_unused]] const long i2 = (r % 1L);
     return in0[i0 * 70L + i1];

@@ -121,7 +121,7 @@ struct conv3d_softmax_layernorm_pool_groupnorm_k5_pool_region {
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
     const long o = at.o;
-    const long i0 = o / 1L;
+    [[maybe_unused]] const long i0 = o / 1L;
     const long i1 = (o % 1L) * 13L + (r / 108L) % 13L;
     [[maybe_unused]] const long i2 = ((r % 108L) / 36L);
     [[maybe_unused]] const long i3 = ((r % 108L) / 9L) % 4L;

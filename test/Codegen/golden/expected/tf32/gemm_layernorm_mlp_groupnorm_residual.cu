@@ -30,7 +30,7 @@ struct gemm_layernorm_mlp_groupnorm_residual_k0_reduction_region {
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
     const long o = at.o;
-    const long i0 = o / 1L;
+    [[maybe_unused]] const long i0 = o / 1L;
     const long i1 = (o % 1L) * 94L + (r / 1L) % 94L;
     [[maybe_unused]] const long i2 = (r % 1L);
     return in0[i0 * 94L + i1];
@@ -191,7 +191,7 @@ struct gemm_layernorm_mlp_groupnorm_residual_k2_reduction_region {
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
     const long o = at.o;
-    const long i0 = o / 4L;
+    [[maybe_unused]] const long i0 = o / 4L;
     const long i1 = (o % 4L) * 40L + (r / 1L) % 40L;
     [[maybe_unused]] const long i2 = (r % 1L);
     return in0[i0 * 160L + i1];

@@ -33,7 +33,7 @@ struct groupnorm_silu_conv_prologues_k0_reduction_region {
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
     const long o = at.o;
-    const long i0 = o / 8L;
+    [[maybe_unused]] const long i0 = o / 8L;
     const long i1 = (o % 8L) * 8L + (r / 400L) % 8L;
     [[maybe_unused]] const long i2 = ((r % 400L) / 20L);
     [[maybe_unused]] const long i3 = (r % 400L) % 20L;

@@ -27,7 +27,7 @@ struct groupnorm_silu_sum_no_conv_k0_reduction_region {
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
     const long o = at.o;
-    const long i0 = o / 4L;
+    [[maybe_unused]] const long i0 = o / 4L;
     const long i1 = (o % 4L) * 8L + (r / 196L) % 8L;
     [[maybe_unused]] const long i2 = ((r % 196L) / 14L);
     [[maybe_unused]] const long i3 = (r % 196L) % 14L;
