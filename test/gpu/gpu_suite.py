@@ -449,6 +449,7 @@ def main():
     parser.add_argument("--no-sanitizer", action="store_true")
     parser.add_argument("--cases", help="comma-separated case names (default: all)")
     args = parser.parse_args()
+    os.makedirs(args.out, exist_ok=True)  # the table's JSON goes there at the end
     only = set(args.cases.split(",")) if args.cases else None
 
     print(f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, "
