@@ -376,8 +376,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
     SmallVector<::solder::WgmmaConvForm> phaseForms = getWgmmaPhaseForms(anchor);
     ::solder::WgmmaConvForm form =
         phaseForms.empty() ? getWgmmaConvForm(anchor, samplesAsPixels) : phaseForms.front();
-    if (!phaseForms.empty())
-      form.fits = ::solder::wgmmaPhasesFit(phaseForms.data(), static_cast<int>(phaseForms.size()));
+    form.fits = runsOnWgmma(anchor, samplesAsPixels);
     if (splits > form.taps() * form.channelSteps())
       return fusion.emitError("the CUDA code generator splits a conv's K steps into at most as "
                               "many shares as it has (")

@@ -206,6 +206,25 @@ __device__ __forceinline__ Accumulator combineLanes(Accumulator acc) {
   return acc;
 }
 
+/// Whether this block is the last of `count` blocks to arrive at `counter`,
+/// for blocks that hand their shares of one result to the last of them
+/// (split-K's tiles, split reductions): every thread calls it after its
+/// stores of the block's share. The barrier and thread 0's fence release
+/// them, the atomic counts the arrival, the second fence acquires the
+/// other blocks' shares. atomicInc wraps the counter to zero at the last
+/// arrival in the same atomic step: any whole number of launches leaves it
+/// at zero (it is zero at the module's load).
+__device__ __forceinline__ bool arrivesLast(unsigned *counter, unsigned count) {
+  __syncthreads();
+  int last = 0;
+  if (threadIdx.x == 0) {
+    __threadfence();
+    last = atomicInc(counter, count - 1) == count - 1;
+    __threadfence();
+  }
+  return __syncthreads_or(last);
+}
+
 /// combineLanes over half-warps (16 lanes).
 template <class Accumulator>
 __device__ __forceinline__ Accumulator combineHalfWarp(Accumulator acc) {

@@ -141,22 +141,6 @@ __device__ __forceinline__ void reduceWarpPerOutput(const Region &region) {
     region.store(o, acc);
 }
 
-template <class Region>
-__device__ __forceinline__ void reduceBlockPerOutput(const Region &region) {
-  static_assert(std::is_empty_v<typename Region::SharedStorage>,
-                "a block per output takes no prologue");
-  constexpr int kThreads = Region::kThreads;
-  const typename Region::SharedStorage shared{};
-  const typename Region::OutputIndex o = blockIdx.x;
-  const typename Region::Output output = region.output(o, o);
-  typename Region::Accumulator acc =
-      detail::accumulateStrided<Region, kThreads>(region, output, threadIdx.x, shared);
-  acc = combineBlock<kThreads>(acc);
-  if (threadIdx.x != 0)
-    return;
-  region.store(o, acc);
-}
-
 /// Where the blocks of a split reduction leave their partial accumulators
 /// (a share each, kVectors float4s, for every share of every output) and
 /// count their arrivals (a counter an output, zero at the module's load;
@@ -168,25 +152,24 @@ struct SplitReductionWorkspace {
   unsigned *__restrict__ arrivals;
 };
 
-/// Splits blocks an output, for a few outputs of long reductions (a VAE
-/// block's 32 GroupNorm statistics of 262144 elements each, a block an
-/// output, left 100 of an H200's 132 SMs idle: 0.129 ms for 32 MB): block
-/// s of output o reduces elements [s L / Splits, (s + 1) L / Splits) as a
-/// block per output does and stores its accumulator; the last of o's
-/// blocks to arrive merges the Splits accumulators in share order,
-/// whichever block that is (bitwise deterministic), and stores o.
-template <int Splits, class Region>
+/// A block per output (Splits 1), or Splits blocks an output for a few
+/// outputs of long reductions (a VAE block's 32 GroupNorm statistics of
+/// 262144 elements each, a block an output, left 100 of an H200's 132 SMs
+/// idle: 0.112 ms for 32 MB): block s of output o reduces elements
+/// [s L / Splits, (s + 1) L / Splits), its threads strided over them, and
+/// combines them by a fixed-order tree; split, it stores its accumulator in
+/// `workspace`, and the last of o's blocks to arrive merges the Splits
+/// accumulators in share order, whichever block that is (bitwise
+/// deterministic), and stores o.
+template <int Splits = 1, class Region>
 __device__ __forceinline__ void reduceBlockPerOutput(const Region &region,
-                                                     const SplitReductionWorkspace &workspace) {
+                                                     const SplitReductionWorkspace &workspace = {}) {
   static_assert(std::is_empty_v<typename Region::SharedStorage>,
                 "a block per output takes no prologue");
   using Accumulator = typename Region::Accumulator;
   using LengthIndex = typename Region::LengthIndex;
-  constexpr int kThreads = Region::kThreads, kWords = sizeof(Accumulator) / 4;
-  static_assert(Splits > 1 && Region::kLength % Splits == 0, "equal shares of two or more");
-  static_assert(sizeof(Accumulator) % 4 == 0 &&
-                    sizeof(Accumulator) <= sizeof(float4) * SplitReductionWorkspace::kVectors,
-                "an accumulator fits its share's slot");
+  constexpr int kThreads = Region::kThreads;
+  static_assert(Splits >= 1 && Region::kLength % Splits == 0, "equal shares");
   constexpr LengthIndex kShare = Region::kLength / Splits;
   const typename Region::SharedStorage shared{};
   const typename Region::OutputIndex o = blockIdx.x / Splits;
@@ -197,41 +180,44 @@ __device__ __forceinline__ void reduceBlockPerOutput(const Region &region,
       Accumulator{}, threadIdx.x,
       [&](const LengthIndex r) { return region.element(output, base + r, shared); });
   acc = combineBlock<kThreads>(acc);
-  // An output's slots, share 0's first; through L2 (__stcg, __ldcg): L1
-  // does not see the other blocks' stores.
-  unsigned *slots = reinterpret_cast<unsigned *>(
-      workspace.shares + long(o) * Splits * SplitReductionWorkspace::kVectors);
-  constexpr int kSlotWords = 4 * SplitReductionWorkspace::kVectors;
-  // Release the share, count the arrival, acquire the others' (as split-K's
-  // reduceSplits does).
-  // (Copied as words through memcpy: a float read through an unsigned
-  // pointer is undefined, and clang dropped such stores.)
-  int last = 0;
-  if (threadIdx.x == 0) {
-    unsigned words[kWords];
-    memcpy(words, &acc, sizeof acc);
+  if constexpr (Splits == 1) {
+    if (threadIdx.x == 0)
+      region.store(o, acc);
+  } else {
+    constexpr int kWords = sizeof(Accumulator) / 4;
+    static_assert(sizeof(Accumulator) % 4 == 0 &&
+                      sizeof(Accumulator) <= sizeof(float4) * SplitReductionWorkspace::kVectors,
+                  "an accumulator fits its share's slot");
+    // An output's slots, share 0's first; through L2 (__stcg, __ldcg): L1
+    // does not see the other blocks' stores. Copied as words through
+    // memcpy: a float read through an unsigned pointer is undefined, and
+    // clang dropped such stores.
+    unsigned *slots = reinterpret_cast<unsigned *>(
+        workspace.shares + long(o) * Splits * SplitReductionWorkspace::kVectors);
+    constexpr int kSlotWords = 4 * SplitReductionWorkspace::kVectors;
+    if (threadIdx.x == 0) {
+      unsigned words[kWords];
+      memcpy(words, &acc, sizeof acc);
 #pragma unroll
-    for (int w = 0; w < kWords; ++w)
-      __stcg(&slots[split * kSlotWords + w], words[w]);
-    __threadfence();
-    last = atomicInc(&workspace.arrivals[o], Splits - 1) == Splits - 1;
-    __threadfence();
+      for (int w = 0; w < kWords; ++w)
+        __stcg(&slots[split * kSlotWords + w], words[w]);
+    }
+    if (!arrivesLast(&workspace.arrivals[o], Splits) || threadIdx.x != 0)
+      return;
+    const auto share = [&](int s) {
+      unsigned words[kWords];
+#pragma unroll
+      for (int w = 0; w < kWords; ++w)
+        words[w] = __ldcg(&slots[s * kSlotWords + w]);
+      Accumulator loaded;
+      memcpy(&loaded, words, sizeof loaded);
+      return loaded;
+    };
+    Accumulator total = share(0);
+    for (int s = 1; s < Splits; ++s)
+      total.merge(share(s));
+    region.store(o, total);
   }
-  if (!__syncthreads_or(last) || threadIdx.x != 0)
-    return;
-  const auto share = [&](int s) {
-    unsigned words[kWords];
-#pragma unroll
-    for (int w = 0; w < kWords; ++w)
-      words[w] = __ldcg(&slots[s * kSlotWords + w]);
-    Accumulator loaded;
-    memcpy(&loaded, words, sizeof loaded);
-    return loaded;
-  };
-  Accumulator total = share(0);
-  for (int s = 1; s < Splits; ++s)
-    total.merge(share(s));
-  region.store(o, total);
 }
 
 } // namespace solder

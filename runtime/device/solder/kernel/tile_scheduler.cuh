@@ -19,6 +19,7 @@
 #define SOLDER_KERNEL_TILE_SCHEDULER_CUH
 
 #include "solder/conv/geometry.cuh"
+#include "solder/reduce.cuh"
 
 namespace solder {
 
@@ -65,18 +66,7 @@ struct GridTileScheduler {
     };
     for (int v = threadIdx.x; v < kVectors; v += Threads)
       __stcg(&shares[work.split * kVectors + v], element(v));
-    __syncthreads();
-    // Release every thread's share (the barrier, then thread 0's fence),
-    // count the arrival, acquire the other blocks' shares. atomicInc wraps
-    // the counter to zero at the last arrival in the same atomic step: any
-    // whole number of launches leaves it at zero.
-    int last = 0;
-    if (threadIdx.x == 0) {
-      __threadfence();
-      last = atomicInc(&workspace.arrivals[index], Splits - 1) == Splits - 1;
-      __threadfence();
-    }
-    if (!__syncthreads_or(last))
+    if (!arrivesLast(&workspace.arrivals[index], Splits))
       return false;
     // Loads of kUnroll vectors of every share in flight before their sums:
     // one vector at a time, each thread waited out the L2's latency for
