@@ -44,6 +44,9 @@
 #ifndef THREE_TF32
 #define THREE_TF32 0
 #endif
+#ifndef ACROSS // tiles across samples (AcrossSamplePixelTiles): a grid of one sample
+#define ACROSS 0
+#endif
 constexpr solder::TensorMath kMath =
     THREE_TF32 ? solder::TensorMath::k3xTF32 : solder::TensorMath::kTF32;
 
@@ -121,7 +124,8 @@ static CUtensorMap encode(const solder::TensorMapSpec &spec, void *address) {
 }
 
 template <class G> static void run(const char *name) {
-  using MainLoop = solder::WgmmaConv<G, solder::WgmmaTile<TILE_M, TILE_N, STAGES, kMath>>;
+  using MainLoop =
+      solder::WgmmaConv<G, solder::WgmmaTile<TILE_M, TILE_N, STAGES, kMath, 1, bool(ACROSS)>>;
   constexpr auto form = MainLoop::kForm;
   const long inElems = (long)G::kBatch * solder::ConvShape<G>::kInVolume * form.channels;
   const long wElems = (long)G::kOutChannels * form.taps() * form.channels;
@@ -166,7 +170,7 @@ template <class G> static void run(const char *name) {
   auto kernel = convKernel<MainLoop>;
   CHECK(cudaFuncSetAttribute(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize,
                              MainLoop::kSharedBytes));
-  dim3 grid(MainLoop::kPixelTiles, MainLoop::kChannelTiles, G::kBatch);
+  dim3 grid(MainLoop::kPixelTiles, MainLoop::kChannelTiles, ACROSS ? 1 : G::kBatch);
   auto launch = [&] { kernel<<<grid, MainLoop::kThreads, MainLoop::kSharedBytes>>>(dOut, maps); };
   launch();
   CHECK(cudaGetLastError());
@@ -226,9 +230,9 @@ template <class G> static void run(const char *name) {
   const double flops = 2.0 * outElems * G::kInChannels * form.taps();
   printf("{\"name\":\"%s\",\"math\":\"%s\",\"tile\":\"%dx%d_s%d\",\"ms\":%.4f,\"tflops\":%.1f,"
          "\"rel_l2\":%.2e,"
-         "\"nans\":%ld}\n",
+         "\"nans\":%ld,\"pixels\":\"%s\"}\n",
          name, THREE_TF32 ? "3xtf32" : "tf32", TILE_M, TILE_N, STAGES, ms, flops / ms / 1e9,
-         std::sqrt(num / den), nans);
+         std::sqrt(num / den), nans, ACROSS ? "across_samples" : "per_sample");
   cudaFree(dIn);
   cudaFree(dW);
   cudaFree(dOut);

@@ -128,6 +128,16 @@
 // 5 ways: 130 CTAs.
 // SM90A-LABEL: func.func @layer4_conv(
 // SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], {{.*}}weight_grid = [9216, 1, 1], pixels = across_samples, k_splits = 5>, scheduler = grid, tiles = [13, 2, 5], {{.*}}reason = "tensor cores: wgmma fed by TMA (sm_90a), 4 stages, about 336 TFLOP/s against 197 for sm80's mma.sync; tiles across samples (49 pixels a sample: 13 x 128 rows hold 94% pixels, one sample's a tile 38%); K split 5 ways: 28-29 steps a share, 130 CTAs for 132 SMs (26 unsplit)"
+// Tiles across samples where a long reduction (72 K steps) pays its MMAs
+// for every row: the 3x3 256 -> 256 conv at 56x56, 3136 pixels a sample,
+// is 1568 CTAs of 128 full rows (12 waves) instead of 1600, the last of
+// each sample's 25 half empty (13 waves). A short one (2 K steps, bound by
+// its copies and epilogue) keeps a sample a tile at the same size.
+// SM90A-LABEL: func.func @long_reduction_across(
+// SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 256, 32], {{.*}}pixels = across_samples>, scheduler = grid, tiles = [1568, 1, 1], {{.*}}; tiles across samples (3136 pixels a sample: 1568 x 128 rows hold 100% pixels, one sample's a tile 98%)"
+// SM90A-LABEL: func.func @short_reduction_per_sample(
+// SM90A-NOT: pixels = across_samples
+// SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, {{.*}}tiles = [25, 1, 64],
 // An epilogue that reduces (GroupNorm's statistics, a sample's each) keeps
 // a sample a tile, and splits the K steps alone: UNet's 1280-channel 3x3
 // conv at 16x16, batch 4, is 40 CTAs of 128 x 256 unsplit.
@@ -814,6 +824,20 @@ func.func @layer4_conv(%x: tensor<32x512x7x7xf32>, %w: tensor<512x512x3x3xf32>) 
   %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
        : (tensor<32x512x7x7xf32>, tensor<512x512x3x3xf32>) -> tensor<32x512x7x7xf32>
   return %y : tensor<32x512x7x7xf32>
+}
+
+func.func @long_reduction_across(%x: tensor<64x256x56x56xf32>, %w: tensor<256x256x3x3xf32>)
+    -> tensor<64x256x56x56xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
+       : (tensor<64x256x56x56xf32>, tensor<256x256x3x3xf32>) -> tensor<64x256x56x56xf32>
+  return %y : tensor<64x256x56x56xf32>
+}
+
+func.func @short_reduction_per_sample(%x: tensor<64x64x56x56xf32>, %w: tensor<256x64x1x1xf32>)
+    -> tensor<64x256x56x56xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
+       : (tensor<64x64x56x56xf32>, tensor<256x64x1x1xf32>) -> tensor<64x256x56x56xf32>
+  return %y : tensor<64x256x56x56xf32>
 }
 
 func.func @split_conv_group_norm(%x: tensor<4x1280x16x16xf32>, %w: tensor<1280x1280x3x3xf32>,

@@ -254,6 +254,8 @@ CASES = {
         lambda x, w1, s1, b1, w2, s2: F.relu(F.conv2d(
             F.relu(F.conv2d(x, w1, padding=1) * s1 + b1), w2) * s2 + x),
         "x conv_w scale shift conv_w scale"),
+    "conv2d_long_reduction_across_bias_silu": (
+        lambda x, w, b: F.silu(F.conv2d(x, w, padding=1) + b), "x conv_w conv_b"),
     "conv2d_one_pixel_3x3_across_relu": (
         lambda x, w: F.relu(F.conv2d(x, w, padding=1)), "x conv_w"),
     "conv2d_split_k_groupnorm_silu": (

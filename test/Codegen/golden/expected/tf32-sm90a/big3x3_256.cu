@@ -61,9 +61,9 @@ struct big3x3_256_k0_conv_epilogue {
 };
 
 using big3x3_256_k0_conv_mainloop = solder::WgmmaConv<
-    big3x3_256_k0_conv_geometry, solder::WgmmaTile<128, 256, 4>>;
-using big3x3_256_k0_conv_kernel = solder::ConvKernel<big3x3_256_k0_conv_mainloop, big3x3_256_k0_conv_epilogue,
-    solder::GridTileScheduler<25, 1, 64>>;
+    big3x3_256_k0_conv_geometry, solder::WgmmaTile<128, 256, 4, solder::TensorMath::kTF32, /*Splits=*/1, /*AcrossSamples=*/true>>;
+using big3x3_256_k0_conv_kernel = solder::ConvKernel<big3x3_256_k0_conv_mainloop, solder::SamplesAsPixelsEpilogue<big3x3_256_k0_conv_epilogue, /*Volume=*/3136>,
+    solder::GridTileScheduler<1568, 1, 1>>;
 static_assert(big3x3_256_k0_conv_kernel::kThreads == 384 && big3x3_256_k0_conv_kernel::kSharedBytes == 197696,
               "the plan's threads and shared memory");
 
@@ -71,7 +71,7 @@ static_assert(big3x3_256_k0_conv_kernel::kThreads == 384 && big3x3_256_k0_conv_k
 // weights; the runtime encodes them when it loads the bundle.
 __device__ solder::WgmmaTensorMaps big3x3_256_k0_conv_maps;
 
-// big3x3_256_k0_conv: implicit-GEMM conv on tensor cores (wgmma_tf32)
+// big3x3_256_k0_conv: implicit-GEMM conv on tensor cores (wgmma_tf32), tiles across samples
 //   in0: tensor<64x256x56x56xf32>
 //   in1: tensor<256x256x3x3xf32>
 //   out0: tensor<64x256x56x56xf32>
@@ -84,6 +84,6 @@ big3x3_256_k0_conv(const float *__restrict__ in0,
     float *__restrict__ ws0,
     float *__restrict__ ws1) {
   extern __shared__ __align__(16) char shared[];
-  big3x3_256_k0_conv_kernel::run(ws0, ws1, big3x3_256_k0_conv_epilogue{in0, in1, out0}, shared, big3x3_256_k0_conv_maps);
+  big3x3_256_k0_conv_kernel::run(ws0, ws1, solder::SamplesAsPixelsEpilogue<big3x3_256_k0_conv_epilogue, /*Volume=*/3136>{big3x3_256_k0_conv_epilogue{in0, in1, out0}}, shared, big3x3_256_k0_conv_maps);
 }
 
