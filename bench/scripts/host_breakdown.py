@@ -1,5 +1,6 @@
-"""Where a short chain's call goes, layer by layer, for KernelBench-style
-chains (test/models/kernelbench.py): for each way to run it, the host time
+"""Where a call goes, layer by layer, for KernelBench-style chains
+(test/models/kernelbench.py) and the model catalog's entries
+(test/models/catalog.py, at their full size): for each way to run it, the host time
 per call (a loop without synchronizing: what Python and the launches cost
 the CPU) and the timed call (solder.bench.time_cuda: CUDA events, L2
 flushed, as bench_models.py times it).
@@ -25,12 +26,12 @@ from solder.api import _current_raw_stream
 from solder.bench import set_precision, time_cuda
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "test" / "models"))
-import kernelbench  # noqa: E402
 from backend_overhead import host_us  # noqa: E402
+from bench_models import make  # noqa: E402
 
 
 def layers(name, precision):
-    model, xs = kernelbench.make(name, "full", seed=1)
+    model, xs = make(name)
     model, xs = model.cuda().eval(), tuple(x.cuda() for x in xs)
     yield "eager", lambda: model(*xs)
     torch._dynamo.reset()
