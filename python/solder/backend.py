@@ -177,6 +177,7 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
             if graphs else run
 
     def backward_compiler(graph, inputs):
+        partitioned = None  # Solder's subgraphs of the backward, if any
         if backward == "inductor":
             # compile_fx traces the backward graph again (AOTAutograd, as an
             # inference graph), which is where Inductor's decompositions apply:
@@ -187,7 +188,7 @@ def compile_training(graph_module, example_inputs, precision="ieee", force="auto
             _batch_norm_backward_as_eager(graph)
             # A dynamic graph's backward stays eager, as its forward does (its
             # sizes are symbols: Solder compiles static shapes).
-            run, partitioned = make_boxed_func(graph.forward), None
+            run = make_boxed_func(graph.forward)
             if backward == "solder" and precision in _SOLDER_GRADIENT_PRECISIONS and \
                     not dynamic and _input_gradients_by_solder(graph):
                 partitioned = _partition_and_compile(graph, f"{name} (backward)",

@@ -595,11 +595,14 @@ def test_outputs_can_be_changed_in_place():
                                rtol=1e-5, atol=1e-5)
 
 
-def test_cudagraphs_refused_with_the_reason():
+@pytest.mark.parametrize("backward", ["solder", "inductor"])
+def test_cudagraphs_refused_with_the_reason(backward):
     """cudagraphs=True where a graph cannot be captured (CPU tensors here):
     the graph runs as compiled, with one SolderWarning that says why, its
-    backward too (it follows its forward), and the step is right; in
-    inference the same. A value other than True or False is refused."""
+    backward too (it follows its forward; Inductor's backward as well as
+    Solder's: with Inductor's, the backward's compiler once failed on the
+    subgraphs it does not have), and the step is right; in inference the
+    same. A value other than True or False is refused."""
     class Block(torch.nn.Module):  # its lines name the graph
         def __init__(self):
             super().__init__()
@@ -612,7 +615,8 @@ def test_cudagraphs_refused_with_the_reason():
     model = Block().train()
     eager, exact = copy.deepcopy(model), copy.deepcopy(model).double()
     x, grad_output = torch.randn(2, 3, 10, 10), torch.randn(2, 8, 8, 8)
-    compiled = torch.compile(model, backend="solder", options={"cudagraphs": True})
+    compiled = torch.compile(model, backend="solder",
+                             options={"cudagraphs": True, "backward": backward})
     with warnings.catch_warnings(record=True) as caught:
         warnings.simplefilter("always")
         out, gradients = _step(compiled, x, grad_output)
