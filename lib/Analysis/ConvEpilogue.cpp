@@ -21,6 +21,13 @@ SmallVector<Operation *> mlir::solder::getEpilogueReductions(FusionOp fusion) {
   return reductions;
 }
 
+bool mlir::solder::epilogueReducesPerSample(FusionOp fusion) {
+  return llvm::any_of(getEpilogueReductions(fusion), [](Operation *reduction) {
+    auto stats = dyn_cast<GroupStatsOp>(reduction);
+    return !stats || !stats.getAcrossBatch();
+  });
+}
+
 ConvEpilogueKind mlir::solder::getConvEpilogueKind(FusionOp fusion, Operation *anchor,
                                                    MainLoopKind mainLoop) {
   if (mainLoop == MainLoopKind::implicit_gemm_fma)
@@ -43,11 +50,11 @@ ConvEpilogueKind mlir::solder::getConvEpilogueKind(FusionOp fusion, Operation *a
              : ConvEpilogueKind::tile_shifted_moments;
 }
 
-std::optional<FinalizeLaunch> mlir::solder::getFinalizeLaunch(FusionOp fusion,
-                                                              Operation *anchor,
-                                                              int64_t pixelTiles) {
+std::optional<FinalizeLaunch> mlir::solder::getFinalizeLaunch(FusionOp fusion, Operation *anchor,
+                                                              int64_t pixelTiles,
+                                                              int64_t partialSamples) {
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
-  int64_t batch = outType.getDimSize(0), channels = outType.getDimSize(1);
+  int64_t channels = outType.getDimSize(1);
   SmallVector<Operation *> reductions = getEpilogueReductions(fusion);
   if (reductions.empty())
     return std::nullopt;
@@ -61,9 +68,9 @@ std::optional<FinalizeLaunch> mlir::solder::getFinalizeLaunch(FusionOp fusion,
   int64_t partialsPerStatistic = 0;
   for (Operation *reduction : reductions)
     if (auto stats = dyn_cast<GroupStatsOp>(reduction))
-      partialsPerStatistic = std::max<int64_t>(
-          partialsPerStatistic, channels / stats.getNumGroups() * pixelTiles *
-                                    (stats.getAcrossBatch() ? batch : 1));
+      partialsPerStatistic = std::max<int64_t>(partialsPerStatistic,
+                                               channels / stats.getNumGroups() * pixelTiles *
+                                                   (stats.getAcrossBatch() ? partialSamples : 1));
   FinalizeLaunch launch;
   launch.threads = std::clamp<int64_t>(
       llvm::PowerOf2Ceil(llvm::divideCeil(partialsPerStatistic, 8)), 32, 1024);

@@ -553,9 +553,9 @@ getDepthwiseSchedule(ConvOp conv, const GpuTarget &target, bool forced) {
 /// The schedule of the main loop alone (getConvSchedule adds its prologue).
 static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &target,
                                         Precision precision, MainLoopChoice choice,
-                                        std::optional<ConvTile> tileOverride,
-                                        bool cancellingSum, bool prologue,
-                                        bool inputChannelsLast, bool epilogueReduces) {
+                                        std::optional<ConvTile> tileOverride, bool cancellingSum,
+                                        bool prologue, bool inputChannelsLast,
+                                        bool epilogueReducesPerSample) {
   auto input = cast<RankedTensorType>(anchor->getOperand(0).getType());
   auto weight = cast<RankedTensorType>(anchor->getOperand(1).getType());
   auto output = cast<RankedTensorType>(anchor->getResult(0).getType());
@@ -847,10 +847,11 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     // layer3 and layer4 at batch 32: a tile held one sample's 196 or 49
     // pixels, 77% or 38% of its 128 rows, and 128 CTAs of 128 x 128 left
     // their reductions of 4608 to one wave):
-    //   * tiles across samples, where the epilogue reduces nothing (its
-    //     partials would be a tile's, not a sample's): a tile's rows run on
-    //     into the next sample's pixels, so only the last tile has rows
-    //     past the output;
+    //   * tiles across samples, where the epilogue reduces nothing per
+    //     sample (a GroupNorm's partials would be a tile's, not a sample's;
+    //     a training BatchNorm's statistics span the batch anyway): a
+    //     tile's rows run on into the next sample's pixels, so only the
+    //     last tile has rows past the output;
     //   * K splits (split-K, convs only: the GEMMs stay on sm80's loop
     //     where their grid leaves SMs idle): each tile's K steps in S
     //     shares, a CTA each, whose last to finish adds the S shares in a
@@ -873,7 +874,8 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     constexpr double kSplitMargin = 1.1;
     constexpr int64_t kMaxGridZ = 65535;
     // A tile's pixels are ints on the device (AcrossSamplePixelTiles).
-    const bool mayTileAcross = !samplesAsPixels && !epilogueReduces && batch > 1 && phases == 1 &&
+    const bool mayTileAcross = !samplesAsPixels && !epilogueReducesPerSample && batch > 1 &&
+                               phases == 1 &&
                                batch * volume + 256 <= std::numeric_limits<int32_t>::max();
     double bestEffective = 0;
     const WgmmaTile *fastest = nullptr; // the best rate, whatever its grid
@@ -1079,12 +1081,12 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
 
 ConvSchedule mlir::solder::getConvSchedule(Operation *anchor, const GpuTarget &target,
                                            Precision precision, MainLoopChoice choice,
-                                           std::optional<ConvTile> tileOverride,
-                                           bool cancellingSum, bool prologue,
-                                           bool inputChannelsLast, bool epilogueReduces) {
+                                           std::optional<ConvTile> tileOverride, bool cancellingSum,
+                                           bool prologue, bool inputChannelsLast,
+                                           bool epilogueReducesPerSample) {
   ConvSchedule schedule =
-      getMainLoopSchedule(anchor, target, precision, choice, tileOverride, cancellingSum,
-                          prologue, inputChannelsLast, epilogueReduces);
+      getMainLoopSchedule(anchor, target, precision, choice, tileOverride, cancellingSum, prologue,
+                          inputChannelsLast, epilogueReducesPerSample);
   // The tensor-core implicit GEMM applies a prologue as it converts its
   // input to NDHWC; the other main loops read PyTorch's layout, written
   // first by a kernel of its own.

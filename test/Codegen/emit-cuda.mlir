@@ -538,4 +538,4 @@ func.func @unfused(%x: tensor<4xf32>) -> tensor<4xf32> {
 // ROWS: solder::linearRow<70, 50, kThreads>(shared.row2, in3, nullptr, shared.row3);
 
 // RUN: not solder-translate --emit-cuda %S/Inputs/gemm-epilogue-reduction.mlir 2>&1 | FileCheck %s --check-prefix=GEMMREDUCE
-// GEMMREDUCE: error: the CUDA code generator reduces nothing in the epilogue of a conv whose tiles span samples (pixels = across_samples); a reduction kernel reads its output
+// GEMMREDUCE: error: the CUDA code generator reduces nothing per sample in the epilogue of a conv whose tiles span samples (pixels = across_samples), only statistics across the batch; a reduction kernel reads its output

@@ -138,6 +138,13 @@
 // SM90A-LABEL: func.func @short_reduction_per_sample(
 // SM90A-NOT: pixels = across_samples
 // SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, {{.*}}tiles = [25, 1, 64],
+// A training BatchNorm's statistics span the batch: the layer4 conv's tiles
+// run across the samples as without them, split 5 ways, and the partial
+// statistics are a tile's: the finalize merges 13 a channel (32 threads;
+// 32 samples' would be 416, 64 threads).
+// SM90A-LABEL: func.func @layer4_conv_batch_norm(
+// SM90A: solder.fusion "layer4_conv_batch_norm_k0_conv" {{.*}}solder.finalize = #solder.finalize_launch<threads = 32, grid = [512, 1, 1], {{.*}}#solder.implicit_gemm<tile = [128, 256, 32], {{.*}}pixels = across_samples, k_splits = 5>, scheduler = grid, tiles = [13, 2, 5],
+// SM90A: solder.group_stats {{.*}} across_batch
 // An epilogue that reduces (GroupNorm's statistics, a sample's each) keeps
 // a sample a tile, and splits the K steps alone: UNet's 1280-channel 3x3
 // conv at 16x16, batch 4, is 40 CTAs of 128 x 256 unsplit.
@@ -838,6 +845,16 @@ func.func @short_reduction_per_sample(%x: tensor<64x64x56x56xf32>, %w: tensor<25
   %y = solder.conv %x, %w strides = [1, 1] padding = [0, 0] dilations = [1, 1] groups = 1
        : (tensor<64x64x56x56xf32>, tensor<256x64x1x1xf32>) -> tensor<64x256x56x56xf32>
   return %y : tensor<64x256x56x56xf32>
+}
+
+func.func @layer4_conv_batch_norm(%x: tensor<32x512x7x7xf32>, %w: tensor<512x512x3x3xf32>,
+                                  %g: tensor<512xf32>, %b: tensor<512xf32>)
+    -> tensor<32x512x7x7xf32> {
+  %y = solder.conv %x, %w strides = [1, 1] padding = [1, 1] dilations = [1, 1] groups = 1
+       : (tensor<32x512x7x7xf32>, tensor<512x512x3x3xf32>) -> tensor<32x512x7x7xf32>
+  %n = solder.batch_norm %y weight = %g bias = %b epsilon = 1.0e-05
+       : (tensor<32x512x7x7xf32>, tensor<512xf32>, tensor<512xf32>) -> tensor<32x512x7x7xf32>
+  return %n : tensor<32x512x7x7xf32>
 }
 
 func.func @split_conv_group_norm(%x: tensor<4x1280x16x16xf32>, %w: tensor<1280x1280x3x3xf32>,

@@ -254,6 +254,10 @@ CASES = {
         lambda x, w1, s1, b1, w2, s2: F.relu(F.conv2d(
             F.relu(F.conv2d(x, w1, padding=1) * s1 + b1), w2) * s2 + x),
         "x conv_w scale shift conv_w scale"),
+    "conv2d_across_batchnorm_relu": (
+        lambda x, w, g, beta: F.relu(F.batch_norm(F.conv2d(x, w, padding=1), None, None, g, beta,
+                                                  training=True, eps=1e-5)),
+        "x conv_w gn_w gn_b"),
     "conv2d_long_reduction_across_bias_silu": (
         lambda x, w, b: F.silu(F.conv2d(x, w, padding=1) + b), "x conv_w conv_b"),
     "conv2d_one_pixel_3x3_across_relu": (
@@ -271,7 +275,8 @@ WORKLOADS = ["w1_conv3d_groupnorm_mean", "w2_convtranspose3d_relu_groupnorm",
              "w2_small_convtranspose3d_relu_groupnorm",
              "w3_conv2d_groupnorm_tanh_hardswish_residual_logsumexp"]
 SANITIZED = ["small_w1", "conv3d_w1_rows_ragged_groupnorm_mean", "small_w3", "w2_small_convtranspose3d_relu_groupnorm",
-             "layer4_split_across_residual", "conv2d_split_k_groupnorm_silu",
+             "layer4_split_across_residual", "conv2d_across_batchnorm_relu",
+             "conv2d_split_k_groupnorm_silu",
              "conv2d_one_pixel_3x3_across_relu",
              "conv2d_stride_pad_relu_groupnorm",
              "conv1d_dilated_grouped_gelu_mean",

@@ -25,6 +25,12 @@ namespace mlir::solder {
 /// plan's "the epilogue reduces", the finalize kernel's statistics.
 SmallVector<Operation *> getEpilogueReductions(FusionOp fusion);
 
+/// Whether a reduction of `fusion`'s epilogue keeps the samples apart (a
+/// GroupNorm's statistics, a sum per sample and channel), which holds each
+/// tile's pixels in one sample; statistics across the batch (a training
+/// BatchNorm's) do not care which sample a pixel is.
+bool epilogueReducesPerSample(FusionOp fusion);
+
 /// How `fusion`'s epilogue reads the accumulators of `mainLoop` (anchor:
 /// its conv): the FMA fallback visits each element with Welford partials;
 /// the direct conv on tensor cores hands each tile's channel moments from
@@ -36,13 +42,15 @@ ConvEpilogueKind getConvEpilogueKind(FusionOp fusion, Operation *anchor,
 
 /// The `_finalize` kernel of a conv region whose epilogue reduces (group
 /// statistics, per-channel sums or means): a block per group statistic, a
-/// thread per spatial sum. nullopt when the region has no reduction.
+/// thread per spatial sum. nullopt when the region has no reduction. Its
+/// partials are `partialSamples` x `pixelTiles` x the channels (one
+/// sample's where the conv's tiles run across samples).
 struct FinalizeLaunch {
   int64_t threads = 0;
   std::array<int64_t, 3> grid = {0, 0, 0};
 };
 std::optional<FinalizeLaunch> getFinalizeLaunch(FusionOp fusion, Operation *anchor,
-                                                int64_t pixelTiles);
+                                                int64_t pixelTiles, int64_t partialSamples);
 
 /// The conv-region results that are stored in double: a channel mean and
 /// the group statistics whose difference a later group_normalize takes.

@@ -180,15 +180,15 @@ std::optional<ConvTile> parseConvTile(StringRef text);
 /// implicit GEMM reads from a kernel of its own. `inputChannelsLast`: the
 /// producer stores the input NDHWC (the plan's solder.channels_last, only
 /// where no channel is padded and no prologue applies), so the tensor-core
-/// implicit GEMM reads it as it is. `epilogueReduces`: the region's
-/// epilogue reduces the conv's output (statistics, spatial sums), which
-/// keeps each tile's pixels in one sample.
-ConvSchedule getConvSchedule(Operation *anchor, const GpuTarget &target,
-                             Precision precision,
+/// implicit GEMM reads it as it is. `epilogueReducesPerSample`: the
+/// region's epilogue reduces the conv's output per sample (GroupNorm's
+/// statistics, spatial sums), which keeps each tile's pixels in one sample
+/// (epilogueReducesPerSample); a BatchNorm's statistics do not.
+ConvSchedule getConvSchedule(Operation *anchor, const GpuTarget &target, Precision precision,
                              MainLoopChoice choice = MainLoopChoice::automatic,
                              std::optional<ConvTile> tile = std::nullopt,
                              bool cancellingSum = false, bool prologue = false,
-                             bool inputChannelsLast = false, bool epilogueReduces = true);
+                             bool inputChannelsLast = false, bool epilogueReducesPerSample = true);
 
 } // namespace mlir::solder
 

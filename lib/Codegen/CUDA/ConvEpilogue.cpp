@@ -21,7 +21,7 @@ using namespace mlir::solder;
 
 FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
     FusionOp fusion, Operation *anchor, ArrayRef<Operation *> pointwise,
-    ArrayRef<EpilogueReduction> reductions, unsigned firstReductionBuffer,
+    ArrayRef<EpilogueReduction> reductions, unsigned firstReductionBuffer, int64_t partialSamples,
     int64_t pixelTiles, ConvEpilogueKind epilogueKind) {
   std::string name = fusion.getName().str();
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
@@ -43,8 +43,8 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
   // The partial reductions' one layout, for the epilogue that writes them and
   // the finalize kernel that reads them.
   if (!reductions.empty())
-    epilogue << "using " << name << "_partials = solder::PartialLayout<" << outShape[0]
-             << ", " << pixelTiles << ", " << channels << ">;\n\n";
+    epilogue << "using " << name << "_partials = solder::PartialLayout<" << partialSamples << ", "
+             << pixelTiles << ", " << channels << ">;\n\n";
   epilogue << "// " << name << "_epilogue: what " << name
            << " does with each accumulator (conv output element).\n"
            << "struct " << name << "_epilogue {\n";
@@ -180,4 +180,3 @@ FailureOr<SmallVector<std::string>> ProgramEmitter::emitConvEpilogue(
   os << epilogueText;
   return members;
 }
-

@@ -13,6 +13,7 @@
 
 #include "ProgramEmitter.h"
 
+#include "solder/Analysis/ConvEpilogue.h"
 #include "solder/Analysis/ConvSchedule.h"
 #include "solder/Analysis/WgmmaConvForm.h"
 #include "solder/Dialect/Solder/Transforms/FusionUtils.h"
@@ -75,7 +76,11 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
            << "this one needs " << grid[1] << " x " << grid[2];
   std::string name = fusion.getName().str();
 
-  // Sort the epilogue: pointwise ops per element, reductions of them.
+  // Sort the epilogue: pointwise ops per element, reductions of them, whose
+  // partials are a (sample, pixel tile, channel)'s; where the tiles run
+  // across samples (the reductions then span the batch) a pixel tile's of
+  // sample 0.
+  int64_t partialSamples = acrossSamples ? 1 : batch;
   SmallVector<Operation *> pointwise;
   SmallVector<EpilogueReduction> reductions;
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
@@ -90,17 +95,15 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
       continue;
     }
     if (auto stats = dyn_cast<GroupStatsOp>(op)) {
-      unsigned buffer = addBuffer(name + "_partial_stats" +
-                                      std::to_string(reductions.size()),
-                                  batch * pixelTiles * channels * 3 * 4, false);
+      unsigned buffer = addBuffer(name + "_partial_stats" + std::to_string(reductions.size()),
+                                  partialSamples * pixelTiles * channels * 3 * 4, false);
       reductions.push_back({&op, buffer, true});
       continue;
     }
     // The per-channel reductions form-fusions lets into a conv region.
     if (isa<ReduceOp>(op) && isConvEpilogueOp(&op)) {
-      unsigned buffer = addBuffer(name + "_partial_sums" +
-                                      std::to_string(reductions.size()),
-                                  batch * pixelTiles * channels * 4, false);
+      unsigned buffer = addBuffer(name + "_partial_sums" + std::to_string(reductions.size()),
+                                  partialSamples * pixelTiles * channels * 4, false);
       reductions.push_back({&op, buffer, false});
       continue;
     }
@@ -108,10 +111,11 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
            << op.getName() << "' in a conv epilogue (supported: pointwise "
               "ops, group_stats, sum/mean over all spatial dims)";
   }
-  if (acrossSamples && !reductions.empty())
+  if (acrossSamples && epilogueReducesPerSample(fusion))
     return reductions.front().op->emitError(
-        "the CUDA code generator reduces nothing in the epilogue of a conv whose tiles "
-        "span samples (pixels = across_samples); a reduction kernel reads its output");
+        "the CUDA code generator reduces nothing per sample in the epilogue of a conv "
+        "whose tiles span samples (pixels = across_samples), only statistics across the "
+        "batch; a reduction kernel reads its output");
   auto finalize =
       fusion->getAttrOfType<FinalizeLaunchAttr>(SolderDialect::kFinalizeAttrName);
   if (!reductions.empty() && !finalize)
@@ -272,9 +276,9 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   for (const EpilogueReduction &reduction : reductions)
     buffers.push_back(reduction.buffer);
 
-  FailureOr<SmallVector<std::string>> members = emitConvEpilogue(
-      fusion, anchor, pointwise, reductions, firstReductionBuffer, pixelTiles,
-      schedule.getEpilogue());
+  FailureOr<SmallVector<std::string>> members =
+      emitConvEpilogue(fusion, anchor, pointwise, reductions, firstReductionBuffer, partialSamples,
+                       pixelTiles, schedule.getEpilogue());
   if (failed(members))
     return failure();
 

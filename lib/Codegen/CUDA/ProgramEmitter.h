@@ -133,13 +133,13 @@ private:
   /// each accumulator and its (n, channel, pixel): the region's ops, the
   /// stores of yielded tensors, the partial reductions (Welford or shifted
   /// moments for group statistics, as the plan's `epilogue` says) and where
-  /// they go; for register_moments, it takes each tile's channel moments
-  /// instead. Returns its members, which are the kernel's parameters in
-  /// order.
+  /// they go (partialSamples x pixelTiles x channels slots); for
+  /// register_moments, it takes each tile's channel moments instead.
+  /// Returns its members, which are the kernel's parameters in order.
   FailureOr<SmallVector<std::string>>
   emitConvEpilogue(FusionOp fusion, Operation *anchor, ArrayRef<Operation *> pointwise,
                    ArrayRef<EpilogueReduction> reductions, unsigned firstReductionBuffer,
-                   int64_t pixelTiles, ConvEpilogueKind epilogueKind);
+                   int64_t partialSamples, int64_t pixelTiles, ConvEpilogueKind epilogueKind);
   /// Prints the prologue functor of `ops`, the region's pointwise ops that
   /// compute `anchor`'s input (ConvPrologue.cpp).
   FailureOr<ConvPrologue> emitConvPrologue(FusionOp fusion, Operation *anchor,

@@ -288,8 +288,12 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                               getConvEpilogueKind(fusion, anchor, conv->kind));
         if (!launch)
           return failure();
+        int64_t partialSamples =
+            conv->acrossSamples
+                ? 1
+                : cast<RankedTensorType>(anchor->getResult(0).getType()).getDimSize(0);
         if (std::optional<FinalizeLaunch> finalize =
-                getFinalizeLaunch(fusion, anchor, conv->grid[0])) {
+                getFinalizeLaunch(fusion, anchor, conv->grid[0], partialSamples)) {
           SmallVector<int64_t> f64Results;
           for (auto [index, result] : llvm::enumerate(fusion.getResults()))
             if (doubleStatistics.contains(result))
@@ -482,8 +486,7 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
       return std::nullopt;
     return getConvSchedule(anchor, target, precisionValue, mainLoopValue, tileValue,
                            reachesCancellingSum(anchor), !getConvPrologue(anchor).empty(),
-                           channelsLastInputs.contains(fusion),
-                           /*epilogueReduces=*/!getEpilogueReductions(fusion).empty());
+                           channelsLastInputs.contains(fusion), epilogueReducesPerSample(fusion));
   }
 
   /// Conv results that every reader takes channels-last (NDHWC): a

@@ -6,10 +6,12 @@
 // (AcrossSamplePixelTiles), each sample's Volume pixels after the last's.
 // SamplesAsPixelsEpilogue wraps the generated epilogue functor, written for
 // the conv's own geometry, and hands it each element as (pixel / Volume,
-// channel, pixel % Volume). Such an epilogue reduces nothing: its partials
-// would be a tile's, not a sample's, so the plan tiles across samples only
-// where the region's epilogue reduces nothing, and leaves a GEMM's
-// statistics to a reduction kernel (isConvEpilogueOp).
+// channel, pixel % Volume). Its partials are a tile's, not a sample's: the
+// plan tiles across samples only where the region's epilogue reduces
+// nothing per sample, only statistics across the batch (a training
+// BatchNorm's), whose partials it stores as sample 0's
+// (epilogueReducesPerSample); it leaves a GEMM's statistics to a reduction
+// kernel (isConvEpilogueOp).
 //
 //===----------------------------------------------------------------------===//
 
@@ -17,8 +19,6 @@
 #define SOLDER_EPILOGUE_SAMPLES_AS_PIXELS_CUH
 
 #include "solder/epilogue/tile_visit.cuh"
-
-#include <type_traits>
 
 namespace solder {
 
@@ -29,13 +29,17 @@ template <class Epilogue, int Volume = 1> struct SamplesAsPixelsEpilogue {
   static constexpr bool kConvMoments = false;
   static_assert(!Epilogue::kConvMoments, "the main loop hands over a tile");
   using Partials = typename Epilogue::Partials;
-  static_assert(std::is_empty_v<Partials>, "an epilogue of tiles across samples reduces nothing");
 
   __device__ __forceinline__ void visit(long, long channel, int pixel, float acc,
                                         Partials &partials) const {
     inner.visit(pixel / Volume, channel, pixel % Volume, acc, partials);
   }
-  __device__ __forceinline__ void storePartials(long, long, long, const Partials &) const {}
+  /// A tile's partials of statistics across the batch: every sample's are
+  /// sample 0's (the partial layout has one sample).
+  __device__ __forceinline__ void storePartials(long, long channel, long pixelTile,
+                                                const Partials &partials) const {
+    inner.storePartials(0, channel, pixelTile, partials);
+  }
 };
 
 } // namespace solder

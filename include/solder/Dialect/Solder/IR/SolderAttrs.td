@@ -143,7 +143,8 @@ def Solder_ImplicitGemmTileAttr : Solder_Attr<"ImplicitGemmTile", "implicit_gemm
     output pixel a sample and a 1x1 kernel (a Linear, the convs of
     squeeze-excitation) as the GEMM it is, BM samples a tile, or on the
     Hopper main loop (implicit_gemm_wgmma) any conv whose epilogue reduces
-    nothing with its samples' pixels as one row, a tile running on from one
+    nothing per sample (statistics across the batch it may) with its
+    samples' pixels as one row, a tile running on from one
     sample into the next; the conv's `tiles` are then (tiles of that row,
     channel tiles, 1). `k_splits = S` (the Hopper main loop only; 1, not
     printed, by default) splits each tile's K steps into S shares, a block
