@@ -3,7 +3,8 @@
 // checked against float64 at sampled outputs, and timed (CUDA events, L2
 // flushed, median of 20). One JSON line a conv. -DTHREE_TF32=1: the 3xTF32
 // main loop, over operands split into big and small TF32 parts here as the
-// conversions split them (StoreTF32Parts). Device machine:
+// conversions split them (StoreTF32Parts). -DACROSS=1: tiles across samples
+// (AcrossSamplePixelTiles), as the plan runs long reductions. Device machine:
 //   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a --expt-relaxed-constexpr \
 //     -Iruntime/device -Ithird_party/cutlass/include -DTILE_M=128 -DTILE_N=128 -DSTAGES=5 \
 //     bench/mainloop/wgmma_conv.cu -lcuda -o /tmp/wgmma_conv && /tmp/wgmma_conv
