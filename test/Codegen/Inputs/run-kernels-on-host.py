@@ -3,11 +3,11 @@ solder-interp's on the same random inputs. CI has no GPU; this executes the
 emitted kernels: index math, chunking, bounds checks, block reductions,
 the FMA conv main loops and their epilogues, finalize kernels. kernels.cu is
 compiled as C++ against host/cuda_host_shim.h, and each launch of the
-manifest runs block after block, a block's threads as host threads
-(barriers for __syncthreads and warp shuffles). Outputs and buffers start
-as NaN (zeroed buffers as zeros), so an element no thread writes shows up,
-and AddressSanitizer stops an access past a tensor's end. Tensor-core main
-loops (inline PTX) stop the run with one line.
+manifest runs block after block, a block's threads as fibers of one host
+thread (barriers for __syncthreads and warp shuffles). Outputs and buffers
+start as NaN (zeroed buffers as zeros), so an element no thread writes
+shows up, and AddressSanitizer stops an access past a tensor's end.
+Tensor-core main loops (inline PTX) stop the run with one line.
 
     run-kernels-on-host.py --cxx CLANG++ --interp SOLDER-INTERP --src ROOT
         [--positive I,...] [--offset I:V] [--seed S] BUNDLE WORKDIR
@@ -202,7 +202,7 @@ def main():
                              f"arch/sm80.cuh, which needs CUDA's headers ({cccl})")
         cutlass = ["-DSOLDER_HOST_CUTLASS", f"-I{os.path.join(args.src, 'third_party', 'cutlass', 'include')}",
                    f"-I{cccl}", f"-I{args.cuda_include}"]
-    subprocess.run([args.cxx, "-std=c++20", "-O1", "-w", "-pthread", "-fsanitize=address",
+    subprocess.run([args.cxx, "-std=c++20", "-O1", "-w", "-fsanitize=address",
                     f"-I{shim}", *cutlass,
                     f"-I{os.path.join(args.src, 'runtime', 'device')}", source,
                     "-o", binary], check=True)

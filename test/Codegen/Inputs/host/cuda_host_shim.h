@@ -1,12 +1,19 @@
 //===- cuda_host_shim.h - The CUDA that Solder's kernels use, on a CPU ----===//
 //
 // Lets run-kernels-on-host.py compile a bundle's kernels.cu as plain C++ and
-// run it: blocks one after another, each block's threads as host threads.
-// __shared__ variables become statics (one block at a time uses them),
-// __syncthreads a barrier of the block's threads, a warp shuffle an exchange
-// through a barrier of the warp's; a thread that returns leaves both
-// barriers, as an exited GPU thread does. Tensor-core main loops (inline
-// PTX: mma.sync, cp.async) cannot run here.
+// run it: blocks one after another, each block's threads as fibers of one
+// host thread, so a barrier costs a context switch, not a futex wake of
+// every thread (which made a run on two busy cores minutes long), and every
+// run interleaves the threads the same way. The switch is x86-64's six
+// callee-saved registers and the stack pointer: glibc's swapcontext makes a
+// system call a switch, and AddressSanitizer's interceptor of it clears the
+// whole stack's shadow. __shared__ variables
+// become statics (one block at a time uses them), __syncthreads a barrier of
+// the block's threads, a warp shuffle an exchange through a barrier of the
+// warp's; a thread that returns leaves both barriers, as an exited GPU
+// thread does, and threads that all wait on barriers no thread can complete
+// stop the run with one line. Tensor-core main loops (inline PTX: wgmma,
+// cp.async.bulk) cannot run here; the sm80 mma.sync can (emulated).
 //
 //===----------------------------------------------------------------------===//
 
@@ -14,15 +21,21 @@
 #define SOLDER_TEST_CUDA_HOST_SHIM_H
 
 #include <atomic>
-#include <barrier>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
 #include <math.h>
 #include <memory>
-#include <thread>
+#include <sys/mman.h>
 #include <vector>
+
+#if defined(__has_feature)
+#if __has_feature(address_sanitizer)
+#include <sanitizer/common_interface_defs.h>
+#define SOLDER_HOST_ASAN_FIBERS 1
+#endif
+#endif
 
 #define __global__
 #define __device__
@@ -36,7 +49,7 @@
 struct HostDim3 {
   unsigned x = 0, y = 0, z = 0;
 };
-inline thread_local HostDim3 threadIdx, blockIdx;
+inline HostDim3 threadIdx, blockIdx; // the running fiber's
 inline HostDim3 gridDim, blockDim;
 
 /// A launch's dynamic shared memory, exactly its size (run-kernels-on-host.py
@@ -44,31 +57,119 @@ inline HostDim3 gridDim, blockDim;
 /// AddressSanitizer stops an access past it.
 inline char *hostShared = nullptr;
 
+/// A barrier of fibers: a phase completes when every thread that has not
+/// exited has arrived; a waiting fiber runs again once its phase completed.
+struct HostBarrier {
+  unsigned expected = 0, arrived = 0;
+  unsigned long phase = 0;
+  void arriveAndWait();
+  void arriveAndDrop() {
+    --expected;
+    if (arrived != 0 && arrived == expected) {
+      arrived = 0;
+      ++phase;
+    }
+  }
+};
+
 /// The barriers and shuffle slots of the block that runs.
 struct HostBlock {
-  std::unique_ptr<std::barrier<>> block;
-  std::vector<std::unique_ptr<std::barrier<>>> warps;
+  HostBarrier block;
+  std::vector<HostBarrier> warps;
   std::vector<unsigned long long> slots;
   std::vector<float> mmaSlots; // a warp's A and B fragments, 6 floats a lane
 };
 inline HostBlock hostBlock;
 
+// Saves the callee-saved registers on the running stack, stores its stack
+// pointer in *from and resumes the stack `to` (System V x86-64).
+extern "C" void solder_host_switch(void **from, void *to);
+asm(R"(
+  .text
+  .globl solder_host_switch
+  .type solder_host_switch, @function
+solder_host_switch:
+  pushq %rbp
+  pushq %rbx
+  pushq %r12
+  pushq %r13
+  pushq %r14
+  pushq %r15
+  movq %rsp, (%rdi)
+  movq %rsi, %rsp
+  popq %r15
+  popq %r14
+  popq %r13
+  popq %r12
+  popq %rbx
+  popq %rbp
+  ret
+  .size solder_host_switch, .-solder_host_switch
+)");
+
+/// One GPU thread of the running block, and the scheduler that runs them in
+/// turn (hostLaunch): a fiber runs until it waits on a barrier or exits.
+struct HostFiber {
+  void *stackPointer = nullptr;
+  char *stack = nullptr;
+  HostDim3 index;
+  const HostBarrier *waitingOn = nullptr;
+  unsigned long waitingPhase = 0;
+  bool exited = false;
+};
+inline void *hostSchedulerStackPointer = nullptr;
+inline HostFiber *hostRunning = nullptr;
+inline constexpr size_t kHostFiberStack = 1 << 20;
+/// The scheduler's stack, for AddressSanitizer on the switch back (a
+/// fiber's first switch learns it).
+inline const void *hostSchedulerStack = nullptr;
+inline size_t hostSchedulerStackSize = 0;
+
+/// Switches stacks, telling AddressSanitizer which one runs next.
+inline void hostSwitch(void **from, void *to, const void *stack, size_t size) {
+#ifdef SOLDER_HOST_ASAN_FIBERS
+  void *fakeStack = nullptr;
+  __sanitizer_start_switch_fiber(&fakeStack, stack, size);
+  solder_host_switch(from, to);
+  __sanitizer_finish_switch_fiber(fakeStack, nullptr, nullptr);
+#else
+  (void)stack, (void)size;
+  solder_host_switch(from, to);
+#endif
+}
+
+inline void hostYield() {
+  hostSwitch(&hostRunning->stackPointer, hostSchedulerStackPointer, hostSchedulerStack,
+             hostSchedulerStackSize);
+}
+
+inline void HostBarrier::arriveAndWait() {
+  if (++arrived == expected) { // the last to arrive goes on at once
+    arrived = 0;
+    ++phase;
+    return;
+  }
+  hostRunning->waitingOn = this;
+  hostRunning->waitingPhase = phase;
+  hostYield();
+}
+
 inline unsigned hostLinearThread() {
   return threadIdx.x + blockDim.x * (threadIdx.y + blockDim.y * threadIdx.z);
 }
 
-inline void __syncthreads() { hostBlock.block->arrive_and_wait(); }
+inline void __syncthreads() { hostBlock.block.arriveAndWait(); }
 
 /// Lane `lane` of each warp reads the value of lane `source(lane)`.
 template <class T, class Source> T hostShuffle(T value, Source source) {
   static_assert(sizeof(T) <= sizeof(unsigned long long), "shuffle of a large type");
   unsigned thread = hostLinearThread(), lane = thread % 32;
-  std::barrier<> &warp = *hostBlock.warps[thread / 32];
+  HostBarrier &warp = hostBlock.warps[thread / 32];
   std::memcpy(&hostBlock.slots[thread], &value, sizeof(T));
-  warp.arrive_and_wait();
+  warp.arriveAndWait();
   T result;
   std::memcpy(&result, &hostBlock.slots[thread - lane + source(lane)], sizeof(T));
-  warp.arrive_and_wait(); // nobody writes a slot before everyone has read it
+  warp.arriveAndWait(); // nobody writes a slot before everyone has read it
   return result;
 }
 template <class T> T __shfl_sync(unsigned, T value, int source, int width = 32) {
@@ -153,13 +254,13 @@ struct Mma16x8x8 {
   void operator()(FragmentC &d, const FragmentA &a, const FragmentB &b,
                   const FragmentC &c) const {
     unsigned thread = hostLinearThread(), lane = thread % 32;
-    std::barrier<> &warp = *hostBlock.warps[thread / 32];
+    HostBarrier &warp = hostBlock.warps[thread / 32];
     float *mine = &hostBlock.mmaSlots[thread * 6];
     for (int i = 0; i < 4; ++i)
       mine[i] = tf32(a[i]);
     mine[4] = tf32(b[0]);
     mine[5] = tf32(b[1]);
-    warp.arrive_and_wait();
+    warp.arriveAndWait();
     const float *lanes = &hostBlock.mmaSlots[(thread - lane) * 6];
     auto elementA = [&](int row, int k) {
       return lanes[(row % 8 * 4 + k % 4) * 6 + (row >= 8) + 2 * (k >= 4)];
@@ -176,7 +277,7 @@ struct Mma16x8x8 {
         sum += elementA(row, k) * elementB(k, column);
       result[i] = sum;
     }
-    warp.arrive_and_wait(); // nobody writes a slot before everyone has read it
+    warp.arriveAndWait(); // nobody writes a slot before everyone has read it
     d = result;
   }
 };
@@ -201,45 +302,110 @@ inline float __uint_as_float(unsigned u) { float x; std::memcpy(&x, &u, 4); retu
 /// As the GPU computes it: 2^(x log2 e) from the rounded product.
 inline float __expf(float x) { return std::exp2(x * 1.44269504f); }
 
-/// Runs every block of a launch, one after another, each block's threads on
-/// one pool of host threads (made once a launch: a thread per GPU thread).
+/// The kernel a launch's fibers run, and whether its last block has run.
+inline void (*hostKernelEntry)(void *) = nullptr;
+inline void *hostKernel = nullptr;
+inline bool hostLaunchDone = false;
+
+/// A GPU thread of every block of a launch in turn: a fiber lives for the
+/// launch, so AddressSanitizer makes its fake stack once.
+[[noreturn]] inline void hostFiberMain() {
+#ifdef SOLDER_HOST_ASAN_FIBERS
+  __sanitizer_finish_switch_fiber(nullptr, &hostSchedulerStack, &hostSchedulerStackSize);
+#endif
+  while (!hostLaunchDone) {
+    hostKernelEntry(hostKernel);
+    // Exited: the block's barriers stop waiting for this thread.
+    hostBlock.warps[hostLinearThread() / 32].arriveAndDrop();
+    hostBlock.block.arriveAndDrop();
+    hostRunning->exited = true;
+    hostYield(); // back for the next block, or to end
+  }
+  void *unused;
+#ifdef SOLDER_HOST_ASAN_FIBERS
+  __sanitizer_start_switch_fiber(nullptr, hostSchedulerStack, hostSchedulerStackSize);
+#endif
+  solder_host_switch(&unused, hostSchedulerStackPointer); // never resumed
+  __builtin_unreachable();
+}
+
+/// A fiber's first switch "returns" into hostFiberMain with the stack
+/// aligned as a call leaves it; the six registers start as zeros.
+inline void *hostFiberStart(char *stack) {
+  void **top = reinterpret_cast<void **>(stack + kHostFiberStack);
+  top[-1] = nullptr; // hostFiberMain's return address: it never returns
+  top[-2] = reinterpret_cast<void *>(&hostFiberMain);
+  for (int i = 3; i <= 8; ++i)
+    top[-i] = nullptr;
+  return top - 8;
+}
+
+/// Runs every block of a launch, one after another, each block's threads as
+/// fibers (made once a launch: one per GPU thread).
 template <class Kernel>
 void hostLaunch(HostDim3 grid, HostDim3 block, size_t sharedBytes, Kernel kernel) {
   std::vector<char> sharedMemory(sharedBytes);
   hostShared = sharedMemory.data();
   gridDim = grid;
   blockDim = block;
+  hostKernel = &kernel;
+  hostKernelEntry = [](void *k) { (*static_cast<Kernel *>(k))(); };
   const unsigned threads = block.x * block.y * block.z;
   const unsigned long blocks = (unsigned long)grid.x * grid.y * grid.z;
-  auto resetBarriers = [&] {
-    hostBlock.block = std::make_unique<std::barrier<>>(threads);
+  std::vector<HostFiber> fibers(threads);
+  for (unsigned t = 0; t < threads; ++t) {
+    void *stack = mmap(nullptr, kHostFiberStack, PROT_READ | PROT_WRITE,
+                       MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (stack == MAP_FAILED) {
+      std::fprintf(stderr, "run-kernels-on-host: no memory for %u fiber stacks\n", threads);
+      std::exit(2);
+    }
+    fibers[t].stack = static_cast<char *>(stack);
+    fibers[t].stackPointer = hostFiberStart(fibers[t].stack);
+    fibers[t].index = {t % block.x, t / block.x % block.y, t / (block.x * block.y)};
+  }
+  auto resume = [&](HostFiber &fiber) {
+    threadIdx = fiber.index;
+    hostRunning = &fiber;
+    hostSwitch(&hostSchedulerStackPointer, fiber.stackPointer, fiber.stack, kHostFiberStack);
+  };
+  hostLaunchDone = false;
+  for (unsigned long b = 0; b < blocks; ++b) {
+    blockIdx = {unsigned(b % grid.x), unsigned(b / grid.x % grid.y),
+                unsigned(b / ((unsigned long)grid.x * grid.y))};
+    hostBlock.block = {threads, 0, 0};
     hostBlock.warps.clear();
     for (unsigned first = 0; first < threads; first += 32)
-      hostBlock.warps.push_back(
-          std::make_unique<std::barrier<>>(std::min(32u, threads - first)));
+      hostBlock.warps.push_back({std::min(32u, threads - first), 0, 0});
     hostBlock.slots.assign((threads + 31) / 32 * 32, 0);
     hostBlock.mmaSlots.assign((threads + 31) / 32 * 32 * 6, 0.0f);
-  };
-  resetBarriers();
-  // Every thread has left the block (and its barriers) before the next
-  // block's barriers replace them.
-  std::barrier nextBlock(threads, [&]() noexcept { resetBarriers(); });
-  std::vector<std::thread> pool;
-  for (unsigned t = 0; t < threads; ++t)
-    pool.emplace_back([&, t] {
-      threadIdx = {t % block.x, t / block.x % block.y, t / (block.x * block.y)};
-      for (unsigned long b = 0; b < blocks; ++b) {
-        blockIdx = {unsigned(b % grid.x), unsigned(b / grid.x % grid.y),
-                    unsigned(b / ((unsigned long)grid.x * grid.y))};
-        kernel();
-        // Exited: the block's barriers stop waiting for this thread.
-        hostBlock.warps[t / 32]->arrive_and_drop();
-        hostBlock.block->arrive_and_drop();
-        nextBlock.arrive_and_wait();
+    for (HostFiber &fiber : fibers)
+      fiber.exited = false;
+    // Round-robin: each pass resumes every fiber whose barrier has moved on.
+    for (unsigned live = threads; live != 0;) {
+      bool progressed = false;
+      for (HostFiber &fiber : fibers) {
+        if (fiber.exited || (fiber.waitingOn && fiber.waitingOn->phase == fiber.waitingPhase))
+          continue;
+        fiber.waitingOn = nullptr;
+        resume(fiber);
+        progressed = true;
+        live -= fiber.exited;
       }
-    });
-  for (std::thread &thread : pool)
-    thread.join();
+      if (!progressed) {
+        std::fprintf(stderr,
+                     "run-kernels-on-host: block (%u, %u, %u) deadlocks: %u threads wait on "
+                     "barriers the others never reach\n",
+                     blockIdx.x, blockIdx.y, blockIdx.z, live);
+        std::exit(2);
+      }
+    }
+  }
+  hostLaunchDone = true;
+  for (HostFiber &fiber : fibers)
+    resume(fiber);
+  for (HostFiber &fiber : fibers)
+    munmap(fiber.stack, kHostFiberStack);
 }
 
 #endif // SOLDER_TEST_CUDA_HOST_SHIM_H
