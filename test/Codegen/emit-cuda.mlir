@@ -429,9 +429,14 @@ func.func @unfused(%x: tensor<4xf32>) -> tensor<4xf32> {
 // a time (94 features padded to 96) through the prologue, the main loop runs
 // the conv's samples as the pixels of one sample, and the epilogue, written
 // for the conv's own geometry, is wrapped to give each pixel back its sample.
+// Its output, one pixel a sample, is visited channels fastest (its stores
+// run along the features, not down the samples).
 // RUN: solder-opt %solder_src/test/gpu/cases/gemm_layernorm_mlp_groupnorm_residual.mlir --solder-pipeline | solder-translate --emit-cuda | FileCheck %s --check-prefix=GEMM
 // GEMM: // gemm_layernorm_mlp_groupnorm_residual_k1_conv_input_ndhwc: the conv input, NCDHW to NDHWC with its 94 channels zero-padded to 96, through its prologue: group_normalize -> mul -> add
 // GEMM: solder::rowsToChannelsLast<94, 96, 2100L>(input, inputNdhwc, gemm_layernorm_mlp_groupnorm_residual_k1_conv_prologue{
+// GEMM: struct gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue {
+// GEMM: // One pixel a sample: visited channels fastest.
+// GEMM-NEXT: static constexpr bool kChannelsLast = true;
 // GEMM: using gemm_layernorm_mlp_groupnorm_residual_k1_conv_mainloop = solder::TensorOpConv<
 // GEMM-NEXT: solder::SamplesAsPixels<gemm_layernorm_mlp_groupnorm_residual_k1_conv_geometry>, solder::TensorOpTile<64, 64, 32, 32, 32, 3, solder::TensorMath::k3xTF32>>;
 // GEMM-NEXT: using gemm_layernorm_mlp_groupnorm_residual_k1_conv_kernel = solder::ConvKernel<gemm_layernorm_mlp_groupnorm_residual_k1_conv_mainloop, solder::SamplesAsPixelsEpilogue<gemm_layernorm_mlp_groupnorm_residual_k1_conv_epilogue>,
