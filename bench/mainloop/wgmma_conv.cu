@@ -4,7 +4,11 @@
 // flushed, median of 20). One JSON line a conv. -DTHREE_TF32=1: the 3xTF32
 // main loop, over operands split into big and small TF32 parts here as the
 // conversions split them (StoreTF32Parts). -DACROSS=1: tiles across samples
-// (AcrossSamplePixelTiles), as the plan runs long reductions. Device machine:
+// (AcrossSamplePixelTiles), as the plan runs long reductions. -DRAW_TF32=1:
+// TF32 on operands stored unrounded (what the tensor cores make of fp32
+// bits: they truncate); -DPOSITIVE=1: operands U[0, 1), where truncation's
+// bias adds up. `wgmma_conv gemm_8192`: the 8192^3 GEMM as the plan runs it.
+// Device machine:
 //   nvcc -O3 -std=c++17 -gencode=arch=compute_90a,code=sm_90a --expt-relaxed-constexpr \
 //     -Iruntime/device -Ithird_party/cutlass/include -DTILE_M=128 -DTILE_N=128 -DSTAGES=5 \
 //     bench/mainloop/wgmma_conv.cu -lcuda -o /tmp/wgmma_conv && /tmp/wgmma_conv
@@ -44,6 +48,12 @@
 #endif
 #ifndef THREE_TF32
 #define THREE_TF32 0
+#endif
+#ifndef RAW_TF32 // TF32: the operands stored as fp32, unrounded (the tensor cores read 19 bits)
+#define RAW_TF32 0
+#endif
+#ifndef POSITIVE // inputs and weights U[0, 1) instead of U[-1, 1): rounding's bias shows
+#define POSITIVE 0
 #endif
 #ifndef ACROSS // tiles across samples (AcrossSamplePixelTiles): a grid of one sample
 #define ACROSS 0
@@ -97,6 +107,15 @@ struct W3 {
   static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
 };
 
+// The 8192^3 GEMM as the plan runs a Linear: one pixel a sample, tiles
+// across samples (rows).
+struct Gemm8192 {
+  static constexpr bool kTransposed = false;
+  static constexpr int kBatch = 8192, kInChannels = 8192, kOutChannels = 8192, kGroups = 1;
+  static constexpr int kIn[3] = {1, 1, 1}, kOut[3] = {1, 1, 1}, kKernel[3] = {1, 1, 1};
+  static constexpr int kStride[3] = {1, 1, 1}, kPad[3] = {0, 0, 0}, kDilation[3] = {1, 1, 1};
+};
+
 template <class MainLoop>
 __global__ void __launch_bounds__(MainLoop::kThreads, MIN_BLOCKS)
     convKernel(float *out, const __grid_constant__ solder::WgmmaTensorMaps maps) {
@@ -133,23 +152,23 @@ template <class G> static void run(const char *name) {
   const long outElems = (long)G::kBatch * solder::ConvShape<G>::kOutVolume * G::kOutChannels;
   std::vector<float> in(inElems), w(wElems), out(outElems);
   std::mt19937 gen(1);
-  std::uniform_real_distribution<float> u(-1, 1);
+  std::uniform_real_distribution<float> u(POSITIVE ? 0 : -1, 1);
   for (long i = 0; i < inElems; ++i)
     in[i] = i % form.channels < G::kInChannels ? u(gen) : 0.f; // padded channels are zeros
   for (auto &x : w)
     x = u(gen);
   // What the conversions store: TF32 values, or big and small TF32 parts
   // (the small ones after the big); the float64 check reads the fp32 ones.
-  auto parts = [](const std::vector<float> &x) {
+  auto parts = [](const std::vector<float> &x, bool raw) {
     std::vector<float> stored(x.size() * (THREE_TF32 ? 2 : 1));
     for (size_t i = 0; i < x.size(); ++i) {
-      stored[i] = roundToTF32(x[i]);
+      stored[i] = raw && !THREE_TF32 ? x[i] : roundToTF32(x[i]);
       if (THREE_TF32)
         stored[x.size() + i] = roundToTF32(x[i] - stored[i]);
     }
     return stored;
   };
-  std::vector<float> storedIn = parts(in), storedW = parts(w);
+  std::vector<float> storedIn = parts(in, RAW_TF32), storedW = parts(w, RAW_TF32);
   float *dIn, *dW, *dOut;
   char *flush;
   CHECK(cudaMalloc(&dIn, storedIn.size() * 4));
@@ -231,9 +250,10 @@ template <class G> static void run(const char *name) {
   const double flops = 2.0 * outElems * G::kInChannels * form.taps();
   printf("{\"name\":\"%s\",\"math\":\"%s\",\"tile\":\"%dx%d_s%d\",\"ms\":%.4f,\"tflops\":%.1f,"
          "\"rel_l2\":%.2e,"
-         "\"nans\":%ld,\"pixels\":\"%s\"}\n",
+         "\"nans\":%ld,\"pixels\":\"%s\",\"operands\":\"%s\"}\n",
          name, THREE_TF32 ? "3xtf32" : "tf32", TILE_M, TILE_N, STAGES, ms, flops / ms / 1e9,
-         std::sqrt(num / den), nans, ACROSS ? "across_samples" : "per_sample");
+         std::sqrt(num / den), nans, ACROSS ? "across_samples" : "per_sample",
+         RAW_TF32 && !THREE_TF32 ? "fp32_unrounded" : "rounded");
   cudaFree(dIn);
   cudaFree(dW);
   cudaFree(dOut);
@@ -253,4 +273,6 @@ int main(int argc, char **argv) {
     run<W2Small>("w2_small_convT");
   if (wanted("big3x3_256"))
     run<Big3x3>("big3x3_256");
+  if (argc > 1 && std::string(argv[1]) == "gemm_8192") // only by name: 1 GB of host arrays
+    run<Gemm8192>("gemm_8192");
 }
