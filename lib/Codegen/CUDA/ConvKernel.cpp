@@ -278,7 +278,7 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
 
   FailureOr<SmallVector<std::string>> members =
       emitConvEpilogue(fusion, anchor, pointwise, reductions, firstReductionBuffer, partialSamples,
-                       pixelTiles, schedule.getEpilogue());
+                       pixelTiles, schedule.getEpilogue(), mainLoop);
   if (failed(members))
     return failure();
 

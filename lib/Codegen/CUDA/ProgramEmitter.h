@@ -139,7 +139,8 @@ private:
   FailureOr<SmallVector<std::string>>
   emitConvEpilogue(FusionOp fusion, Operation *anchor, ArrayRef<Operation *> pointwise,
                    ArrayRef<EpilogueReduction> reductions, unsigned firstReductionBuffer,
-                   int64_t partialSamples, int64_t pixelTiles, ConvEpilogueKind epilogueKind);
+                   int64_t partialSamples, int64_t pixelTiles, ConvEpilogueKind epilogueKind,
+                   MainLoopKind mainLoop);
   /// Prints the prologue functor of `ops`, the region's pointwise ops that
   /// compute `anchor`'s input (ConvPrologue.cpp).
   FailureOr<ConvPrologue> emitConvPrologue(FusionOp fusion, Operation *anchor,

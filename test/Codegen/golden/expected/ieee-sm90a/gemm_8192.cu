@@ -41,8 +41,6 @@ struct gemm_8192_k0_conv_epilogue {
   static constexpr bool kStoresElements = true;
   // Visits each element of the main loop's tile.
   static constexpr bool kConvMoments = false;
-  // One pixel a sample: visited channels fastest.
-  static constexpr bool kChannelsLast = true;
   struct Partials {
     __device__ Partials shuffleDown([[maybe_unused]] unsigned offset, [[maybe_unused]] int width) const {
       return {};
