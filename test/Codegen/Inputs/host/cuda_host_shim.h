@@ -83,6 +83,9 @@ inline HostBlock hostBlock;
 
 // Saves the callee-saved registers on the running stack, stores its stack
 // pointer in *from and resumes the stack `to` (System V x86-64).
+#if !defined(__x86_64__)
+#error "run-kernels-on-host: the host shim switches fibers on x86-64 only"
+#endif
 extern "C" void solder_host_switch(void **from, void *to);
 asm(R"(
   .text
