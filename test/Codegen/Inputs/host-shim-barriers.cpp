@@ -23,6 +23,22 @@ int main(int argc, char **argv) {
   for (unsigned t = 0; t < 80; ++t)
     std::printf("%s%d", t ? " " : "", sums[t]);
   std::printf("\n");
+  // A missing barrier: each thread reads its partner's shared value with
+  // none between the write and the read. Threads run to their next barrier
+  // in order in block 0 and in reverse in block 1, so the even threads read
+  // the value before the write (-1) in block 0 and the odd ones in block 1.
+  std::vector<int> partner(2 * 8, 0);
+  hostLaunch({2, 1, 1}, {8, 1, 1}, 0, [&] {
+    __shared__ int values[8];
+    const unsigned t = threadIdx.x;
+    values[t ^ 1] = -1;
+    __syncthreads();
+    values[t] = int(t);
+    partner[blockIdx.x * 8 + t] = values[t ^ 1]; // no __syncthreads: a race
+  });
+  for (unsigned t = 0; t < 16; ++t)
+    std::printf("%s%d", t ? " " : "", partner[t]);
+  std::printf("\n");
   if (argc > 1) // half the warp at __syncthreads, half at a shuffle
     hostLaunch({1, 1, 1}, {32, 1, 1}, 0, [&] {
       if (threadIdx.x < 16)

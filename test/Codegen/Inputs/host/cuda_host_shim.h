@@ -4,7 +4,8 @@
 // run it: blocks one after another, each block's threads as fibers of one
 // host thread, so a barrier costs a context switch, not a futex wake of
 // every thread (which made a run on two busy cores minutes long), and every
-// run interleaves the threads the same way. The switch is x86-64's six
+// run interleaves the threads the same way: each runs to its next barrier,
+// in thread order in even blocks and in reverse in odd ones. The switch is x86-64's six
 // callee-saved registers and the stack pointer: glibc's swapcontext makes a
 // system call a switch, and AddressSanitizer's interceptor of it clears the
 // whole stack's shadow. __shared__ variables
@@ -147,13 +148,16 @@ inline void hostYield() {
 }
 
 inline void HostBarrier::arriveAndWait() {
-  if (++arrived == expected) { // the last to arrive goes on at once
+  if (++arrived == expected) {
+    // The last to arrive completes the phase and yields too: the threads
+    // then go on in the scheduler's order, not this one first.
     arrived = 0;
     ++phase;
-    return;
+    hostRunning->waitingOn = nullptr;
+  } else {
+    hostRunning->waitingOn = this;
+    hostRunning->waitingPhase = phase;
   }
-  hostRunning->waitingOn = this;
-  hostRunning->waitingPhase = phase;
   hostYield();
 }
 
@@ -384,10 +388,15 @@ void hostLaunch(HostDim3 grid, HostDim3 block, size_t sharedBytes, Kernel kernel
     hostBlock.mmaSlots.assign((threads + 31) / 32 * 32 * 6, 0.0f);
     for (HostFiber &fiber : fibers)
       fiber.exited = false;
-    // Round-robin: each pass resumes every fiber whose barrier has moved on.
+    // Round-robin: each pass resumes every fiber whose barrier has moved on,
+    // in thread order in even blocks and in reverse in odd ones, so that a
+    // read of another thread's shared memory with no barrier between sees
+    // the value before the write in one of them, whichever thread is first.
+    const bool reverse = b % 2;
     for (unsigned live = threads; live != 0;) {
       bool progressed = false;
-      for (HostFiber &fiber : fibers) {
+      for (unsigned k = 0; k < threads; ++k) {
+        HostFiber &fiber = fibers[reverse ? threads - 1 - k : k];
         if (fiber.exited || (fiber.waitingOn && fiber.waitingOn->phase == fiber.waitingPhase))
           continue;
         fiber.waitingOn = nullptr;
