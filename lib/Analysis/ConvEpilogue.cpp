@@ -50,11 +50,16 @@ ConvEpilogueKind mlir::solder::getConvEpilogueKind(FusionOp fusion, Operation *a
              : ConvEpilogueKind::tile_shifted_moments;
 }
 
+int64_t mlir::solder::getPartialSamples(Operation *anchor, bool acrossSamples) {
+  return acrossSamples ? 1 : cast<RankedTensorType>(anchor->getResult(0).getType()).getDimSize(0);
+}
+
 std::optional<FinalizeLaunch> mlir::solder::getFinalizeLaunch(FusionOp fusion, Operation *anchor,
                                                               int64_t pixelTiles,
-                                                              int64_t partialSamples) {
+                                                              bool acrossSamples) {
   auto outType = cast<RankedTensorType>(anchor->getResult(0).getType());
   int64_t channels = outType.getDimSize(1);
+  int64_t partialSamples = getPartialSamples(anchor, acrossSamples);
   SmallVector<Operation *> reductions = getEpilogueReductions(fusion);
   if (reductions.empty())
     return std::nullopt;

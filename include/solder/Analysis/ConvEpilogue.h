@@ -40,17 +40,21 @@ bool epilogueReducesPerSample(FusionOp fusion);
 ConvEpilogueKind getConvEpilogueKind(FusionOp fusion, Operation *anchor,
                                      MainLoopKind mainLoop);
 
+/// The samples of a conv epilogue's partial reductions: the conv's batch,
+/// or one where its tiles run across samples (then its reductions span the
+/// batch, and a pixel tile's partials are sample 0's).
+int64_t getPartialSamples(Operation *anchor, bool acrossSamples);
+
 /// The `_finalize` kernel of a conv region whose epilogue reduces (group
 /// statistics, per-channel sums or means): a block per group statistic, a
 /// thread per spatial sum. nullopt when the region has no reduction. Its
-/// partials are `partialSamples` x `pixelTiles` x the channels (one
-/// sample's where the conv's tiles run across samples).
+/// partials are getPartialSamples x `pixelTiles` x the channels.
 struct FinalizeLaunch {
   int64_t threads = 0;
   std::array<int64_t, 3> grid = {0, 0, 0};
 };
 std::optional<FinalizeLaunch> getFinalizeLaunch(FusionOp fusion, Operation *anchor,
-                                                int64_t pixelTiles, int64_t partialSamples);
+                                                int64_t pixelTiles, bool acrossSamples);
 
 /// The conv-region results that are stored in double: a channel mean and
 /// the group statistics whose difference a later group_normalize takes.

@@ -77,10 +77,8 @@ LogicalResult ProgramEmitter::emitConvKernel(FusionOp fusion,
   std::string name = fusion.getName().str();
 
   // Sort the epilogue: pointwise ops per element, reductions of them, whose
-  // partials are a (sample, pixel tile, channel)'s; where the tiles run
-  // across samples (the reductions then span the batch) a pixel tile's of
-  // sample 0.
-  int64_t partialSamples = acrossSamples ? 1 : batch;
+  // partials are a (sample, pixel tile, channel)'s (getPartialSamples).
+  int64_t partialSamples = getPartialSamples(anchor, acrossSamples);
   SmallVector<Operation *> pointwise;
   SmallVector<EpilogueReduction> reductions;
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {

@@ -288,12 +288,8 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
                               getConvEpilogueKind(fusion, anchor, conv->kind));
         if (!launch)
           return failure();
-        int64_t partialSamples =
-            conv->acrossSamples
-                ? 1
-                : cast<RankedTensorType>(anchor->getResult(0).getType()).getDimSize(0);
         if (std::optional<FinalizeLaunch> finalize =
-                getFinalizeLaunch(fusion, anchor, conv->grid[0], partialSamples)) {
+                getFinalizeLaunch(fusion, anchor, conv->grid[0], conv->acrossSamples)) {
           SmallVector<int64_t> f64Results;
           for (auto [index, result] : llvm::enumerate(fusion.getResults()))
             if (doubleStatistics.contains(result))

@@ -27,7 +27,6 @@
 #include <cstdlib>
 #include <cstring>
 #include <math.h>
-#include <memory>
 #include <sys/mman.h>
 #include <vector>
 
