@@ -13,7 +13,7 @@ llvm_prefix=/usr/lib/llvm-22
 debian_packages=(
   llvm-22-dev llvm-22-tools libmlir-22-dev mlir-22-tools clang-22 lld-22
   libzstd-dev cmake ninja-build python3 python3-venv python3-pip
-  libclang-rt-22-dev nlohmann-json3-dev
+  libclang-rt-22-dev nlohmann-json3-dev ccache
 )
 
 log() { printf '[bootstrap] %s\n' "$*"; }

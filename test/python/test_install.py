@@ -5,7 +5,8 @@ variables, and torch finds the backend through its entry point.
 The fresh environment sees the project's .venv packages (torch, numpy,
 scikit-build-core) through a .pth file, so the install builds Solder
 (--no-build-isolation) without downloading anything; the build directory
-(build/pip) is kept, so a second run rebuilds only what changed.
+(build-pip) is kept, so a second run rebuilds only what changed, and
+ccache gives the first build/'s objects.
 """
 
 import json
