@@ -248,10 +248,15 @@ template <class G> static void run(const char *name) {
   std::sort(times.begin(), times.end());
   const double ms = times[times.size() / 2];
   const double flops = 2.0 * outElems * G::kInChannels * form.taps();
-  printf("{\"name\":\"%s\",\"math\":\"%s\",\"tile\":\"%dx%d_s%d\",\"ms\":%.4f,\"tflops\":%.1f,"
+  // The tile: BMxBN_sSTAGES, _bBLOCKS where the registers are bounded for
+  // more than one CTA an SM (bench/scripts/rates.py reads it).
+  char tile[32];
+  snprintf(tile, sizeof tile, MIN_BLOCKS > 1 ? "%dx%d_s%d_b%d" : "%dx%d_s%d", TILE_M, TILE_N,
+           STAGES, MIN_BLOCKS);
+  printf("{\"name\":\"%s\",\"math\":\"%s\",\"tile\":\"%s\",\"ms\":%.4f,\"tflops\":%.1f,"
          "\"rel_l2\":%.2e,"
          "\"nans\":%ld,\"pixels\":\"%s\",\"operands\":\"%s\"}\n",
-         name, THREE_TF32 ? "3xtf32" : "tf32", TILE_M, TILE_N, STAGES, ms, flops / ms / 1e9,
+         name, THREE_TF32 ? "3xtf32" : "tf32", tile, ms, flops / ms / 1e9,
          std::sqrt(num / den), nans, ACROSS ? "across_samples" : "per_sample",
          RAW_TF32 && !THREE_TF32 ? "fp32_unrounded" : "rounded");
   cudaFree(dIn);

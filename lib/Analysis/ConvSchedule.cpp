@@ -58,12 +58,12 @@ namespace {
 /// bench/mainloop/wgmma_conv.cu for the Hopper main loop).
 struct MeasuredRate {
   std::string_view mainLoop;
-  int64_t bm, bn, bk, wm, wn, stages;
+  int64_t bm, bn, bk, wm, wn, stages, blocksPerSM;
   double teraFlops;
 };
 namespace rates {
-#define SOLDER_RATE(NAME, LOOP, BM, BN, BK, WM, WN, STAGES, TFLOPS)                          \
-  constexpr MeasuredRate NAME = {LOOP, BM, BN, BK, WM, WN, STAGES, TFLOPS};
+#define SOLDER_RATE(NAME, LOOP, BM, BN, BK, WM, WN, STAGES, BLOCKS, TFLOPS)                        \
+  constexpr MeasuredRate NAME = {LOOP, BM, BN, BK, WM, WN, STAGES, BLOCKS, TFLOPS};
 #include "solder/Analysis/MainLoopRates.def"
 #undef SOLDER_RATE
 } // namespace rates
@@ -110,14 +110,23 @@ constexpr TensorOpTile kTF32Small = tensorOpTile(rates::TF32Small, kTF32);
 /// holds each stage's products apart from the accumulators: 128 rows, at
 /// most 128 channels; W2's conv_transpose at 129 on 128 x 128. (Two stages
 /// of 128 x 256 or 256 x 128 reached 82-91: too few to hide the copies.)
+/// TF32's 128 x 64 runs two CTAs an SM on half the stages (4), so that
+/// one's epilogue and pipeline fill overlap the other's MMAs: the
+/// 64-channel conv_transpose of KernelBench's LayerNorm chain (8 K steps a
+/// phase) took its chain 1.035 -> 0.915 ms, ResNet-18 0.884 -> 0.842,
+/// ResNet's 3x3 64 -> 64 at 56^2 3% less, its 1x1 256 -> 64 (bound by its
+/// copies) 1% more, the 3x3 256 -> 256 191 -> 196 TFLOP/s (H200,
+/// 2026-11-29). 3xTF32's stays one CTA: at two (2 stages, 80 registers)
+/// ptxas serializes the wgmmas of some kernels, and ResNet-50 and the 1x1
+/// conv ran slower (the LayerNorm chain 12% faster, ResNet-18 2%).
 struct WgmmaTile {
-  int64_t bm, bn, stages;
+  int64_t bm, bn, stages, blocksPerSM;
   double teraFlops;
 };
 constexpr WgmmaTile wgmmaTile(const MeasuredRate &rate, std::string_view mainLoop) {
   if (rate.mainLoop != mainLoop)
     rateOfAnotherMainLoop();
-  return {rate.bm, rate.bn, rate.stages, rate.teraFlops};
+  return {rate.bm, rate.bn, rate.stages, rate.blocksPerSM, rate.teraFlops};
 }
 constexpr WgmmaTile kWgmmaTiles[] = {wgmmaTile(rates::WgmmaTF32_128x256, "wgmma_tf32"),
                                      wgmmaTile(rates::WgmmaTF32_256x128, "wgmma_tf32"),
@@ -906,6 +915,8 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
         int64_t tilesOfGrid = ctas(gridOf(candidate.bm, candidate.bn, across));
         for (int64_t splits = 1; splits <= maxSplits && (splits == 1 || steps / splits >= 4);
              ++splits) {
+          // Waves of an SM's tile time: two CTAs an SM take twice as long
+          // each, and a last round that leaves SMs a CTA runs it alone.
           int64_t waves = llvm::divideCeil(tilesOfGrid * splits, target.multiprocessors);
           double shareSteps =
               steps / static_cast<double>(splits) +
@@ -996,12 +1007,16 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     schedule.paddedInChannels = paddedInChannels;
     if (wgmmaTile) {
       schedule.kind = MainLoopKind::implicit_gemm_wgmma;
-      schedule.reason += llvm::formatv(": wgmma fed by TMA (sm_90a){0}, {1} stages, about "
-                                       "{2:F0} TFLOP/s against {3:F0} for sm80's mma.sync",
-                                       precision == Precision::ieee ? ", 3xTF32" : "",
-                                       wgmmaTile->stages, wgmmaTeraFlops, tensorOpTeraFlops)
-                                 .str() +
-                         wgmmaFill;
+      schedule.reason +=
+          llvm::formatv(": wgmma fed by TMA (sm_90a){0}, {1} stages{2}, about "
+                        "{3:F0} TFLOP/s against {4:F0} for sm80's mma.sync",
+                        precision == Precision::ieee ? ", 3xTF32" : "", wgmmaTile->stages,
+                        wgmmaTile->blocksPerSM > 1
+                            ? llvm::formatv(", {0} CTAs an SM", wgmmaTile->blocksPerSM).str()
+                            : std::string(),
+                        wgmmaTeraFlops, tensorOpTeraFlops)
+              .str() +
+          wgmmaFill;
       schedule.tile = {wgmmaTile->bm, wgmmaTile->bn, ::solder::kWgmmaStepChannels};
       schedule.warp = {wgmmaTile->bm / ::solder::kWgmmaConsumerGroups, wgmmaTile->bn};
       schedule.stages = wgmmaTile->stages;
@@ -1012,7 +1027,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
       schedule.sharedBytes = ::solder::wgmmaSharedBytes(
           static_cast<int>(wgmmaTile->bm), static_cast<int>(wgmmaTile->bn),
           static_cast<int>(wgmmaTile->stages), wgmmaOperandParts);
-      schedule.blocksPerSM = 1;
+      schedule.blocksPerSM = wgmmaTile->blocksPerSM;
       tensorOpTeraFlops = wgmmaTeraFlops;
     }
     // An input its producer stored channels-last: none. One pixel a

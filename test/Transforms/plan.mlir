@@ -157,9 +157,10 @@
 // takes its conversion's two parts, and the producer stores NCDHW.
 // SM90A-LABEL: func.func @bottleneck_edge(
 // SM90A: solder.fusion "bottleneck_edge_k0_conv" {{.*}}solder.channels_last = array<i64: 0>, {{.*}}solder.rounded_tf32 = array<i64: 0>, {{.*}}input_grid = [49, 1, 32], weight_grid = [16, 1, 1]>
-// SM90A: solder.fusion "bottleneck_edge_k1_conv" {{.*}}#solder.implicit_gemm<tile = [128, 64, 32], warp = [64, 64], stages = 8, padded_channels = 64, weight_grid = [144, 1, 1]>
+// TF32's 128 x 64 tiles run two CTAs an SM on half the stages (rates.json).
+// SM90A: solder.fusion "bottleneck_edge_k1_conv" {{.*}}#solder.implicit_gemm<tile = [128, 64, 32], warp = [64, 64], stages = 4, padded_channels = 64, weight_grid = [144, 1, 1]>, scheduler = grid, {{.*}}shared_bytes = 99392, min_blocks_per_sm = 2, {{.*}}reason = "tensor cores: wgmma fed by TMA (sm_90a), 4 stages, 2 CTAs an SM, about 196 TFLOP/s
 // At batch 8 only tiles whose rate beats sm80's are weighed: 128 x 64
-// fills most SMs but at 193 TFLOP/s against sm80's 197; 128 x 128 across
+// fills most SMs but at 196 TFLOP/s against sm80's 197; 128 x 128 across
 // the samples, split 8 ways.
 // SM90A-LABEL: func.func @layer4_conv_batch8(
 // SM90A: #solder.conv_schedule<implicit_gemm_wgmma, tf32, #solder.implicit_gemm<tile = [128, 128, 32], {{.*}}pixels = across_samples, k_splits = 8>, scheduler = grid, tiles = [4, 4, 8],
@@ -193,7 +194,7 @@
 // SM90AIEEE: #solder.conv_schedule<direct_tensorop, tf32x3, #solder.direct_tile<rows = 1, tile = [128, 16, 248], {{.*}}tiles = [112, 4, 8], threads = 128, shared_bytes = 100896,
 // SM90AIEEE-LABEL: func.func @bottleneck_edge(
 // SM90AIEEE-NOT: solder.rounded_tf32
-// SM90AIEEE: solder.fusion "bottleneck_edge_k1_conv" {{.*}}padded_channels = 64, input_grid = [49, 1, 32], weight_grid = [144, 1, 1]>
+// SM90AIEEE: solder.fusion "bottleneck_edge_k1_conv" {{.*}}#solder.implicit_gemm<tile = [128, 64, 32], warp = [64, 64], stages = 4, padded_channels = 64, input_grid = [49, 1, 32], weight_grid = [144, 1, 1]>, {{.*}}min_blocks_per_sm = 1, {{.*}}reason = "tensor cores: wgmma fed by TMA (sm_90a), 3xTF32, 4 stages, about
 // In ieee (3xTF32 reads its conversion's two parts) a block output is
 // stored once, NCDHW.
 // SM90AIEEE-LABEL: func.func @block_output(

@@ -68,10 +68,10 @@ struct basic_block_channels_last_io_k0_conv_epilogue {
 };
 
 using basic_block_channels_last_io_k0_conv_mainloop = solder::WgmmaConv<
-    basic_block_channels_last_io_k0_conv_geometry, solder::WgmmaTile<128, 64, 8, solder::TensorMath::kTF32, /*Splits=*/4>>;
+    basic_block_channels_last_io_k0_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::kTF32, /*Splits=*/4>>;
 using basic_block_channels_last_io_k0_conv_kernel = solder::ConvKernel<basic_block_channels_last_io_k0_conv_mainloop, basic_block_channels_last_io_k0_conv_epilogue,
     solder::GridTileScheduler<2, 1, 3, /*Splits=*/4>>;
-static_assert(basic_block_channels_last_io_k0_conv_kernel::kThreads == 384 && basic_block_channels_last_io_k0_conv_kernel::kSharedBytes == 197760,
+static_assert(basic_block_channels_last_io_k0_conv_kernel::kThreads == 384 && basic_block_channels_last_io_k0_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // basic_block_channels_last_io_k0_conv_maps: the tensor maps its copies read, over the converted input and
@@ -90,7 +90,7 @@ __device__ unsigned basic_block_channels_last_io_k0_conv_arrivals[6];
 //   ws0: basic_block_channels_last_io_k0_conv_input_ndhwc
 //   ws1: basic_block_channels_last_io_k0_conv_weight_ktrsc
 //   ws2: split_k_shares
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 basic_block_channels_last_io_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
@@ -158,10 +158,10 @@ struct basic_block_channels_last_io_k1_conv_epilogue {
 };
 
 using basic_block_channels_last_io_k1_conv_mainloop = solder::WgmmaConv<
-    basic_block_channels_last_io_k1_conv_geometry, solder::WgmmaTile<128, 64, 8, solder::TensorMath::kTF32, /*Splits=*/4>>;
+    basic_block_channels_last_io_k1_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::kTF32, /*Splits=*/4>>;
 using basic_block_channels_last_io_k1_conv_kernel = solder::ConvKernel<basic_block_channels_last_io_k1_conv_mainloop, basic_block_channels_last_io_k1_conv_epilogue,
     solder::GridTileScheduler<2, 1, 3, /*Splits=*/4>>;
-static_assert(basic_block_channels_last_io_k1_conv_kernel::kThreads == 384 && basic_block_channels_last_io_k1_conv_kernel::kSharedBytes == 197760,
+static_assert(basic_block_channels_last_io_k1_conv_kernel::kThreads == 384 && basic_block_channels_last_io_k1_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // basic_block_channels_last_io_k1_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
@@ -180,7 +180,7 @@ __device__ unsigned basic_block_channels_last_io_k1_conv_arrivals[6];
 //   out0: tensor<3x64x14x14xf32>
 //   ws0: basic_block_channels_last_io_k1_conv_weight_ktrsc
 //   ws1: split_k_shares
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 basic_block_channels_last_io_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,

@@ -68,10 +68,10 @@ struct bottleneck_channels_last_k0_conv_epilogue {
 };
 
 using bottleneck_channels_last_k0_conv_mainloop = solder::WgmmaConv<
-    bottleneck_channels_last_k0_conv_geometry, solder::WgmmaTile<128, 64, 8>>;
+    bottleneck_channels_last_k0_conv_geometry, solder::WgmmaTile<128, 64, 4>>;
 using bottleneck_channels_last_k0_conv_kernel = solder::ConvKernel<bottleneck_channels_last_k0_conv_mainloop, bottleneck_channels_last_k0_conv_epilogue,
     solder::GridTileScheduler<7, 1, 4>>;
-static_assert(bottleneck_channels_last_k0_conv_kernel::kThreads == 384 && bottleneck_channels_last_k0_conv_kernel::kSharedBytes == 197760,
+static_assert(bottleneck_channels_last_k0_conv_kernel::kThreads == 384 && bottleneck_channels_last_k0_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // bottleneck_channels_last_k0_conv_maps: the tensor maps its copies read, over the converted input and
@@ -86,7 +86,7 @@ __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k0_conv_maps;
 //   out0: tensor<4x32x28x28xf32>
 //   ws0: bottleneck_channels_last_k0_conv_input_ndhwc
 //   ws1: bottleneck_channels_last_k0_conv_weight_ktrsc
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 bottleneck_channels_last_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
@@ -151,10 +151,10 @@ struct bottleneck_channels_last_k1_conv_epilogue {
 };
 
 using bottleneck_channels_last_k1_conv_mainloop = solder::WgmmaConv<
-    bottleneck_channels_last_k1_conv_geometry, solder::WgmmaTile<128, 64, 8, solder::TensorMath::kTF32, /*Splits=*/2>>;
+    bottleneck_channels_last_k1_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::kTF32, /*Splits=*/2>>;
 using bottleneck_channels_last_k1_conv_kernel = solder::ConvKernel<bottleneck_channels_last_k1_conv_mainloop, bottleneck_channels_last_k1_conv_epilogue,
     solder::GridTileScheduler<7, 1, 4, /*Splits=*/2>>;
-static_assert(bottleneck_channels_last_k1_conv_kernel::kThreads == 384 && bottleneck_channels_last_k1_conv_kernel::kSharedBytes == 197760,
+static_assert(bottleneck_channels_last_k1_conv_kernel::kThreads == 384 && bottleneck_channels_last_k1_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // bottleneck_channels_last_k1_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
@@ -172,7 +172,7 @@ __device__ unsigned bottleneck_channels_last_k1_conv_arrivals[28];
 //   out0: tensor<4x32x28x28xf32>
 //   ws0: bottleneck_channels_last_k1_conv_weight_ktrsc
 //   ws1: split_k_shares
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 bottleneck_channels_last_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
@@ -241,10 +241,10 @@ struct bottleneck_channels_last_k2_conv_epilogue {
 };
 
 using bottleneck_channels_last_k2_conv_mainloop = solder::WgmmaConv<
-    bottleneck_channels_last_k2_conv_geometry, solder::WgmmaTile<128, 64, 8>>;
+    bottleneck_channels_last_k2_conv_geometry, solder::WgmmaTile<128, 64, 4>>;
 using bottleneck_channels_last_k2_conv_kernel = solder::ConvKernel<bottleneck_channels_last_k2_conv_mainloop, bottleneck_channels_last_k2_conv_epilogue,
     solder::GridTileScheduler<7, 1, 4>>;
-static_assert(bottleneck_channels_last_k2_conv_kernel::kThreads == 384 && bottleneck_channels_last_k2_conv_kernel::kSharedBytes == 197760,
+static_assert(bottleneck_channels_last_k2_conv_kernel::kThreads == 384 && bottleneck_channels_last_k2_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // bottleneck_channels_last_k2_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
@@ -260,7 +260,7 @@ __device__ solder::WgmmaTensorMaps bottleneck_channels_last_k2_conv_maps;
 //   out0: tensor<4x64x28x28xf32>
 //   out1: tensor<4x64x28x28xf32>
 //   ws0: bottleneck_channels_last_k2_conv_weight_ktrsc
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 bottleneck_channels_last_k2_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
@@ -322,10 +322,10 @@ struct bottleneck_channels_last_k3_conv_epilogue {
 };
 
 using bottleneck_channels_last_k3_conv_mainloop = solder::WgmmaConv<
-    bottleneck_channels_last_k3_conv_geometry, solder::WgmmaTile<128, 64, 8, solder::TensorMath::kTF32, /*Splits=*/4>>;
+    bottleneck_channels_last_k3_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::kTF32, /*Splits=*/4>>;
 using bottleneck_channels_last_k3_conv_kernel = solder::ConvKernel<bottleneck_channels_last_k3_conv_mainloop, bottleneck_channels_last_k3_conv_epilogue,
     solder::GridTileScheduler<7, 1, 4, /*Splits=*/4>>;
-static_assert(bottleneck_channels_last_k3_conv_kernel::kThreads == 384 && bottleneck_channels_last_k3_conv_kernel::kSharedBytes == 197760,
+static_assert(bottleneck_channels_last_k3_conv_kernel::kThreads == 384 && bottleneck_channels_last_k3_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // bottleneck_channels_last_k3_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
@@ -341,7 +341,7 @@ __device__ unsigned bottleneck_channels_last_k3_conv_arrivals[28];
 //   out0: tensor<4x64x28x28xf32>
 //   ws0: bottleneck_channels_last_k3_conv_weight_ktrsc
 //   ws1: split_k_shares
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 bottleneck_channels_last_k3_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     float *__restrict__ out0,
@@ -400,10 +400,10 @@ struct bottleneck_channels_last_k4_conv_epilogue {
 };
 
 using bottleneck_channels_last_k4_conv_mainloop = solder::WgmmaConv<
-    bottleneck_channels_last_k4_conv_geometry, solder::WgmmaTile<128, 64, 8, solder::TensorMath::kTF32, /*Splits=*/4>>;
+    bottleneck_channels_last_k4_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::kTF32, /*Splits=*/4>>;
 using bottleneck_channels_last_k4_conv_kernel = solder::ConvKernel<bottleneck_channels_last_k4_conv_mainloop, bottleneck_channels_last_k4_conv_epilogue,
     solder::GridTileScheduler<7, 1, 4, /*Splits=*/4>>;
-static_assert(bottleneck_channels_last_k4_conv_kernel::kThreads == 384 && bottleneck_channels_last_k4_conv_kernel::kSharedBytes == 197760,
+static_assert(bottleneck_channels_last_k4_conv_kernel::kThreads == 384 && bottleneck_channels_last_k4_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // bottleneck_channels_last_k4_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
@@ -421,7 +421,7 @@ __device__ unsigned bottleneck_channels_last_k4_conv_arrivals[28];
 //   out0: tensor<4x64x28x28xf32>
 //   ws0: bottleneck_channels_last_k4_conv_weight_ktrsc
 //   ws1: split_k_shares
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 bottleneck_channels_last_k4_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,

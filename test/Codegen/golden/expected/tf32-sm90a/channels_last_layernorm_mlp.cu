@@ -378,10 +378,10 @@ struct channels_last_layernorm_mlp_k5_conv_epilogue {
 };
 
 using channels_last_layernorm_mlp_k5_conv_mainloop = solder::WgmmaConv<
-    channels_last_layernorm_mlp_k5_conv_geometry, solder::WgmmaTile<128, 64, 8>>;
+    channels_last_layernorm_mlp_k5_conv_geometry, solder::WgmmaTile<128, 64, 4>>;
 using channels_last_layernorm_mlp_k5_conv_kernel = solder::ConvKernel<channels_last_layernorm_mlp_k5_conv_mainloop, channels_last_layernorm_mlp_k5_conv_epilogue,
     solder::GridTileScheduler<2, 1, 2>>;
-static_assert(channels_last_layernorm_mlp_k5_conv_kernel::kThreads == 384 && channels_last_layernorm_mlp_k5_conv_kernel::kSharedBytes == 197760,
+static_assert(channels_last_layernorm_mlp_k5_conv_kernel::kThreads == 384 && channels_last_layernorm_mlp_k5_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // channels_last_layernorm_mlp_k5_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
@@ -396,7 +396,7 @@ __device__ solder::WgmmaTensorMaps channels_last_layernorm_mlp_k5_conv_maps;
 //   in4: tensor<2x24x15x13xf32>
 //   out0: tensor<2x24x15x13xf32>
 //   ws0: channels_last_layernorm_mlp_k5_conv_weight_ktrsc
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 channels_last_layernorm_mlp_k5_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,

@@ -67,10 +67,10 @@ struct conv2d_grouped_tensorop_groupnorm_silu_k0_conv_epilogue {
 };
 
 using conv2d_grouped_tensorop_groupnorm_silu_k0_conv_mainloop = solder::WgmmaConv<
-    conv2d_grouped_tensorop_groupnorm_silu_k0_conv_geometry, solder::WgmmaTile<128, 64, 8>>;
+    conv2d_grouped_tensorop_groupnorm_silu_k0_conv_geometry, solder::WgmmaTile<128, 64, 4>>;
 using conv2d_grouped_tensorop_groupnorm_silu_k0_conv_kernel = solder::ConvKernel<conv2d_grouped_tensorop_groupnorm_silu_k0_conv_mainloop, conv2d_grouped_tensorop_groupnorm_silu_k0_conv_epilogue,
     solder::GridTileScheduler<2, 1, 3>>;
-static_assert(conv2d_grouped_tensorop_groupnorm_silu_k0_conv_kernel::kThreads == 384 && conv2d_grouped_tensorop_groupnorm_silu_k0_conv_kernel::kSharedBytes == 197760,
+static_assert(conv2d_grouped_tensorop_groupnorm_silu_k0_conv_kernel::kThreads == 384 && conv2d_grouped_tensorop_groupnorm_silu_k0_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // conv2d_grouped_tensorop_groupnorm_silu_k0_conv_maps: the tensor maps its copies read, over the converted input and
@@ -83,7 +83,7 @@ __device__ solder::WgmmaTensorMaps conv2d_grouped_tensorop_groupnorm_silu_k0_con
 //   out0: tensor<3x64x13x11xf32>
 //   ws0: conv2d_grouped_tensorop_groupnorm_silu_k0_conv_input_ndhwc
 //   ws1: conv2d_grouped_tensorop_groupnorm_silu_k0_conv_weight_ktrsc
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 conv2d_grouped_tensorop_groupnorm_silu_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     float *__restrict__ out0,

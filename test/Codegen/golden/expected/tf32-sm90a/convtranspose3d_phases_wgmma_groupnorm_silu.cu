@@ -73,10 +73,10 @@ struct convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_epilogue {
 };
 
 using convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_mainloop = solder::WgmmaConv<
-    convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_geometry, solder::WgmmaTile<128, 64, 8>>;
+    convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_geometry, solder::WgmmaTile<128, 64, 4>>;
 using convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_kernel = solder::ConvKernel<convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_mainloop, convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_epilogue,
     solder::GridTileScheduler<24, 1, 2>>;
-static_assert(convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_kernel::kThreads == 384 && convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_kernel::kSharedBytes == 197760,
+static_assert(convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_kernel::kThreads == 384 && convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_maps: the tensor maps its copies read, over the converted input (an im2col map each output phase) and
@@ -92,7 +92,7 @@ __device__ solder::WgmmaPhaseTensorMaps<8> convtranspose3d_phases_wgmma_groupnor
 //   ws0: convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_input_ndhwc
 //   ws1: convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_weight_ktrsc
 //   ws2: convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv_partial_stats0
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 convtranspose3d_phases_wgmma_groupnorm_silu_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,

@@ -127,10 +127,10 @@ struct depthwise2d_split_rows_channels_last_project_k1_conv_epilogue {
 };
 
 using depthwise2d_split_rows_channels_last_project_k1_conv_mainloop = solder::WgmmaConv<
-    depthwise2d_split_rows_channels_last_project_k1_conv_geometry, solder::WgmmaTile<128, 64, 8>>;
+    depthwise2d_split_rows_channels_last_project_k1_conv_geometry, solder::WgmmaTile<128, 64, 4>>;
 using depthwise2d_split_rows_channels_last_project_k1_conv_kernel = solder::ConvKernel<depthwise2d_split_rows_channels_last_project_k1_conv_mainloop, depthwise2d_split_rows_channels_last_project_k1_conv_epilogue,
     solder::GridTileScheduler<5, 1, 2>>;
-static_assert(depthwise2d_split_rows_channels_last_project_k1_conv_kernel::kThreads == 384 && depthwise2d_split_rows_channels_last_project_k1_conv_kernel::kSharedBytes == 197760,
+static_assert(depthwise2d_split_rows_channels_last_project_k1_conv_kernel::kThreads == 384 && depthwise2d_split_rows_channels_last_project_k1_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // depthwise2d_split_rows_channels_last_project_k1_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
@@ -143,7 +143,7 @@ __device__ solder::WgmmaTensorMaps depthwise2d_split_rows_channels_last_project_
 //   in2: tensor<48xf32>
 //   out0: tensor<2x48x7x81xf32>
 //   ws0: depthwise2d_split_rows_channels_last_project_k1_conv_weight_ktrsc
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 depthwise2d_split_rows_channels_last_project_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,

@@ -143,10 +143,10 @@ struct groupnorm_silu_conv_prologues_k1_conv_epilogue {
 };
 
 using groupnorm_silu_conv_prologues_k1_conv_mainloop = solder::WgmmaConv<
-    groupnorm_silu_conv_prologues_k1_conv_geometry, solder::WgmmaTile<128, 64, 8, solder::TensorMath::kTF32, /*Splits=*/4>>;
+    groupnorm_silu_conv_prologues_k1_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::kTF32, /*Splits=*/4>>;
 using groupnorm_silu_conv_prologues_k1_conv_kernel = solder::ConvKernel<groupnorm_silu_conv_prologues_k1_conv_mainloop, groupnorm_silu_conv_prologues_k1_conv_epilogue,
     solder::GridTileScheduler<4, 1, 2, /*Splits=*/4>>;
-static_assert(groupnorm_silu_conv_prologues_k1_conv_kernel::kThreads == 384 && groupnorm_silu_conv_prologues_k1_conv_kernel::kSharedBytes == 197760,
+static_assert(groupnorm_silu_conv_prologues_k1_conv_kernel::kThreads == 384 && groupnorm_silu_conv_prologues_k1_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // groupnorm_silu_conv_prologues_k1_conv_maps: the tensor maps its copies read, over the converted input and
@@ -169,7 +169,7 @@ __device__ unsigned groupnorm_silu_conv_prologues_k1_conv_arrivals[8];
 //   ws1: groupnorm_silu_conv_prologues_k1_conv_weight_ktrsc
 //   ws2: groupnorm_silu_conv_prologues_k1_conv_partial_stats0
 //   ws3: split_k_shares
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 groupnorm_silu_conv_prologues_k1_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
@@ -277,10 +277,10 @@ struct groupnorm_silu_conv_prologues_k2_conv_epilogue {
 };
 
 using groupnorm_silu_conv_prologues_k2_conv_mainloop = solder::WgmmaConv<
-    groupnorm_silu_conv_prologues_k2_conv_geometry, solder::WgmmaTile<128, 64, 8, solder::TensorMath::kTF32, /*Splits=*/4>>;
+    groupnorm_silu_conv_prologues_k2_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::kTF32, /*Splits=*/4>>;
 using groupnorm_silu_conv_prologues_k2_conv_kernel = solder::ConvKernel<groupnorm_silu_conv_prologues_k2_conv_mainloop, groupnorm_silu_conv_prologues_k2_conv_epilogue,
     solder::GridTileScheduler<4, 1, 2, /*Splits=*/4>>;
-static_assert(groupnorm_silu_conv_prologues_k2_conv_kernel::kThreads == 384 && groupnorm_silu_conv_prologues_k2_conv_kernel::kSharedBytes == 197760,
+static_assert(groupnorm_silu_conv_prologues_k2_conv_kernel::kThreads == 384 && groupnorm_silu_conv_prologues_k2_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // groupnorm_silu_conv_prologues_k2_conv_maps: the tensor maps its copies read, over the converted input and
@@ -302,7 +302,7 @@ __device__ unsigned groupnorm_silu_conv_prologues_k2_conv_arrivals[8];
 //   ws0: groupnorm_silu_conv_prologues_k2_conv_input_ndhwc
 //   ws1: groupnorm_silu_conv_prologues_k2_conv_weight_ktrsc
 //   ws2: split_k_shares
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 groupnorm_silu_conv_prologues_k2_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,

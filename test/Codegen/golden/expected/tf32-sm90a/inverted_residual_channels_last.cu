@@ -219,10 +219,10 @@ struct inverted_residual_channels_last_k2_conv_epilogue {
 };
 
 using inverted_residual_channels_last_k2_conv_mainloop = solder::WgmmaConv<
-    inverted_residual_channels_last_k2_conv_geometry, solder::WgmmaTile<128, 64, 8>>;
+    inverted_residual_channels_last_k2_conv_geometry, solder::WgmmaTile<128, 64, 4>>;
 using inverted_residual_channels_last_k2_conv_kernel = solder::ConvKernel<inverted_residual_channels_last_k2_conv_mainloop, inverted_residual_channels_last_k2_conv_epilogue,
     solder::GridTileScheduler<2, 1, 2>>;
-static_assert(inverted_residual_channels_last_k2_conv_kernel::kThreads == 384 && inverted_residual_channels_last_k2_conv_kernel::kSharedBytes == 197760,
+static_assert(inverted_residual_channels_last_k2_conv_kernel::kThreads == 384 && inverted_residual_channels_last_k2_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // inverted_residual_channels_last_k2_conv_maps: the tensor maps its copies read, over the input its producer stored channels-last, rounded, and the converted
@@ -237,7 +237,7 @@ __device__ solder::WgmmaTensorMaps inverted_residual_channels_last_k2_conv_maps;
 //   in4: tensor<2x24x13x19xf32>
 //   out0: tensor<2x24x13x19xf32>
 //   ws0: inverted_residual_channels_last_k2_conv_weight_ktrsc
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 inverted_residual_channels_last_k2_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,

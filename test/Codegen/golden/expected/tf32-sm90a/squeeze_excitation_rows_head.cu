@@ -76,10 +76,10 @@ struct squeeze_excitation_rows_head_k0_conv_epilogue {
 };
 
 using squeeze_excitation_rows_head_k0_conv_mainloop = solder::WgmmaConv<
-    squeeze_excitation_rows_head_k0_conv_geometry, solder::WgmmaTile<128, 64, 8, solder::TensorMath::kTF32, /*Splits=*/4>>;
+    squeeze_excitation_rows_head_k0_conv_geometry, solder::WgmmaTile<128, 64, 4, solder::TensorMath::kTF32, /*Splits=*/4>>;
 using squeeze_excitation_rows_head_k0_conv_kernel = solder::ConvKernel<squeeze_excitation_rows_head_k0_conv_mainloop, squeeze_excitation_rows_head_k0_conv_epilogue,
     solder::GridTileScheduler<2, 1, 8, /*Splits=*/4>>;
-static_assert(squeeze_excitation_rows_head_k0_conv_kernel::kThreads == 384 && squeeze_excitation_rows_head_k0_conv_kernel::kSharedBytes == 197760,
+static_assert(squeeze_excitation_rows_head_k0_conv_kernel::kThreads == 384 && squeeze_excitation_rows_head_k0_conv_kernel::kSharedBytes == 99392,
               "the plan's threads and shared memory");
 
 // squeeze_excitation_rows_head_k0_conv_maps: the tensor maps its copies read, over the converted input and
@@ -100,7 +100,7 @@ __device__ unsigned squeeze_excitation_rows_head_k0_conv_arrivals[16];
 //   ws1: squeeze_excitation_rows_head_k0_conv_weight_ktrsc
 //   ws2: squeeze_excitation_rows_head_k0_conv_partial_sums0
 //   ws3: split_k_shares
-extern "C" __global__ void __launch_bounds__(384, 1)
+extern "C" __global__ void __launch_bounds__(384, 2)
 squeeze_excitation_rows_head_k0_conv(const float *__restrict__ in0,
     const float *__restrict__ in1,
     const float *__restrict__ in2,
