@@ -251,8 +251,9 @@ template <class G> static void run(const char *name) {
   // The tile: BMxBN_sSTAGES, _bBLOCKS where the registers are bounded for
   // more than one CTA an SM (bench/scripts/rates.py reads it).
   char tile[32];
-  snprintf(tile, sizeof tile, MIN_BLOCKS > 1 ? "%dx%d_s%d_b%d" : "%dx%d_s%d", TILE_M, TILE_N,
-           STAGES, MIN_BLOCKS);
+  const int length = snprintf(tile, sizeof tile, "%dx%d_s%d", TILE_M, TILE_N, STAGES);
+  if (MIN_BLOCKS > 1)
+    snprintf(tile + length, sizeof tile - length, "_b%d", MIN_BLOCKS);
   printf("{\"name\":\"%s\",\"math\":\"%s\",\"tile\":\"%s\",\"ms\":%.4f,\"tflops\":%.1f,"
          "\"rel_l2\":%.2e,"
          "\"nans\":%ld,\"pixels\":\"%s\",\"operands\":\"%s\"}\n",

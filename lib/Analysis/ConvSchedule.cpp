@@ -102,8 +102,10 @@ constexpr TensorOpTile kTF32Narrow16 = tensorOpTile(rates::TF32Narrow16, kTF32);
 constexpr TensorOpTile kThreeTF32Small = tensorOpTile(rates::ThreeTF32Small, kThreeTF32);
 constexpr TensorOpTile kTF32Small = tensorOpTile(rates::TF32Small, kTF32);
 /// The Hopper main loop (conv/mainloop_implicit_gemm_wgmma.cuh, sm_90a):
-/// BM pixels x BN channels, as many stages as 192 KB hold; the main loop
-/// alone with its accumulator tile stored (bench/mainloop/wgmma_conv.cu).
+/// BM pixels x BN channels, the stages and CTAs an SM of its rates.json
+/// entry (as many stages as 192 KB hold at one CTA, but TF32's 128 x 64,
+/// below); the main loop alone with its accumulator tile stored
+/// (bench/mainloop/wgmma_conv.cu).
 /// TF32 on the 3x3 256 -> 256 conv; W2's conv_transpose (128 channels) ran
 /// at 317 on 256 x 128 against 269 on 128 x 128. Its 3xTF32 form (ieee)
 /// takes twice the stages' bytes (both TF32 parts of both operands) and
@@ -849,7 +851,7 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     // bench/history/2026-11-27/small-convs-wgmma-vs-sm80-h200.txt).
     // Among its tiles, the one that finishes first: the table's rate (from
     // a grid of many waves) times the share of its grid's last wave that
-    // works (one CTA an SM) and of its rows that are pixels, among the
+    // works (waves of one CTA an SM, below) and of its rows that are pixels, among the
     // tiles whose rate beats sm80's (weighed the same way, a small tile of
     // many CTAs would win the weighing and then lose to sm80's rate).
     // Two more ways to fill the SMs, weighed with each tile (ResNet-50's
