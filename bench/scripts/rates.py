@@ -8,11 +8,12 @@ RESULTS are what a sweep on the GPU wrote: bench/scripts/mainloop.py's JSON
 (its rows name a tile-sweep bundle `conv@precision@BMxBNxBK-WMxWN-S`, or a
 main loop forced on a conv, `conv@precision@choice`) and the Hopper main
 loop's harness output (bench/mainloop/wgmma_conv.cu: a JSON line a conv,
-`"tile": "BMxBN_sS"`, or `BMxBN_sS_bB` for B CTAs an SM). Each entry of the table whose `convs` the results
-all cover, on its main loop and tile, takes the mean of their TFLOP/s; the
-others stay as they are. The table is written back an entry a line; CMake
-regenerates the planner's MainLoopRates.def from it (lib/Analysis/
-CMakeLists.txt), and plan tests that quote a rate change with it.
+`"tile": "BMxBN_sS"`, or `BMxBN_sS_bB` for B CTAs an SM). Each entry of the
+table whose `convs` the results all cover, on its main loop and tile, takes
+the mean of their TFLOP/s; the others stay as they are. The table is written
+back an entry a line; CMake regenerates the planner's MainLoopRates.def from
+it (lib/Analysis/CMakeLists.txt), and plan tests that quote a rate change
+with it.
 """
 
 import argparse
@@ -20,6 +21,7 @@ import json
 import os
 import re
 import sys
+from typing import NamedTuple
 
 ROOT = os.path.normpath(os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", ".."))
 TABLE = os.path.join(ROOT, "bench", "mainloop", "rates.json")
@@ -27,9 +29,21 @@ SWEEP_TILE = re.compile(r"^(\d+)x(\d+)x(\d+)-(\d+)x(\d+)-(\d+)$")
 HARNESS_TILE = re.compile(r"^(\d+)x(\d+)_s(\d+)(?:_b(\d+))?$")
 
 
+class Result(NamedTuple):
+    """One measurement: tile, stages, warp and CTAs an SM None where the row
+    names none (a main loop forced on a conv runs the plan's tile)."""
+    conv: str
+    main_loop: str
+    tile: list | None
+    stages: int | None
+    warp: list | None
+    blocks: int | None
+    tflops: float
+    path: str
+
+
 def result_rows(path):
-    """(conv, main loop, tile, stages, warp or None, CTAs an SM, TFLOP/s, path)
-    of each measurement in a result file; tile None where the row names none."""
+    """The measurements (Result) of a result file."""
     text = open(path).read()
     try:
         data = json.loads(text)
@@ -46,27 +60,27 @@ def result_rows(path):
             if not match:
                 sys.exit(f"rates.py: {path}: tile {row['tile']!r} is not BMxBN_sS[_bB]")
             bm, bn, stages, blocks = (int(group or 1) for group in match.groups())
-            yield (row["name"], f"wgmma_{row.get('math', 'tf32')}", [bm, bn, 32], stages, None,
-                   blocks, row["tflops"], path)
+            yield Result(row["name"], f"wgmma_{row.get('math', 'tf32')}", [bm, bn, 32], stages,
+                         None, blocks, row["tflops"], path)
             continue
         conv, *variant = row["conv"].split("@")
         match = SWEEP_TILE.match(variant[-1]) if len(variant) == 2 else None
         if match:
             bm, bn, bk, wm, wn, stages = map(int, match.groups())
-            yield conv, row["mainloop"], [bm, bn, bk], stages, [wm, wn], 1, row["tflops"], path
+            yield Result(conv, row["mainloop"], [bm, bn, bk], stages, [wm, wn], 1, row["tflops"],
+                         path)
         elif len(variant) == 2:  # a main loop forced: its tile is the plan's
-            yield conv, row["mainloop"], None, None, None, None, row["tflops"], path
+            yield Result(conv, row["mainloop"], None, None, None, None, row["tflops"], path)
 
 
 def matches(entry, row):
-    conv, main_loop, tile, stages, warp, blocks, _, _ = row
-    if conv not in entry["convs"] or main_loop != entry["main_loop"]:
+    if row.conv not in entry["convs"] or row.main_loop != entry["main_loop"]:
         return False
     if not any(entry["tile"]):  # the direct convs and the FMA loop: no tile
-        return tile is None
-    return (tile == entry["tile"] and stages == entry["stages"]
-            and blocks == entry.get("blocks_per_sm", 1)
-            and (warp is None or warp == entry["warp"]))
+        return row.tile is None
+    return (row.tile == entry["tile"] and row.stages == entry["stages"]
+            and row.blocks == entry.get("blocks_per_sm", 1)
+            and (row.warp is None or row.warp == entry["warp"]))
 
 
 def write_table(table, path):
@@ -87,7 +101,7 @@ def update(paths, table_path):
         found = {}
         for row in rows:
             if matches(entry, row):
-                found.setdefault(row[0], []).append(row)
+                found.setdefault(row.conv, []).append(row)
         if not entry["convs"]:
             continue
         missing = [conv for conv in entry["convs"] if conv not in found]
@@ -97,11 +111,11 @@ def update(paths, table_path):
             continue
         # A conv measured more than once: its last result.
         used = [found[conv][-1] for conv in entry["convs"]]
-        rate = round(sum(row[6] for row in used) / len(used), 1)
+        rate = round(sum(row.tflops for row in used) / len(used), 1)
         if rate != entry["tflops"]:
             print(f"{entry['name']}: {entry['tflops']} -> {rate}")
             entry["tflops"] = rate
-            entry["source"] = ", ".join(sorted({os.path.relpath(os.path.abspath(row[7]), ROOT)
+            entry["source"] = ", ".join(sorted({os.path.relpath(os.path.abspath(row.path), ROOT)
                                                 for row in used}))
             changed += 1
     write_table(table, table_path)
