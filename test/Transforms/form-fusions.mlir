@@ -28,6 +28,7 @@
 // RUN: solder-interp %s --function=sibling_reductions_of_a_pool --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=18 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=reshape_between --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=19 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=reduce_apply_rows --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=20 | FileCheck %s --check-prefix=NUM
+// RUN: solder-interp %s --function=reduce_apply_row_pool --check-pipeline='func.func(solder-decompose,solder-simplify,cse,solder-form-fusions)' --seed=21 | FileCheck %s --check-prefix=NUM
 // form-fusions alone (no cse, nothing decomposed) on the same chains.
 // RUN: solder-interp %s --function=w3 --check-pipeline='func.func(solder-decompose,solder-form-fusions)' --seed=11 | FileCheck %s --check-prefix=NUM
 // RUN: solder-interp %s --function=softmax_barrier --check-pipeline='func.func(solder-decompose,solder-form-fusions)' --seed=12 | FileCheck %s --check-prefix=NUM
@@ -636,4 +637,40 @@ func.func @reduce_apply_rows(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>,
   %m = solder.reduce mean %long dims = [1] keepdim : tensor<2x5000xf32> -> tensor<2x1xf32>
   %c = solder.sub %long, %m : tensor<2x5000xf32>, tensor<2x1xf32> -> tensor<2x5000xf32>
   return %g, %c : tensor<1x4x3x3xf32>, tensor<2x5000xf32>
+}
+
+// A pool of a reduce-and-apply row's values joins the row's region where a
+// warp holds its windows whole (poolsRowWindows: the row the last dim,
+// windows that tile it), and the pointwise ops after it follow: LayerNorm
+// over the last dim, avg_pool3d 2x2x2, GELU in one region. A pool whose
+// windows overlap (kernel 3, stride 2) reads the row's values back from
+// memory: a region of its own, the sigmoid after it there too.
+// CHECK-LABEL: func.func @reduce_apply_row_pool(
+// CHECK-NEXT: %[[K0:.*]] = solder.fusion "reduce_apply_row_pool_k0_reduction" ({{.*}}) : ({{.*}}) -> tensor<1x2x2x4x4xf32> {
+// CHECK:        solder.rsqrt
+// CHECK:        %[[N:.*]] = solder.add
+// CHECK-NEXT:   %[[P:.*]] = solder.pool avg %[[N]] kernel = [2, 2, 2]
+// CHECK-NEXT:   %[[G:.*]] = solder.gelu %[[P]]
+// CHECK-NEXT:   solder.yield %[[G]] : tensor<1x2x2x4x4xf32>
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K1:.*]] = solder.fusion "reduce_apply_row_pool_k1_reduction"
+// CHECK-NOT:    solder.pool
+// CHECK:        solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K2:.*]] = solder.fusion "reduce_apply_row_pool_k2_pool"
+// CHECK-NEXT:   solder.pool avg {{.*}} kernel = [3, 3] strides = [2, 2]
+// CHECK-NEXT:   solder.sigmoid
+// CHECK-NEXT:   solder.yield
+func.func @reduce_apply_row_pool(%x: tensor<1x2x4x8x8xf32>, %w: tensor<8xf32>,
+    %b: tensor<8xf32>, %y: tensor<1x2x7x8xf32>) -> (tensor<1x2x2x4x4xf32>, tensor<1x2x3x3xf32>) {
+  %n = solder.layer_norm %x weight = %w bias = %b normalized_shape = [8] epsilon = 1.0e-05
+       : (tensor<1x2x4x8x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x2x4x8x8xf32>
+  %p = solder.pool avg %n kernel = [2, 2, 2] strides = [2, 2, 2] padding = [0, 0, 0] dilations = [1, 1, 1]
+       : tensor<1x2x4x8x8xf32> -> tensor<1x2x2x4x4xf32>
+  %g = solder.gelu %p : tensor<1x2x2x4x4xf32>
+  %s = solder.softmax %y dim = 3 : tensor<1x2x7x8xf32>
+  %o = solder.pool avg %s kernel = [3, 3] strides = [2, 2] padding = [0, 0] dilations = [1, 1]
+       : tensor<1x2x7x8xf32> -> tensor<1x2x3x3xf32>
+  %q = solder.sigmoid %o : tensor<1x2x3x3xf32>
+  return %g, %q : tensor<1x2x2x4x4xf32>, tensor<1x2x3x3xf32>
 }

@@ -98,6 +98,13 @@ def reduce_apply_rows_ref(x, w, b, y, z, u, v, long):
             torch.softmax(long, 1))
 
 
+def layernorm_lastdim_pool_gelu_ref(x, w, b, shift, gamma, beta, x2, w2):
+    y = F.conv_transpose3d(x, w, b, stride=2, padding=1, output_padding=1) + shift
+    n = F.layer_norm(y, (y.shape[-1],), gamma, beta, 1e-5)
+    s = torch.softmax(F.conv2d(x2, w2), 3)
+    return F.gelu(F.avg_pool3d(n, 2)), s, F.max_pool2d(s, 2)
+
+
 def squeeze_excitation_head_ref(x, w, scale, shift, w1, b1, w2, b2, wh, bh):
     bn = F.conv2d(x, w, padding=1) * scale + shift
     pooled = bn.mean(dim=(2, 3), keepdim=True)
@@ -224,6 +231,8 @@ CASES = {
         lambda x, w, b: F.gelu(F.conv1d(x, w, b)), "x conv_w conv_b"),
     "reductions_warp_per_row": (warp_rows_ref, "x x x"),
     "reduce_apply_rows": (reduce_apply_rows_ref, "x gn_w gn_b x x x x x"),
+    "layernorm_lastdim_pool_gelu": (
+        layernorm_lastdim_pool_gelu_ref, "x convt_w conv_b shift gn_w gn_b x conv_w"),
     "bottleneck_channels_last": (
         bottleneck_ref,
         "x conv_w scale scale conv_w scale scale conv_w scale scale conv_w conv_w conv_b"),
@@ -302,7 +311,7 @@ SANITIZED = ["small_w1", "conv3d_w1_rows_ragged_groupnorm_mean", "small_w3", "w2
              "conv2d_grouped_tensorop_groupnorm_silu",
              "convtranspose3d_grouped_phases_tensorop_mean",
              "conv3d_softmax_layernorm_pool_groupnorm", "convtranspose2d_unpadded_min_gelu",
-             "reduce_apply_rows"]
+             "reduce_apply_rows", "layernorm_lastdim_pool_gelu"]
 
 
 def draw_inputs(manifest, kinds, generator, offset=0.0):

@@ -184,9 +184,7 @@ LogicalResult ElementEmitter::emitCoefficients(GroupNormalizeOp normalize,
   return success();
 }
 
-/// The name of `pool`'s Window struct (a solder.pool or solder.adaptive_pool):
-/// <fusion>_window<k>, k its place among its region's pools.
-static std::string getWindowName(Operation *pool) {
+std::string mlir::solder::getWindowName(Operation *pool) {
   auto fusion = pool->getParentOfType<FusionOp>();
   unsigned index = 0;
   for (Operation &op : fusion.getBodyBlock()) {
@@ -197,14 +195,12 @@ static std::string getWindowName(Operation *pool) {
   return (fusion.getName() + "_window" + Twine(index)).str();
 }
 
-/// "avg to 3x2": an adaptive pool as its comment says it.
-static std::string describeWindow(AdaptivePoolOp pool) {
+std::string mlir::solder::describeWindow(AdaptivePoolOp pool) {
   return stringifyPoolKind(pool.getKind()).str() + " to " +
          joinIntegers(pool.getType().getShape().drop_front(2), "x");
 }
 
-/// "max 3x3, stride 2, padding 1": a pool's window as its comment says it.
-static std::string describeWindow(PoolOp pool) {
+std::string mlir::solder::describeWindow(PoolOp pool) {
   auto dims = [](ArrayRef<int64_t> values) { return joinIntegers(values, "x"); };
   std::string text = stringifyPoolKind(pool.getKind()).str() + " " + dims(pool.getKernel()) +
                      ", stride " + dims(pool.getStrides());

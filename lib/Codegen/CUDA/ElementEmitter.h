@@ -54,6 +54,10 @@ public:
   /// element).
   void setSpatialIndex(std::string expression) { spatialIndex = std::move(expression); }
 
+  /// Numbers this emitter's values on from `other`'s, so that a nested
+  /// scope of another iteration shape declares no name of the outer one.
+  void continueNumbering(const ElementEmitter &other) { nextId = other.nextId; }
+
   /// Binds `value` to an expression (e.g. the conv accumulator).
   void bind(Value value, std::string expression) {
     names[value] = std::move(expression);
@@ -129,6 +133,15 @@ bool isElementwise(Operation *op);
 /// The Window structs (runtime/device/solder/pool.cuh) of `fusion`'s pools,
 /// to print before its Region functor.
 std::string getPoolWindows(FusionOp fusion);
+
+/// The name of `pool`'s Window struct (a solder.pool or solder.adaptive_pool):
+/// <fusion>_window<k>, k its place among its region's pools.
+std::string getWindowName(Operation *pool);
+
+/// "max 3x3, stride 2, padding 1": a pool's window as its comment says it.
+std::string describeWindow(PoolOp pool);
+/// "avg to 3x2": an adaptive pool as its comment says it.
+std::string describeWindow(AdaptivePoolOp pool);
 
 } // namespace mlir::solder
 

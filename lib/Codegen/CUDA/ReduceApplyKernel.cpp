@@ -9,7 +9,10 @@
 // per reduction, in program order, over the ops that compute its input at
 // element r, then one solder::forEachInRow that computes and stores the
 // region's results; what a pass needs of an earlier one is its reductions,
-// scalars of the row.
+// scalars of the row. A pool of the row's values (poolsRowWindows) runs in
+// that last walk: the rows come in window order, each lane's value goes
+// into solder::poolRowWindow, and the lane that stores the window computes
+// the ops after the pool at the window's output position.
 //
 //===----------------------------------------------------------------------===//
 
@@ -19,9 +22,92 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "llvm/ADT/STLExtras.h"
+#include "llvm/Support/FormatVariadic.h"
 
 using namespace mlir;
 using namespace mlir::solder;
+
+/// Prints i0, i1, ... of a row whose kept dims have the extents `kept`,
+/// the rows in pool-window order: `windowKernel` rows a window along each
+/// kept dim, a window's rows consecutive (consecutive segments of a warp).
+static void emitWindowOrderRows(raw_ostream &os, ArrayRef<int64_t> kept,
+                                ArrayRef<int64_t> windowKernel, bool narrow) {
+  StringRef type = narrow ? "int" : "long", suffix = narrow ? "" : "L";
+  const int64_t windowRows = product(windowKernel);
+  os << "    // Rows in pool-window order: a window's "
+     << joinIntegers(windowKernel.drop_front(2), "x")
+     << " rows are consecutive segments of a warp.\n"
+     << "    const RowIndex window = row / " << windowRows << suffix << ";\n"
+     << "    const int inWindow = int(row % " << windowRows << suffix << ");\n";
+  // Row-major over the windows (extents kept / kernel), and within a
+  // window over its kernel.
+  int64_t windowStride = 1, kernelStride = 1;
+  SmallVector<std::string> lines;
+  for (int64_t d = static_cast<int64_t>(kept.size()) - 1; d >= 0; --d) {
+    const int64_t extent = kept[d] / windowKernel[d], kernel = windowKernel[d];
+    std::string expression = "window";
+    if (windowStride != 1)
+      expression = "(" + expression + " / " + std::to_string(windowStride) + suffix.str() + ")";
+    if (d != 0)
+      expression += " % " + std::to_string(extent) + suffix.str();
+    if (kernel > 1) {
+      std::string offset = "inWindow";
+      if (kernelStride != 1)
+        offset = "inWindow / " + std::to_string(kernelStride);
+      if (kernelStride * kernel != windowRows)
+        offset = (kernelStride != 1 ? "(" + offset + ")" : offset) + " % " + std::to_string(kernel);
+      expression = "(" + expression + ") * " + std::to_string(kernel) + " + " + offset;
+    }
+    lines.push_back(
+        llvm::formatv("    [[maybe_unused]] const {0} i{1} = {2};\n", type, d, expression).str());
+    windowStride *= extent;
+    kernelStride *= kernel;
+  }
+  for (const std::string &line : llvm::reverse(lines))
+    os << line;
+}
+
+/// Prints, inside the row's last walk at element r, `pool` of the row's
+/// values (`element` holds its input's expression) combined across the
+/// warp, then in the lane that stores the window the ops after the pool at
+/// the window's output position (i2, i3, ... rebound to it) and the stores
+/// of `windowResults`.
+static LogicalResult emitWindowResults(raw_ostream &os, FusionOp fusion, PoolOp pool,
+                                       ArrayRef<std::pair<unsigned, Value>> windowResults,
+                                       ElementEmitter &element, ArrayRef<std::string> captureNames,
+                                       SmallVector<bool> doubleCaptures) {
+  const std::string window = getWindowName(pool);
+  ArrayRef<int64_t> kernel = pool.getKernel();
+  const int64_t rank = pool.getType().getRank();
+  const bool rowsInSegments = product(kernel.drop_back()) > 1;
+  os << "      // solder.pool " << describeWindow(pool) << ": the window's " << kernel.back()
+     << " columns in lanes" << (rowsInSegments ? ", its rows in segments" : "") << "\n"
+     << "      const float pooled = solder::poolRowWindow<" << window << ", kLanes>("
+     << element.get(pool.getX()) << ");\n"
+     << "      if (solder::storesRowWindow<" << window << ", kLanes>(lane)) {\n"
+     << "        // The window's output position.\n";
+  SmallVector<std::string> outputs, rebound;
+  for (int64_t d = 2; d < rank; ++d) {
+    outputs.push_back(llvm::formatv("o{0} = i{0} / {1}", d, kernel[d - 2]).str());
+    rebound.push_back(llvm::formatv("i{0} = o{0}", d).str());
+  }
+  os << "        const int " << llvm::join(outputs, ", ") << ";\n"
+     << "        {\n"
+     << "          [[maybe_unused]] const int " << llvm::join(rebound, ", ") << ";\n";
+  ElementEmitter pooled(fusion, captureNames, pool.getType().getShape(), std::move(doubleCaptures));
+  pooled.continueNumbering(element);
+  pooled.bind(pool.getResult(), "pooled");
+  SmallVector<Value> values = llvm::to_vector(llvm::make_second_range(windowResults));
+  for (Operation *op : getProducingSlice(values, [&](Operation *op) { return op == pool; }))
+    if (failed(pooled.emit(op, os, "          ")))
+      return failure();
+  for (auto [index, value] : windowResults)
+    os << "          out" << index << "["
+       << pooled.getOffset(cast<RankedTensorType>(value.getType()).getShape())
+       << "] = " << pooled.get(value) << ";\n";
+  os << "        }\n      }\n";
+  return success();
+}
 
 LogicalResult ProgramEmitter::emitReduceApplyKernel(FusionOp fusion,
                                                     const ReduceApplyRow &row) {
@@ -45,16 +131,25 @@ LogicalResult ProgramEmitter::emitReduceApplyKernel(FusionOp fusion,
   for (int64_t d : reducedDims)
     reducedShape[d] = 1;
 
-  // Results of the reductions' shape are stored once a row; the others
-  // (the row's shape, or broadcast along some of its dims) at each element.
-  SmallVector<std::pair<unsigned, Value>> elementResults, rowResults;
-  for (auto [index, value] : llvm::enumerate(fusion.getYield().getValues()))
-    (cast<RankedTensorType>(value.getType()).getShape() == ArrayRef(reducedShape)
-         ? rowResults
-         : elementResults)
-        .push_back({unsigned(index), value});
+  // Results of the pool or computed from it are stored once a window;
+  // those of the reductions' shape once a row; the others (the row's
+  // shape, or broadcast along some of its dims) at each element.
+  PoolOp pool;
+  for (Operation &op : fusion.getBodyBlock())
+    if (auto candidate = dyn_cast<PoolOp>(op))
+      pool = candidate;
+  SmallVector<std::pair<unsigned, Value>> elementResults, rowResults, windowResults;
+  for (auto [index, value] : llvm::enumerate(fusion.getYield().getValues())) {
+    if (pool && llvm::is_contained(getProducingSlice(value), pool.getOperation()))
+      windowResults.push_back({unsigned(index), value});
+    else if (cast<RankedTensorType>(value.getType()).getShape() == ArrayRef(reducedShape))
+      rowResults.push_back({unsigned(index), value});
+    else
+      elementResults.push_back({unsigned(index), value});
+  }
 
   const std::string name = fusion.getName().str();
+  const int64_t lanes = getReduceApplyLanes(row.getRows(), row.getLength());
   SmallVector<Operation *> ops;
   for (Operation &op : fusion.getBodyBlock().without_terminator())
     if (!isa<arith::ConstantOp>(op))
@@ -66,17 +161,27 @@ LogicalResult ProgramEmitter::emitReduceApplyKernel(FusionOp fusion,
   const bool narrow = fitsInt(product(shape));
   StringRef rowType = narrow ? "int" : "long";
 
+  if (pool)
+    os << getPoolWindows(fusion);
   os << "// " << name << "_region: each row's reductions in turn, then the values\n"
-     << "// that read them, stored.\n"
+     << "// that read them, stored" << (pool ? ", and the pool of them" : "") << ".\n"
      << "struct " << name << "_region {\n"
      << getRegionMembers(fusion) << "  using RowIndex = " << rowType << ";\n"
      << "  static constexpr RowIndex kRows = " << row.getRows() << (narrow ? "" : "L") << ";\n"
-     << "  static constexpr int kLength = " << row.getLength()
-     << ", kLanes = " << getReduceApplyLanes(row.getRows(), row.getLength())
-     << ", kChunk = " << planned->getChunk() << ", kThreads = " << planned->getThreads()
-     << ";\n\n"
+     << "  static constexpr int kLength = " << row.getLength() << ", kLanes = " << lanes
+     << ", kChunk = " << planned->getChunk() << ", kThreads = " << planned->getThreads() << ";\n\n"
      << "  __device__ void computeRow(const RowIndex row, const int lane) const {\n";
-  emitIndexDecomposition(os, "    ", shape, keptDims, "row", narrow);
+  // The pool's kernel along each kept dim (1 for the sample and channel
+  // dims); a window's rows are their product.
+  SmallVector<int64_t> windowKernel(first, 1);
+  if (pool)
+    for (int64_t d = 2; d < first; ++d)
+      windowKernel[d] = pool.getKernel()[d - 2];
+  const int64_t windowRows = product(windowKernel);
+  if (windowRows > 1)
+    emitWindowOrderRows(os, shape.take_front(first), windowKernel, narrow);
+  else
+    emitIndexDecomposition(os, "    ", shape, keptDims, "row", narrow);
   auto emitSlice = [&](ArrayRef<Value> values, StringRef indent) -> LogicalResult {
     // Reductions are scalars of the row by then: the slice stops at them.
     for (Operation *op : getProducingSlice(values, llvm::IsaPred<ReduceOp>))
@@ -101,16 +206,21 @@ LogicalResult ProgramEmitter::emitReduceApplyKernel(FusionOp fusion,
     element.bind(reduce.getResult(), result);
   }
 
-  if (!elementResults.empty()) {
+  if (!elementResults.empty() || pool) {
     os << "    solder::forEachInRow<kLength, kChunk, kLanes>(lane, [&](const int r) {\n";
     emitIndexDecomposition(os, "      ", shape, reducedDims, "r", /*narrow=*/true);
     SmallVector<Value> values = llvm::to_vector(llvm::make_second_range(elementResults));
+    if (pool)
+      values.push_back(pool.getX());
     if (failed(emitSlice(values, "      ")))
       return failure();
     for (auto [index, value] : elementResults)
       os << "      out" << index << "["
          << element.getOffset(cast<RankedTensorType>(value.getType()).getShape())
          << "] = " << element.get(value) << ";\n";
+    if (pool && failed(emitWindowResults(os, fusion, pool, windowResults, element, captureNames,
+                                         getDoubleCaptures(fusion))))
+      return failure();
     os << "    });\n";
   }
   if (!rowResults.empty()) {

@@ -11,7 +11,8 @@
 //    unless R is a reduce-and-apply row (ReduceApplyRow: a warp reduces a
 //    row and then rewrites it, so the reduction is complete within the
 //    warp): softmax, LayerNorm over trailing dims and x - mean(x) on rows of
-//    consecutive elements are then one kernel;
+//    consecutive elements are then one kernel, and so is a pool of such a
+//    row's values whose windows a warp holds whole (poolsRowWindows);
 //  * acyclicity: an op cannot join R if it reads from a region (or an opaque
 //    op) that depends on R.
 //
@@ -69,7 +70,12 @@ private:
       return join(op, getRowsRegion(op));
     case FusionRole::window:
       // Each output reads a window of the input: the input is complete
-      // only after the kernel that computes it.
+      // only after the kernel that computes it, unless that kernel is a
+      // reduce-and-apply row whose warps hold whole windows of its values
+      // (poolsRowWindows: LayerNorm over the last dim, then a pool).
+      if (std::optional<unsigned> row = getRegionOf(op->getOperand(0));
+          row && isReduceApplyRow(op, *row) && canJoin(op, *row))
+        return join(op, *row);
       return join(op, startRegion(FusionRole::window));
     case FusionRole::pointwise:
     case FusionRole::reduction:
@@ -154,6 +160,11 @@ private:
       if (getFusionRole(op) == FusionRole::reduction || !fitsInShared(target, op))
         return false;
     }
+    // A reduce-and-apply row that pools its values takes only what keeps it
+    // one (after the pool, pointwise ops on the windows' results).
+    if (regions[target].kind != FusionRole::window &&
+        llvm::any_of(regions[target].ops, llvm::IsaPred<PoolOp>) && !isReduceApplyRow(op, target))
+      return false;
     // Without a conv, a kernel walks its region for one reduction (two over
     // one input, such as a mean beside a norm's statistics, take two walks),
     // or a reduce-and-apply row for each of its reductions in turn.

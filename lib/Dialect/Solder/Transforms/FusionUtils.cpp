@@ -2,6 +2,8 @@
 
 #include "solder/Dialect/Solder/Transforms/FusionUtils.h"
 
+#include "solder/Analysis/RegionLaunch.h"
+
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
 #include "llvm/ADT/SetVector.h"
@@ -87,7 +89,37 @@ std::optional<ReduceApplyRow> mlir::solder::getReduceApplyRow(Operation *op) {
   return row;
 }
 
+bool mlir::solder::poolsRowWindows(PoolOp pool, const ReduceApplyRow &row) {
+  ArrayRef<int64_t> shape = pool.getX().getType().getShape();
+  const int64_t rank = static_cast<int64_t>(shape.size()), spatial = rank - 2;
+  if (spatial < 1 || shape != ArrayRef(row.shape) || row.firstReducedDim != rank - 1 ||
+      pool.getCeilMode())
+    return false;
+  int64_t windowRows = 1;
+  for (int64_t d = 0; d < spatial; ++d) {
+    const int64_t kernel = pool.getKernel()[d];
+    if (pool.getStrides()[d] != kernel || pool.getPadding()[d] != 0 ||
+        pool.getDilations()[d] != 1 || shape[2 + d] % kernel != 0)
+      return false;
+    if (d < spatial - 1)
+      windowRows *= kernel;
+  }
+  const int64_t lanes = getReduceApplyLanes(row.getRows(), row.getLength());
+  const int64_t columns = pool.getKernel().back();
+  return columns * windowRows > 1 && row.getLength() % lanes == 0 && lanes % columns == 0 &&
+         (32 / lanes) % windowRows == 0;
+}
+
 bool mlir::solder::fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApplyRow &row) {
+  PoolOp pool;
+  for (Operation *op : ops) {
+    if (getFusionRole(op) != FusionRole::window)
+      continue;
+    auto candidate = dyn_cast<PoolOp>(op);
+    if (pool || !candidate || !poolsRowWindows(candidate, row))
+      return false;
+    pool = candidate;
+  }
   auto broadcastsToRow = [&](Type type) {
     auto tensor = cast<RankedTensorType>(type);
     return tensor.getRank() == static_cast<int64_t>(row.shape.size()) &&
@@ -100,9 +132,12 @@ bool mlir::solder::fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApp
     case FusionRole::constant:
       return true;
     case FusionRole::pointwise:
-      return broadcastsToRow(op->getResult(0).getType());
+      return broadcastsToRow(op->getResult(0).getType()) ||
+             (pool && op->getResult(0).getType() == pool.getType());
     case FusionRole::reduction:
       return getReduceApplyRow(op) == row;
+    case FusionRole::window:
+      return true; // the pool, above
     default:
       return false;
     }

@@ -416,12 +416,16 @@ struct SolderPlanPass : solder::impl::SolderPlanBase<SolderPlanPass> {
         launch = rowLaunch.toAttr(emitError, context);
         if (!launch)
           return failure();
+        bool pools = !fusion.getBodyBlock().getOps<PoolOp>().empty();
         scheduleNotes.push_back(
             llvm::formatv("{0}: {3} lanes a row ({1} rows of {2}): each reduction of the row "
                           "in turn, then the values that read them, the row read from memory "
-                          "once",
+                          "once{4}",
                           fusion.getName(), row->getRows(), row->getLength(),
-                          getReduceApplyLanes(row->getRows(), row->getLength()))
+                          getReduceApplyLanes(row->getRows(), row->getLength()),
+                          pools ? "; its pool's windows combined across a warp's lanes, "
+                                  "a window's rows those of one warp"
+                                : "")
                 .str());
       } else {
         launch = getRegionLaunch(fusion).toAttr(emitError, context);

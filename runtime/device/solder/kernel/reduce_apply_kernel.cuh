@@ -15,12 +15,19 @@
 //   static constexpr RowIndex kRows;       a multiple of 32 / kLanes
 //   static constexpr int kLength, kLanes, kChunk, kThreads;
 //   void computeRow(RowIndex row, int lane) const;   lane: within the segment
+// A pool of the rows' values (LayerNorm over the last dim, then avg_pool)
+// runs in the last walk: each lane's element combined with the rest of its
+// window's across lanes (poolRowWindow), where a window's columns are
+// consecutive lanes of a segment and its rows consecutive segments of the
+// warp (computeRow takes the rows in window order); one lane a window
+// stores its result (storesRowWindow). The pooled tensor is never stored.
 //
 //===----------------------------------------------------------------------===//
 
 #ifndef SOLDER_KERNEL_REDUCE_APPLY_KERNEL_CUH
 #define SOLDER_KERNEL_REDUCE_APPLY_KERNEL_CUH
 
+#include "solder/pool.cuh"
 #include "solder/reduce.cuh"
 
 namespace solder {
@@ -43,6 +50,37 @@ __device__ __forceinline__ void forEachInRow(const int lane, const Visit &visit)
 #pragma unroll Chunk
   for (; r < Length; r += Lanes)
     visit(r);
+}
+
+/// Window's pool (pool.cuh) of a reduce-and-apply row's values, `value`
+/// this lane's element: a window's kKernel[2] columns lie in as many
+/// consecutive lanes of a row's segment of Lanes, its kKernel[0] x
+/// kKernel[1] rows in as many consecutive segments of the warp, and the
+/// windows tile the input (no padding). A butterfly of shuffles gives
+/// every lane its window's result, the same bits in each (each step's two
+/// operands are the same in both lanes).
+template <class Window, int Lanes>
+__device__ __forceinline__ float poolRowWindow(const float value) {
+  constexpr int kColumns = Window::kKernel[2], kRows = Window::kKernel[0] * Window::kKernel[1];
+  static_assert(Lanes % kColumns == 0 && (32 / Lanes) % kRows == 0,
+                "a window's columns in a segment's lanes, its rows in a warp's segments");
+  float result = value;
+#pragma unroll
+  for (int offset = 1; offset < kColumns; offset *= 2)
+    poolTap<Window::kKind>(result, __shfl_xor_sync(0xffffffffu, result, offset));
+#pragma unroll
+  for (int offset = Lanes; offset < Lanes * kRows; offset *= 2)
+    poolTap<Window::kKind>(result, __shfl_xor_sync(0xffffffffu, result, offset));
+  // Windows inside the input: as many taps inside as the window holds.
+  return poolResult<Window>(result, kColumns * kRows, 0, 0, 0);
+}
+
+/// Whether this lane (`lane` within its segment) stores its window's
+/// result: the window's first column in its first row.
+template <class Window, int Lanes>
+__device__ __forceinline__ bool storesRowWindow(const int lane) {
+  constexpr int kColumns = Window::kKernel[2], kRows = Window::kKernel[0] * Window::kKernel[1];
+  return lane % kColumns == 0 && threadIdx.x % 32 / Lanes % kRows == 0;
 }
 
 /// A segment of Region::kLanes lanes per row, Region::kThreads /

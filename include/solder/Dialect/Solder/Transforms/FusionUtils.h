@@ -70,8 +70,21 @@ constexpr int64_t kMaxReduceApplyLength = 4096;
 std::optional<ReduceApplyRow> getReduceApplyRow(Operation *op);
 
 /// Whether `ops` can run in one walk of `row`: reduces of that row and
-/// pointwise ops whose results broadcast to its shape.
+/// pointwise ops whose results broadcast to its shape; and at most one
+/// pool of the row's values (poolsRowWindows), the pointwise ops after it
+/// of its result's shape.
 bool fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApplyRow &row);
+
+/// Whether `pool` runs in the walk of `row` on the row's values, its
+/// windows combined across a warp's lanes (solder::poolRowWindow): the row
+/// is the last dim alone; the windows tile the spatial dims (kernel =
+/// stride, no padding, dilation or ceil mode, extents the kernel divides),
+/// more than one element each; a window's columns lie in consecutive lanes
+/// of a row's segment (getReduceApplyLanes: the columns divide the lanes,
+/// the lanes the row) and its rows, the kept spatial dims' taps, in
+/// consecutive segments of one warp (they divide a warp's rows; the kernel
+/// walks the rows in window order).
+bool poolsRowWindows(PoolOp pool, const ReduceApplyRow &row);
 
 /// The row of a region without a conv whose ops read one of its own
 /// reductions, or that holds several reductions of one row (FormFusions
