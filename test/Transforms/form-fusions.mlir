@@ -644,7 +644,9 @@ func.func @reduce_apply_rows(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>,
 // windows that tile it), and the pointwise ops after it follow: LayerNorm
 // over the last dim, avg_pool3d 2x2x2, GELU in one region. A pool whose
 // windows overlap (kernel 3, stride 2) reads the row's values back from
-// memory: a region of its own, the sigmoid after it there too.
+// memory: a region of its own, the sigmoid after it there too; so does a
+// pool of rows of 256 (32 lanes a row, 8 elements a lane: 64 windows of 2
+// a warp, more than its lanes).
 // CHECK-LABEL: func.func @reduce_apply_row_pool(
 // CHECK-NEXT: %[[K0:.*]] = solder.fusion "reduce_apply_row_pool_k0_reduction" ({{.*}}) : ({{.*}}) -> tensor<1x2x2x4x4xf32> {
 // CHECK:        solder.rsqrt
@@ -661,8 +663,17 @@ func.func @reduce_apply_rows(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>,
 // CHECK-NEXT:   solder.pool avg {{.*}} kernel = [3, 3] strides = [2, 2]
 // CHECK-NEXT:   solder.sigmoid
 // CHECK-NEXT:   solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K3:.*]] = solder.fusion "reduce_apply_row_pool_k3_reduction"
+// CHECK-NOT:    solder.pool
+// CHECK:        solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K4:.*]] = solder.fusion "reduce_apply_row_pool_k4_pool"
+// CHECK-NEXT:   solder.pool max {{.*}} kernel = [2] strides = [2]
+// CHECK-NEXT:   solder.yield
 func.func @reduce_apply_row_pool(%x: tensor<1x2x4x8x8xf32>, %w: tensor<8xf32>,
-    %b: tensor<8xf32>, %y: tensor<1x2x7x8xf32>) -> (tensor<1x2x2x4x4xf32>, tensor<1x2x3x3xf32>) {
+    %b: tensor<8xf32>, %y: tensor<1x2x7x8xf32>, %z: tensor<2x3x256xf32>)
+    -> (tensor<1x2x2x4x4xf32>, tensor<1x2x3x3xf32>, tensor<2x3x128xf32>) {
   %n = solder.layer_norm %x weight = %w bias = %b normalized_shape = [8] epsilon = 1.0e-05
        : (tensor<1x2x4x8x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x2x4x8x8xf32>
   %p = solder.pool avg %n kernel = [2, 2, 2] strides = [2, 2, 2] padding = [0, 0, 0] dilations = [1, 1, 1]
@@ -672,5 +683,8 @@ func.func @reduce_apply_row_pool(%x: tensor<1x2x4x8x8xf32>, %w: tensor<8xf32>,
   %o = solder.pool avg %s kernel = [3, 3] strides = [2, 2] padding = [0, 0] dilations = [1, 1]
        : tensor<1x2x7x8xf32> -> tensor<1x2x3x3xf32>
   %q = solder.sigmoid %o : tensor<1x2x3x3xf32>
-  return %g, %q : tensor<1x2x2x4x4xf32>, tensor<1x2x3x3xf32>
+  %sz = solder.softmax %z dim = 2 : tensor<2x3x256xf32>
+  %mz = solder.pool max %sz kernel = [2] strides = [2] padding = [0] dilations = [1]
+       : tensor<2x3x256xf32> -> tensor<2x3x128xf32>
+  return %g, %q, %mz : tensor<1x2x2x4x4xf32>, tensor<1x2x3x3xf32>, tensor<2x3x128xf32>
 }

@@ -11,8 +11,9 @@
 // region's results; what a pass needs of an earlier one is its reductions,
 // scalars of the row. A pool of the row's values (poolsRowWindows) runs in
 // that last walk: the rows come in window order, each lane's value goes
-// into solder::poolRowWindow, and the lane that stores the window computes
-// the ops after the pool at the window's output position.
+// into solder::RowWindows::gather, which leaves each window's result with
+// a lane of its own; after the walk each lane computes the ops after the
+// pool at its window's output position and stores them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -67,45 +68,36 @@ static void emitWindowOrderRows(raw_ostream &os, ArrayRef<int64_t> kept,
     os << line;
 }
 
-/// Prints, inside the row's last walk at element r, `pool` of the row's
-/// values (`element` holds its input's expression) combined across the
-/// warp, then in the lane that stores the window the ops after the pool at
-/// the window's output position (i2, i3, ... rebound to it) and the stores
-/// of `windowResults`.
+/// Prints, after the row's last walk (which gathered `pool`'s windows into
+/// `kept`, solder::RowWindows), in each lane that holds a window: the
+/// window's output position (i0, i1, ... rebound to it), the ops after the
+/// pool there and the stores of `windowResults`.
 static LogicalResult emitWindowResults(raw_ostream &os, FusionOp fusion, PoolOp pool,
                                        ArrayRef<std::pair<unsigned, Value>> windowResults,
-                                       ElementEmitter &element, ArrayRef<std::string> captureNames,
-                                       SmallVector<bool> doubleCaptures) {
-  const std::string window = getWindowName(pool);
-  ArrayRef<int64_t> kernel = pool.getKernel();
-  const int64_t rank = pool.getType().getRank();
-  const bool rowsInSegments = product(kernel.drop_back()) > 1;
-  os << "      // solder.pool " << describeWindow(pool) << ": the window's " << kernel.back()
-     << " columns in lanes" << (rowsInSegments ? ", its rows in segments" : "") << "\n"
-     << "      const float pooled = solder::poolRowWindow<" << window << ", kLanes>("
-     << element.get(pool.getX()) << ");\n"
-     << "      if (solder::storesRowWindow<" << window << ", kLanes>(lane)) {\n"
-     << "        // The window's output position.\n";
-  SmallVector<std::string> outputs, rebound;
-  for (int64_t d = 2; d < rank; ++d) {
-    outputs.push_back(llvm::formatv("o{0} = i{0} / {1}", d, kernel[d - 2]).str());
-    rebound.push_back(llvm::formatv("i{0} = o{0}", d).str());
-  }
-  os << "        const int " << llvm::join(outputs, ", ") << ";\n"
-     << "        {\n"
-     << "          [[maybe_unused]] const int " << llvm::join(rebound, ", ") << ";\n";
-  ElementEmitter pooled(fusion, captureNames, pool.getType().getShape(), std::move(doubleCaptures));
+                                       const ElementEmitter &element,
+                                       ArrayRef<std::string> captureNames,
+                                       SmallVector<bool> doubleCaptures, bool narrow) {
+  ArrayRef<int64_t> pooledShape = pool.getType().getShape();
+  os << "    if (Windows::holdsWindow()) {\n"
+     << "      // The window's output position.\n"
+     << "      const RowIndex pooledIndex = Windows::index(row);\n"
+     << "      {\n";
+  emitIndexDecomposition(os, "        ", pooledShape,
+                         llvm::to_vector(llvm::seq<int64_t>(0, pooledShape.size())), "pooledIndex",
+                         narrow);
+  os << "        const float pooled = Windows::result(kept);\n";
+  ElementEmitter pooled(fusion, captureNames, pooledShape, std::move(doubleCaptures));
   pooled.continueNumbering(element);
   pooled.bind(pool.getResult(), "pooled");
   SmallVector<Value> values = llvm::to_vector(llvm::make_second_range(windowResults));
   for (Operation *op : getProducingSlice(values, [&](Operation *op) { return op == pool; }))
-    if (failed(pooled.emit(op, os, "          ")))
+    if (failed(pooled.emit(op, os, "        ")))
       return failure();
   for (auto [index, value] : windowResults)
-    os << "          out" << index << "["
+    os << "        out" << index << "["
        << pooled.getOffset(cast<RankedTensorType>(value.getType()).getShape())
        << "] = " << pooled.get(value) << ";\n";
-  os << "        }\n      }\n";
+  os << "      }\n    }\n";
   return success();
 }
 
@@ -207,6 +199,11 @@ LogicalResult ProgramEmitter::emitReduceApplyKernel(FusionOp fusion,
   }
 
   if (!elementResults.empty() || pool) {
+    if (pool)
+      os << "    // The pool's windows, a lane each: gathered in the walk, finished after it.\n"
+         << "    using Windows = solder::RowWindows<" << getWindowName(pool)
+         << ", kLanes, kLength>;\n"
+         << "    float kept = 0.0f;\n";
     os << "    solder::forEachInRow<kLength, kChunk, kLanes>(lane, [&](const int r) {\n";
     emitIndexDecomposition(os, "      ", shape, reducedDims, "r", /*narrow=*/true);
     SmallVector<Value> values = llvm::to_vector(llvm::make_second_range(elementResults));
@@ -218,10 +215,17 @@ LogicalResult ProgramEmitter::emitReduceApplyKernel(FusionOp fusion,
       os << "      out" << index << "["
          << element.getOffset(cast<RankedTensorType>(value.getType()).getShape())
          << "] = " << element.get(value) << ";\n";
-    if (pool && failed(emitWindowResults(os, fusion, pool, windowResults, element, captureNames,
-                                         getDoubleCaptures(fusion))))
-      return failure();
+    if (pool) {
+      ArrayRef<int64_t> kernel = pool.getKernel();
+      os << "      // solder.pool " << describeWindow(pool) << ": the window's " << kernel.back()
+         << " columns in lanes" << (product(kernel.drop_back()) > 1 ? ", its rows in segments" : "")
+         << "\n"
+         << "      Windows::gather(kept, " << element.get(pool.getX()) << ", r);\n";
+    }
     os << "    });\n";
+    if (pool && failed(emitWindowResults(os, fusion, pool, windowResults, element, captureNames,
+                                         getDoubleCaptures(fusion), narrow)))
+      return failure();
   }
   if (!rowResults.empty()) {
     os << "    if (lane == 0) {\n";

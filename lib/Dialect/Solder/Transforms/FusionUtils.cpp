@@ -106,8 +106,10 @@ bool mlir::solder::poolsRowWindows(PoolOp pool, const ReduceApplyRow &row) {
   }
   const int64_t lanes = getReduceApplyLanes(row.getRows(), row.getLength());
   const int64_t columns = pool.getKernel().back();
+  // A lane keeps a window of the warp: at most 32 windows a warp, so no
+  // more walk steps (elements a lane) than a window has elements.
   return columns * windowRows > 1 && row.getLength() % lanes == 0 && lanes % columns == 0 &&
-         (32 / lanes) % windowRows == 0;
+         (32 / lanes) % windowRows == 0 && row.getLength() / lanes <= columns * windowRows;
 }
 
 bool mlir::solder::fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApplyRow &row) {

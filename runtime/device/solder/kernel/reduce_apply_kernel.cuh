@@ -17,10 +17,12 @@
 //   void computeRow(RowIndex row, int lane) const;   lane: within the segment
 // A pool of the rows' values (LayerNorm over the last dim, then avg_pool)
 // runs in the last walk: each lane's element combined with the rest of its
-// window's across lanes (poolRowWindow), where a window's columns are
+// window's across lanes (RowWindows::gather), where a window's columns are
 // consecutive lanes of a segment and its rows consecutive segments of the
-// warp (computeRow takes the rows in window order); one lane a window
-// stores its result (storesRowWindow). The pooled tensor is never stored.
+// warp (computeRow takes the rows in window order), each window's result
+// kept by a lane of its own; after the walk each lane runs the ops after
+// the pool on its window and stores them. The pooled values are never
+// stored unless the region returns them.
 //
 //===----------------------------------------------------------------------===//
 
@@ -52,36 +54,64 @@ __device__ __forceinline__ void forEachInRow(const int lane, const Visit &visit)
     visit(r);
 }
 
-/// Window's pool (pool.cuh) of a reduce-and-apply row's values, `value`
-/// this lane's element: a window's kKernel[2] columns lie in as many
-/// consecutive lanes of a row's segment of Lanes, its kKernel[0] x
-/// kKernel[1] rows in as many consecutive segments of the warp, and the
-/// windows tile the input (no padding). A butterfly of shuffles gives
-/// every lane its window's result, the same bits in each (each step's two
-/// operands are the same in both lanes).
-template <class Window, int Lanes>
-__device__ __forceinline__ float poolRowWindow(const float value) {
-  constexpr int kColumns = Window::kKernel[2], kRows = Window::kKernel[0] * Window::kKernel[1];
-  static_assert(Lanes % kColumns == 0 && (32 / Lanes) % kRows == 0,
+/// How a reduce-and-apply kernel pools its rows' values with Window
+/// (pool.cuh) over rows of Length elements, Lanes lanes a row: a window's
+/// kColumns columns lie in as many consecutive lanes of a row's segment,
+/// its kRows rows (kKernel[0] x kKernel[1]) in as many consecutive
+/// segments of the warp (the rows in window order), and the windows tile
+/// the input (no padding). A warp holds kWindows windows, no more than its
+/// lanes: lane k keeps the k-th (row group k / kRowWindows, column
+/// k % kRowWindows), so that the ops after the pool run once a window,
+/// every lane busy, and the lanes store consecutive outputs.
+template <class Window, int Lanes, int Length> struct RowWindows {
+  static constexpr int kColumns = Window::kKernel[2];
+  static constexpr int kRows = Window::kKernel[0] * Window::kKernel[1];
+  static constexpr int kRowWindows = Length / kColumns; // a row group's windows
+  static constexpr int kStepWindows = Lanes / kColumns; // of those, a walk step's
+  static constexpr int kWindows = 32 / Lanes / kRows * kRowWindows;
+  static_assert(Lanes % kColumns == 0 && (32 / Lanes) % kRows == 0 && Length % Lanes == 0,
                 "a window's columns in a segment's lanes, its rows in a warp's segments");
-  float result = value;
-#pragma unroll
-  for (int offset = 1; offset < kColumns; offset *= 2)
-    poolTap<Window::kKind>(result, __shfl_xor_sync(0xffffffffu, result, offset));
-#pragma unroll
-  for (int offset = Lanes; offset < Lanes * kRows; offset *= 2)
-    poolTap<Window::kKind>(result, __shfl_xor_sync(0xffffffffu, result, offset));
-  // Windows inside the input: as many taps inside as the window holds.
-  return poolResult<Window>(result, kColumns * kRows, 0, 0, 0);
-}
+  static_assert(kWindows <= 32, "a lane a window");
 
-/// Whether this lane (`lane` within its segment) stores its window's
-/// result: the window's first column in its first row.
-template <class Window, int Lanes>
-__device__ __forceinline__ bool storesRowWindow(const int lane) {
-  constexpr int kColumns = Window::kKernel[2], kRows = Window::kKernel[0] * Window::kKernel[1];
-  return lane % kColumns == 0 && threadIdx.x % 32 / Lanes % kRows == 0;
-}
+  /// Combines `value`, this lane's element at walk step r / Lanes, with
+  /// the rest of its window's by a butterfly of shuffles (every lane gets
+  /// the same bits: each step's two operands are the same in both lanes),
+  /// and keeps in `kept` the result of the window this lane holds, if it
+  /// is among this step's.
+  __device__ __forceinline__ static void gather(float &kept, const float value, const int r) {
+    float result = value;
+#pragma unroll
+    for (int offset = 1; offset < kColumns; offset *= 2)
+      poolTap<Window::kKind>(result, __shfl_xor_sync(0xffffffffu, result, offset));
+#pragma unroll
+    for (int offset = Lanes; offset < Lanes * kRows; offset *= 2)
+      poolTap<Window::kKind>(result, __shfl_xor_sync(0xffffffffu, result, offset));
+    const int lane = threadIdx.x % 32, column = lane % kRowWindows;
+    const int source = lane / kRowWindows * kRows * Lanes + column % kStepWindows * kColumns;
+    const float windowResult = __shfl_sync(0xffffffffu, result, source % 32);
+    if (column / kStepWindows == r / Lanes)
+      kept = windowResult;
+  }
+
+  /// Whether this lane holds a window of the warp.
+  __device__ __forceinline__ static bool holdsWindow() { return threadIdx.x % 32 < kWindows; }
+
+  /// The pool's result from what gather kept: windows inside the input
+  /// hold as many taps inside as the window has.
+  __device__ __forceinline__ static float result(const float kept) {
+    return poolResult<Window>(kept, kColumns * kRows, 0, 0, 0);
+  }
+
+  /// The flat index, in the pooled tensor, of the window this lane holds,
+  /// from this lane's row: the rows in window order, a window's kRows
+  /// rows one row group, whose window index is the pooled tensor's index
+  /// without its last dim.
+  template <class RowIndex> __device__ __forceinline__ static RowIndex index(const RowIndex row) {
+    const int lane = threadIdx.x % 32;
+    const RowIndex firstWindow = (row - lane / Lanes) / kRows;
+    return (firstWindow + lane / kRowWindows) * kRowWindows + lane % kRowWindows;
+  }
+};
 
 /// A segment of Region::kLanes lanes per row, Region::kThreads /
 /// Region::kLanes rows a block.

@@ -76,14 +76,15 @@ std::optional<ReduceApplyRow> getReduceApplyRow(Operation *op);
 bool fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApplyRow &row);
 
 /// Whether `pool` runs in the walk of `row` on the row's values, its
-/// windows combined across a warp's lanes (solder::poolRowWindow): the row
-/// is the last dim alone; the windows tile the spatial dims (kernel =
-/// stride, no padding, dilation or ceil mode, extents the kernel divides),
-/// more than one element each; a window's columns lie in consecutive lanes
-/// of a row's segment (getReduceApplyLanes: the columns divide the lanes,
-/// the lanes the row) and its rows, the kept spatial dims' taps, in
+/// windows combined across a warp's lanes (solder::RowWindows): the row is
+/// the last dim alone; the windows tile the spatial dims (kernel = stride,
+/// no padding, dilation or ceil mode, extents the kernel divides), more
+/// than one element each; a window's columns lie in consecutive lanes of a
+/// row's segment (getReduceApplyLanes: the columns divide the lanes, the
+/// lanes the row) and its rows, the kept spatial dims' taps, in
 /// consecutive segments of one warp (they divide a warp's rows; the kernel
-/// walks the rows in window order).
+/// walks the rows in window order); and a warp holds at most 32 windows,
+/// one a lane (a lane's elements of a row at most a window's).
 bool poolsRowWindows(PoolOp pool, const ReduceApplyRow &row);
 
 /// The row of a region without a conv whose ops read one of its own

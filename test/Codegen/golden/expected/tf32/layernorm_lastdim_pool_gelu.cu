@@ -143,6 +143,9 @@ struct layernorm_lastdim_pool_gelu_k1_reduction_region {
       const float v1 = v0 * v0;  // solder.mul
       return v1;
     });
+    // The pool's windows, a lane each: gathered in the walk, finished after it.
+    using Windows = solder::RowWindows<layernorm_lastdim_pool_gelu_k1_reduction_window0, kLanes, kLength>;
+    float kept = 0.0f;
     solder::forEachInRow<kLength, kChunk, kLanes>(lane, [&](const int r) {
       [[maybe_unused]] const int i4 = r;
       const float v2 = in0[i0 * 65536L + i1 * 4096L + i2 * 512L + i3 * 32L + i4] - r0;  // solder.sub
@@ -152,17 +155,22 @@ struct layernorm_lastdim_pool_gelu_k1_reduction_region {
       const float v6 = v5 * in1[i4];  // solder.mul
       const float v7 = v6 + in2[i4];  // solder.add
       // solder.pool avg 2x2x2, stride 2x2x2: the window's 2 columns in lanes, its rows in segments
-      const float pooled = solder::poolRowWindow<layernorm_lastdim_pool_gelu_k1_reduction_window0, kLanes>(v7);
-      if (solder::storesRowWindow<layernorm_lastdim_pool_gelu_k1_reduction_window0, kLanes>(lane)) {
-        // The window's output position.
-        const int o2 = i2 / 2, o3 = i3 / 2, o4 = i4 / 2;
-        {
-          [[maybe_unused]] const int i2 = o2, i3 = o3, i4 = o4;
-          const float v8 = 0.5f * pooled * (1.0f + erff(pooled * 0.7071067812f));  // solder.gelu
-          out0[i0 * 8192L + i1 * 512L + i2 * 128L + i3 * 16L + i4] = v8;
-        }
-      }
+      Windows::gather(kept, v7, r);
     });
+    if (Windows::holdsWindow()) {
+      // The window's output position.
+      const RowIndex pooledIndex = Windows::index(row);
+      {
+        [[maybe_unused]] const int i0 = (pooledIndex / 8192);
+        [[maybe_unused]] const int i1 = (pooledIndex / 512) % 16;
+        [[maybe_unused]] const int i2 = (pooledIndex / 128) % 4;
+        [[maybe_unused]] const int i3 = (pooledIndex / 16) % 8;
+        [[maybe_unused]] const int i4 = pooledIndex % 16;
+        const float pooled = Windows::result(kept);
+        const float v8 = 0.5f * pooled * (1.0f + erff(pooled * 0.7071067812f));  // solder.gelu
+        out0[i0 * 8192L + i1 * 512L + i2 * 128L + i3 * 16L + i4] = v8;
+      }
+    }
   }
 };
 
@@ -286,6 +294,9 @@ struct layernorm_lastdim_pool_gelu_k3_reduction_region {
       const float v1 = expf(v0);  // solder.exp
       return v1;
     });
+    // The pool's windows, a lane each: gathered in the walk, finished after it.
+    using Windows = solder::RowWindows<layernorm_lastdim_pool_gelu_k3_reduction_window0, kLanes, kLength>;
+    float kept = 0.0f;
     solder::forEachInRow<kLength, kChunk, kLanes>(lane, [&](const int r) {
       [[maybe_unused]] const int i3 = r;
       const float v2 = in0[i0 * 768L + i1 * 128L + i2 * 16L + i3] - r0;  // solder.sub
@@ -293,16 +304,20 @@ struct layernorm_lastdim_pool_gelu_k3_reduction_region {
       const float v4 = v3 / r1;  // solder.div
       out0[i0 * 768L + i1 * 128L + i2 * 16L + i3] = v4;
       // solder.pool max 2x2, stride 2x2: the window's 2 columns in lanes, its rows in segments
-      const float pooled = solder::poolRowWindow<layernorm_lastdim_pool_gelu_k3_reduction_window0, kLanes>(v4);
-      if (solder::storesRowWindow<layernorm_lastdim_pool_gelu_k3_reduction_window0, kLanes>(lane)) {
-        // The window's output position.
-        const int o2 = i2 / 2, o3 = i3 / 2;
-        {
-          [[maybe_unused]] const int i2 = o2, i3 = o3;
-          out1[i0 * 192L + i1 * 32L + i2 * 8L + i3] = pooled;
-        }
-      }
+      Windows::gather(kept, v4, r);
     });
+    if (Windows::holdsWindow()) {
+      // The window's output position.
+      const RowIndex pooledIndex = Windows::index(row);
+      {
+        [[maybe_unused]] const int i0 = (pooledIndex / 192);
+        [[maybe_unused]] const int i1 = (pooledIndex / 32) % 6;
+        [[maybe_unused]] const int i2 = (pooledIndex / 8) % 4;
+        [[maybe_unused]] const int i3 = pooledIndex % 8;
+        const float pooled = Windows::result(kept);
+        out1[i0 * 192L + i1 * 32L + i2 * 8L + i3] = pooled;
+      }
+    }
   }
 };
 
