@@ -645,8 +645,12 @@ func.func @reduce_apply_rows(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>,
 // over the last dim, avg_pool3d 2x2x2, GELU in one region. A pool whose
 // windows overlap (kernel 3, stride 2) reads the row's values back from
 // memory: a region of its own, the sigmoid after it there too; so does a
-// pool of rows of 256 (32 lanes a row, 8 elements a lane: 64 windows of 2
-// a warp, more than its lanes).
+// pool of rows of 256 (32 lanes a row, 8 elements a lane: 128 windows of 2
+// a warp, more than its lanes). After a pool the row's kernel runs only
+// what reads the pool alone: a product with the row's mean (a lane's mean
+// is its own row's, not its window's) and a difference of the row's shape
+// (a (2, 1) pool over a dim of 2 broadcasts back to the row) are regions
+// of their own.
 // CHECK-LABEL: func.func @reduce_apply_row_pool(
 // CHECK-NEXT: %[[K0:.*]] = solder.fusion "reduce_apply_row_pool_k0_reduction" ({{.*}}) : ({{.*}}) -> tensor<1x2x2x4x4xf32> {
 // CHECK:        solder.rsqrt
@@ -671,9 +675,29 @@ func.func @reduce_apply_rows(%x: tensor<1x2x5x5xf32>, %w: tensor<4x2x3x3xf32>,
 // CHECK-NEXT: %[[K4:.*]] = solder.fusion "reduce_apply_row_pool_k4_pool"
 // CHECK-NEXT:   solder.pool max {{.*}} kernel = [2] strides = [2]
 // CHECK-NEXT:   solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K5:.*]]:2 = solder.fusion "reduce_apply_row_pool_k5_reduction"
+// CHECK-NEXT:   solder.reduce mean
+// CHECK-NEXT:   solder.sub
+// CHECK-NEXT:   solder.pool avg {{.*}} kernel = [2] strides = [2]
+// CHECK-NEXT:   solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K6:.*]] = solder.fusion "reduce_apply_row_pool_k6_pointwise"
+// CHECK-NEXT:   solder.mul
+// CHECK-NEXT:   solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K7:.*]] = solder.fusion "reduce_apply_row_pool_k7_reduction"
+// CHECK:        solder.pool max {{.*}} kernel = [2, 1] strides = [2, 1]
+// CHECK-NEXT:   solder.yield
+// CHECK-NEXT: }
+// CHECK-NEXT: %[[K8:.*]] = solder.fusion "reduce_apply_row_pool_k8_pointwise"
+// CHECK-NEXT:   solder.sub
+// CHECK-NEXT:   solder.yield
 func.func @reduce_apply_row_pool(%x: tensor<1x2x4x8x8xf32>, %w: tensor<8xf32>,
-    %b: tensor<8xf32>, %y: tensor<1x2x7x8xf32>, %z: tensor<2x3x256xf32>)
-    -> (tensor<1x2x2x4x4xf32>, tensor<1x2x3x3xf32>, tensor<2x3x128xf32>) {
+    %b: tensor<8xf32>, %y: tensor<1x2x7x8xf32>, %z: tensor<2x3x256xf32>,
+    %r: tensor<2x4x8xf32>, %s4: tensor<1x2x2x8xf32>)
+    -> (tensor<1x2x2x4x4xf32>, tensor<1x2x3x3xf32>, tensor<2x3x128xf32>, tensor<2x4x4xf32>,
+        tensor<1x2x2x8xf32>) {
   %n = solder.layer_norm %x weight = %w bias = %b normalized_shape = [8] epsilon = 1.0e-05
        : (tensor<1x2x4x8x8xf32>, tensor<8xf32>, tensor<8xf32>) -> tensor<1x2x4x8x8xf32>
   %p = solder.pool avg %n kernel = [2, 2, 2] strides = [2, 2, 2] padding = [0, 0, 0] dilations = [1, 1, 1]
@@ -686,5 +710,15 @@ func.func @reduce_apply_row_pool(%x: tensor<1x2x4x8x8xf32>, %w: tensor<8xf32>,
   %sz = solder.softmax %z dim = 2 : tensor<2x3x256xf32>
   %mz = solder.pool max %sz kernel = [2] strides = [2] padding = [0] dilations = [1]
        : tensor<2x3x256xf32> -> tensor<2x3x128xf32>
-  return %g, %q, %mz : tensor<1x2x2x4x4xf32>, tensor<1x2x3x3xf32>, tensor<2x3x128xf32>
+  %mr = solder.reduce mean %r dims = [2] keepdim : tensor<2x4x8xf32> -> tensor<2x4x1xf32>
+  %cr = solder.sub %r, %mr : tensor<2x4x8xf32>, tensor<2x4x1xf32> -> tensor<2x4x8xf32>
+  %pr = solder.pool avg %cr kernel = [2] strides = [2] padding = [0] dilations = [1]
+       : tensor<2x4x8xf32> -> tensor<2x4x4xf32>
+  %qr = solder.mul %pr, %mr : tensor<2x4x4xf32>, tensor<2x4x1xf32> -> tensor<2x4x4xf32>
+  %s4s = solder.softmax %s4 dim = 3 : tensor<1x2x2x8xf32>
+  %p4 = solder.pool max %s4s kernel = [2, 1] strides = [2, 1] padding = [0, 0] dilations = [1, 1]
+       : tensor<1x2x2x8xf32> -> tensor<1x2x1x8xf32>
+  %d4 = solder.sub %s4, %p4 : tensor<1x2x2x8xf32>, tensor<1x2x1x8xf32> -> tensor<1x2x2x8xf32>
+  return %g, %q, %mz, %qr, %d4 : tensor<1x2x2x4x4xf32>, tensor<1x2x3x3xf32>, tensor<2x3x128xf32>,
+      tensor<2x4x4xf32>, tensor<1x2x2x8xf32>
 }

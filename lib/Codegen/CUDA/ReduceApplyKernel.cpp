@@ -234,8 +234,11 @@ LogicalResult ProgramEmitter::emitReduceApplyKernel(FusionOp fusion,
     SmallVector<Value> values = llvm::to_vector(llvm::make_second_range(rowResults));
     if (failed(emitSlice(values, "      ")))
       return failure();
+    // Rows in window order are not in memory's: their place from i0, i1, ...
     for (auto [index, value] : rowResults)
-      os << "      out" << index << "[row] = " << element.get(value) << ";\n";
+      os << "      out" << index << "["
+         << (windowRows > 1 ? element.getOffset(reducedShape) : std::string("row"))
+         << "] = " << element.get(value) << ";\n";
     os << "    }\n";
   }
   os << "  }\n};\n\n";

@@ -187,9 +187,10 @@ private:
     return true;
   }
 
-  /// Whether region `target` (no conv, no pool) with `op` is one
+  /// Whether region `target` (no conv, not a pool's) with `op` is one
   /// reduce-and-apply row: every reduction over the same trailing dims of
-  /// the same shape, every other op pointwise within that shape.
+  /// the same shape, every other op pointwise within that shape or, after
+  /// a pool of the row's values, on the pool's (fitsReduceApplyRow).
   bool isReduceApplyRow(Operation *op, unsigned target) {
     const Region &region = regions[target];
     if (region.kind == FusionRole::anchor || region.kind == FusionRole::rows ||

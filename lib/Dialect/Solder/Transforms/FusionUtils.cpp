@@ -6,7 +6,9 @@
 
 #include "mlir/Dialect/Arith/IR/Arith.h"
 #include "mlir/IR/IRMapping.h"
+#include "llvm/ADT/DenseSet.h"
 #include "llvm/ADT/SetVector.h"
+#include "llvm/ADT/SmallPtrSet.h"
 
 using namespace mlir;
 using namespace mlir::solder;
@@ -122,6 +124,32 @@ bool mlir::solder::fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApp
       return false;
     pool = candidate;
   }
+  // The pool's values: its result and what reads them. The kernel computes
+  // them once a window after the walk, from the pool alone: each must be
+  // pointwise of the pool's type and read nothing the region computes
+  // before the pool (a lane's reductions are its own row's, not those of
+  // the window it holds), and every op of the pool's type must be one.
+  llvm::SmallPtrSet<Operation *, 8> inOps(ops.begin(), ops.end());
+  DenseSet<Value> pooled;
+  if (pool)
+    pooled.insert(pool.getResult());
+  for (Operation *op : ops) {
+    if (op == pool.getOperation() || getFusionRole(op) == FusionRole::constant)
+      continue;
+    bool readsPool = llvm::any_of(op->getOperands(), [&](Value v) { return pooled.contains(v); });
+    bool poolType = pool && op->getResult(0).getType() == pool.getType();
+    if (readsPool != poolType)
+      return false;
+    if (!readsPool)
+      continue;
+    if (getFusionRole(op) != FusionRole::pointwise || llvm::any_of(op->getOperands(), [&](Value v) {
+          Operation *producer = v.getDefiningOp();
+          return !pooled.contains(v) && producer && inOps.contains(producer) &&
+                 !isa<arith::ConstantOp>(producer);
+        }))
+      return false;
+    pooled.insert(op->getResult(0));
+  }
   auto broadcastsToRow = [&](Type type) {
     auto tensor = cast<RankedTensorType>(type);
     return tensor.getRank() == static_cast<int64_t>(row.shape.size()) &&
@@ -134,8 +162,7 @@ bool mlir::solder::fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApp
     case FusionRole::constant:
       return true;
     case FusionRole::pointwise:
-      return broadcastsToRow(op->getResult(0).getType()) ||
-             (pool && op->getResult(0).getType() == pool.getType());
+      return pooled.contains(op->getResult(0)) || broadcastsToRow(op->getResult(0).getType());
     case FusionRole::reduction:
       return getReduceApplyRow(op) == row;
     case FusionRole::window:
@@ -148,18 +175,21 @@ bool mlir::solder::fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApp
 
 std::optional<ReduceApplyRow> mlir::solder::getReduceApplyRow(FusionOp fusion) {
   SmallVector<Operation *> ops;
-  bool readsBack = false;
+  bool readsBack = false, pools = false;
   int reductions = 0;
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
     ops.push_back(&op);
+    pools |= isa<PoolOp>(op);
     if (isa<ReduceOp>(op)) {
       ++reductions;
       readsBack |= llvm::any_of(op.getUsers(), [](Operation *user) { return !isa<YieldOp>(user); });
     }
   }
   // Sibling reductions of one row that nothing reads back (a sum and a max
-  // of exp(x)) joined as a row too: the kernel walks the row for each.
-  if (!readsBack && reductions < 2)
+  // of exp(x)) joined as a row too: the kernel walks the row for each; and
+  // a reduction beside a pool of the row's values (FormFusions let it join
+  // as a row), whatever reads it.
+  if (reductions == 0 || (!readsBack && reductions < 2 && !pools))
     return std::nullopt;
   auto first = llvm::find_if(ops, llvm::IsaPred<ReduceOp>);
   std::optional<ReduceApplyRow> row = getReduceApplyRow(*first);

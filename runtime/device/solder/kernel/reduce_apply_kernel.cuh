@@ -74,10 +74,10 @@ template <class Window, int Lanes, int Length> struct RowWindows {
   static_assert(kWindows <= 32, "a lane a window");
 
   /// Combines `value`, this lane's element at walk step r / Lanes, with
-  /// the rest of its window's by a butterfly of shuffles (every lane gets
-  /// the same bits: each step's two operands are the same in both lanes),
-  /// and keeps in `kept` the result of the window this lane holds, if it
-  /// is among this step's.
+  /// the rest of its window's by a butterfly of shuffles, and keeps in
+  /// `kept` the result of the window this lane holds, if it is among this
+  /// step's: the result of one lane of the window (its first), so that
+  /// the taps' order does not depend on the lane that keeps it.
   __device__ __forceinline__ static void gather(float &kept, const float value, const int r) {
     float result = value;
 #pragma unroll
