@@ -8,8 +8,9 @@
 // each lane every kLanes-th element, kChunk loads in flight, the lanes
 // combined by shuffles in a fixed order, every lane given the result), then
 // once more to store what reads them (forEachInRow). The row comes from
-// memory on the first walk and from L1 on the later ones (at most 16 KB a
-// row). Results are bitwise reproducible. The generated Region functor says
+// memory on the first walk; the later ones take the same chunks, so that a
+// row of a few elements a lane stays in registers, and a longer one comes
+// from L1 (at most 16 KB a row). Results are bitwise reproducible. The generated Region functor says
 // what a row computes:
 //   using RowIndex;                        int | long, 32 bits where they fit
 //   static constexpr RowIndex kRows;       a multiple of 32 / kLanes
@@ -45,12 +46,21 @@ __device__ __forceinline__ float reduceRow(Accumulator acc, const int lane,
 }
 
 /// visit(r) for each element r < Length of the row, a segment of Lanes
-/// lanes strided over it, Chunk elements a lane unrolled.
+/// lanes strided over it: in chunks of Chunk elements a lane, as
+/// accumulateStrided walks it, so that the compiler sees the same loads as
+/// the first walk's and keeps the row in registers (a loop whose trip count
+/// depends on the lane read each element from L1 again: LayerNorm's last
+/// walk was bound by L1's throughput).
 template <int Length, int Chunk, int Lanes, class Visit>
 __device__ __forceinline__ void forEachInRow(const int lane, const Visit &visit) {
-  int r = lane;
-#pragma unroll Chunk
-  for (; r < Length; r += Lanes)
+  constexpr int kStep = Chunk * Lanes;
+  int r0 = 0;
+  for (; r0 + kStep <= Length; r0 += kStep) {
+#pragma unroll
+    for (int k = 0; k < Chunk; ++k)
+      visit(r0 + lane + k * Lanes);
+  }
+  for (int r = r0 + lane; r < Length; r += Lanes)
     visit(r);
 }
 
