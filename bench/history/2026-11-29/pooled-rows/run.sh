@@ -39,5 +39,5 @@ el chains rc=$?; grep -E "rel L2|passed|failed" $OUT/kernelbench-gpu-h200.log | 
 timeout 240 python3 bench/scripts/bench_models.py --runs 10 --precisions ieee,tf32 --peers eager,inductor,solder.compile \
   --json $OUT/kernelbench-h200.json convt3d_sum_layernorm_avgpool_gelu convt3d_layernorm_gelu_scaling \
   > $OUT/kernelbench-h200.log 2>&1; el bench rc=$?; grep -E "solder [0-9]|vs" $OUT/kernelbench-h200.log | tail -8
-timeout 100 python3 bench/history/2026-11-29/pooled-rows/profile_chains.py convt3d_sum_layernorm_avgpool_gelu > $OUT/profile-chain-h200.txt 2>&1
+timeout 100 python3 bench/history/2026-11-29/two-ctas-128x64/profile_chains.py convt3d_sum_layernorm_avgpool_gelu > $OUT/profile-chain-h200.txt 2>&1
 el profiled rc=$?; grep -E "solder.compile [0-9]" $OUT/profile-chain-h200.txt
