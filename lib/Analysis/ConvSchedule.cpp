@@ -851,9 +851,10 @@ static ConvSchedule getMainLoopSchedule(Operation *anchor, const GpuTarget &targ
     // bench/history/2026-11-27/small-convs-wgmma-vs-sm80-h200.txt).
     // Among its tiles, the one that finishes first: the table's rate (from
     // a grid of many waves) times the share of its grid's last wave that
-    // works (waves of one CTA an SM, below) and of its rows that are pixels, among the
-    // tiles whose rate beats sm80's (weighed the same way, a small tile of
-    // many CTAs would win the weighing and then lose to sm80's rate).
+    // works (waves of one CTA an SM, below) and of its rows that are
+    // pixels, among the tiles whose rate beats sm80's (weighed the same
+    // way, a small tile of many CTAs would win the weighing and then lose
+    // to sm80's rate).
     // Two more ways to fill the SMs, weighed with each tile (ResNet-50's
     // layer3 and layer4 at batch 32: a tile held one sample's 196 or 49
     // pixels, 77% or 38% of its 128 rows, and 128 CTAs of 128 x 128 left

@@ -10,8 +10,8 @@
 // once more to store what reads them (forEachInRow). The row comes from
 // memory on the first walk; the later ones take the same chunks, so that a
 // row of a few elements a lane stays in registers, and a longer one comes
-// from L1 (at most 16 KB a row). Results are bitwise reproducible. The generated Region functor says
-// what a row computes:
+// from L1 (at most 16 KB a row). Results are bitwise reproducible. The
+// generated Region functor says what a row computes:
 //   using RowIndex;                        int | long, 32 bits where they fit
 //   static constexpr RowIndex kRows;       a multiple of 32 / kLanes
 //   static constexpr int kLength, kLanes, kChunk, kThreads;
