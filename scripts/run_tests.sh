@@ -9,8 +9,10 @@ ctest --test-dir "$build_dir" --output-on-failure -j "$(nproc)"
 
 # The sanitizer build (ASan + UBSan, fatal on any report, leaks included)
 # runs the lit and pytest suites again (all but pip-install, which builds its
-# own wheel, and the OpInfo samples and random chains, which take the tools
-# through the same paths as the front-end and model tests, many times over)
+# own wheel, the OpInfo samples and random chains, which take the tools
+# through the same paths as the front-end and model tests, many times over,
+# and ResNet-50's cases, whose paths ResNet-18's and the blocks' take:
+# test/python/conftest.py's PLAIN_BUILD_ONLY)
 # and fuzzes each input surface for SOLDER_FUZZ_SECONDS (fuzz/README.md).
 # SOLDER_SKIP_SANITIZERS=1 skips it.
 if [[ -z ${SOLDER_SKIP_SANITIZERS:-} ]]; then
