@@ -70,6 +70,26 @@ template <class T> struct BasicWelford {
 using Welford = BasicWelford<float>;
 using WelfordDouble = BasicWelford<double>;
 
+/// A chunk of K elements (reduce.cuh's accumulateStrided): its own mean and
+/// M2 from the registers (two passes), then one Chan merge, where adding
+/// them one at a time put a division on each element's dependent chain
+/// (a chunk's loads are in flight together; its additions were serial).
+template <int K> __device__ __forceinline__ void addChunk(Welford &acc, const float (&x)[K]) {
+  float sum = 0.f;
+#pragma unroll
+  for (int k = 0; k < K; ++k)
+    sum += x[k];
+  Welford chunk;
+  chunk.count = float(K);
+  chunk.mean = sum / float(K);
+#pragma unroll
+  for (int k = 0; k < K; ++k) {
+    const float deviation = x[k] - chunk.mean;
+    chunk.m2 = fmaf(deviation, deviation, chunk.m2);
+  }
+  acc.merge(chunk);
+}
+
 /// The Welford partial of `count` values from their sums about `shift`
 /// (float, or double where the shift is an exact offset).
 template <class Shift>

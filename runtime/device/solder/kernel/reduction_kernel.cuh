@@ -15,7 +15,8 @@
 //     warp's loads stay coalesced) before the accumulator takes them,
 //     combined by a fixed-order tree in shared memory; or, for a few outputs
 //     of long reductions, Splits blocks an output, each an equal share of
-//     its elements, merged in share order by the last of them to finish.
+//     its elements, merged by the last of them to finish (a lane a share,
+//     then a fixed-order tree of the lanes).
 // All are fixed-order: results are bitwise reproducible. The generated
 // Region functor says what is reduced:
 //   using OutputIndex, LengthIndex;     int | long, 32 bits where they fit
@@ -159,7 +160,7 @@ struct SplitReductionWorkspace {
 /// [s L / Splits, (s + 1) L / Splits), its threads strided over them, and
 /// combines them by a fixed-order tree; split, it stores its accumulator in
 /// `workspace`, and the last of o's blocks to arrive merges the Splits
-/// accumulators in share order, whichever block that is (bitwise
+/// accumulators in a fixed order, whichever block that is (bitwise
 /// deterministic), and stores o.
 template <int Splits = 1, class Region>
 __device__ __forceinline__ void reduceBlockPerOutput(const Region &region,
@@ -202,7 +203,11 @@ __device__ __forceinline__ void reduceBlockPerOutput(const Region &region,
       for (int w = 0; w < kWords; ++w)
         __stcg(&slots[split * kSlotWords + w], words[w]);
     }
-    if (!arrivesLast(&workspace.arrivals[o], Splits) || threadIdx.x != 0)
+    // The last block's first warp: each lane merges shares lane, lane +
+    // 32, ... in order, their loads in flight together, then the lanes
+    // combine in a fixed-order tree. Thread 0 alone merging the shares one
+    // after the other waited out an L2 round trip for each.
+    if (!arrivesLast(&workspace.arrivals[o], Splits) || threadIdx.x >= 32)
       return;
     const auto share = [&](int s) {
       unsigned words[kWords];
@@ -213,10 +218,12 @@ __device__ __forceinline__ void reduceBlockPerOutput(const Region &region,
       memcpy(&loaded, words, sizeof loaded);
       return loaded;
     };
-    Accumulator total = share(0);
-    for (int s = 1; s < Splits; ++s)
+    Accumulator total{};
+    for (int s = threadIdx.x; s < Splits; s += 32)
       total.merge(share(s));
-    region.store(o, total);
+    total = combineLanes<32>(total);
+    if (threadIdx.x == 0)
+      region.store(o, total);
   }
 }
 
