@@ -123,16 +123,21 @@ LogicalResult ProgramEmitter::emitReduceApplyKernel(FusionOp fusion,
   for (int64_t d : reducedDims)
     reducedShape[d] = 1;
 
-  // Results of the pool or computed from it are stored once a window;
-  // those of the reductions' shape once a row; the others (the row's
-  // shape, or broadcast along some of its dims) at each element.
+  // The pool's values (getPooledValues) are stored once a window; results
+  // of the reductions' shape once a row; the others (the row's shape, or
+  // broadcast along some of its dims) at each element.
   PoolOp pool;
-  for (Operation &op : fusion.getBodyBlock())
+  SmallVector<Operation *> bodyOps;
+  for (Operation &op : fusion.getBodyBlock().without_terminator()) {
+    bodyOps.push_back(&op);
     if (auto candidate = dyn_cast<PoolOp>(op))
       pool = candidate;
+  }
+  std::optional<DenseSet<Value>> pooledValues = getPooledValues(bodyOps, pool);
+  assert(pooledValues && "getReduceApplyRow(fusion), which gave `row`, checked them");
   SmallVector<std::pair<unsigned, Value>> elementResults, rowResults, windowResults;
   for (auto [index, value] : llvm::enumerate(fusion.getYield().getValues())) {
-    if (pool && llvm::is_contained(getProducingSlice(value), pool.getOperation()))
+    if (pooledValues->contains(value))
       windowResults.push_back({unsigned(index), value});
     else if (cast<RankedTensorType>(value.getType()).getShape() == ArrayRef(reducedShape))
       rowResults.push_back({unsigned(index), value});

@@ -124,32 +124,9 @@ bool mlir::solder::fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApp
       return false;
     pool = candidate;
   }
-  // The pool's values: its result and what reads them. The kernel computes
-  // them once a window after the walk, from the pool alone: each must be
-  // pointwise of the pool's type and read nothing the region computes
-  // before the pool (a lane's reductions are its own row's, not those of
-  // the window it holds), and every op of the pool's type must be one.
-  llvm::SmallPtrSet<Operation *, 8> inOps(ops.begin(), ops.end());
-  DenseSet<Value> pooled;
-  if (pool)
-    pooled.insert(pool.getResult());
-  for (Operation *op : ops) {
-    if (op == pool.getOperation() || getFusionRole(op) == FusionRole::constant)
-      continue;
-    bool readsPool = llvm::any_of(op->getOperands(), [&](Value v) { return pooled.contains(v); });
-    bool poolType = pool && op->getResult(0).getType() == pool.getType();
-    if (readsPool != poolType)
-      return false;
-    if (!readsPool)
-      continue;
-    if (getFusionRole(op) != FusionRole::pointwise || llvm::any_of(op->getOperands(), [&](Value v) {
-          Operation *producer = v.getDefiningOp();
-          return !pooled.contains(v) && producer && inOps.contains(producer) &&
-                 !isa<arith::ConstantOp>(producer);
-        }))
-      return false;
-    pooled.insert(op->getResult(0));
-  }
+  std::optional<DenseSet<Value>> pooled = getPooledValues(ops, pool);
+  if (!pooled)
+    return false;
   auto broadcastsToRow = [&](Type type) {
     auto tensor = cast<RankedTensorType>(type);
     return tensor.getRank() == static_cast<int64_t>(row.shape.size()) &&
@@ -162,7 +139,7 @@ bool mlir::solder::fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApp
     case FusionRole::constant:
       return true;
     case FusionRole::pointwise:
-      return pooled.contains(op->getResult(0)) || broadcastsToRow(op->getResult(0).getType());
+      return pooled->contains(op->getResult(0)) || broadcastsToRow(op->getResult(0).getType());
     case FusionRole::reduction:
       return getReduceApplyRow(op) == row;
     case FusionRole::window:
@@ -171,6 +148,32 @@ bool mlir::solder::fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApp
       return false;
     }
   });
+}
+
+std::optional<DenseSet<Value>> mlir::solder::getPooledValues(ArrayRef<Operation *> ops,
+                                                             PoolOp pool) {
+  llvm::SmallPtrSet<Operation *, 8> inOps(ops.begin(), ops.end());
+  DenseSet<Value> pooled;
+  if (pool)
+    pooled.insert(pool.getResult());
+  for (Operation *op : ops) {
+    if (op == pool.getOperation() || getFusionRole(op) == FusionRole::constant)
+      continue;
+    bool readsPool = llvm::any_of(op->getOperands(), [&](Value v) { return pooled.contains(v); });
+    bool poolType = pool && op->getResult(0).getType() == pool.getType();
+    if (readsPool != poolType)
+      return std::nullopt;
+    if (!readsPool)
+      continue;
+    if (getFusionRole(op) != FusionRole::pointwise || llvm::any_of(op->getOperands(), [&](Value v) {
+          Operation *producer = v.getDefiningOp();
+          return !pooled.contains(v) && producer && inOps.contains(producer) &&
+                 !isa<arith::ConstantOp>(producer);
+        }))
+      return std::nullopt;
+    pooled.insert(op->getResult(0));
+  }
+  return pooled;
 }
 
 std::optional<ReduceApplyRow> mlir::solder::getReduceApplyRow(FusionOp fusion) {

@@ -75,6 +75,14 @@ std::optional<ReduceApplyRow> getReduceApplyRow(Operation *op);
 /// of its result's shape.
 bool fitsReduceApplyRow(ArrayRef<Operation *> ops, const ReduceApplyRow &row);
 
+/// The values that a reduce-and-apply row's kernel computes once a window
+/// of `pool` (one of `ops`; null: none), after its walk: the pool's result
+/// and the results of the ops that read them. None where one of those is
+/// not pointwise of the pool's type or reads what `ops` compute before the
+/// pool (a lane's reductions are its own row's, not those of the window it
+/// holds), or where an op of the pool's type is not one of them.
+std::optional<DenseSet<Value>> getPooledValues(ArrayRef<Operation *> ops, PoolOp pool);
+
 /// Whether `pool` runs in the walk of `row` on the row's values, its
 /// windows combined across a warp's lanes (solder::RowWindows): the row is
 /// the last dim alone; the windows tile the spatial dims (kernel = stride,
