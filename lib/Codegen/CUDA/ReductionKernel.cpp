@@ -231,9 +231,14 @@ LogicalResult ProgramEmitter::emitReductionKernel(FusionOp fusion, Operation *re
   }
   os << "    return {" << llvm::join(outputFields, ", ") << "};\n  }\n\n";
 
-  // The chain at reduced element r of the output.
+  // The chain at reduced element r of the output. r is never negative:
+  // told so, the compiler divides it by the dims' constants without a
+  // signed division's fix-ups, and folds the decomposition of a group's
+  // consecutive elements back into r (the VAE block's statistics: their
+  // loop of 8 elements 194 -> 123 PTX lines).
   os << "  __device__ Element element(const Output &at, const " << lengthType
-     << " r, [[maybe_unused]] const SharedStorage &shared) const {\n";
+     << " r, [[maybe_unused]] const SharedStorage &shared) const {\n"
+     << "    __builtin_assume(r >= 0);\n";
   if (stats) {
     os << "    const long o = at.o;\n";
   } else {

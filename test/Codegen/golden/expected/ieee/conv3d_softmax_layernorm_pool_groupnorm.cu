@@ -119,6 +119,7 @@ struct conv3d_softmax_layernorm_pool_groupnorm_k5_pool_region {
   }
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     const long o = at.o;
     [[maybe_unused]] const long i0 = o / 1L;
     const long i1 = (o % 1L) * 13L + (r / 108L) % 13L;
@@ -237,6 +238,7 @@ struct conv3d_softmax_layernorm_pool_groupnorm_k1_reduction_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i2 = at.i2;
     [[maybe_unused]] const int i3 = at.i3;
@@ -289,6 +291,7 @@ struct conv3d_softmax_layernorm_pool_groupnorm_k2_pointwise_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i2 = at.i2;
     [[maybe_unused]] const int i3 = at.i3;

@@ -94,6 +94,7 @@ struct convtranspose2d_stride_outpad_groups_sigmoid_max_k1_reduction_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i2 = at.i2;
     [[maybe_unused]] const int i3 = at.i3;

@@ -124,6 +124,7 @@ struct depthwise3d_dilated_groupnorm_mean_k1_pointwise_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i1 = at.i1;
     [[maybe_unused]] const int i2 = r;

@@ -29,6 +29,7 @@ struct gemm_layernorm_mlp_groupnorm_residual_k0_reduction_region {
   }
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     const long o = at.o;
     [[maybe_unused]] const long i0 = o / 1L;
     const long i1 = (o % 1L) * 94L + (r / 1L) % 94L;
@@ -192,6 +193,7 @@ struct gemm_layernorm_mlp_groupnorm_residual_k2_reduction_region {
   }
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     const long o = at.o;
     [[maybe_unused]] const long i0 = o / 4L;
     const long i1 = (o % 4L) * 40L + (r / 1L) % 40L;

@@ -26,6 +26,7 @@ struct groupnorm_silu_sum_no_conv_k0_reduction_region {
   }
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     const long o = at.o;
     [[maybe_unused]] const long i0 = o / 4L;
     const long i1 = (o % 4L) * 8L + (r / 196L) % 8L;
@@ -74,6 +75,7 @@ struct groupnorm_silu_sum_no_conv_k1_pointwise_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i1 = (r / 196);
     [[maybe_unused]] const int i2 = (r / 14) % 14;

@@ -27,6 +27,7 @@ struct groupnorm_split_stats_silu_k0_reduction_region {
   }
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     const long o = at.o;
     [[maybe_unused]] const long i0 = o / 32L;
     const long i1 = (o % 32L) * 8L + (r / 16384L) % 8L;

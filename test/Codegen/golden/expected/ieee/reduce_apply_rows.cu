@@ -243,6 +243,7 @@ struct reduce_apply_rows_k5_reduction_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i1 = r;
     return in0[i0 * 5000L + i1];
@@ -286,6 +287,7 @@ struct reduce_apply_rows_k6_pointwise_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i1 = r;
     const float v0 = in0[i0 * 5000L + i1] - in1[i0];  // solder.sub

@@ -148,6 +148,7 @@ struct w3_k1_pointwise_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i2 = at.i2;
     [[maybe_unused]] const int i3 = at.i3;

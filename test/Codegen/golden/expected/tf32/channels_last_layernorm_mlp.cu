@@ -97,6 +97,7 @@ struct channels_last_layernorm_mlp_k1_reduction_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i2 = at.i2;
     [[maybe_unused]] const int i3 = at.i3;
@@ -145,6 +146,7 @@ struct channels_last_layernorm_mlp_k2_pointwise_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i2 = at.i2;
     [[maybe_unused]] const int i3 = at.i3;

@@ -272,6 +272,7 @@ struct conv2d_bn_relu_maxpool_avgpool_chain_k4_pool_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i1 = at.i1;
     [[maybe_unused]] const int i2 = (r / 8);

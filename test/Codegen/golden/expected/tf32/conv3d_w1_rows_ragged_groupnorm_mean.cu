@@ -123,6 +123,7 @@ struct conv3d_w1_rows_ragged_groupnorm_mean_k1_pointwise_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i1 = r;
     [[maybe_unused]] const int i2 = r % 1;

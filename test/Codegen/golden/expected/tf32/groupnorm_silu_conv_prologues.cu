@@ -32,6 +32,7 @@ struct groupnorm_silu_conv_prologues_k0_reduction_region {
   }
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     const long o = at.o;
     [[maybe_unused]] const long i0 = o / 8L;
     const long i1 = (o % 8L) * 8L + (r / 400L) % 8L;

@@ -26,6 +26,7 @@ struct reductions_warp_per_row_k0_reduction_region {
   }
 
   __device__ Element element(const Output &at, const long r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     const long o = at.o;
     [[maybe_unused]] const long i0 = o / 1L;
     const long i1 = (o % 1L) * 70L + (r / 1L) % 70L;
@@ -70,6 +71,7 @@ struct reductions_warp_per_row_k1_pointwise_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i1 = (r / 11);
     [[maybe_unused]] const int i2 = r % 11;
@@ -113,6 +115,7 @@ struct reductions_warp_per_row_k2_reduction_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i1 = (r / 11);
     [[maybe_unused]] const int i2 = r % 11;
@@ -155,6 +158,7 @@ struct reductions_warp_per_row_k3_reduction_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i1 = (r / 11);
     [[maybe_unused]] const int i2 = r % 11;
@@ -197,6 +201,7 @@ struct reductions_warp_per_row_k4_reduction_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i1 = (r / 11);
     [[maybe_unused]] const int i2 = r % 11;
@@ -239,6 +244,7 @@ struct reductions_warp_per_row_k5_reduction_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i1 = (r / 11);
     [[maybe_unused]] const int i2 = r % 11;
@@ -281,6 +287,7 @@ struct reductions_warp_per_row_k6_reduction_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i1 = r;
     return in0[i0 * 64L + i1];

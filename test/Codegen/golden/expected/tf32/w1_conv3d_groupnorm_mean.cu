@@ -123,6 +123,7 @@ struct w1_k1_pointwise_region {
   }
 
   __device__ Element element(const Output &at, const int r, [[maybe_unused]] const SharedStorage &shared) const {
+    __builtin_assume(r >= 0);
     [[maybe_unused]] const int i0 = at.i0;
     [[maybe_unused]] const int i1 = r;
     [[maybe_unused]] const int i2 = r % 1;
