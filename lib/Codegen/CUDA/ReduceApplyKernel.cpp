@@ -123,17 +123,20 @@ LogicalResult ProgramEmitter::emitReduceApplyKernel(FusionOp fusion,
   for (int64_t d : reducedDims)
     reducedShape[d] = 1;
 
-  // The pool's values (getPooledValues) are stored once a window; results
-  // of the reductions' shape once a row; the others (the row's shape, or
-  // broadcast along some of its dims) at each element.
+  // The region's ops but its constants, in program order.
+  SmallVector<Operation *> ops;
   PoolOp pool;
-  SmallVector<Operation *> bodyOps;
   for (Operation &op : fusion.getBodyBlock().without_terminator()) {
-    bodyOps.push_back(&op);
+    if (isa<arith::ConstantOp>(op))
+      continue;
+    ops.push_back(&op);
     if (auto candidate = dyn_cast<PoolOp>(op))
       pool = candidate;
   }
-  std::optional<DenseSet<Value>> pooledValues = getPooledValues(bodyOps, pool);
+  // The pool's values (getPooledValues) are stored once a window; results
+  // of the reductions' shape once a row; the others (the row's shape, or
+  // broadcast along some of its dims) at each element.
+  std::optional<DenseSet<Value>> pooledValues = getPooledValues(ops, pool);
   assert(pooledValues && "getReduceApplyRow(fusion), which gave `row`, checked them");
   SmallVector<std::pair<unsigned, Value>> elementResults, rowResults, windowResults;
   for (auto [index, value] : llvm::enumerate(fusion.getYield().getValues())) {
@@ -147,10 +150,6 @@ LogicalResult ProgramEmitter::emitReduceApplyKernel(FusionOp fusion,
 
   const std::string name = fusion.getName().str();
   const int64_t lanes = getReduceApplyLanes(row.getRows(), row.getLength());
-  SmallVector<Operation *> ops;
-  for (Operation &op : fusion.getBodyBlock().without_terminator())
-    if (!isa<arith::ConstantOp>(op))
-      ops.push_back(&op);
   const std::string summary =
       "reduce and apply: " + joinOpNames(ops, " -> ") + " (a segment of a warp per row)";
   SmallVector<std::string> captureNames = getCaptureNames(fusion);
